@@ -1,0 +1,41 @@
+# Every install step lives here, so a fresh machine needs nothing done by hand.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: install demo test lint typecheck schema bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+## Run the quickstart suite: offline, no API key.
+demo: $(STAMP)
+	$(BIN)/mcptest run examples/quickstart/mcptest.yml
+
+## Run the whole test suite.
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check mcptest tests benchmarks
+	$(BIN)/ruff format --check mcptest tests benchmarks
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+## Regenerate the JSON Schemas in schema/ from the models.
+schema: $(STAMP)
+	$(BIN)/python -m mcptest.schemas write
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/startup.py
+	$(BIN)/python benchmarks/tool_suite.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

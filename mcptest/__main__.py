@@ -1,0 +1,3 @@
+from mcptest.cli import main
+
+main()

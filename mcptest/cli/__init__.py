@@ -1,0 +1,59 @@
+"""The `mcptest` command line: a thin adapter over the domain packages.
+
+Each command lives in its own module and imports heavy packages (mcp, anthropic, openai, scipy) only
+inside the function that needs them, so `mcptest --help` stays fast.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from mcptest.cli import mock, run, schema, validate
+from mcptest.errors import UserError
+from mcptest.exit_codes import ExitCode
+
+app = typer.Typer(
+    name="mcptest",
+    help="Test MCP servers and the AI agents that use them.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+# The command registry: one plain list, one module per command.
+for command in (run, validate, schema, mock):
+    command.register(app)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: run the app, turning user mistakes into `file:line:col` lines and exit 2."""
+    try:
+        code = app(args=argv, standalone_mode=False)
+    except UserError as exc:
+        for problem in exc.problems:
+            print(str(problem), file=sys.stderr)
+        sys.exit(ExitCode.USAGE)
+    except KeyboardInterrupt:
+        print("mcptest: interrupted", file=sys.stderr)
+        sys.exit(130)
+    except _click_exceptions() as exc:
+        exc.show()
+        sys.exit(ExitCode.USAGE if exc.exit_code == 2 else exc.exit_code)
+    except _click_exit() as exc:
+        sys.exit(exc.exit_code)
+    sys.exit(int(code) if isinstance(code, int) else ExitCode.OK)
+
+
+def _click_exceptions() -> type[Exception]:
+    import click
+
+    return click.ClickException
+
+
+def _click_exit() -> type[BaseException]:
+    import click
+
+    return click.exceptions.Exit

@@ -1,0 +1,35 @@
+"""User mistakes (reported as `file:line:col: message`, exit 2) as opposed to bugs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    """One thing wrong with a user's input, located in a file."""
+
+    file: str
+    line: int
+    col: int
+    message: str
+
+    def __str__(self) -> str:
+        if self.line <= 0:
+            return f"{self.file}: {self.message}"
+        return f"{self.file}:{self.line}:{self.col}: {self.message}"
+
+
+class UserError(Exception):
+    """Bad input from the user: a suite, a flag, a file. Never a bug in mcptest."""
+
+    def __init__(self, problems: list[Problem] | str) -> None:
+        if isinstance(problems, str):
+            problems = [Problem("mcptest", 0, 0, problems)]
+        self.problems = problems
+        super().__init__("\n".join(str(p) for p in problems))
+
+
+def usage_error(message: str) -> UserError:
+    """A problem with the command line itself (no file to point at)."""
+    return UserError([Problem("mcptest", 0, 0, message)])
