@@ -10,7 +10,7 @@ import sys
 
 import typer
 
-from mcptest.cli import mock, run, schema, validate
+from mcptest.cli import doctor, mock, report, rules, run, schema, tool_bench, tools, validate
 from mcptest.errors import UserError
 from mcptest.exit_codes import ExitCode
 
@@ -24,7 +24,7 @@ app = typer.Typer(
 )
 
 # The command registry: one plain list, one module per command.
-for command in (run, validate, schema, mock):
+for command in (run, validate, schema, mock, doctor, rules, tools, tool_bench, report):
     command.register(app)
 
 

@@ -1,0 +1,7 @@
+"""`mcptest tool-bench` (placeholder until implemented)."""
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    """Add this command to the app (nothing yet)."""
