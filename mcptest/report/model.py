@@ -1,0 +1,85 @@
+"""The Report: the canonical, versioned record of one run that every reporter renders."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+REPORT_FORMAT_VERSION = "1"
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Status(StrEnum):
+    """The outcome of one test."""
+
+    PASSED = "passed"
+    FAILED = "failed"
+    SKIPPED = "skipped"
+
+
+class AssertionFailure(_Model):
+    """One assertion that did not hold."""
+
+    target: str = Field(description="The target path, e.g. `result.content[0].text`.")
+    matcher: str = Field(description="The matcher kind, e.g. `contains`.")
+    expected: Any = Field(description="The expected value as written in the suite.")
+    actual: Any = Field(description="The value found at the target (null when the target was absent).")
+    message: str = Field(description="Why it failed, in words.")
+
+
+class TestResult(_Model):
+    """The outcome of one test (or one run of an agent test)."""
+
+    __test__ = False  # not a pytest test class
+
+    name: str = Field(description="The test name as written in the suite.")
+    kind: str = Field(description="`tool` or `agent`.")
+    server: str | None = Field(None, description="The server the test talks to.")
+    tool: str | None = Field(None, description="The tool a tool test calls.")
+    file: str = Field(description="The suite file that defines the test.")
+    line: int = Field(description="The 1-based line of the test's definition in `file`.")
+    status: Status
+    duration_ms: float = Field(description="Wall time of the test, in milliseconds.")
+    tags: list[str] = Field(default_factory=list)
+    failures: list[AssertionFailure] = Field(default_factory=list, description="Assertions that failed.")
+    error: str | None = Field(None, description="A failure that is not an assertion: a server crash, a timeout, ...")
+    stderr: str | None = Field(None, description="The tail of the server's stderr, when the failure involves it.")
+
+
+class Summary(_Model):
+    """Counts over the results."""
+
+    total: int
+    passed: int
+    failed: int
+    skipped: int
+
+
+class Report(_Model):
+    """Everything one `mcptest run` found. Re-rendered by `mcptest report`."""
+
+    format_version: str = Field(REPORT_FORMAT_VERSION, description="Bumped on any incompatible change.")
+    mcptest_version: str
+    suite: str = Field(description="The suite file that was run.")
+    started_at: str = Field(description="When the run started (ISO 8601, UTC).")
+    duration_ms: float
+    results: list[TestResult] = Field(default_factory=list)
+    summary: Summary
+
+    @property
+    def ok(self) -> bool:
+        """True when nothing failed."""
+        return self.summary.failed == 0
+
+
+def summarize(results: list[TestResult]) -> Summary:
+    """Count the results by status."""
+    count = {s: sum(r.status == s for r in results) for s in Status}
+    return Summary(
+        total=len(results), passed=count[Status.PASSED], failed=count[Status.FAILED], skipped=count[Status.SKIPPED]
+    )
