@@ -1,7 +1,51 @@
-"""`mcptest run` (placeholder until implemented)."""
+"""`mcptest run`: run a suite and report."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
 
 import typer
 
+from mcptest.exit_codes import ExitCode
+
 
 def register(app: typer.Typer) -> None:
-    """Add this command to the app."""
+    """Add `run` to the app."""
+    app.command("run")(run)
+
+
+def run(
+    suite: Annotated[str | None, typer.Argument(help="The suite file (default: mcptest.yaml or mcptest.yml).")] = None,
+    reporter: Annotated[str, typer.Option("--reporter", "-r", help="pretty or json.")] = "pretty",
+    output: Annotated[str | None, typer.Option("--output", "-o", help="Write the report here (default: stdout).")] = None,
+    filter: Annotated[str | None, typer.Option("--filter", help="Test name substring, or re:REGEX.")] = None,
+    tag: Annotated[list[str] | None, typer.Option("--tag", help="Only tests with this tag (repeatable).")] = None,
+    skip_tag: Annotated[list[str] | None, typer.Option("--skip-tag", help="Skip tests with this tag.")] = None,
+    no_color: Annotated[bool, typer.Option("--no-color", help="No ANSI colour.")] = False,
+    debug: Annotated[bool, typer.Option("--debug", help="Log the SDK's debug output to stderr.")] = False,
+) -> int:
+    """Run a suite against its MCP servers and report; exit 1 when anything fails."""
+    import anyio
+
+    from mcptest.cli.common import emit, use_color
+    from mcptest.errors import usage_error
+    from mcptest.report.formats import REPORTERS
+    from mcptest.runner import run_suite, select
+    from mcptest.selection import Selection
+    from mcptest.session import quiet_sdk_logs
+    from mcptest.suite.loader import find_suite, load_suite
+
+    if reporter not in REPORTERS:
+        raise usage_error(f"--reporter: unknown format '{reporter}'; formats are {', '.join(REPORTERS)}")
+    loaded = load_suite(find_suite(suite))
+    selection = Selection(filter=filter, tags=tag or (), skip_tags=skip_tag or ())
+    if not select(loaded, selection):
+        print(f"mcptest: no tests selected in {loaded.file} (check --filter / --tag / --skip-tag)", file=sys.stderr)
+        return ExitCode.NOTHING_SELECTED
+    quiet_sdk_logs(debug)
+    result = anyio.run(lambda: run_suite(loaded, selection))
+    emit(REPORTERS[reporter](result.report, use_color(no_color) and not output), output)
+    if result.report.ok:
+        return ExitCode.OK
+    return ExitCode.NOT_READY if result.not_ready else ExitCode.FAILED

@@ -1,7 +1,25 @@
-"""`mcptest validate` (placeholder until implemented)."""
+"""`mcptest validate`: check a suite without running anything."""
+
+from __future__ import annotations
+
+from typing import Annotated
 
 import typer
 
+from mcptest.exit_codes import ExitCode
+
 
 def register(app: typer.Typer) -> None:
-    """Add this command to the app."""
+    """Add `validate` to the app."""
+    app.command("validate")(validate)
+
+
+def validate(suite: Annotated[str, typer.Argument(help="The suite file to check.")]) -> int:
+    """Check a suite file (keys, types, servers, matchers, env vars); nothing runs. Exit 2 on a problem."""
+    import sys
+
+    from mcptest.suite.loader import load_suite
+
+    loaded = load_suite(suite)
+    print(f"{loaded.file}: ok ({len(loaded.servers)} servers, {len(loaded.tools)} tool tests)", file=sys.stderr)
+    return ExitCode.OK

@@ -146,21 +146,35 @@ def _model_at(tp: Any, loc: Loc) -> type[BaseModel] | None:
             return None
     tp = _strip(tp)
     if get_origin(tp) in (Union, types.UnionType):
-        models = [m for m in map(_strip, get_args(tp)) if isclass(m) and issubclass(m, BaseModel)]
+        models = [m for m, _ in _members(tp) if isclass(m) and issubclass(m, BaseModel)]
         tp = models[0] if len(models) == 1 else None
     return tp if isclass(tp) and issubclass(tp, BaseModel) else None
 
 
-def _union_member(tp: Any, el: Any) -> Any:
-    """The member named by a tag (consumes the loc step), or `(member,)` whose field `el` is (does not)."""
-    for member in get_args(tp):
+def _members(tp: Any) -> list[tuple[Any, list[str]]]:
+    """Union members, nested unions flattened, each with its discriminator tags."""
+    out = []
+    for member in get_args(_strip(tp)):
         tags = [a.tag for a in getattr(member, "__metadata__", ()) if hasattr(a, "tag")]
         base = _strip(member)
+        if get_origin(base) in (Union, types.UnionType):
+            out += _members(base)
+        elif base is not type(None):
+            out.append((base, tags))
+    return out
+
+
+def _union_member(tp: Any, el: Any) -> Any:
+    """The member named by a tag (consumes the loc step), or `(member,)` whose field `el` is (does not)."""
+    members = _members(tp)
+    for base, tags in members:
         if el in tags or getattr(base, "__name__", None) == el:
             return base
-    for member in map(_strip, get_args(tp)):
-        if isclass(member) and issubclass(member, BaseModel) and el in _fields(member):
-            return (member,)
+    for base, _ in members:
+        if isclass(base) and issubclass(base, BaseModel) and el in _fields(base):
+            return (base,)
+    if len(members) == 1:
+        return (members[0][0],)
     return None
 
 

@@ -1,0 +1,51 @@
+"""The pretty reporter: one line per test, failure detail underneath, a summary line."""
+
+from __future__ import annotations
+
+import io
+
+from rich.console import Console
+from rich.markup import escape
+
+from mcptest.expect import show
+from mcptest.report.model import Report, Status, TestResult
+
+_BADGE = {Status.PASSED: "[green]PASS[/]", Status.FAILED: "[bold red]FAIL[/]", Status.SKIPPED: "[yellow]SKIP[/]"}
+
+
+def render_pretty(report: Report, color: bool = False, width: int = 100) -> str:
+    """The report as console text; ANSI colour only when `color`."""
+    out = io.StringIO()
+    console = Console(file=out, force_terminal=color, no_color=not color, width=width, highlight=False,
+                      soft_wrap=True)
+    console.print(f"[bold]mcptest[/] {escape(report.suite)}")
+    for result in report.results:
+        _result(console, result)
+    console.print(_summary_line(report))
+    return out.getvalue()
+
+
+def _result(console: Console, r: TestResult) -> None:
+    where = f"{r.server}.{r.tool}" if r.tool else (r.server or "")
+    console.print(f"  {_BADGE[r.status]}  {escape(r.name)}  [dim]{escape(where)} · {r.duration_ms:.0f} ms[/]")
+    if r.status != Status.FAILED:
+        return
+    indent = " " * 8
+    if r.error:
+        console.print(f"{indent}[red]{escape(r.error)}[/]")
+    for f in r.failures:
+        console.print(f"{indent}[red]✗[/] {escape(f.target)} {escape(f.matcher)} {escape(show(f.expected, 80))}")
+        console.print(f"{indent}  {escape(f.message)}")
+    if r.stderr:
+        console.print(f"{indent}[dim]server stderr (last lines):[/]")
+        for line in r.stderr.splitlines():
+            console.print(f"{indent}[dim]| {escape(line)}[/]")
+    console.print(f"{indent}[dim]defined at {escape(r.file)}:{r.line}[/]")
+
+
+def _summary_line(report: Report) -> str:
+    s = report.summary
+    parts = [f"[green]{s.passed} passed[/]", f"[red]{s.failed} failed[/]" if s.failed else f"{s.failed} failed"]
+    if s.skipped:
+        parts.append(f"[yellow]{s.skipped} skipped[/]")
+    return ", ".join(parts) + f" [dim]in {report.duration_ms / 1000:.2f}s[/]"

@@ -1,0 +1,133 @@
+"""Run a suite's selected tests against their servers and build the Report."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from mcptest import __version__
+from mcptest.expect import TargetMissing, check, resolve, show
+from mcptest.report.model import AssertionFailure, Report, Status, TestResult, summarize
+from mcptest.report.redact import redact
+from mcptest.selection import Selection
+from mcptest.session import CallOutcome, ServerConfig, ServerUnavailable, SessionPool
+from mcptest.suite.models import Suite, ToolTest
+
+Clock = Callable[[], datetime]
+
+
+@dataclass
+class RunResult:
+    """The report plus what the exit code needs beyond it."""
+
+    report: Report
+    selected: int
+    not_ready: bool = False
+    """Every failure was a server that did not come up in time."""
+
+
+def select(suite: Suite, selection: Selection) -> list[ToolTest]:
+    """The suite's tests that the filters select, in file order."""
+    return [t for t in suite.tools if selection.matches(t)]
+
+
+async def run_suite(
+    suite: Suite,
+    selection: Selection = Selection(),
+    *,
+    clock: Clock = lambda: datetime.now(UTC),
+    servers: dict[str, ServerConfig] | None = None,
+    on_result: Callable[[TestResult], None] | None = None,
+) -> RunResult:
+    """Run the selected tool tests, one session per server, and return the report."""
+    tests = select(suite, selection)
+    started_at = clock()
+    start = time.perf_counter()
+    results: list[TestResult] = []
+    not_ready: list[bool] = []
+    configs: dict[str, ServerConfig] = {**suite.servers, **(servers or {})}
+    async with SessionPool(configs, base_dir=Path(suite.file).parent) as pool:
+        for test in tests:
+            result, timed_out = await run_tool_test(test, pool, suite.file)
+            results.append(result)
+            not_ready.append(timed_out)
+            if on_result:
+                on_result(result)
+    report = Report(
+        mcptest_version=__version__,
+        suite=suite.file,
+        started_at=started_at.isoformat(),
+        duration_ms=round((time.perf_counter() - start) * 1000, 3),
+        results=results,
+        summary=summarize(results),
+    )
+    failed = [nr for nr, r in zip(not_ready, results, strict=True) if r.status == Status.FAILED]
+    return RunResult(redact(report, suite.secrets), len(tests), bool(failed) and all(failed))
+
+
+async def run_tool_test(test: ToolTest, pool: SessionPool, file: str) -> tuple[TestResult, bool]:
+    """Call the test's tool once and judge the outcome; the flag says the server never came up."""
+    start = time.perf_counter()
+    base: dict[str, Any] = dict(name=test.name, kind="tool", server=test.server, tool=test.tool, file=file,
+                                line=test._line, tags=test.tags)
+    try:
+        session = await pool.get(test.server)
+    except ServerUnavailable as exc:
+        return TestResult(**base, status=Status.FAILED, duration_ms=_ms(start), error=exc.message,
+                          stderr=exc.stderr or None), "no handshake within" in exc.message
+    outcome = await session.call_tool(test.tool, test.args)
+    failures, error = judge(test, outcome)
+    failed = bool(failures or error)
+    return TestResult(
+        **base, status=Status.FAILED if failed else Status.PASSED, duration_ms=_ms(start), failures=failures,
+        error=error, stderr=(session.stderr_tail() or None) if outcome.error and error else None,
+    ), False
+
+
+def judge(test: ToolTest, outcome: CallOutcome) -> tuple[list[AssertionFailure], str | None]:
+    """The failed assertions and the non-assertion error of one tool call.
+
+    A protocol error fails the test unless an assertion targets `error`. An `isError` result fails a test
+    that has no assertions; a test with assertions is judged by them alone.
+    """
+    assertions = test.assertions
+    if outcome.error and not any(_root(a.target) == "error" for a in assertions):
+        return [], outcome.error
+    if not assertions and outcome.result and outcome.result.get("isError"):
+        return [], f"the tool returned an error result: {show(_text(outcome.result))}"
+    failures = [
+        AssertionFailure(target="result.structuredContent", matcher="outputSchema", expected=None,
+                         actual=(outcome.result or {}).get("structuredContent"), message=finding)
+        for finding in outcome.findings
+    ]
+    root = {"result": outcome.result, "error": outcome.error, "duration_ms": outcome.duration_ms}
+    failures += check(assertions, lambda path: _lookup(root, path, outcome))
+    budget = test.max_duration_ms
+    if budget is not None and outcome.duration_ms > budget:
+        failures.append(AssertionFailure(target="duration_ms", matcher="max_duration_ms", expected=budget,
+                                         actual=outcome.duration_ms,
+                                         message=f"took {outcome.duration_ms:.0f} ms, over the {budget:g} ms budget"))
+    return failures, None
+
+
+def _lookup(root: dict[str, Any], path: str, outcome: CallOutcome) -> Any:
+    if _root(path) == "result" and outcome.result is None:
+        raise TargetMissing(f"there is no result: {outcome.error}")
+    return resolve(root, path)
+
+
+def _root(path: str) -> str:
+    return path.split(".")[0].split("[")[0]
+
+
+def _text(result: dict[str, Any]) -> str:
+    texts = [c.get("text", "") for c in result.get("content", []) if isinstance(c, dict) and c.get("type") == "text"]
+    return " ".join(texts) or "(no text content)"
+
+
+def _ms(start: float) -> float:
+    return round((time.perf_counter() - start) * 1000, 3)

@@ -1,0 +1,50 @@
+"""The JSON Schemas of mcptest's file formats, generated from the models into `schema/`."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schema"
+
+
+def suite_schema() -> dict[str, Any]:
+    """The suite file format (v1)."""
+    from mcptest.suite.models import SCHEMA_URL, Suite
+
+    schema = Suite.model_json_schema()
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": SCHEMA_URL, **schema}
+
+
+def report_schema() -> dict[str, Any]:
+    """The JSON report format."""
+    from mcptest.report.model import Report
+
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **Report.model_json_schema()}
+
+
+# The formats and their files: one plain list, walked by the staleness test.
+SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
+    "v1.json": suite_schema,
+    "report.v1.json": report_schema,
+}
+
+
+def render(name: str) -> str:
+    """A schema as the committed file's text."""
+    return json.dumps(SCHEMAS[name](), indent=2, sort_keys=True) + "\n"
+
+
+def write(directory: Path = SCHEMA_DIR) -> None:
+    """Regenerate every schema file."""
+    directory.mkdir(exist_ok=True)
+    for name in SCHEMAS:
+        (directory / name).write_text(render(name), encoding="utf-8")
+        print(f"wrote {directory / name}", file=sys.stderr)
+
+
+if __name__ == "__main__" and sys.argv[1:] == ["write"]:
+    write()

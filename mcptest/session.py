@@ -1,0 +1,329 @@
+"""MCP sessions: the only module that opens connections to servers (through the official `mcp` SDK).
+
+One session per server per run, opened when a test first needs it, reused, closed at the end. Every
+failure (missing command, crash, hang, garbage on stdout) becomes a message plus the server's stderr.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+from mcptest.suite.models import HttpServer, StdioServer
+
+
+
+@dataclass
+class InProcessServer:
+    """An SDK server object (`MCPServer` or low-level `Server`) connected in memory: fast tests, no process."""
+
+    server: Any
+    connect_timeout_s: float = 10.0
+    call_timeout_s: float = 10.0
+
+
+ServerConfig = StdioServer | HttpServer | InProcessServer
+_STDERR_TAIL_LINES = 20
+
+
+class ServerUnavailable(Exception):
+    """A server could not be started, reached or talked to."""
+
+    def __init__(self, message: str, stderr: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.stderr = stderr
+
+
+@dataclass
+class CallOutcome:
+    """What one `tools/call` produced: the result as the server sent it, or an error."""
+
+    result: dict[str, Any] | None = None
+    """The CallToolResult in wire form (camelCase), exactly as received."""
+    error: str | None = None
+    """A protocol error, timeout or lost connection; None when a result arrived."""
+    duration_ms: float = 0.0
+    findings: list[str] = field(default_factory=list)
+    """Protocol violations seen in the result, e.g. structuredContent that breaks the outputSchema."""
+
+
+@dataclass
+class ServerInfo:
+    """What the handshake told us."""
+
+    name: str | None
+    version: str | None
+    protocol_version: str
+    capabilities: dict[str, Any]
+
+
+class ServerSession:
+    """An open connection to one server."""
+
+    def __init__(self, name: str, config: ServerConfig, base_dir: Path) -> None:
+        self.name = name
+        self.config = config
+        self._base_dir = base_dir
+        self._stderr = tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace")  # noqa: SIM115
+        self._client: Any = None
+        self._dead: str | None = None
+        self._stdout_garbage: list[str] = []
+        self._tools: dict[str, dict[str, Any]] | None = None
+        self.info: ServerInfo | None = None
+        self._closing = anyio.Event()
+
+    async def run(self, *, task_status: Any = anyio.TASK_STATUS_IGNORED) -> None:
+        """Own the connection for its whole life (the SDK's cancel scopes must open and close in one task).
+
+        Reports `started` after the handshake; a failure before that reaches the caller of `start()`.
+        """
+        from mcp import Client
+
+        client = Client(self._target(), read_timeout_seconds=self.config.call_timeout_s,
+                        message_handler=self._on_message, cache=None)
+        started = False
+        try:
+            with anyio.CancelScope(deadline=anyio.current_time() + self.config.connect_timeout_s) as scope:
+                async with client:
+                    scope.deadline = math.inf
+                    self._client = client
+                    self.info = _server_info(client)
+                    started = True
+                    task_status.started()
+                    await self._closing.wait()
+        except Exception as exc:  # the SDK raises many kinds; each means "the server is not usable"
+            if not started:
+                raise self._unavailable(_describe(exc)) from None
+            logging.getLogger("mcptest").debug("closing %s: %s", self.name, exc)
+        finally:
+            self._client = None
+            self._dead = self._dead or "the session is closed"
+        if not started:
+            raise self._unavailable(f"no handshake within {self.config.connect_timeout_s:g}s")
+
+    def close(self) -> None:
+        """Ask the session's task to shut the server down."""
+        self._closing.set()
+
+    def _target(self) -> Any:
+        from mcp.client.stdio import StdioServerParameters, stdio_client
+
+        if isinstance(self.config, InProcessServer):
+            return self.config.server
+        if isinstance(self.config, HttpServer):
+            from mcp.client.streamable_http import streamable_http_client
+            from mcp.shared._httpx_utils import create_mcp_http_client
+
+            http = create_mcp_http_client(headers=dict(self.config.headers))  # type: ignore[arg-type]
+            return _HttpTransport(streamable_http_client(self.config.url, http_client=http), http)
+        command, *args = self.config.command
+        if command == "mcptest":  # this very mcptest, even when its venv is not on PATH
+            command, args = sys.executable, ["-m", "mcptest", *args]
+        cwd = self._base_dir / self.config.cwd if self.config.cwd else self._base_dir
+        env = {k: v for k, v in self.config.env.items() if isinstance(v, str)}
+        params = StdioServerParameters(command=command, args=args, env=env, cwd=cwd)
+        return stdio_client(params, errlog=self._stderr)
+
+    async def list_tools(self) -> list[dict[str, Any]]:
+        """Every tool, following `nextCursor` pagination, in wire form."""
+        if self._tools is None:
+            tools: dict[str, dict[str, Any]] = {}
+            cursor = None
+            for _ in range(1000):  # a server that never stops paginating must not hang the run
+                page = await self._request(lambda c=cursor: self._client.list_tools(cursor=c, cache_mode="refresh"))
+                for tool in page.tools:
+                    tools[tool.name] = tool.model_dump(mode="json", by_alias=True, exclude_none=True)
+                cursor = page.next_cursor
+                if not cursor:
+                    break
+            self._tools = tools
+        return list(self._tools.values())
+
+    async def call_tool(self, tool: str, args: dict[str, Any]) -> CallOutcome:
+        """Call a tool and return what the server really sent (no client-side result validation)."""
+        from mcp import types
+
+        start = time.perf_counter()
+        request = types.CallToolRequest(params=types.CallToolRequestParams(name=tool, arguments=args))
+        try:
+            result = await self._request(lambda: self._client.session.send_request(request, types.CallToolResult))
+        except ServerUnavailable as exc:
+            return CallOutcome(error=exc.message, duration_ms=_ms(start))
+        wire = result.model_dump(mode="json", by_alias=True, exclude_none=True)
+        outcome = CallOutcome(result=wire, duration_ms=_ms(start))
+        outcome.findings = await self._output_findings(tool, wire)
+        return outcome
+
+    async def _output_findings(self, tool: str, wire: dict[str, Any]) -> list[str]:
+        if wire.get("isError"):
+            return []
+        try:
+            tools = {t["name"]: t for t in await self.list_tools()}
+        except ServerUnavailable:
+            return []
+        schema = tools.get(tool, {}).get("outputSchema")
+        if schema is None:
+            return []
+        if "structuredContent" not in wire:
+            return [f"tool '{tool}' declares an outputSchema but returned no structuredContent"]
+        from jsonschema.validators import validator_for
+
+        errors = list(validator_for(schema)(schema).iter_errors(wire["structuredContent"]))
+        if not errors:
+            return []
+        err = min(errors, key=lambda e: len(e.path))
+        at = "/".join(map(str, err.path)) or "(root)"
+        return [f"structuredContent does not match the outputSchema of '{tool}' at {at}: {err.message}"]
+
+    async def _request(self, send: Any) -> Any:
+        """Send one request, turning every way it can go wrong into ServerUnavailable."""
+        from mcp import MCPError
+
+        if self._dead:
+            raise self._unavailable(self._dead)
+        try:
+            with anyio.fail_after(self.config.call_timeout_s + 1):
+                return await send()
+        except TimeoutError:
+            raise self._unavailable(f"no answer within {self.config.call_timeout_s:g}s") from None
+        except MCPError as exc:
+            if _is_timeout(exc):
+                raise self._unavailable(f"no answer within {self.config.call_timeout_s:g}s") from None
+            if _is_closed(exc):
+                self._dead = "the server closed the connection (it exited or crashed)"
+                raise self._unavailable(self._dead) from None
+            raise self._unavailable(f"the server answered with an error: {exc}") from None
+        except Exception as exc:
+            raise self._unavailable(_describe(exc)) from None
+
+    async def _on_message(self, message: Any) -> None:
+        if isinstance(message, Exception):
+            self._stdout_garbage.append(str(message).splitlines()[0][:200])
+
+    def _unavailable(self, message: str) -> ServerUnavailable:
+        if self._stdout_garbage:
+            message += f"; the server wrote non-JSON-RPC output to stdout ({self._stdout_garbage[0]})"
+        return ServerUnavailable(f"server '{self.name}': {message}", self.stderr_tail())
+
+    def release(self) -> None:
+        """Free the stderr capture file."""
+        self._stderr.close()
+
+    def stderr_tail(self) -> str:
+        """The last lines the server wrote to stderr."""
+        try:
+            self._stderr.flush()
+            self._stderr.seek(0)
+            lines = self._stderr.read().splitlines()
+        except (OSError, ValueError):
+            return ""
+        return "\n".join(lines[-_STDERR_TAIL_LINES:])
+
+
+class SessionPool:
+    """Lazily opened sessions by server name, shared by every test of a run. Use as `async with`."""
+
+    def __init__(self, servers: dict[str, ServerConfig], base_dir: Path | str = ".") -> None:
+        self._servers = servers
+        self._base_dir = Path(base_dir)
+        self._open: dict[str, ServerSession] = {}
+        self._failed: dict[str, ServerUnavailable] = {}
+        self._tg: Any = None
+
+    async def get(self, name: str) -> ServerSession:
+        """The open session for `name`; a server that failed to start fails again at once."""
+        if name in self._failed:
+            raise self._failed[name]
+        if name not in self._open:
+            session = ServerSession(name, self._servers[name], self._base_dir)
+            try:
+                await self._tg.start(session.run)
+            except ServerUnavailable as exc:
+                self._failed[name] = exc
+                raise
+            self._open[name] = session
+        return self._open[name]
+
+    async def __aenter__(self) -> SessionPool:
+        self._tg = anyio.create_task_group()
+        await self._tg.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> bool | None:
+        for session in self._open.values():
+            session.close()
+        try:
+            return await self._tg.__aexit__(*exc)
+        finally:
+            for session in self._open.values():
+                session.release()
+
+
+class _HttpTransport:
+    """The Streamable HTTP transport plus the httpx client it owns, closed together."""
+
+    def __init__(self, transport: Any, http: Any) -> None:
+        self._transport = transport
+        self._http = http
+
+    async def __aenter__(self) -> Any:
+        await self._http.__aenter__()
+        return await self._transport.__aenter__()
+
+    async def __aexit__(self, *exc: Any) -> None:
+        try:
+            await self._transport.__aexit__(*exc)
+        finally:
+            await self._http.__aexit__(None, None, None)
+
+
+def _server_info(client: Any) -> ServerInfo:
+    info = client.server_info
+    return ServerInfo(
+        name=info.name if info else None,
+        version=info.version if info else None,
+        protocol_version=client.protocol_version,
+        capabilities=client.server_capabilities.model_dump(mode="json", by_alias=True, exclude_none=True),
+    )
+
+
+def _ms(start: float) -> float:
+    return round((time.perf_counter() - start) * 1000, 3)
+
+
+def _is_timeout(exc: Exception) -> bool:
+    return "timed out" in str(exc).lower() or "timeout" in str(exc).lower()
+
+
+def _is_closed(exc: Exception) -> bool:
+    return "closed" in str(exc).lower()
+
+
+def _describe(exc: BaseException) -> str:
+    """A one-line account of why a server could not be used."""
+    if isinstance(exc, BaseExceptionGroup):
+        return _describe(exc.exceptions[0])
+    if isinstance(exc, FileNotFoundError):
+        return f"command not found: {exc.filename or exc}"
+    if isinstance(exc, PermissionError):
+        return f"command not executable: {exc.filename or exc}"
+    if isinstance(exc, OSError) and exc.strerror:
+        return f"{exc.strerror}"
+    text = str(exc).strip() or type(exc).__name__
+    if "closed" in text.lower():
+        return "the server closed the connection during the handshake (it exited at start?)"
+    return text.splitlines()[0][:300]
+
+
+def quiet_sdk_logs(debug: bool = False) -> None:
+    """The SDK logs tracebacks for garbage on stdout; we report those ourselves."""
+    logging.getLogger("mcp").setLevel(logging.DEBUG if debug else logging.CRITICAL)

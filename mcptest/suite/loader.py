@@ -1,0 +1,141 @@
+"""Load a suite file: YAML with positions, env interpolation, cross-references, pydantic validation."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from mcptest import yaml_source
+from mcptest.errors import Problem, UserError
+from mcptest.suite.interpolate import interpolate
+from mcptest.suite.models import Suite
+from mcptest.suite.validation import did_you_mean, problems_from, where
+from mcptest.yaml_source import Loc, SourceDoc
+
+DEFAULT_SUITE_NAMES = ("mcptest.yaml", "mcptest.yml")
+TOOL_TARGET_ROOTS = ("result", "error", "duration_ms")
+
+
+def find_suite(path: str | None) -> str:
+    """The suite to run: the given path, else `mcptest.yaml` or `mcptest.yml` in the working directory."""
+    if path:
+        return path
+    for name in DEFAULT_SUITE_NAMES:
+        if Path(name).is_file():
+            return name
+    raise UserError("no suite given and no mcptest.yaml or mcptest.yml here (pass the suite file: mcptest run FILE)")
+
+
+def load_suite(path: str | Path, environ: Mapping[str, str] | None = None) -> Suite:
+    """Load and validate a suite, reporting every problem in the file at once."""
+    doc = yaml_source.load(path)
+    if doc.data is None:
+        raise UserError([Problem(doc.path, 1, 1, "the file is empty; a suite needs `servers:` and `tools:`")])
+    if not isinstance(doc.data, dict):
+        raise UserError([doc.problem((), "the top level of a suite must be a mapping of keys like `servers:`")])
+    secrets: set[str] = set()
+    problems = interpolate(doc, os.environ if environ is None else environ, secrets)
+    unset = {(p.line, p.col) for p in problems}
+    problems += _resolve_env_refs(doc, os.environ if environ is None else environ, secrets)
+    problems += _cross_references(doc)
+    suite = None
+    try:
+        suite = Suite.model_validate(doc.data)
+    except ValidationError as exc:
+        # An unset variable already explains any complaint about the value it left empty.
+        problems += [p for p in problems_from(Suite, exc, doc) if (p.line, p.col) not in unset]
+    if problems or suite is None:
+        raise UserError(sorted(set(problems)))
+    suite._file = doc.path
+    suite._secrets = secrets
+    for i, test in enumerate(suite.tools):
+        test._line = doc.value_pos(("tools", i))[0]
+    return suite
+
+
+def _servers(doc: SourceDoc) -> Iterator[tuple[str, dict[str, Any]]]:
+    servers = doc.data.get("servers")
+    if isinstance(servers, dict):
+        for name, server in servers.items():
+            if isinstance(server, dict):
+                yield str(name), server
+
+
+def _resolve_env_refs(doc: SourceDoc, environ: Mapping[str, str], secrets: set[str]) -> list[Problem]:
+    """Replace `{ env: VAR }` in server `env:` and `headers:`; every such value is a secret."""
+    problems = []
+    for name, server in _servers(doc):
+        for block in ("env", "headers"):
+            values = server.get(block)
+            if not isinstance(values, dict):
+                continue
+            for key, value in values.items():
+                loc: Loc = ("servers", name, block, key)
+                if isinstance(value, dict) and set(value) == {"env"} and isinstance(value["env"], str):
+                    var = value["env"]
+                    if var not in environ:
+                        problems.append(doc.problem(loc, f"{where(loc)}: environment variable {var} is not set"))
+                        continue
+                    values[key] = value = environ[var]
+                if isinstance(value, str) and len(value) >= 4:
+                    secrets.add(value)
+    return problems
+
+
+def _cross_references(doc: SourceDoc) -> list[Problem]:
+    """What pydantic cannot see: servers named by tests, duplicate test names, unknown target roots."""
+    names = {name for name, _ in _servers(doc)}
+    if isinstance(doc.data.get("servers"), dict):
+        names |= set(map(str, doc.data["servers"]))
+    problems: list[Problem] = []
+    seen: dict[str, int] = {}
+    tests = doc.data.get("tools")
+    for i, test in enumerate(tests if isinstance(tests, list) else []):
+        if not isinstance(test, dict):
+            continue
+        loc: Loc = ("tools", i)
+        problems += _server_ref(doc, (*loc, "server"), test.get("server"), names)
+        name = test.get("name")
+        if isinstance(name, str):
+            if name in seen:
+                problems.append(doc.problem((*loc, "name"), f"{where((*loc, 'name'))}: duplicate test name "
+                                                            f"'{name}' (first defined at line {seen[name]})"))
+            else:
+                seen[name] = doc.value_pos(loc)[0]
+        problems += _target_roots(doc, loc, test.get("expect"), TOOL_TARGET_ROOTS)
+    return problems
+
+
+def _server_ref(doc: SourceDoc, loc: Loc, ref: Any, names: set[str]) -> list[Problem]:
+    if not isinstance(ref, str) or ref in names:
+        return []
+    known = f"; servers are {', '.join(sorted(names))}" if names else "; no servers are defined under `servers:`"
+    return [doc.problem(loc, f"{where(loc)}: unknown server '{ref}'{did_you_mean(ref, names) or known}")]
+
+
+def _target_roots(doc: SourceDoc, loc: Loc, expect: Any, roots: tuple[str, ...]) -> list[Problem]:
+    if isinstance(expect, dict):
+        expect, loc = expect.get("assertions"), (*loc, "expect", "assertions")
+    else:
+        loc = (*loc, "expect")
+    problems = []
+    for j, item in enumerate(expect if isinstance(expect, list) else []):
+        if not isinstance(item, dict):
+            continue
+        key_loc: Loc = (*loc, j, "target")
+        target = item.get("target")
+        if target is None and len(item) == 1:
+            target = next(iter(item))
+            key_loc = (*loc, j, target)
+        if not isinstance(target, str):
+            continue
+        root = target.split(".")[0].split("[")[0]
+        if root not in roots:
+            hint = did_you_mean(root, roots) or f"; tool test targets start with {', '.join(roots)}"
+            problems.append(doc.problem(key_loc, f"{where(key_loc)}: unknown target '{target}'{hint}",
+                                        at_key=key_loc[-1] != "target"))
+    return problems

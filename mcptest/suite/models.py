@@ -1,0 +1,136 @@
+"""The suite file format (version 1) as pydantic models; `schema/v1.json` is generated from these."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, PrivateAttr, Tag, field_validator
+
+from mcptest.expect import Assertion
+
+SUITE_FORMAT_VERSION = 1
+SCHEMA_URL = "https://raw.githubusercontent.com/mcptest/mcptest/main/schema/v1.json"
+
+
+class Strict(BaseModel):
+    """A suite node: unknown keys are errors."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+class EnvRef(Strict):
+    """A value read from an environment variable at load time: `{ env: VAR }`."""
+
+    env: str = Field(description="The name of the environment variable.")
+
+
+class _ServerBase(Strict):
+    connect_timeout_s: float = Field(30.0, gt=0, description="Seconds to start the server and finish the handshake.")
+    call_timeout_s: float = Field(30.0, gt=0, description="Seconds one request may take before the test fails.")
+
+
+class StdioServer(_ServerBase):
+    """A server launched as a subprocess, spoken to over its stdin/stdout."""
+
+    command: list[str] = Field(min_length=1, description='The argv to launch, e.g. `["npx", "-y", "pkg"]`.')
+    env: dict[str, str | EnvRef] = Field(default_factory=dict, description="Extra environment for the server.")
+    cwd: str | None = Field(None, description="Working directory (relative paths are from the suite's folder).")
+
+    @field_validator("command", mode="before")
+    @classmethod
+    def _argv(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            raise ValueError(f'command must be a list of arguments, e.g. {value.split()!r} rather than "{value}"')
+        return value
+
+
+class HttpServer(_ServerBase):
+    """A server reached over Streamable HTTP."""
+
+    url: str = Field(pattern=r"^https?://", description="The MCP endpoint, e.g. `http://127.0.0.1:8000/mcp`.")
+    headers: dict[str, str | EnvRef] = Field(
+        default_factory=dict, description="HTTP headers; a value is literal or `{ env: VAR }`."
+    )
+
+
+def _server_kind(value: Any) -> str | None:
+    if isinstance(value, dict):
+        return "http" if "url" in value and "command" not in value else "stdio"
+    return None
+
+
+Server = Annotated[
+    Annotated[StdioServer, Tag("stdio")] | Annotated[HttpServer, Tag("http")],
+    Discriminator(
+        _server_kind,
+        custom_error_type="server_kind",
+        custom_error_message="a server is a mapping with `command:` (stdio) or `url:` (Streamable HTTP)",
+    ),
+]
+
+
+class ExpectBlock(Strict):
+    """The long form of `expect`: assertions plus a latency budget."""
+
+    assertions: list[Assertion] = Field(default_factory=list)
+    max_duration_ms: float | None = Field(None, gt=0, description="The call must answer within this many ms.")
+
+
+def _expect_form(value: Any) -> str | None:
+    return "list" if isinstance(value, list) else "block" if isinstance(value, dict) else None
+
+
+Expect = Annotated[
+    Annotated[list[Assertion], Tag("list")] | Annotated[ExpectBlock, Tag("block")],
+    Discriminator(
+        _expect_form,
+        custom_error_type="expect_form",
+        custom_error_message="expect is a list of assertions or a mapping `{ assertions: [...], max_duration_ms: N }`",
+    ),
+]
+
+
+class ToolTest(Strict):
+    """Call one tool once and assert on the result."""
+
+    name: str = Field(min_length=1, description="Unique within the suite.")
+    server: str = Field(description="A key of `servers:`.")
+    tool: str = Field(min_length=1, description="The tool to call.")
+    args: dict[str, Any] = Field(default_factory=dict, description="The tool's arguments.")
+    tags: list[str] = Field(default_factory=list, description="For `--tag` / `--skip-tag`.")
+    expect: Expect | None = Field(
+        None, description="A list of assertions, or `{ assertions: [...], max_duration_ms: N }`."
+    )
+    _line: int = PrivateAttr(0)
+
+    @property
+    def assertions(self) -> list[Assertion]:
+        """The assertions, whichever form `expect` was written in."""
+        if isinstance(self.expect, ExpectBlock):
+            return self.expect.assertions
+        return self.expect or []
+
+    @property
+    def max_duration_ms(self) -> float | None:
+        """The latency budget, if any."""
+        return self.expect.max_duration_ms if isinstance(self.expect, ExpectBlock) else None
+
+
+class Suite(Strict):
+    """An mcptest suite file."""
+
+    version: Literal[1] = Field(SUITE_FORMAT_VERSION, description="The suite format version.")
+    servers: dict[str, Server] = Field(default_factory=dict, description="Named MCP servers the tests talk to.")
+    tools: list[ToolTest] = Field(default_factory=list, description="Tool tests: call a tool, assert on the result.")
+    _file: str = PrivateAttr("")
+    _secrets: set[str] = PrivateAttr(default_factory=set)
+
+    @property
+    def file(self) -> str:
+        """The path the suite was loaded from."""
+        return self._file
+
+    @property
+    def secrets(self) -> set[str]:
+        """Values taken from the environment that must never reach a report or a log."""
+        return self._secrets
