@@ -326,4 +326,5 @@ def _describe(exc: BaseException) -> str:
 
 def quiet_sdk_logs(debug: bool = False) -> None:
     """The SDK logs tracebacks for garbage on stdout; we report those ourselves."""
-    logging.getLogger("mcp").setLevel(logging.DEBUG if debug else logging.CRITICAL)
+    for name in ("mcp", "httpx", "httpx2", "httpcore"):
+        logging.getLogger(name).setLevel(logging.DEBUG if debug else logging.CRITICAL)

@@ -65,6 +65,9 @@ def parse(text: str, path: str) -> SourceDoc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
         what = " ".join(part for part in (exc.context, exc.problem) if part) or "invalid YAML"
+        began = exc.context_mark
+        if mark and began and began.line != mark.line:
+            what += f" (it began at line {began.line + 1}, column {began.column + 1})"
         raise UserError([Problem(path, line, col, f"YAML syntax error: {what}")]) from None
     except YAMLError as exc:
         raise UserError([Problem(path, 0, 0, f"YAML syntax error: {exc}")]) from None

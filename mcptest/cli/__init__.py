@@ -6,9 +6,11 @@ inside the function that needs them, so `mcptest --help` stays fast.
 
 from __future__ import annotations
 
+import signal
 import sys
 
 import typer
+from typer.exceptions import TyperException
 
 from mcptest.cli import doctor, mock, report, rules, run, schema, tool_bench, tools, validate
 from mcptest.errors import UserError
@@ -30,6 +32,7 @@ for command in (run, validate, schema, mock, doctor, rules, tools, tool_bench, r
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the app, turning user mistakes into `file:line:col` lines and exit 2."""
+    signal.signal(signal.SIGTERM, _terminate)
     try:
         code = app(args=argv, standalone_mode=False)
     except UserError as exc:
@@ -39,21 +42,16 @@ def main(argv: list[str] | None = None) -> None:
     except KeyboardInterrupt:
         print("mcptest: interrupted", file=sys.stderr)
         sys.exit(130)
-    except _click_exceptions() as exc:
-        exc.show()
-        sys.exit(ExitCode.USAGE if exc.exit_code == 2 else exc.exit_code)
-    except _click_exit() as exc:
+    except typer.Exit as exc:
         sys.exit(exc.exit_code)
+    except typer.Abort:
+        sys.exit(130)
+    except TyperException as exc:  # click's usage errors: bad flag, unknown command, missing argument
+        exc.show()  # type: ignore[attr-defined]
+        sys.exit(ExitCode.USAGE)
     sys.exit(int(code) if isinstance(code, int) else ExitCode.OK)
 
 
-def _click_exceptions() -> type[Exception]:
-    import click
-
-    return click.ClickException
-
-
-def _click_exit() -> type[BaseException]:
-    import click
-
-    return click.exceptions.Exit
+def _terminate(signum: int, frame: object) -> None:
+    """SIGTERM takes the Ctrl-C path, so servers are shut down and no child process is orphaned."""
+    raise KeyboardInterrupt

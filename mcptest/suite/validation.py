@@ -35,7 +35,9 @@ def problems_from(model: type[BaseModel], exc: ValidationError, doc: SourceDoc, 
         if kind == "extra_forbidden":
             key = str(loc[-1])
             allowed = _allowed_keys(model, loc[:-1])
-            problems.append(doc.problem(path, f"{where(path[:-1])}: {_unknown(key, allowed, model, loc)}", at_key=True))
+            missing = _missing_required(model, loc[:-1], _at(data, path[len(base) : -1]))
+            message = _unknown(key, allowed, model, loc, missing)
+            problems.append(doc.problem(path, f"{where(path[:-1])}: {message}", at_key=True))
         elif kind == "missing":
             problems.append(doc.problem(path[:-1], f"{where(path[:-1])}: missing required key '{loc[-1]}'"))
         else:
@@ -57,12 +59,13 @@ def did_you_mean(word: str, candidates: Sequence[str] | set[str]) -> str:
     return f" (did you mean '{close[0]}'?)" if close else ""
 
 
-def _unknown(key: str, allowed: list[str], model: type[BaseModel], loc: Loc) -> str:
+def _unknown(key: str, allowed: list[str], model: type[BaseModel], loc: Loc, missing: list[str]) -> str:
     from mcptest.expect import Matcher
 
     if _model_at(model, loc[:-1]) is Matcher:
         return f"unknown matcher '{key}'{did_you_mean(key, allowed)}; matchers are {', '.join(allowed)}"
-    hint = did_you_mean(key, allowed)
+    # A misspelt required key is the likeliest reading of an unknown key beside a missing one.
+    hint = did_you_mean(key, missing) or did_you_mean(key, allowed)
     return f"unknown key '{key}'{hint or ('; allowed keys: ' + ', '.join(allowed) if allowed else '')}"
 
 
@@ -113,6 +116,14 @@ def _allowed_keys(model: type[BaseModel], loc: Loc) -> list[str]:
     if found is None:
         return []
     return [f.alias or name for name, f in found.model_fields.items()]
+
+
+def _missing_required(model: type[BaseModel], loc: Loc, data: Any) -> list[str]:
+    found = _model_at(model, loc)
+    if found is None or not isinstance(data, Mapping):
+        return []
+    names = [f.alias or n for n, f in found.model_fields.items() if f.is_required()]
+    return [n for n in names if n not in data]
 
 
 def _strip(tp: Any) -> Any:

@@ -1,0 +1,87 @@
+"""Shared fixtures: run the real CLI as a subprocess, write suite files, start real servers."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import threading
+import textwrap
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PYTHON = sys.executable
+
+
+@dataclass
+class Ran:
+    code: int
+    stdout: str
+    stderr: str
+    seconds: float
+
+
+def run_cli(*args: str, cwd: Path | str = ROOT, timeout: float = 60, env: dict[str, str] | None = None) -> Ran:
+    """Run `python -m mcptest ARGS` as a user would, bounded by `timeout`."""
+    start = time.monotonic()
+    proc = subprocess.run(
+        [PYTHON, "-m", "mcptest", *args], cwd=cwd, capture_output=True, text=True, timeout=timeout,
+        env={**os.environ, "NO_COLOR": "1", "PYTHONPATH": str(ROOT), **(env or {})},
+    )
+    return Ran(proc.returncode, proc.stdout, proc.stderr, time.monotonic() - start)
+
+
+@pytest.fixture
+def write(tmp_path: Path):
+    """Write a dedented text file under tmp_path and return its path."""
+
+    def _write(name: str, text: str) -> Path:
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+        return path
+
+    return _write
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def http_server() -> Iterator[str]:
+    """The demo MCPServer over Streamable HTTP on 127.0.0.1; yields its URL once uvicorn says it listens."""
+    port = free_port()
+    proc = subprocess.Popen(
+        [PYTHON, "-m", "tests.servers.demo_server", "http", str(port)], cwd=ROOT,
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )
+    ready = threading.Event()
+
+    def drain() -> None:  # keep reading so the server never blocks on a full pipe
+        assert proc.stderr is not None
+        for line in proc.stderr:
+            if "running on" in line.lower():
+                ready.set()
+
+    threading.Thread(target=drain, daemon=True).start()
+    try:
+        if not ready.wait(timeout=30):
+            raise RuntimeError("the HTTP demo server did not start within 30 s")
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def demo_command() -> list[str]:
+    """The argv that starts the demo MCPServer over stdio."""
+    return [PYTHON, "-m", "tests.servers.demo_server"]
