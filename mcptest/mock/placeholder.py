@@ -1,0 +1,35 @@
+"""A small value that satisfies a JSON Schema, for echo answers of tools that declare an output schema."""
+
+from __future__ import annotations
+
+from typing import Any
+
+_EMPTY: dict[str, Any] = {"string": "", "integer": 0, "number": 0, "boolean": False, "null": None}
+
+
+def example(schema: Any, depth: int = 0) -> Any:
+    """A value shaped by `schema`: const, first enum value, minimal required object, or an empty scalar."""
+    if not isinstance(schema, dict) or depth > 8:
+        return None
+    if "const" in schema:
+        return schema["const"]
+    if schema.get("enum"):
+        return schema["enum"][0]
+    if "default" in schema:
+        return schema["default"]
+    for key in ("anyOf", "oneOf", "allOf"):
+        if schema.get(key):
+            return example(schema[key][0], depth + 1)
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        kind = kind[0] if kind else None
+    if kind == "object" or (kind is None and "properties" in schema):
+        props = schema.get("properties", {})
+        return {name: example(props.get(name, {}), depth + 1) for name in schema.get("required", [])}
+    if kind == "array":
+        return [example(schema.get("items", {}), depth + 1) for _ in range(schema.get("minItems", 0))]
+    if kind in ("integer", "number"):
+        return schema.get("minimum", 0)
+    if kind == "string":
+        return "x" * schema.get("minLength", 0)
+    return _EMPTY.get(kind) if isinstance(kind, str) else None

@@ -1,0 +1,27 @@
+"""JSON Schema checks shared by manifests and snapshots: is a schema valid, and a compiled validator."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcptest.yaml_source import Loc
+
+
+def schema_problem(schema: Any) -> tuple[Loc, str] | None:
+    """Where and why `schema` is not a valid JSON Schema (under its own `$schema`), or None."""
+    from jsonschema import exceptions, validators
+
+    if not isinstance(schema, dict):
+        return (), f"a schema must be a mapping, got {type(schema).__name__}"
+    cls = validators.validator_for(schema)
+    error = exceptions.best_match(cls(cls.META_SCHEMA).iter_errors(schema))
+    if error is None:
+        return None
+    return tuple(error.absolute_path), error.message
+
+
+def compile_validator(schema: dict[str, Any]) -> Any:
+    """A reusable jsonschema validator for an already checked schema."""
+    from jsonschema import validators
+
+    return validators.validator_for(schema)(schema)

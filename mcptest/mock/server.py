@@ -1,0 +1,123 @@
+"""The MCP wiring: a low-level SDK `Server` whose handlers serve a MockSpec over stdio, with `--fault` applied."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import anyio
+from mcp import types
+from mcp.server.context import ServerRequestContext
+from mcp.server.lowlevel import Server
+from mcp.server.stdio import stdio_server
+from mcp.shared.exceptions import MCPError
+from pydantic import ValidationError
+
+from mcptest.errors import Problem, UserError
+from mcptest.mock.answers import Answers, BadArguments, NotFound
+from mcptest.mock.faults import Fault, FaultState, crash
+from mcptest.mock.spec import MockSpec
+
+Ctx = ServerRequestContext[Any, Any]
+
+
+def build(spec: MockSpec, fault: Fault) -> Server[Any]:
+    """A low-level server with handlers only for the primitives the spec declares."""
+    answers, state = Answers(spec), FaultState(fault)
+    handlers: dict[str, Any] = {}
+    if spec.tools is not None:
+        tools = types.ListToolsResult(tools=_parse(types.Tool, [t.listing for t in spec.tools], spec.source))
+
+        async def list_tools(ctx: Ctx, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
+            return tools
+
+        async def call_tool(ctx: Ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
+            await _apply_fault(state)
+            try:
+                return types.CallToolResult.model_validate(answers.call_tool(params.name, params.arguments))
+            except NotFound as exc:
+                raise MCPError(types.INVALID_PARAMS, str(exc)) from None
+
+        handlers.update(on_list_tools=list_tools, on_call_tool=call_tool)
+    if spec.resources is not None:
+        handlers.update(_resource_handlers(answers, spec))
+    if spec.prompts is not None:
+        handlers.update(_prompt_handlers(answers, spec))
+    return Server(spec.name, version=spec.version, instructions=spec.instructions, **handlers)
+
+
+async def _apply_fault(state: FaultState) -> None:
+    action = state.next_call()
+    if action.delay is None:
+        await anyio.sleep_forever()
+    elif action.delay:
+        await anyio.sleep(action.delay)
+    if action.crash:
+        crash(state.crash_line())
+    if action.fail:
+        raise MCPError(types.INTERNAL_ERROR, state.message())
+
+
+def _resource_handlers(answers: Answers, spec: MockSpec) -> dict[str, Any]:
+    listing = [r.listing for r in spec.resources or []]
+    result = types.ListResourcesResult(resources=_parse(types.Resource, listing, spec.source))
+
+    async def list_resources(ctx: Ctx, params: types.PaginatedRequestParams | None) -> types.ListResourcesResult:
+        return result
+
+    async def read_resource(ctx: Ctx, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
+        try:
+            return types.ReadResourceResult.model_validate(answers.read_resource(str(params.uri)))
+        except NotFound as exc:
+            raise MCPError(types.INVALID_PARAMS, str(exc)) from None
+
+    return {"on_list_resources": list_resources, "on_read_resource": read_resource}
+
+
+def _prompt_handlers(answers: Answers, spec: MockSpec) -> dict[str, Any]:
+    listing = [p.listing for p in spec.prompts or []]
+    result = types.ListPromptsResult(prompts=_parse(types.Prompt, listing, spec.source))
+
+    async def list_prompts(ctx: Ctx, params: types.PaginatedRequestParams | None) -> types.ListPromptsResult:
+        return result
+
+    async def get_prompt(ctx: Ctx, params: types.GetPromptRequestParams) -> types.GetPromptResult:
+        try:
+            return types.GetPromptResult.model_validate(answers.get_prompt(params.name, params.arguments))
+        except (NotFound, BadArguments) as exc:
+            raise MCPError(types.INVALID_PARAMS, str(exc)) from None
+
+    return {"on_list_prompts": list_prompts, "on_get_prompt": get_prompt}
+
+
+def _parse(model: Any, items: list[dict[str, Any]], source: str) -> list[Any]:
+    """Wire dicts as SDK models; a snapshot entry the SDK rejects is the user's mistake, not a crash."""
+    out, problems = [], []
+    for i, item in enumerate(items):
+        try:
+            out.append(model.model_validate(item))
+        except ValidationError as exc:
+            first = exc.errors(include_url=False)[0]
+            at = ".".join(str(step) for step in first["loc"])
+            problems.append(Problem(source, 0, 0, f"[{i}] {item.get('name', '')}: {at}: {first['msg']}"))
+    if problems:
+        raise UserError(problems)
+    return out
+
+
+async def serve(server: Server[Any]) -> None:
+    """Serve over stdin/stdout until stdin closes."""
+    async with stdio_server() as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, server.create_initialization_options())
+
+
+def run(spec: MockSpec, fault: Fault) -> None:
+    """Build the server, log one line to stderr, and serve until the client goes away."""
+    server = build(spec, fault)
+    counts = ", ".join(f"{len(items)} {kind}" for kind, items in _primitives(spec) if items is not None)
+    print(f"mcptest mock: serving {spec.name} ({counts or 'nothing'}); fault: {fault}", file=sys.stderr)
+    anyio.run(serve, server)
+
+
+def _primitives(spec: MockSpec) -> list[tuple[str, list[Any] | None]]:
+    return [("tools", spec.tools), ("resources", spec.resources), ("prompts", spec.prompts)]
