@@ -1,0 +1,125 @@
+"""A tool catalog: what a server's `tools/list` returned, loaded from a file or a live server, saved atomically."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mcptest.errors import Problem, UserError
+
+_OBJECT_KEYS = tuple((k, dict, "an object") for k in ("inputSchema", "outputSchema", "annotations"))
+_OPTIONAL_STRINGS = ("description", "title")
+
+
+@dataclass(frozen=True)
+class Tool:
+    """One tool as MCP puts it on the wire; `raw` is the exact JSON object, unknown keys included."""
+
+    raw: dict[str, Any]
+
+    @property
+    def name(self) -> str:
+        """The tool's name."""
+        return str(self.raw["name"])
+
+    @property
+    def description(self) -> str:
+        """The description, or an empty string when the tool has none."""
+        return self.raw.get("description") or ""
+
+    @property
+    def input_schema(self) -> dict[str, Any]:
+        """The `inputSchema` (an empty object schema when the tool declares none)."""
+        return self.raw.get("inputSchema") or {"type": "object"}
+
+    @property
+    def output_schema(self) -> dict[str, Any] | None:
+        """The `outputSchema`, if declared."""
+        return self.raw.get("outputSchema")
+
+    @property
+    def annotations(self) -> dict[str, Any] | None:
+        """The `annotations` object, if declared."""
+        return self.raw.get("annotations")
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """The tools a server advertises, in the order it listed them."""
+
+    tools: tuple[Tool, ...]
+
+    def wire(self) -> dict[str, Any]:
+        """The catalog as a `tools/list` result: `{"tools": [...]}`."""
+        return {"tools": [t.raw for t in self.tools]}
+
+    def tool(self, name: str) -> Tool | None:
+        """The first tool called `name`, if any."""
+        return next((t for t in self.tools if t.name == name), None)
+
+
+def from_wire(data: Any, source: str = "catalog") -> Catalog:
+    """Build a catalog from a `tools/list` result or a bare array of tools; problems raise UserError."""
+    tools = data.get("tools") if isinstance(data, dict) else data
+    if not isinstance(tools, list):
+        found = "an object without a 'tools' array" if isinstance(data, dict) else f"a JSON {_kind(data)}"
+        raise UserError([Problem(source, 0, 0, f'expected {{"tools": [...]}} or an array of tools, found {found}')])
+    problems = [Problem(source, 0, 0, msg) for i, raw in enumerate(tools) for msg in _tool_problems(raw, i)]
+    if problems:
+        raise UserError(problems)
+    return Catalog(tuple(Tool(raw) for raw in tools))
+
+
+def load_catalog(path: str | Path) -> Catalog:
+    """Read a saved catalog (JSON); a syntax error points at its line and column."""
+    from mcptest.yaml_source import read_text
+
+    text = read_text(path)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UserError([Problem(str(path), exc.lineno, exc.colno, f"JSON syntax error: {exc.msg}")]) from None
+    return from_wire(data, str(path))
+
+
+def save_catalog(catalog: Catalog, path: str | Path) -> None:
+    """Write `{"tools": [...]}` to `path` atomically: a temp file in the same directory, then a rename."""
+    target = Path(path)
+    text = json.dumps(catalog.wire(), indent=2, ensure_ascii=False) + "\n"
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or Path("."))
+    except OSError as exc:
+        raise UserError([Problem(str(path), 0, 0, f"cannot write: {exc.strerror or exc}")]) from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _tool_problems(raw: Any, i: int) -> list[str]:
+    at = f"tools[{i}]"
+    if not isinstance(raw, dict):
+        return [f"{at}: a tool must be an object, found a JSON {_kind(raw)}"]
+    out = []
+    if not isinstance(raw.get("name"), str) or not raw["name"]:
+        out.append(f"{at}.name: every tool needs a non-empty string name")
+    else:
+        at = f"tools[{i}] ({raw['name']})"
+    for key, kind, want in (*((k, str, "a string") for k in _OPTIONAL_STRINGS), *_OBJECT_KEYS):
+        if raw.get(key) is not None and not isinstance(raw[key], kind):
+            out.append(f"{at}.{key}: must be {want}, found a JSON {_kind(raw[key])}")
+    return out
+
+
+def _kind(value: Any) -> str:
+    names = {dict: "object", list: "array", str: "string", bool: "boolean", type(None): "null"}
+    return names.get(type(value), "number")

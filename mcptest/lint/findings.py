@@ -1,0 +1,93 @@
+"""The lint vocabulary: severities, what a rule reports (a Hit), the Finding record, and the Rule record."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from mcptest.catalog import Tool
+
+
+class Severity(StrEnum):
+    """How bad a finding is; `pass` only appears on the synthetic finding of a clean tool."""
+
+    PASS = "pass"
+    """The tool meets the bar for every rule that ran."""
+    WARNING = "warning"
+    """Imperfect but workable."""
+    CRITICAL = "critical"
+    """Violates a research-backed rule: an agent will likely struggle to use the tool reliably."""
+
+    @property
+    def rank(self) -> int:
+        """0 for pass, 1 for warning, 2 for critical: for `--fail-on` comparisons."""
+        return ("pass", "warning", "critical").index(self.value)
+
+
+@dataclass(frozen=True)
+class Hit:
+    """What a rule yields for one problem: the rule's code and severity are added by the engine."""
+
+    message: str
+    suggestion: str | None = None
+    pointer: str | None = None
+    """A JSON pointer into the tool object, e.g. `/inputSchema/properties/city`."""
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One rule firing on one tool (or the synthetic Pass of a clean tool)."""
+
+    rule: str
+    severity: Severity
+    tool: str
+    message: str
+    suggestion: str | None = None
+    pointer: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The finding as a JSON object (absent fields omitted)."""
+        out = {"rule": self.rule, "severity": self.severity.value, "tool": self.tool, "message": self.message}
+        out |= {k: v for k, v in (("suggestion", self.suggestion), ("pointer", self.pointer)) if v is not None}
+        return out
+
+
+Check = Callable[[Tool], Iterable[Hit]]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A lint rule: a stable code (never reused), a severity, and the function whose docstring documents it."""
+
+    code: str
+    severity: Severity
+    check: Check
+
+    @property
+    def name(self) -> str:
+        """A readable slug taken from the function name: `desc_001_short_description` -> `short-description`."""
+        return self.check.__name__.split("_", 2)[-1].replace("_", "-")
+
+    @property
+    def docs(self) -> str:
+        """The user documentation: the function's docstring, dedented."""
+        return inspect.cleandoc(self.check.__doc__ or "")
+
+    @property
+    def summary(self) -> str:
+        """The first line of the documentation."""
+        return self.docs.splitlines()[0] if self.docs else ""
+
+    def run(self, tool: Tool) -> list[Finding]:
+        """Every finding this rule reports on `tool`."""
+        return [
+            Finding(self.code, self.severity, tool.name, h.message, h.suggestion, h.pointer) for h in self.check(tool)
+        ]
+
+
+def pointer(*parts: str | int) -> str:
+    """A JSON pointer (RFC 6901) from path parts: `pointer("inputSchema", "properties", "a/b")`."""
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)

@@ -1,0 +1,69 @@
+"""The rule registry: one plain tuple. Codes are stable and never reused; a retired rule keeps its code."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Sequence
+
+from mcptest.errors import usage_error
+from mcptest.lint import annotation_rules as ann
+from mcptest.lint import arg_rules as arg
+from mcptest.lint import desc_rules as desc
+from mcptest.lint import schema_rules as sch
+from mcptest.lint.findings import Rule
+from mcptest.lint.findings import Severity as S
+
+RULES: tuple[Rule, ...] = (
+    Rule("DESC-001", S.CRITICAL, desc.desc_001_short_description),
+    Rule("DESC-002", S.WARNING, desc.desc_002_long_description),
+    Rule("DESC-003", S.CRITICAL, desc.desc_003_description_equals_name),
+    Rule("DESC-004", S.WARNING, desc.desc_004_no_common_verb),
+    Rule("DESC-005", S.WARNING, desc.desc_005_positional_phrase),
+    Rule("DESC-006", S.CRITICAL, arg.desc_006_undocumented_required_argument),
+    Rule("DESC-007", S.WARNING, arg.desc_007_enum_values_not_described),
+    Rule("DESC-008", S.WARNING, arg.desc_008_inverted_information_density),
+    Rule("DESC-009", S.WARNING, arg.desc_009_missing_examples),
+    Rule("DESC-010", S.WARNING, desc.desc_010_missing_return_format),
+    Rule("DESC-011", S.WARNING, ann.desc_011_non_boolean_annotation),
+    Rule("DESC-012", S.WARNING, ann.desc_012_missing_annotations),
+    Rule("DESC-013", S.WARNING, arg.desc_013_enum_in_prose),
+    Rule("SCH-001", S.WARNING, sch.sch_001_no_required_list),
+    Rule("SCH-002", S.WARNING, sch.sch_002_additional_properties_open),
+    Rule("SCH-003", S.CRITICAL, sch.sch_003_untyped_property),
+    Rule("SCH-004", S.WARNING, sch.sch_004_unbounded_string_or_array),
+)
+
+PASS_RULE = "PASS"
+"""The rule id of the synthetic finding a clean tool gets (not a rule: nothing to select or ignore)."""
+
+
+def get_rule(code: str) -> Rule:
+    """The rule with this code (case-insensitive); an unknown code is a UserError with a suggestion."""
+    by_code = {r.code: r for r in RULES}
+    found = by_code.get(code.strip().upper())
+    if found is None:
+        raise usage_error(f"unknown rule {code!r}{_did_you_mean(code.upper(), list(by_code))}")
+    return found
+
+
+def select_rules(select: Sequence[str] = (), ignore: Sequence[str] = ()) -> tuple[Rule, ...]:
+    """The rules chosen by `--select`/`--ignore`: exact codes or prefixes (`DESC`, `SCH-00`); select empty = all."""
+    chosen = [r for r in RULES if not select or any(_matches(r, s) for s in _codes(select))]
+    return tuple(r for r in chosen if not any(_matches(r, i) for i in _codes(ignore)))
+
+
+def _codes(values: Sequence[str]) -> list[str]:
+    codes = [c.strip().upper() for v in values for c in v.split(",") if c.strip()]
+    for code in codes:
+        if not any(_matches(r, code) for r in RULES):
+            raise usage_error(f"unknown rule or prefix {code!r}{_did_you_mean(code, [r.code for r in RULES])}")
+    return codes
+
+
+def _matches(rule: Rule, code: str) -> bool:
+    return rule.code.startswith(code)
+
+
+def _did_you_mean(word: str, candidates: list[str]) -> str:
+    close = difflib.get_close_matches(word, candidates, n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""

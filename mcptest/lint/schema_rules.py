@@ -1,0 +1,125 @@
+"""SCH rules: strict input-schema lint, recursing into nested objects, arrays, anyOf/oneOf/allOf and $defs."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from mcptest.catalog import Tool
+from mcptest.lint.findings import Hit, pointer
+from mcptest.lint.text import types_of
+
+_BRANCHES = ("anyOf", "oneOf", "allOf")
+_TYPED_BY = ("type", "enum", "const", "$ref", *_BRANCHES)
+
+
+@dataclass(frozen=True)
+class Node:
+    """One schema in the tree: where it is, and whether it is (a branch of) an object's property."""
+
+    path: tuple[str | int, ...]
+    schema: dict[str, Any]
+    is_property: bool
+
+    @property
+    def pointer(self) -> str:
+        """JSON pointer of this schema inside the tool object."""
+        return pointer("inputSchema", *self.path)
+
+    @property
+    def where(self) -> str:
+        """A short human name: `properties.tags.items.properties.label`, or `inputSchema` for the root."""
+        return ".".join(str(p) for p in self.path) or "inputSchema"
+
+
+def walk(schema: Any, path: tuple[str | int, ...] = (), is_property: bool = False) -> Iterator[Node]:
+    """Every sub-schema of `schema`, depth first; anyOf/oneOf/allOf branches inherit property-ness."""
+    if not isinstance(schema, dict):
+        return
+    yield Node(path, schema, is_property)
+    props = schema.get("properties")
+    for name, sub in props.items() if isinstance(props, dict) else ():
+        yield from walk(sub, (*path, "properties", name), True)
+    for key in ("items", "additionalProperties"):
+        yield from walk(schema.get(key), (*path, key))
+    for key in ("prefixItems", *_BRANCHES):
+        subs = schema.get(key)
+        for i, sub in enumerate(subs if isinstance(subs, list) else ()):
+            yield from walk(sub, (*path, key, i), is_property and key in _BRANCHES)
+    for key in ("$defs", "definitions"):
+        defs = schema.get(key)
+        for name, sub in defs.items() if isinstance(defs, dict) else ():
+            yield from walk(sub, (*path, key, name))
+
+
+def _is_object(schema: dict[str, Any]) -> bool:
+    return "object" in types_of(schema) or isinstance(schema.get("properties"), dict)
+
+
+def sch_001_no_required_list(tool: Tool) -> Iterator[Hit]:
+    """An object declares `properties` but no `required` list.
+
+    What it flags: any object schema in the input (the root, a nested object, an array's items, an anyOf
+    branch) with non-empty `properties` and no `required` array.
+    Why it matters: without `required` every argument is optional, so the agent cannot tell what it must send
+    and the server has to reject incomplete calls itself.
+    Example: `{"type": "object", "properties": {"city": {"type": "string"}}}`
+    Fix: `"required": ["city"]` (an empty list `[]` states that all are optional on purpose).
+    """
+    for node in walk(tool.input_schema):
+        if node.schema.get("properties") and not isinstance(node.schema.get("required"), list):
+            yield Hit(f"{node.where}: properties but no required list", "Add a required list.", node.pointer)
+
+
+def sch_002_additional_properties_open(tool: Tool) -> Iterator[Hit]:
+    """`additionalProperties` is not `false`.
+
+    What it flags: any object schema in the input whose `additionalProperties` is absent or anything but
+    `false`.
+    Why it matters: an open object accepts misspelled or invented argument names silently; the agent's typo
+    (`citty`) is dropped instead of rejected, and the call does something other than intended.
+    Example: `{"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}`
+    Fix: add `"additionalProperties": false`.
+    """
+    for node in walk(tool.input_schema):
+        if _is_object(node.schema) and node.schema.get("additionalProperties") is not False:
+            yield Hit(
+                f"{node.where}: additionalProperties is not false", "Add additionalProperties: false.", node.pointer
+            )
+
+
+def sch_003_untyped_property(tool: Tool) -> Iterator[Hit]:
+    """A property declares neither `type` nor `enum`.
+
+    What it flags: a property, at any depth, with no `type` and no `enum`. A property that declares `const`,
+    a `$ref`, or `anyOf`/`oneOf`/`allOf` branches counts as typed; each branch is then checked in turn.
+    Why it matters: an untyped property accepts anything, so the agent has to guess between a string, a
+    number and an object; it is the first cause of validation loops (see a string `priority` sent to an
+    integer field).
+    Example: `"properties": {"priority": {"description": "How urgent"}}`
+    Fix: `"priority": {"type": "integer", "minimum": 1, "maximum": 5, "description": "How urgent"}`
+    """
+    for node in walk(tool.input_schema):
+        if node.is_property and not any(key in node.schema for key in _TYPED_BY):
+            yield Hit(f"{node.where}: neither type nor enum", "Declare a type (or an enum).", node.pointer)
+
+
+def sch_004_unbounded_string_or_array(tool: Tool) -> Iterator[Hit]:
+    """A string property has no `maxLength`, or an array property has no `maxItems`.
+
+    What it flags: a property (or a property's anyOf/oneOf branch), at any depth, typed `string` without
+    `maxLength` (an `enum` or `const` bounds it already), or typed `array` without `maxItems`.
+    Why it matters: unbounded inputs let an agent paste a whole document or a thousand ids into one call;
+    the bound tells it the size the server really accepts.
+    Example: `"query": {"type": "string"}`
+    Fix: `"query": {"type": "string", "maxLength": 512}`; `"ids": {"type": "array", "maxItems": 100}`
+    """
+    for node in walk(tool.input_schema):
+        if not node.is_property:
+            continue
+        types, schema = types_of(node.schema), node.schema
+        if "string" in types and "maxLength" not in schema and "enum" not in schema and "const" not in schema:
+            yield Hit(f"{node.where}: string without maxLength", "Add maxLength.", node.pointer)
+        if "array" in types and "maxItems" not in schema:
+            yield Hit(f"{node.where}: array without maxItems", "Add maxItems.", node.pointer)

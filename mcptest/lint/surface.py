@@ -1,0 +1,24 @@
+"""Tool-surface token cost: what advertising a catalog costs on every model call (cl100k_base, offline)."""
+
+from __future__ import annotations
+
+import json
+
+from mcptest.catalog import Catalog, Tool
+from mcptest.tokens import count_tokens
+
+
+def surface_parts(tool: Tool) -> tuple[str, str, str]:
+    """The three texts a model is charged for: the name, the description and the compact inputSchema JSON."""
+    schema = json.dumps(tool.input_schema, separators=(",", ":"), ensure_ascii=False)
+    return tool.name, tool.description, schema
+
+
+def tool_tokens(tool: Tool) -> int:
+    """cl100k_base tokens of one tool: tokens(name) + tokens(description) + tokens(compact inputSchema JSON)."""
+    return sum(count_tokens(part) for part in surface_parts(tool))
+
+
+def catalog_tokens(catalog: Catalog) -> int:
+    """The tool-surface tokens of a whole catalog: the sum of `tool_tokens` over its tools."""
+    return sum(tool_tokens(tool) for tool in catalog.tools)
