@@ -1,7 +1,57 @@
-"""`mcptest rules` (placeholder until implemented)."""
+"""`mcptest rules [CODE]`: list the lint rules, or print one rule's documentation."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated
 
 import typer
 
+from mcptest.exit_codes import ExitCode
+
 
 def register(app: typer.Typer) -> None:
-    """Add this command to the app (nothing yet)."""
+    """Add `rules` to the app."""
+    app.command("rules")(rules)
+
+
+def rules(
+    code: Annotated[str | None, typer.Argument(help="A rule code, e.g. DESC-009.")] = None,
+    json_output: Annotated[bool, typer.Option("--json", help="Print JSON on stdout.")] = False,
+    no_color: Annotated[bool, typer.Option("--no-color", help="No ANSI colour.")] = False,
+) -> int:
+    """List the DESC and SCH lint rules, or print one rule's documentation."""
+    from rich.console import Console
+    from rich.markup import escape
+
+    from mcptest.cli.common import use_color
+    from mcptest.lint import RULES, get_rule
+    from mcptest.lint.smells import smell_of
+
+    chosen = [get_rule(code)] if code else list(RULES)
+    if json_output:
+        rows = [
+            {
+                "code": r.code,
+                "name": r.name,
+                "severity": r.severity.value,
+                "smell": smell_of(r.code),
+                "summary": r.summary,
+                "docs": r.docs,
+            }
+            for r in chosen
+        ]
+        sys.stdout.write(json.dumps(rows if code is None else rows[0], indent=2) + "\n")
+        return ExitCode.OK
+    console = Console(file=sys.stdout, no_color=not use_color(no_color), highlight=False, soft_wrap=True)
+    if code is None:
+        for r in chosen:
+            console.print(f"[bold]{r.code:<9}[/]{r.severity.value:<9}{r.name:<34}{escape(r.summary)}")
+        console.print("\n[dim]mcptest rules CODE prints a rule's documentation.[/]")
+        return ExitCode.OK
+    rule = chosen[0]
+    smell = smell_of(rule.code)
+    console.print(f"[bold]{rule.code}[/] {rule.name} ({rule.severity.value}{f', smell: {smell}' if smell else ''})\n")
+    console.print(escape(rule.docs))
+    return ExitCode.OK

@@ -1,7 +1,59 @@
-"""`mcptest tools` (placeholder until implemented)."""
+"""`mcptest tools`: save a server's exact `tools/list` for the mock server, tool-bench and air-gapped lint."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated
 
 import typer
 
+from mcptest.exit_codes import ExitCode
+
 
 def register(app: typer.Typer) -> None:
-    """Add this command to the app (nothing yet)."""
+    """Add `tools` to the app."""
+    app.command("tools")(tools)
+
+
+def tools(
+    suite: Annotated[str | None, typer.Argument(help="A suite file (default: mcptest.yaml or mcptest.yml).")] = None,
+    server: Annotated[str | None, typer.Option("--server", help="The suite's server to list.")] = None,
+    command: Annotated[
+        str | None, typer.Option("--command", help='A stdio server, e.g. "uvx mcp-server-time".')
+    ] = None,
+    url: Annotated[str | None, typer.Option("--url", help="A Streamable HTTP server.")] = None,
+    header: Annotated[list[str] | None, typer.Option("--header", help="NAME:VALUE for --url (repeatable).")] = None,
+    timeout: Annotated[float, typer.Option("--timeout", help="Seconds for start-up and each request.")] = 30.0,
+    output: Annotated[
+        str | None, typer.Option("--output", "-o", help="Write the catalog here (default: stdout).")
+    ] = None,
+    debug: Annotated[bool, typer.Option("--debug", help="Log the SDK's debug output to stderr.")] = False,
+) -> int:
+    """Print or save a server's tools/list result ({"tools": [...]}); exit 1 when the server cannot be listed."""
+    import anyio
+
+    from mcptest.catalog import save_catalog
+    from mcptest.errors import usage_error
+    from mcptest.lint.doctor import probe_server
+    from mcptest.lint.sources import resolve_sources
+    from mcptest.session import quiet_sdk_logs
+
+    sources = resolve_sources(suite, server, None, command, url, header, timeout)
+    if len(sources.servers) != 1:
+        raise usage_error(f"the suite has {len(sources.servers)} servers; pick one with --server")
+    quiet_sdk_logs(debug)
+    name, config = sources.servers[0]
+    probe = anyio.run(probe_server, name, config, sources.base_dir)
+    if probe.catalog is None:
+        failed = next(c for c in probe.checks if c.status == "fail")
+        print(f"mcptest: {failed.name}: {failed.detail}", file=sys.stderr)
+        if probe.stderr:
+            print(probe.stderr, file=sys.stderr)
+        return ExitCode.FAILED
+    if output:
+        save_catalog(probe.catalog, output)
+        print(f"mcptest: saved {len(probe.catalog.tools)} tools to {output}", file=sys.stderr)
+    else:
+        sys.stdout.write(json.dumps(probe.catalog.wire(), indent=2, ensure_ascii=False) + "\n")
+    return ExitCode.OK
