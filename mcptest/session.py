@@ -248,6 +248,7 @@ class SessionPool:
             try:
                 await self._tg.start(session.run)
             except ServerUnavailable as exc:
+                session.release()
                 self._failed[name] = exc
                 raise
             self._open[name] = session

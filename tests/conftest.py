@@ -72,7 +72,8 @@ def http_server() -> Iterator[str]:
             if "running on" in line.lower():
                 ready.set()
 
-    threading.Thread(target=drain, daemon=True).start()
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
     try:
         if not ready.wait(timeout=30):
             raise RuntimeError("the HTTP demo server did not start within 30 s")
@@ -80,6 +81,9 @@ def http_server() -> Iterator[str]:
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+        reader.join(timeout=10)
+        assert proc.stderr is not None
+        proc.stderr.close()
 
 
 def demo_command() -> list[str]:
