@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -87,22 +85,13 @@ def load_catalog(path: str | Path) -> Catalog:
 
 
 def save_catalog(catalog: Catalog, path: str | Path) -> None:
-    """Write `{"tools": [...]}` to `path` atomically: a temp file in the same directory, then a rename."""
-    target = Path(path)
-    text = json.dumps(catalog.wire(), indent=2, ensure_ascii=False) + "\n"
+    """Write `{"tools": [...]}` to `path` atomically (a temp file beside it, then a rename)."""
+    from mcptest.fsutil import atomic_write_text
+
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or Path("."))
+        atomic_write_text(path, json.dumps(catalog.wire(), indent=2, ensure_ascii=False) + "\n")
     except OSError as exc:
-        raise UserError([Problem(str(path), 0, 0, f"cannot write: {exc.strerror or exc}")]) from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        raise UserError([Problem(str(path), 0, 0, f"cannot write the catalog: {exc.strerror or exc}")]) from None
 
 
 def _tool_problems(raw: Any, i: int) -> list[str]:

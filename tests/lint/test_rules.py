@@ -1,0 +1,61 @@
+"""Every rule proves itself on its case file: tools that must fire it (at these pointers) and tools that must not."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from mcptest.catalog import Tool
+from mcptest.lint import RULES, get_rule
+from mcptest.lint.findings import Severity
+
+CASES = Path(__file__).parent / "cases"
+SECTIONS = ("What it flags:", "Why it matters:", "Example:", "Fix:")
+
+
+def _cases() -> list[pytest.param]:
+    params = []
+    for path in sorted(CASES.glob("*.json")):
+        case = json.loads(path.read_text(encoding="utf-8"))
+        for kind in ("fires", "passes"):
+            for item in case[kind]:
+                params.append(pytest.param(case["rule"], kind, item, id=f"{case['rule']}-{kind}-{item['why']}"))
+    return params
+
+
+@pytest.mark.parametrize(("code", "kind", "case"), _cases())
+def test_rule_case(code: str, kind: str, case: dict) -> None:
+    findings = get_rule(code).run(Tool(case["tool"]))
+    if kind == "passes":
+        assert findings == []
+    else:
+        assert [f.pointer for f in findings] == case["pointers"]
+        assert all(f.rule == code and f.tool == case["tool"]["name"] and f.message for f in findings)
+
+
+def test_every_rule_has_a_case_file_with_both_kinds_and_no_case_file_is_orphaned() -> None:
+    files = {p.stem: json.loads(p.read_text(encoding="utf-8")) for p in CASES.glob("*.json")}
+    assert sorted(files) == sorted(r.code for r in RULES)
+    assert all(case["rule"] == code and case["fires"] and case["passes"] for code, case in files.items())
+
+
+@pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)
+def test_every_rule_documents_what_why_example_and_fix(rule) -> None:
+    assert rule.summary and not rule.summary.startswith(rule.code)
+    positions = [rule.docs.find(section) for section in SECTIONS]
+    assert all(p > 0 for p in positions) and positions == sorted(positions), rule.docs
+
+
+def test_registry_codes_are_unique_well_formed_and_in_order() -> None:
+    codes = [r.code for r in RULES]
+    assert len(set(codes)) == len(codes)
+    assert codes == [f"DESC-{i:03d}" for i in range(1, 14)] + [f"SCH-{i:03d}" for i in range(1, 5)]
+    assert len({r.name for r in RULES}) == len(RULES)
+
+
+def test_severities_follow_the_spec_and_the_reference() -> None:
+    critical = {r.code for r in RULES if r.severity is Severity.CRITICAL}
+    assert critical == {"DESC-001", "DESC-003", "DESC-006", "SCH-003"}
+    assert all(r.severity is Severity.WARNING for r in RULES if r.code not in critical)
