@@ -105,7 +105,8 @@ def _print_console(
 
     from mcptest.cli.common import use_color
 
-    console = Console(file=sys.stdout, no_color=not use_color(no_color), highlight=False, soft_wrap=True)
+    color = use_color(no_color, sys.stdout)
+    console = Console(file=sys.stdout, color_system="auto" if color else None, highlight=False, soft_wrap=True)
     for c in checks:
         where = f"[bold]\\[{escape(c.source)}][/] " if c.source else ""
         console.print(f"{_MARK[c.status]} {c.name:<20} {where}{escape(c.detail)}")

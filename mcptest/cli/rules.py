@@ -44,7 +44,8 @@ def rules(
         ]
         sys.stdout.write(json.dumps(rows if code is None else rows[0], indent=2) + "\n")
         return ExitCode.OK
-    console = Console(file=sys.stdout, no_color=not use_color(no_color), highlight=False, soft_wrap=True)
+    color = use_color(no_color, sys.stdout)
+    console = Console(file=sys.stdout, color_system="auto" if color else None, highlight=False, soft_wrap=True)
     if code is None:
         for r in chosen:
             console.print(f"[bold]{r.code:<9}[/]{r.severity.value:<9}{r.name:<34}{escape(r.summary)}")

@@ -1,0 +1,112 @@
+"""`mcptest doctor --catalog`: checks, the lint in JSON and on the console, --fail-on, --select/--ignore, errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.doctor.helpers import FIXTURES, cli
+
+TIME = FIXTURES / "mcp-server-time.json"
+GIT = FIXTURES / "mcp-server-git.json"
+GOLDEN = FIXTURES.parent / "golden"
+
+
+def test_json_lint_of_a_saved_catalog_is_the_golden_report(capsys: pytest.CaptureFixture[str]) -> None:
+    out = cli(capsys, "doctor", "--catalog", TIME, "--lint-descriptions", "--json")
+    report = out.json()
+    assert out.code == 0 and out.stderr == ""
+    assert (report["ok"], report["fail_on"]) == (True, "critical")
+    assert [(c["check"], c["status"], c["detail"]) for c in report["checks"]] == [
+        ("catalog readable", "pass", "2 tools"),
+        ("tool-surface tokens", "pass", "238 tokens (cl100k_base)"),
+    ]
+    golden = json.loads((GOLDEN / "mcp-server-time.json").read_text(encoding="utf-8"))
+    assert report["lint"] == [{"source": str(TIME)} | golden]
+
+
+@pytest.mark.parametrize(
+    ("catalog", "fail_on", "code"),
+    [(GIT, "critical", 1), (GIT, "warning", 1), (GIT, "never", 0), (TIME, "critical", 0), (TIME, "warning", 1)],
+)
+def test_fail_on_sets_the_exit_code(capsys: pytest.CaptureFixture[str], catalog: Path, fail_on: str, code: int) -> None:
+    out = cli(capsys, "doctor", "--catalog", catalog, "--lint-descriptions", "--json", "--fail-on", fail_on)
+    assert (out.code, out.json()["ok"]) == (code, code == 0)
+
+
+def test_ignoring_the_critical_rules_lets_the_git_catalog_pass(capsys: pytest.CaptureFixture[str]) -> None:
+    out = cli(capsys, "doctor", "--catalog", GIT, "--lint-descriptions", "--json", "--ignore", "DESC-001,DESC-006")
+    assert out.code == 0
+    assert out.json()["lint"][0]["summary"]["critical_count"] == 0
+
+
+def test_select_runs_only_the_chosen_family(capsys: pytest.CaptureFixture[str]) -> None:
+    lint = cli(capsys, "doctor", "--catalog", GIT, "--lint-descriptions", "--json", "--select", "SCH").json()["lint"][0]
+    assert lint["rules"] == ["SCH-001", "SCH-002", "SCH-003", "SCH-004"]
+    assert {f["rule"] for t in lint["tools"] for f in t["findings"]} == {"SCH-002", "SCH-004"}
+
+
+def test_without_the_lint_findings_do_not_fail_the_checks(capsys: pytest.CaptureFixture[str]) -> None:
+    out = cli(capsys, "doctor", "--catalog", GIT, "--json")
+    assert out.code == 0 and "lint" not in out.json()
+
+
+def test_the_console_shows_checks_then_findings_grouped_by_tool(capsys: pytest.CaptureFixture[str]) -> None:
+    out = cli(capsys, "doctor", "--catalog", TIME, "--lint-descriptions", "--no-color")
+    assert out.code == 0 and "\x1b[" not in out.stdout
+    lines = out.stdout.splitlines()
+    assert lines[:2] == [
+        f"✓ catalog readable     [{TIME}] 2 tools",
+        f"✓ tool-surface tokens  [{TIME}] 238 tokens (cl100k_base)",
+    ]
+    assert lines[3:6] == [
+        f"Descriptions {TIME}: 2 tools",
+        "  get_current_time  score 0.996  76 tokens",
+        "    warning  DESC-008 argument 'timezone' is described at more length than the tool itself",
+    ]
+    assert lines[-2:] == [
+        "  TDQS mean 0.977, min 0.958; DESC 0 critical, 6 warning; SCH 0 critical, 6 warning",
+        "  Smells: verbose 4, missing_examples 2 (total 6); 238 surface tokens",
+    ]
+
+
+def test_dump_catalog_saves_the_exact_wire_catalog(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out = cli(capsys, "doctor", "--catalog", TIME, "--dump-catalog", tmp_path / "copy.json")
+    assert out.code == 0
+    assert json.loads((tmp_path / "copy.json").read_text()) == json.loads(TIME.read_text())
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["--catalog", "x.json", "--fail-on", "error"],
+            "--fail-on: expected one of critical, warning, never, got 'error'",
+        ),
+        (
+            ["--catalog", "x.json", "--command", "srv"],
+            "choose one of SUITE, --catalog, --command, --url (got --catalog and --command)",
+        ),
+        (["--catalog", "x.json", "--select", "DESC-99"], "unknown rule or prefix 'DESC-99' (did you mean 'DESC-009'?)"),
+        (["--command", "srv", "--header", "A:b"], "--header only applies with --url"),
+        (
+            ["--url", "ftp://host", "--header", "nocolon"],
+            "--header 'nocolon': write it as NAME:VALUE, e.g. 'Authorization: Bearer x'",
+        ),
+        (["--url", "ftp://host"], "--url 'ftp://host': expected an http:// or https:// URL"),
+        (["--command", "  "], "--command is empty"),
+    ],
+)
+def test_bad_flags_exit_2_with_one_line(capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
+    out = cli(capsys, "doctor", *args)
+    assert (out.code, out.stdout, out.stderr) == (2, "", f"mcptest: {message}\n")
+
+
+def test_a_broken_catalog_exits_2_pointing_at_the_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "tools.json"
+    path.write_text('{"tools": [\n  {"name": "a"\n]}\n')
+    out = cli(capsys, "doctor", "--catalog", path, "--lint-descriptions")
+    assert (out.code, out.stdout) == (2, "")
+    assert out.stderr == f"{path}:3:1: JSON syntax error: Expecting ',' delimiter\n"

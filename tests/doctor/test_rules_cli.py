@@ -1,0 +1,43 @@
+"""`mcptest rules`: the registry listed, one rule's documentation, JSON, and a typo."""
+
+from __future__ import annotations
+
+import pytest
+
+from mcptest.lint import RULES
+from tests.doctor.helpers import cli
+
+
+def test_rules_lists_every_code_with_its_severity_and_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    out = cli(capsys, "rules", "--no-color")
+    lines = out.stdout.splitlines()
+    assert out.code == 0
+    assert [line.split()[0] for line in lines[: len(RULES)]] == [r.code for r in RULES]
+    assert lines[0].split(maxsplit=3) == ["DESC-001", "critical", "short-description", RULES[0].summary]
+
+
+def test_rules_code_prints_the_whole_documentation(capsys: pytest.CaptureFixture[str]) -> None:
+    out = cli(capsys, "rules", "desc-009", "--no-color")
+    assert out.code == 0
+    assert out.stdout.startswith("DESC-009 missing-examples (warning, smell: missing_examples)\n\n")
+    assert out.stdout.rstrip().endswith(RULES[8].docs.splitlines()[-1])
+    assert "72%" in out.stdout and "Fix:" in out.stdout
+
+
+def test_rules_json_carries_docs_and_smells(capsys: pytest.CaptureFixture[str]) -> None:
+    rows = cli(capsys, "rules", "--json").json()
+    assert [(r["code"], r["smell"]) for r in rows][11:14] == [
+        ("DESC-012", "missing_annotations"),
+        ("DESC-013", "brittle"),
+        ("SCH-001", None),
+    ]
+    assert all(r["docs"].startswith(r["summary"]) for r in rows)
+
+
+def test_an_unknown_rule_exits_2_with_a_suggestion(capsys: pytest.CaptureFixture[str]) -> None:
+    out = cli(capsys, "rules", "DESC-0013")
+    assert (out.code, out.stdout, out.stderr) == (
+        2,
+        "",
+        "mcptest: unknown rule 'DESC-0013' (did you mean 'DESC-013'?)\n",
+    )
