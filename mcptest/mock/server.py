@@ -17,6 +17,7 @@ from mcptest.errors import Problem, UserError
 from mcptest.mock.answers import Answers, BadArguments, NotFound
 from mcptest.mock.faults import Fault, FaultState, crash
 from mcptest.mock.spec import MockSpec
+from mcptest.suite.validation import where
 
 Ctx = ServerRequestContext[Any, Any]
 
@@ -93,13 +94,14 @@ def _prompt_handlers(answers: Answers, spec: MockSpec) -> dict[str, Any]:
 def _parse(model: Any, items: list[dict[str, Any]], source: str) -> list[Any]:
     """Wire dicts as SDK models; a snapshot entry the SDK rejects is the user's mistake, not a crash."""
     out, problems = [], []
+    kind = model.__name__.lower() + "s"
     for i, item in enumerate(items):
         try:
             out.append(model.model_validate(item))
         except ValidationError as exc:
-            first = exc.errors(include_url=False)[0]
-            at = ".".join(str(step) for step in first["loc"])
-            problems.append(Problem(source, 0, 0, f"[{i}] {item.get('name', '')}: {at}: {first['msg']}"))
+            for err in exc.errors(include_url=False):
+                at = where((f"{kind}[{i}]", *err["loc"]))
+                problems.append(Problem(source, 0, 0, f"{at}: {err['msg'][0].lower()}{err['msg'][1:]}"))
     if problems:
         raise UserError(problems)
     return out

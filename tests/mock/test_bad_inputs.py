@@ -109,6 +109,15 @@ def test_a_broken_snapshot_lists_every_problem(tmp_path: Path) -> None:
     ]
 
 
+def test_a_snapshot_tool_the_sdk_rejects_is_a_user_error_not_a_crash(tmp_path: Path) -> None:
+    tools = [{"name": "a", "inputSchema": {"type": "object"}, "annotations": "read-only"}]
+    code, lines = _run(tmp_path, "s.json", json.dumps({"tools": tools}))
+    assert (code, lines) == (
+        2,
+        ["s.json: tools[0].annotations: input should be a valid dictionary or instance of ToolAnnotations"],
+    )
+
+
 def test_a_snapshot_json_syntax_error_is_located(tmp_path: Path) -> None:
     code, lines = _run(tmp_path, "s.json", '{"tools": [\n')
     assert (code, lines) == (2, ["s.json:2:1: invalid JSON: Expecting value"])
