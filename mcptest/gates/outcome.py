@@ -1,0 +1,133 @@
+"""What every gate shares: the block config base, the context a gate runs in, and the GateOutcome it returns."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from mcptest.expect import Assertion, TargetMissing, check
+from mcptest.report.model import AssertionFailure
+
+Number = int | float
+
+
+class GateConfig(BaseModel):
+    """A gate block under an agent test; unknown keys are errors."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    expect: list[Assertion] | None = Field(
+        None,
+        description='Assertions over this block\'s targets, e.g. `- tool_selection.f1: { ">=": 80 }` or '
+        "`{ target: ..., matcher: { schema: { minimum: 80 } } }`. Omitted or empty: the block's default gate applies.",
+    )
+
+
+@dataclass(frozen=True)
+class GateContext:
+    """What a gate may need beyond its own block: the row label, the sibling classes, the prompt."""
+
+    label: str = ""
+    classes: Sequence[Any] | None = field(default=None)
+    prompt: str | None = None
+
+
+class GateOutcome(BaseModel):
+    """One gate block scored over a test's runs: targets, verdict, detail and the report lines."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    block: str = Field(description="The YAML key of the block, e.g. `equal_function_sets`.")
+    passed: bool = Field(description="No assertion failed and no built-in floor was breached.")
+    targets: dict[str, Number] = Field(description='Every defined target, e.g. `{"tool_selection.f1": 50}`.')
+    undefined: dict[str, str] = Field(
+        default_factory=dict, description="Targets that are absent on this run, with why (never a division by zero)."
+    )
+    default_gate: list[str] = Field(
+        default_factory=list,
+        description="The default assertions that were applied, e.g. `tool_selection.f1 >= 50` (empty when `expect:` "
+        "was given or the block has no default).",
+    )
+    failures: list[AssertionFailure] = Field(default_factory=list, description="Assertions that did not hold.")
+    breaches: list[str] = Field(default_factory=list, description="Built-in floor conditions that failed, in words.")
+    detail: dict[str, Any] = Field(default_factory=dict, description="Per-block figures and per-run rows.")
+    lines: list[str] = Field(default_factory=list, description="The report lines, as the console prints them.")
+
+    def value(self, target: str) -> Number:
+        """The value of a target, or TargetMissing saying why it has none."""
+        return lookup(self.block, self.targets, self.undefined)(target)
+
+
+def lookup(block: str, targets: dict[str, Number], undefined: dict[str, str]) -> Any:
+    """A resolver for `mcptest.expect.check` over one block's targets."""
+
+    def resolve(target: str) -> Number:
+        if target in targets:
+            return targets[target]
+        if target in undefined:
+            raise TargetMissing(f"{target} is undefined: {undefined[target]}")
+        known = ", ".join(sorted([*targets, *undefined]))
+        raise TargetMissing(f"{target} is not a target of {block}: (targets: {known})")
+
+    return resolve
+
+
+def default(target: str, op: str, value: Number) -> Assertion:
+    """A default-gate assertion such as `tool_selection.f1 >= 50`."""
+    return Assertion.model_validate({"target": target, "matcher": {op: value}})
+
+
+def judged(
+    block: str,
+    targets: dict[str, Number],
+    config: GateConfig,
+    defaults: Sequence[Assertion],
+    *,
+    undefined: dict[str, str] | None = None,
+    breaches: Sequence[str] = (),
+    detail: dict[str, Any] | None = None,
+) -> GateOutcome:
+    """Apply `expect:` (or the defaults when it is omitted or empty) and build the outcome, lines still empty."""
+    undefined = undefined or {}
+    applied = list(defaults) if not config.expect else []
+    failures = check(config.expect or applied, lookup(block, targets, undefined))
+    return GateOutcome(
+        block=block,
+        passed=not failures and not breaches,
+        targets=targets,
+        undefined=undefined,
+        default_gate=[gate_text(a) for a in applied],
+        failures=failures,
+        breaches=list(breaches),
+        detail=detail or {},
+    )
+
+
+def status(outcome: GateOutcome) -> str:
+    """`[PASS]` or `[FAIL]`."""
+    return "[PASS]" if outcome.passed else "[FAIL]"
+
+
+def failure_lines(outcome: GateOutcome) -> list[str]:
+    """One indented line per failed assertion: `  tool_selection.f1: 50 is not >= 80`."""
+    return [f"  {f.target}: {f.message}" for f in outcome.failures]
+
+
+def gate_text(assertion: Assertion) -> str:
+    """An assertion as a short formula: `tool_selection.f1 >= 50`."""
+    return f"{assertion.target} {assertion.matcher.kind} {assertion.matcher.expected}"
+
+
+def runs(traces: Sequence[Any]) -> Sequence[Any]:
+    """The traces of a test's runs; a gate over zero runs is a bug in the caller, not a vacuous pass."""
+    if not traces:
+        raise ValueError("a gate needs at least one run")
+    return traces
+
+
+def plural(n: int, one: str, many: str = "") -> str:
+    """`1 error`, `2 errors`; `many` for irregular plurals."""
+    return f"{n} {one if n == 1 else many or one + 's'}"

@@ -1,0 +1,182 @@
+"""The pass^k tool-selection floor (`tool_selection:`): how often N runs pick the expected tool, within budget."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+
+from pydantic import Field
+
+from mcptest.gates.outcome import GateConfig, GateContext, GateOutcome, Number, failure_lines, judged, runs, status
+from mcptest.stats import median, percent
+from mcptest.trace import Trace
+
+BLOCK = "tool_selection"
+DEFAULT_GATE = ()
+
+
+class ToolSelectionConfig(GateConfig):
+    """`tool_selection:` — a floor on the selection rate and an optional per-run token budget."""
+
+    expected_tool: str = Field(
+        min_length=1, description="The tool the model should call: a bare name, or `server.tool` for one server's."
+    )
+    min_selection_rate: float = Field(
+        ge=0, le=1, description="The minimum fraction of runs (0.0 to 1.0) that select it."
+    )
+    max_total_tokens: int | None = Field(
+        None, gt=0, description="A per-run cap on the conversation's total tokens; omit it for no token budget."
+    )
+
+
+@dataclass(frozen=True)
+class Run:
+    """One run against the floor."""
+
+    selected: bool
+    tokens: int | None
+    called: list[str]
+    budget: int | None
+
+    @property
+    def over_budget(self) -> bool:
+        """The run used more tokens than the budget allows."""
+        return self.budget is not None and self.tokens is not None and self.tokens > self.budget
+
+    @property
+    def unmetered(self) -> bool:
+        """A budget is set but the run recorded no token usage, so it cannot be checked."""
+        return self.budget is not None and self.tokens is None
+
+    @property
+    def passed(self) -> bool:
+        """pass^k counts the run: it selected the tool and stayed within the budget."""
+        return self.selected and not self.over_budget and not self.unmetered
+
+
+def score_run(trace: Trace, config: ToolSelectionConfig) -> Run:
+    """Did the run call the expected tool (by bare name or qualified id), and how many tokens did it use?"""
+    want = config.expected_tool
+    selected = any(want in (c.name, c.id) for c in trace.tool_calls)
+    tokens = trace.tokens.total if trace.tokens else None
+    return Run(selected, tokens, list(dict.fromkeys(c.name for c in trace.tool_calls)), config.max_total_tokens)
+
+
+def evaluate(traces: Sequence[Trace], config: ToolSelectionConfig, context: GateContext) -> GateOutcome:
+    """The pass^k tool-selection floor (spec 000, "Pass^k tool selection").
+
+    A run selects the tool when any call's name (or qualified id) equals `expected_tool`. Over N runs:
+    selection rate = selected / N; pass^k = (runs that selected AND used at most `max_total_tokens`) / N, the
+    headline; tokens = the median and the max of the runs' `tokens.total`. The floor passes when selected / N >=
+    `min_selection_rate` (compared exactly, as fractions) AND every run stayed within the budget when one is set:
+    one run over the cap fails the floor even at 100% selection, and so does a run that recorded no token usage.
+    Targets (integer percents as in `mcptest.stats.percent`): `tool_selection.selection_rate`,
+    `tool_selection.pass_k`, `tool_selection.selected`, `tool_selection.runs`, `tool_selection.tokens_median`,
+    `tool_selection.tokens_max` (absent when no run recorded tokens). No default gate: the floor is the gate.
+    """
+    scored = [score_run(t, config) for t in runs(traces)]
+    n, selected = len(scored), sum(r.selected for r in scored)
+    targets: dict[str, Number] = {
+        "tool_selection.selection_rate": percent(selected, n),
+        "tool_selection.pass_k": percent(sum(r.passed for r in scored), n),
+        "tool_selection.selected": selected,
+        "tool_selection.runs": n,
+    }
+    metered = [r.tokens for r in scored if r.tokens is not None]
+    undefined = {}
+    if metered:
+        targets["tool_selection.tokens_median"] = _number(median(metered))
+        targets["tool_selection.tokens_max"] = max(metered)
+    else:
+        undefined = {
+            k: "no run recorded token usage" for k in ("tool_selection.tokens_median", "tool_selection.tokens_max")
+        }
+    rows = [
+        {"run": i, "selected": r.selected, "tokens": r.tokens, "over_budget": r.over_budget, "called": r.called}
+        for i, r in enumerate(scored, 1)
+    ]
+    breaches = floor_breaches(scored, config, context.label)
+    outcome = judged(
+        BLOCK, targets, config, DEFAULT_GATE, undefined=undefined, breaches=breaches, detail={"runs": rows}
+    )
+    outcome.lines = [summary_line(outcome, context.label), *breaches, *run_lines(scored, config, breaches)]
+    outcome.lines += failure_lines(outcome)
+    return outcome
+
+
+def floor_breaches(scored: Sequence[Run], config: ToolSelectionConfig, label: str) -> list[str]:
+    """The `FLOOR ...` lines, one per failed condition (empty when the floor holds)."""
+    n, selected = len(scored), sum(r.selected for r in scored)
+    out = []
+    if Fraction(selected, n) < Fraction(repr(config.min_selection_rate)):
+        floor = _decimal_percent(config.min_selection_rate)
+        out.append(
+            f"FLOOR {label}: selection rate {_rate(selected, n, floor)}% is below the {floor}% floor "
+            f"({selected} of {n} runs selected `{config.expected_tool}`)"
+        )
+    over = [r for r in scored if r.over_budget]
+    if over:
+        worst = max(r.tokens or 0 for r in over)
+        out.append(
+            f"FLOOR {label}: {len(over)} of {n} runs exceeded the {config.max_total_tokens}-token budget "
+            f"(worst run {worst} tokens)"
+        )
+    unmetered = sum(r.unmetered for r in scored)
+    if unmetered:
+        out.append(
+            f"FLOOR {label}: {unmetered} of {n} runs recorded no token usage, so the "
+            f"{config.max_total_tokens}-token budget cannot be checked"
+        )
+    return out
+
+
+def run_lines(scored: Sequence[Run], config: ToolSelectionConfig, breaches: Sequence[str]) -> list[str]:
+    """`  run 7: did not select `get_weather`, called search`: every run pass^k missed, when the floor failed."""
+    if not breaches:
+        return []
+    out = []
+    for i, r in enumerate(scored, 1):
+        why = []
+        if not r.selected:
+            why.append(f"did not select `{config.expected_tool}`, called {', '.join(r.called) or 'no tool'}")
+        if r.over_budget:
+            why.append(f"{r.tokens} tokens, over budget")
+        if r.unmetered:
+            why.append("no token usage recorded")
+        if why:
+            out.append(f"  run {i}: {'; '.join(why)}")
+    return out
+
+
+def summary_line(outcome: GateOutcome, label: str) -> str:
+    """`tool-selection floor [PASS] weather selection: selection 9/10 (90%), pass^k 90%, tokens 1520 median / ...`."""
+    t = outcome.targets
+    tokens = (
+        f"tokens {t['tool_selection.tokens_median']} median / {t['tool_selection.tokens_max']} max"
+        if "tool_selection.tokens_max" in t
+        else "tokens n/a"
+    )
+    return (
+        f"tool-selection floor {status(outcome)} {label}: selection {t['tool_selection.selected']}/"
+        f"{t['tool_selection.runs']} ({t['tool_selection.selection_rate']}%), pass^k {t['tool_selection.pass_k']}%, "
+        f"{tokens}"
+    )
+
+
+def _number(value: float) -> Number:
+    return int(value) if value.is_integer() else value
+
+
+def _decimal_percent(rate: float) -> str:
+    text = f"{Decimal(repr(rate)) * 100:f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def _rate(selected: int, n: int, floor: str) -> str:
+    shown = percent(selected, n)
+    if shown < Decimal(floor):
+        return str(shown)
+    return str(Decimal(math.floor(Fraction(selected * 1000, n))) / 10)  # rounding up would hide the miss

@@ -1,0 +1,253 @@
+"""The Trace: one agent run (tool calls, answer, tokens, cost, the catalog the model saw), shared by every gate."""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic_core import ErrorDetails
+
+from mcptest.errors import Problem, UserError
+from mcptest.yaml_source import Loc, SourceDoc, parse, read_text
+
+TRACE_FORMAT_VERSION: Literal["1"] = "1"
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+def qualified_id(server: str | None, name: str) -> str:
+    """`server.tool`, or the bare tool name when the server is unknown."""
+    return f"{server}.{name}" if server else name
+
+
+class ToolCall(_Model):
+    """One tool call the agent made, in the order it made it, with what the tool answered."""
+
+    server: str | None = Field(None, description="The server that owns the tool; null when not known.")
+    name: str = Field(description="The tool name exactly as the model wrote it (may be empty if the model sent none).")
+    id: str = Field(
+        "", description="The qualified id `server.tool` (the bare name without a server); filled in when omitted."
+    )
+    args: Any = Field(
+        default_factory=dict,
+        description="The arguments: normally a JSON object. Anything else (e.g. the raw text of arguments that "
+        "did not parse) counts as malformed.",
+    )
+    content: list[dict[str, Any]] = Field(
+        default_factory=list, description="The result's MCP content blocks, e.g. `[{type: text, text: ...}]`."
+    )
+    structured_content: dict[str, Any] | None = Field(None, description="The result's `structuredContent`, if any.")
+    is_error: bool = Field(False, description="The call failed: the result had `isError: true` or the request erred.")
+    latency_ms: float | None = Field(None, ge=0, description="How long the call took, in milliseconds.")
+    unknown_tool: bool = Field(False, description="The model named a tool that was not in the catalog it was shown.")
+    unparseable_arguments: bool = Field(
+        False, description="The model's arguments were not valid JSON; `args` then holds the raw text."
+    )
+
+    @model_validator(mode="after")
+    def _fill_id(self) -> ToolCall:
+        expected = qualified_id(self.server, self.name)
+        if not self.id:
+            self.id = expected
+        elif self.id != expected:
+            raise ValueError(f"id {self.id!r} does not match server and name ({expected!r})")
+        return self
+
+    @property
+    def text(self) -> str:
+        """The text blocks of the result, joined by newlines."""
+        return "\n".join(str(b.get("text", "")) for b in self.content if b.get("type") == "text")
+
+
+class TokenUsage(_Model):
+    """Conversation token usage summed over every model call of the run."""
+
+    input: int | None = Field(None, ge=0, description="Input (prompt) tokens.")
+    output: int | None = Field(None, ge=0, description="Output (completion) tokens.")
+    total: int = Field(ge=0, description="All tokens; defaults to input + output.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _default_total(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "total" not in data and ("input" in data or "output" in data):
+            parts = [data.get("input"), data.get("output")]
+            if all(isinstance(p, int) or p is None for p in parts):
+                return {**data, "total": sum(p or 0 for p in parts)}
+        return data
+
+
+class CatalogTool(_Model):
+    """One tool the model was shown, as MCP puts it on the wire, with the server it came from."""
+
+    server: str | None = Field(None, description="The server that advertised the tool; null for injected tools.")
+    tool: dict[str, Any] = Field(description="The MCP tool definition: `name`, `description`, `inputSchema`, ...")
+    distractor: bool = Field(False, description="Injected by `distractors:`; no server implements it.")
+
+    @field_validator("tool")
+    @classmethod
+    def _named(cls, tool: dict[str, Any]) -> dict[str, Any]:
+        if not isinstance(tool.get("name"), str) or not tool["name"]:
+            raise ValueError("a tool definition needs a non-empty string `name`")
+        for key in ("inputSchema", "annotations", "outputSchema"):
+            if tool.get(key) is not None and not isinstance(tool[key], dict):
+                raise ValueError(f"a tool's `{key}` must be an object")
+        if tool.get("description") is not None and not isinstance(tool["description"], str):
+            raise ValueError("a tool's `description` must be a string")
+        return tool
+
+    @property
+    def name(self) -> str:
+        """The tool's name."""
+        return str(self.tool["name"])
+
+    @property
+    def id(self) -> str:
+        """The qualified id `server.tool` (the bare name for injected tools)."""
+        return qualified_id(self.server, self.name)
+
+
+class Trace(_Model):
+    """One agent run. Gates read it; cassettes and trace files store it; format version 1."""
+
+    format_version: Literal["1"] = Field(TRACE_FORMAT_VERSION, description="The trace format version.")
+    model: str | None = Field(None, description="The model id that produced the run, e.g. `claude-sonnet-4-5`.")
+    prompt: str | None = Field(None, description="The user prompt that started the run.")
+    tool_calls: list[ToolCall] = Field(default_factory=list, description="Every tool call, in order.")
+    final_response: str | None = Field(None, description="The agent's final text answer.")
+    tokens: TokenUsage | None = Field(None, description="Conversation token usage; null when not recorded.")
+    cost_usd: float | None = Field(None, ge=0, description="Dollars the run spent; null when unknown or unpriced.")
+    catalog: list[CatalogTool] | None = Field(
+        None, description="The merged tool list the model was shown (distractors included); null when not recorded."
+    )
+
+    @property
+    def tool_names(self) -> list[str]:
+        """The tool names called, in order, repeats included."""
+        return [c.name for c in self.tool_calls]
+
+    @property
+    def real_catalog(self) -> list[CatalogTool]:
+        """The catalog without injected distractors (empty when no catalog was recorded)."""
+        return [t for t in self.catalog or [] if not t.distractor]
+
+
+class InlineCall(_Model):
+    """One tool call written by hand in a suite (`tool_calls:`), turned into a ToolCall by `trace_from_inline`."""
+
+    name: str = Field(
+        description="The tool name, bare (`search`) or qualified (`brave.search`) when `server` is unset."
+    )
+    server: str | None = Field(None, description="The server that owns the tool.")
+    args: Any = Field(default_factory=dict, description="The arguments the agent sent (a JSON object).")
+    result: Any = Field(
+        None,
+        description="What the tool answered: a string (one text block), a list of content blocks, or an MCP result "
+        "object `{content, structuredContent, isError}`; any other object is taken as structured content.",
+    )
+    is_error: bool = Field(False, description="The call failed.")
+    latency_ms: float | None = Field(None, ge=0, description="How long the call took, in milliseconds.")
+
+
+def trace_from_inline(calls: Sequence[InlineCall | Mapping[str, Any]], **fields: Any) -> Trace:
+    """A one-run Trace from inline calls; `fields` sets any other Trace field (tokens, final_response, ...)."""
+    items = [c if isinstance(c, InlineCall) else InlineCall.model_validate(c) for c in calls]
+    return Trace.model_validate({**fields, "tool_calls": [_call(c) for c in items]})
+
+
+def _call(item: InlineCall) -> dict[str, Any]:
+    content, structured, erred = _result(item.result)
+    return {
+        "server": item.server,
+        "name": item.name,
+        "args": item.args,
+        "content": content,
+        "structured_content": structured,
+        "is_error": item.is_error or erred,
+        "latency_ms": item.latency_ms,
+    }
+
+
+def _result(result: Any) -> tuple[list[dict[str, Any]], dict[str, Any] | None, bool]:
+    if result is None:
+        return [], None, False
+    if isinstance(result, str):
+        return [_text(result)], None, False
+    if isinstance(result, list):
+        return (
+            [b if isinstance(b, dict) else _text(b if isinstance(b, str) else json.dumps(b)) for b in result],
+            None,
+            False,
+        )
+    if isinstance(result, dict) and "content" in result:
+        content, structured, _ = _result(result["content"])
+        return content, result.get("structuredContent"), result.get("isError") is True
+    if isinstance(result, dict):
+        return [_text(json.dumps(result, ensure_ascii=False))], result, False
+    return [_text(json.dumps(result))], None, False
+
+
+def _text(text: str) -> dict[str, Any]:
+    return {"type": "text", "text": text}
+
+
+def load_traces(path: str | Path) -> list[Trace]:
+    """Read a trace file: one trace object or a JSON array of them. Every problem raises one UserError."""
+    text = read_text(path)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UserError([Problem(str(path), exc.lineno, exc.colno, f"JSON syntax error: {exc.msg}")]) from None
+    if not isinstance(data, dict | list) or (isinstance(data, list) and not data):
+        found = "an empty array" if isinstance(data, list) else f"a JSON {type(data).__name__}"
+        raise UserError([Problem(str(path), 1, 1, f"expected a trace object or an array of traces, found {found}")])
+    items: list[tuple[Loc, Any]] = [((i,), d) for i, d in enumerate(data)] if isinstance(data, list) else [((), data)]
+    traces: list[Trace] = []
+    errors: list[tuple[Loc, ErrorDetails]] = []
+    for base, item in items:
+        try:
+            traces.append(Trace.model_validate(item))
+        except ValidationError as exc:
+            errors.extend((base, err) for err in exc.errors(include_url=False))
+    if errors:
+        raise UserError(_problems(str(path), text, errors))
+    return traces
+
+
+def _problems(path: str, text: str, errors: list[tuple[Loc, ErrorDetails]]) -> list[Problem]:
+    try:
+        doc: SourceDoc | None = parse(text, path)
+    except UserError:
+        doc = None
+    out = []
+    for base, err in errors:
+        loc: Loc = (*base, *(p for p in err["loc"] if isinstance(p, int) or not p.startswith(("function-", "json-"))))
+        if err["type"] == "extra_forbidden":
+            message = f"{_where(loc[:-1])}: unknown key '{loc[-1]}'{_did_you_mean(str(loc[-1]))}"
+        elif loc[-1:] == ("format_version",):
+            message = f"{_where(loc)}: unsupported trace format {err.get('input')!r} (this mcptest reads '1')"
+        elif err["type"] == "missing":
+            message, loc = f"{_where(loc[:-1])}: missing required key '{loc[-1]}'", loc[:-1]
+        else:
+            message = f"{_where(loc)}: {err['msg'].removeprefix('Value error, ')}"
+        line, col = doc.key_pos(loc) if doc else (0, 0)
+        out.append(Problem(path, line, col, message))
+    return sorted(set(out))
+
+
+def _where(loc: Loc) -> str:
+    out = ""
+    for el in loc:
+        out += f"[{el}]" if isinstance(el, int) else (f".{el}" if out else str(el))
+    return out or "trace"
+
+
+def _did_you_mean(key: str) -> str:
+    known = {f for m in (Trace, ToolCall, TokenUsage, CatalogTool) for f in m.model_fields}
+    close = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""
