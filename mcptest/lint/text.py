@@ -43,6 +43,20 @@ _POSITIONAL = re.compile(
     r"|\b(?:the\s+)?aforementioned\b|\bsame\s+as\s+(?:above|before)\b",
     re.IGNORECASE,
 )
+_POSITIONAL_WORDS = (
+    "above",
+    "below",
+    "earlier",
+    "previous",
+    "preceding",
+    "prior",
+    "next",
+    "following",
+    "last",
+    "other",
+    "aforementioned",
+    "before",
+)
 _RETURN_WORDS = re.compile(r"\b(?:return|output|result|respon[sd]|yield)", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z]+")
 _CAMEL = re.compile(r"([a-z])([A-Z])")
@@ -77,6 +91,9 @@ def has_common_verb(text: str) -> bool:
 
 def positional_phrases(text: str) -> list[str]:
     """Phrases like "see above" or "previous tool" that only make sense in a particular tool order."""
+    lower = text.lower()
+    if not any(word in lower for word in _POSITIONAL_WORDS):  # the cheap test spares most texts the regex
+        return []
     return [m.group(0) for m in _POSITIONAL.finditer(text)]
 
 
