@@ -79,6 +79,7 @@ async def run_tool_test(test: ToolTest, pool: SessionPool, file: str) -> tuple[T
     except ServerUnavailable as exc:
         return TestResult(**base, status=Status.FAILED, duration_ms=_ms(start), error=exc.message,
                           stderr=exc.stderr or None), "no handshake within" in exc.message
+    start = time.perf_counter()  # the server's start-up is the run's cost, not this test's
     outcome = await session.call_tool(test.tool, test.args)
     failures, error = judge(test, outcome)
     failed = bool(failures or error)

@@ -201,7 +201,7 @@ class ServerSession:
             if _is_closed(exc):
                 self._dead = "the server closed the connection (it exited or crashed)"
                 raise self._unavailable(self._dead) from None
-            raise self._unavailable(f"the server answered with an error: {exc}") from None
+            raise self._unavailable(f"the server answered with error {exc.code}: {exc.message}") from None
         except Exception as exc:
             raise self._unavailable(_describe(exc)) from None
 

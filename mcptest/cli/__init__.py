@@ -16,6 +16,8 @@ from mcptest.cli import doctor, mock, report, rules, run, schema, tool_bench, to
 from mcptest.errors import UserError
 from mcptest.exit_codes import ExitCode
 
+_INTERRUPTED = 130
+
 app = typer.Typer(
     name="mcptest",
     help="Test MCP servers and the AI agents that use them.",
@@ -39,16 +41,16 @@ def main(argv: list[str] | None = None) -> None:
         for problem in exc.problems:
             print(str(problem), file=sys.stderr)
         sys.exit(ExitCode.USAGE)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, typer.Abort):  # click turns Ctrl-C into Abort
         print("mcptest: interrupted", file=sys.stderr)
-        sys.exit(130)
+        sys.exit(_INTERRUPTED)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
-    except typer.Abort:
-        sys.exit(130)
     except TyperException as exc:  # click's usage errors: bad flag, unknown command, missing argument
         exc.show()  # type: ignore[attr-defined]
         sys.exit(ExitCode.USAGE)
+    if code == _INTERRUPTED:  # typer returns Ctrl-C as this code when not in standalone mode
+        print("mcptest: interrupted", file=sys.stderr)
     sys.exit(int(code) if isinstance(code, int) else ExitCode.OK)
 
 
