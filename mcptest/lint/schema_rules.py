@@ -33,24 +33,44 @@ class Node:
         return ".".join(str(p) for p in self.path) or "inputSchema"
 
 
-def walk(schema: Any, path: tuple[str | int, ...] = (), is_property: bool = False) -> Iterator[Node]:
+def walk(schema: Any) -> list[Node]:
     """Every sub-schema of `schema`, depth first; anyOf/oneOf/allOf branches inherit property-ness."""
-    if not isinstance(schema, dict):
-        return
-    yield Node(path, schema, is_property)
-    props = schema.get("properties")
-    for name, sub in props.items() if isinstance(props, dict) else ():
-        yield from walk(sub, (*path, "properties", name), True)
-    for key in ("items", "additionalProperties"):
-        yield from walk(schema.get(key), (*path, key))
-    for key in ("prefixItems", *_BRANCHES):
-        subs = schema.get(key)
-        for i, sub in enumerate(subs if isinstance(subs, list) else ()):
-            yield from walk(sub, (*path, key, i), is_property and key in _BRANCHES)
-    for key in ("$defs", "definitions"):
-        defs = schema.get(key)
-        for name, sub in defs.items() if isinstance(defs, dict) else ():
-            yield from walk(sub, (*path, key, name))
+    global _last
+    if _last[0] is not schema:  # the four SCH rules run back to back on one tool: walk its schema once
+        _last = (schema, _walk(schema))
+    return _last[1]
+
+
+_last: tuple[Any, list[Node]] = (None, [])
+
+
+def _walk(root: Any) -> list[Node]:
+    out: list[Node] = []
+    stack: list[tuple[Any, tuple[str | int, ...], bool]] = [(root, (), False)]
+    while stack:
+        schema, path, is_property = stack.pop()
+        if not isinstance(schema, dict):
+            continue
+        out.append(Node(path, schema, is_property))
+        children: list[tuple[Any, tuple[str | int, ...], bool]] = []
+        props = schema.get("properties")
+        children += [(sub, (*path, "properties", n), True) for n, sub in _items(props)]
+        children += [(schema.get(k), (*path, k), False) for k in ("items", "additionalProperties")]
+        for key in ("prefixItems", *_BRANCHES):
+            branch = is_property and key in _BRANCHES
+            children += [(sub, (*path, key, i), branch) for i, sub in enumerate(_list(schema.get(key)))]
+        for key in ("$defs", "definitions"):
+            children += [(sub, (*path, key, n), False) for n, sub in _items(schema.get(key))]
+        stack.extend(reversed(children))
+    return out
+
+
+def _items(value: Any) -> list[tuple[str, Any]]:
+    return list(value.items()) if isinstance(value, dict) else []
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
 
 
 def _is_object(schema: dict[str, Any]) -> bool:
