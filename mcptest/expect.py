@@ -6,7 +6,7 @@ import json
 import math
 import re
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -101,10 +101,22 @@ class Assertion(_Strict):
     @classmethod
     def _shorthand(cls, data: Any) -> Any:
         if isinstance(data, dict) and len(data) == 1:
-            (key, value), = data.items()
+            ((key, value),) = data.items()
             if key not in ("target", "matcher", "message"):
                 return {"target": key, "matcher": value}
         return data
+
+    @classmethod
+    def __get_pydantic_json_schema__(cls, core_schema: Any, handler: Any) -> dict[str, Any]:
+        full = handler.resolve_ref_schema(handler(core_schema))
+        shorthand = {
+            "type": "object",
+            "minProperties": 1,
+            "maxProperties": 1,
+            "additionalProperties": full["properties"]["matcher"],
+            "description": "Shorthand: `{ TARGET: { KIND: VALUE } }`.",
+        }
+        return {"anyOf": [full, shorthand]}
 
     @field_validator("target")
     @classmethod
@@ -166,7 +178,10 @@ def check(assertions: list[Assertion], lookup: Callable[[str], Any]) -> list[Ass
 
 def _failure(a: Assertion, actual: Any, why: str) -> AssertionFailure:
     return AssertionFailure(
-        target=a.target, matcher=a.matcher.kind, expected=a.matcher.expected, actual=actual,
+        target=a.target,
+        matcher=a.matcher.kind,
+        expected=a.matcher.expected,
+        actual=actual,
         message=f"{a.message}: {why}" if a.message else why,
     )
 

@@ -37,13 +37,14 @@ def select(suite: Suite, selection: Selection) -> list[ToolTest]:
 
 async def run_suite(
     suite: Suite,
-    selection: Selection = Selection(),
+    selection: Selection | None = None,
     *,
     clock: Clock = lambda: datetime.now(UTC),
     servers: dict[str, ServerConfig] | None = None,
     on_result: Callable[[TestResult], None] | None = None,
 ) -> RunResult:
     """Run the selected tool tests, one session per server, and return the report."""
+    selection = selection or Selection()
     tests = select(suite, selection)
     started_at = clock()
     start = time.perf_counter()
@@ -72,20 +73,26 @@ async def run_suite(
 async def run_tool_test(test: ToolTest, pool: SessionPool, file: str) -> tuple[TestResult, bool]:
     """Call the test's tool once and judge the outcome; the flag says the server never came up."""
     start = time.perf_counter()
-    base: dict[str, Any] = dict(name=test.name, kind="tool", server=test.server, tool=test.tool, file=file,
-                                line=test._line, tags=test.tags)
+    base: dict[str, Any] = dict(
+        name=test.name, kind="tool", server=test.server, tool=test.tool, file=file, line=test._line, tags=test.tags
+    )
     try:
         session = await pool.get(test.server)
     except ServerUnavailable as exc:
-        return TestResult(**base, status=Status.FAILED, duration_ms=_ms(start), error=exc.message,
-                          stderr=exc.stderr or None), "no handshake within" in exc.message
+        return TestResult(
+            **base, status=Status.FAILED, duration_ms=_ms(start), error=exc.message, stderr=exc.stderr or None
+        ), "no handshake within" in exc.message
     start = time.perf_counter()  # the server's start-up is the run's cost, not this test's
     outcome = await session.call_tool(test.tool, test.args)
     failures, error = judge(test, outcome)
     failed = bool(failures or error)
     return TestResult(
-        **base, status=Status.FAILED if failed else Status.PASSED, duration_ms=_ms(start), failures=failures,
-        error=error, stderr=(session.stderr_tail() or None) if outcome.error and error else None,
+        **base,
+        status=Status.FAILED if failed else Status.PASSED,
+        duration_ms=_ms(start),
+        failures=failures,
+        error=error,
+        stderr=(session.stderr_tail() or None) if outcome.error and error else None,
     ), False
 
 
@@ -101,17 +108,28 @@ def judge(test: ToolTest, outcome: CallOutcome) -> tuple[list[AssertionFailure],
     if not assertions and outcome.result and outcome.result.get("isError"):
         return [], f"the tool returned an error result: {show(_text(outcome.result))}"
     failures = [
-        AssertionFailure(target="result.structuredContent", matcher="outputSchema", expected=None,
-                         actual=(outcome.result or {}).get("structuredContent"), message=finding)
+        AssertionFailure(
+            target="result.structuredContent",
+            matcher="outputSchema",
+            expected=None,
+            actual=(outcome.result or {}).get("structuredContent"),
+            message=finding,
+        )
         for finding in outcome.findings
     ]
     root = {"result": outcome.result, "error": outcome.error, "duration_ms": outcome.duration_ms}
     failures += check(assertions, lambda path: _lookup(root, path, outcome))
     budget = test.max_duration_ms
     if budget is not None and outcome.duration_ms > budget:
-        failures.append(AssertionFailure(target="duration_ms", matcher="max_duration_ms", expected=budget,
-                                         actual=outcome.duration_ms,
-                                         message=f"took {outcome.duration_ms:.0f} ms, over the {budget:g} ms budget"))
+        failures.append(
+            AssertionFailure(
+                target="duration_ms",
+                matcher="max_duration_ms",
+                expected=budget,
+                actual=outcome.duration_ms,
+                message=f"took {outcome.duration_ms:.0f} ms, over the {budget:g} ms budget",
+            )
+        )
     return failures, None
 
 

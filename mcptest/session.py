@@ -20,7 +20,6 @@ import anyio
 from mcptest.suite.models import HttpServer, StdioServer
 
 
-
 @dataclass
 class InProcessServer:
     """An SDK server object (`MCPServer` or low-level `Server`) connected in memory: fast tests, no process."""
@@ -88,8 +87,12 @@ class ServerSession:
         """
         from mcp import Client
 
-        client = Client(self._target(), read_timeout_seconds=self.config.call_timeout_s,
-                        message_handler=self._on_message, cache=None)
+        client = Client(
+            self._target(),
+            read_timeout_seconds=self.config.call_timeout_s,
+            message_handler=self._on_message,
+            cache=None,
+        )
         started = False
         try:
             with anyio.CancelScope(deadline=anyio.current_time() + self.config.connect_timeout_s) as scope:

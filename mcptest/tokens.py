@@ -32,10 +32,7 @@ def encoding() -> tiktoken.Encoding:
     import tiktoken
 
     raw = gzip.decompress(files("bpe_openai").joinpath("data", "cl100k_base.tiktoken.gz").read_bytes())
-    ranks = {
-        base64.b64decode(token): int(rank)
-        for token, rank in (line.split() for line in raw.splitlines() if line)
-    }
+    ranks = {base64.b64decode(token): int(rank) for token, rank in (line.split() for line in raw.splitlines() if line)}
     return tiktoken.Encoding(name=ENCODING_NAME, pat_str=_PAT, mergeable_ranks=ranks, special_tokens=_SPECIAL)
 
 

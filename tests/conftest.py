@@ -6,8 +6,8 @@ import os
 import socket
 import subprocess
 import sys
-import threading
 import textwrap
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -31,7 +31,11 @@ def run_cli(*args: str, cwd: Path | str = ROOT, timeout: float = 60, env: dict[s
     """Run `python -m mcptest ARGS` as a user would, bounded by `timeout`."""
     start = time.monotonic()
     proc = subprocess.run(
-        [PYTHON, "-m", "mcptest", *args], cwd=cwd, capture_output=True, text=True, timeout=timeout,
+        [PYTHON, "-m", "mcptest", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
         env={**os.environ, "NO_COLOR": "1", "PYTHONPATH": str(ROOT), **(env or {})},
     )
     return Ran(proc.returncode, proc.stdout, proc.stderr, time.monotonic() - start)
@@ -61,8 +65,11 @@ def http_server() -> Iterator[str]:
     """The demo MCPServer over Streamable HTTP on 127.0.0.1; yields its URL once uvicorn says it listens."""
     port = free_port()
     proc = subprocess.Popen(
-        [PYTHON, "-m", "tests.servers.demo_server", "http", str(port)], cwd=ROOT,
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        [PYTHON, "-m", "tests.servers.demo_server", "http", str(port)],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     ready = threading.Event()
 

@@ -83,14 +83,20 @@ def test_a_missing_target_says_where_the_path_stops() -> None:
 
 def test_check_reports_each_failure_with_expected_and_actual() -> None:
     assertions = [
-        Assertion.model_validate({"target": "result.structuredContent.temp", "matcher": {"exact": 70},
-                                  "message": "temperature drifted"}),
+        Assertion.model_validate(
+            {"target": "result.structuredContent.temp", "matcher": {"exact": 70}, "message": "temperature drifted"}
+        ),
         Assertion.model_validate({"result.isError": {"exact": False}}),
         Assertion.model_validate({"target": "result.nope", "matcher": {"exact": None}}),
     ]
     failures = check(assertions, lambda p: resolve(RESULT, p))
     assert [(f.target, f.matcher, f.expected, f.actual, f.message) for f in failures] == [
         ("result.structuredContent.temp", "exact", 70, 72, "temperature drifted: expected 70, got 72"),
-        ("result.nope", "exact", None, None,
-         "target not found: result.nope is absent (keys: content, structuredContent, isError)"),
+        (
+            "result.nope",
+            "exact",
+            None,
+            None,
+            "target not found: result.nope is absent (keys: content, structuredContent, isError)",
+        ),
     ]

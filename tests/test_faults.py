@@ -10,7 +10,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -22,15 +21,21 @@ from tests.conftest import PYTHON, ROOT, run_cli
 MANIFEST = ROOT / "examples" / "quickstart" / "weather.yml"
 
 
-def fault_suite(write, command: list[str], *, call_timeout: float = 2, connect_timeout: float = 5,
-                calls: int = 1) -> Path:
-    broken_tests = "".join(f"""
+def fault_suite(
+    write, command: list[str], *, call_timeout: float = 2, connect_timeout: float = 5, calls: int = 1
+) -> Path:
+    broken_tests = "".join(
+        f"""
   - name: broken call {i + 1}
     server: broken
     tool: get_weather
     args: {{ city: Rome }}
-""" for i in range(calls))
-    return write("suite.yml", f"""
+"""
+        for i in range(calls)
+    )
+    return write(
+        "suite.yml",
+        f"""
 servers:
   broken:
     command: {json.dumps(command)}
@@ -43,7 +48,8 @@ tools:{broken_tests}
     server: healthy
     tool: get_weather
     args: {{ city: Rome }}
-""")
+""",
+    )
 
 
 def mock(*fault: str) -> list[str]:
@@ -71,7 +77,9 @@ def test_a_mock_fault_fails_the_call_and_the_other_server_still_runs(write, faul
 
 
 def test_slow_answers_pass_within_the_timeout_and_fail_a_latency_budget(write) -> None:
-    suite = write("suite.yml", f"""
+    suite = write(
+        "suite.yml",
+        f"""
 servers:
   slow:
     command: ["mcptest", "mock", "--tools-from", "{MANIFEST}", "--fault", "slow:300"]
@@ -85,7 +93,8 @@ tools:
     tool: get_weather
     args: {{ city: Rome }}
     expect: {{ assertions: [], max_duration_ms: 100 }}
-""")
+""",
+    )
     ran = run_cli("run", str(suite), "-r", "json")
     by_name = results(ran)
     assert by_name["slow but in time"]["status"] == "passed"
@@ -131,7 +140,9 @@ def test_a_server_that_exits_at_start_shows_its_stderr(write) -> None:
 
 def test_a_server_that_never_answers_the_handshake_is_not_ready_exit_3(write, tmp_path: Path) -> None:
     command = [PYTHON, str(ROOT / "tests" / "servers" / "pid_then_hang.py"), str(tmp_path / "pid")]
-    suite = write("suite.yml", f"""
+    suite = write(
+        "suite.yml",
+        f"""
 servers:
   stuck:
     command: {json.dumps(command)}
@@ -140,7 +151,8 @@ tools:
   - name: never starts
     server: stuck
     tool: anything
-""")
+""",
+    )
     ran = run_cli("run", str(suite), "-r", "json")
     assert ran.code == ExitCode.NOT_READY
     assert results(ran)["never starts"]["error"] == "server 'stuck': no handshake within 2s"
@@ -162,7 +174,9 @@ def test_garbage_on_stdout_is_named_in_the_failure(write) -> None:
 def test_interrupting_a_run_leaves_no_server_process_behind(write, tmp_path: Path, sig: signal.Signals) -> None:
     pid_file = tmp_path / "pid"
     command = [PYTHON, str(ROOT / "tests" / "servers" / "pid_then_hang.py"), str(pid_file)]
-    suite = write("suite.yml", f"""
+    suite = write(
+        "suite.yml",
+        f"""
 servers:
   stuck:
     command: {json.dumps(command)}
@@ -171,9 +185,15 @@ tools:
   - name: waits
     server: stuck
     tool: anything
-""")
-    proc = subprocess.Popen([PYTHON, "-m", "mcptest", "run", str(suite)], cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(ROOT)})
+""",
+    )
+    proc = subprocess.Popen(
+        [PYTHON, "-m", "mcptest", "run", str(suite)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     try:
         deadline = time.monotonic() + 20
         while not (pid_file.exists() and pid_file.read_text()):

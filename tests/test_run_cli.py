@@ -17,14 +17,17 @@ MANIFEST = ROOT / "examples" / "quickstart" / "weather.yml"
 
 
 def suite_with(write, tests: str, extra_servers: str = "") -> Path:
-    return write("suite.yml", f"""
+    return write(
+        "suite.yml",
+        f"""
 servers:
   weather:
     command: ["mcptest", "mock", "--tools-from", "{MANIFEST}"]
 {extra_servers}
 tools:
 {tests}
-""")
+""",
+    )
 
 
 def test_the_quickstart_passes_offline_and_exits_0() -> None:
@@ -35,7 +38,9 @@ def test_the_quickstart_passes_offline_and_exits_0() -> None:
 
 
 def test_a_failing_assertion_exits_1_and_shows_expected_and_actual(write) -> None:
-    suite = suite_with(write, """
+    suite = suite_with(
+        write,
+        """
   - name: wrong city
     server: weather
     tool: get_weather
@@ -44,7 +49,8 @@ def test_a_failing_assertion_exits_1_and_shows_expected_and_actual(write) -> Non
       - target: result.structuredContent.city
         matcher: { exact: London }
         message: the city is echoed back
-""")
+""",
+    )
     ran = run_cli("run", str(suite))
     assert ran.code == ExitCode.FAILED
     assert "FAIL  wrong city" in ran.stdout
@@ -53,7 +59,9 @@ def test_a_failing_assertion_exits_1_and_shows_expected_and_actual(write) -> Non
 
 
 def test_the_json_report_is_valid_against_its_schema_and_carries_the_failure(write) -> None:
-    suite = suite_with(write, """
+    suite = suite_with(
+        write,
+        """
   - name: passes
     server: weather
     tool: get_weather
@@ -64,7 +72,8 @@ def test_the_json_report_is_valid_against_its_schema_and_carries_the_failure(wri
     args: { city: Oslo }
     expect:
       - result.structuredContent.temperature: { "<": 0 }
-""")
+""",
+    )
     ran = run_cli("run", str(suite), "--reporter", "json")
     assert ran.code == ExitCode.FAILED
     report = json.loads(ran.stdout)
@@ -73,11 +82,21 @@ def test_the_json_report_is_valid_against_its_schema_and_carries_the_failure(wri
     assert report["summary"] == {"total": 2, "passed": 1, "failed": 1, "skipped": 0}
     failed = report["results"][1]
     assert (failed["name"], failed["kind"], failed["server"], failed["file"], failed["line"]) == (
-        "fails", "tool", "weather", str(suite), 11)
-    assert failed["failures"] == [{
-        "target": "result.structuredContent.temperature", "matcher": "<", "expected": 0, "actual": 22,
-        "message": "22 is not < 0",
-    }]
+        "fails",
+        "tool",
+        "weather",
+        str(suite),
+        11,
+    )
+    assert failed["failures"] == [
+        {
+            "target": "result.structuredContent.temperature",
+            "matcher": "<",
+            "expected": 0,
+            "actual": 22,
+            "message": "22 is not < 0",
+        }
+    ]
 
 
 def test_output_writes_the_report_to_a_file_and_leaves_stdout_empty(write, tmp_path: Path) -> None:
@@ -93,7 +112,10 @@ def test_output_writes_the_report_to_a_file_and_leaves_stdout_empty(write, tmp_p
     ("flags", "names"),
     [
         (["--filter", "structured"], ["weather is structured"]),
-        (["--filter", "re:^(weather|a bad)"], ["weather for a city", "weather is structured", "a bad unit is rejected"]),
+        (
+            ["--filter", "re:^(weather|a bad)"],
+            ["weather for a city", "weather is structured", "a bad unit is rejected"],
+        ),
         (["--tag", "smoke", "--tag", "validation"], ["weather for a city", "a bad unit is rejected"]),
         (["--skip-tag", "validation"], ["weather for a city", "weather is structured", "conversion names both units"]),
     ],
@@ -123,7 +145,9 @@ def test_no_color_output_has_no_escape_codes() -> None:
 
 
 def test_an_output_schema_violation_is_a_failure_that_says_so(write) -> None:
-    manifest = write("bad.yml", """
+    manifest = write(
+        "bad.yml",
+        """
 mock_server:
   tools:
     - name: get_temp
@@ -136,8 +160,11 @@ mock_server:
       response:
         content: [{ type: text, text: "warm" }]
         structured_content: { temperature: "warm" }
-""")
-    suite = write("suite.yml", f"""
+""",
+    )
+    suite = write(
+        "suite.yml",
+        f"""
 servers:
   bad:
     command: ["mcptest", "mock", "--tools-from", "{manifest}"]
@@ -148,7 +175,8 @@ tools:
     expect:
       - target: result.content[0].text
         matcher: {{ exact: warm }}
-""")
+""",
+    )
     ran = run_cli("run", str(suite), "-r", "json")
     assert ran.code == ExitCode.FAILED
     [failure] = json.loads(ran.stdout)["results"][0]["failures"]
@@ -159,12 +187,15 @@ tools:
 
 
 def test_a_test_without_assertions_fails_on_an_error_result(write) -> None:
-    suite = suite_with(write, """
+    suite = suite_with(
+        write,
+        """
   - name: invalid arguments
     server: weather
     tool: convert_temperature
     args: { value: 1, to: kelvin }
-""")
+""",
+    )
     ran = run_cli("run", str(suite), "-r", "json")
     assert ran.code == ExitCode.FAILED
     error = json.loads(ran.stdout)["results"][0]["error"]
@@ -172,7 +203,9 @@ def test_a_test_without_assertions_fails_on_an_error_result(write) -> None:
 
 
 def test_secrets_from_the_environment_never_reach_the_report(write, http_server: str) -> None:
-    suite = write("suite.yml", f"""
+    suite = write(
+        "suite.yml",
+        f"""
 servers:
   web:
     url: {http_server}
@@ -184,7 +217,8 @@ tools:
     args: {{ text: "token is ${{MCPTEST_TEST_API_KEY}}" }}
     expect:
       - result.content[0].text: {{ exact: nothing }}
-""")
+""",
+    )
     secret_env = {"MCPTEST_TEST_TOKEN": "Bearer sk-live-abcdef123456", "MCPTEST_TEST_API_KEY": "sk-test-987654321"}
     ran = run_cli("run", str(suite), "-r", "json", env=secret_env)
     assert ran.code == ExitCode.FAILED

@@ -18,7 +18,9 @@ def register(app: typer.Typer) -> None:
 def run(
     suite: Annotated[str | None, typer.Argument(help="The suite file (default: mcptest.yaml or mcptest.yml).")] = None,
     reporter: Annotated[str, typer.Option("--reporter", "-r", help="pretty or json.")] = "pretty",
-    output: Annotated[str | None, typer.Option("--output", "-o", help="Write the report here (default: stdout).")] = None,
+    output: Annotated[
+        str | None, typer.Option("--output", "-o", help="Write the report here (default: stdout).")
+    ] = None,
     filter: Annotated[str | None, typer.Option("--filter", help="Test name substring, or re:REGEX.")] = None,
     tag: Annotated[list[str] | None, typer.Option("--tag", help="Only tests with this tag (repeatable).")] = None,
     skip_tag: Annotated[list[str] | None, typer.Option("--skip-tag", help="Skip tests with this tag.")] = None,

@@ -16,8 +16,7 @@ _BADGE = {Status.PASSED: "[green]PASS[/]", Status.FAILED: "[bold red]FAIL[/]", S
 def render_pretty(report: Report, color: bool = False, width: int = 100) -> str:
     """The report as console text; ANSI colour only when `color`."""
     out = io.StringIO()
-    console = Console(file=out, force_terminal=color, no_color=not color, width=width, highlight=False,
-                      soft_wrap=True)
+    console = Console(file=out, force_terminal=color, no_color=not color, width=width, highlight=False, soft_wrap=True)
     console.print(f"[bold]mcptest[/] {escape(report.suite)}")
     for result in report.results:
         _result(console, result)

@@ -63,7 +63,7 @@ class Summary(_Model):
 class Report(_Model):
     """Everything one `mcptest run` found. Re-rendered by `mcptest report`."""
 
-    format_version: str = Field(REPORT_FORMAT_VERSION, description="Bumped on any incompatible change.")
+    format_version: str = Field(default=REPORT_FORMAT_VERSION, description="Bumped on any incompatible change.")
     mcptest_version: str
     suite: str = Field(description="The suite file that was run.")
     started_at: str = Field(description="When the run started (ISO 8601, UTC).")

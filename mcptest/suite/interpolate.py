@@ -33,7 +33,9 @@ def _walk(node: Any, loc: Loc, doc: SourceDoc, env: Mapping[str, str], secrets: 
     return node
 
 
-def _substitute(text: str, loc: Loc, doc: SourceDoc, env: Mapping[str, str], secrets: set[str], out: list[Problem]) -> str:
+def _substitute(
+    text: str, loc: Loc, doc: SourceDoc, env: Mapping[str, str], secrets: set[str], out: list[Problem]
+) -> str:
     from mcptest.suite.validation import where
 
     def replace(m: re.Match[str]) -> str:
@@ -43,8 +45,12 @@ def _substitute(text: str, loc: Loc, doc: SourceDoc, env: Mapping[str, str], sec
         value = env.get(name)
         if value is None:
             if default is None:
-                out.append(doc.problem(loc, f"{where(loc)}: environment variable {name} is not set "
-                                            f"(set it, or write ${{{name}:-default}})"))
+                out.append(
+                    doc.problem(
+                        loc,
+                        f"{where(loc)}: environment variable {name} is not set (set it, or write ${{{name}:-default}})",
+                    )
+                )
                 return ""
             value = default
         if _SECRET_NAME.search(name) and value:

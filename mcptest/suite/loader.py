@@ -102,8 +102,12 @@ def _cross_references(doc: SourceDoc) -> list[Problem]:
         name = test.get("name")
         if isinstance(name, str):
             if name in seen:
-                problems.append(doc.problem((*loc, "name"), f"{where((*loc, 'name'))}: duplicate test name "
-                                                            f"'{name}' (first defined at line {seen[name]})"))
+                problems.append(
+                    doc.problem(
+                        (*loc, "name"),
+                        f"{where((*loc, 'name'))}: duplicate test name '{name}' (first defined at line {seen[name]})",
+                    )
+                )
             else:
                 seen[name] = doc.value_pos(loc)[0]
         problems += _target_roots(doc, loc, test.get("expect"), TOOL_TARGET_ROOTS)
@@ -136,6 +140,9 @@ def _target_roots(doc: SourceDoc, loc: Loc, expect: Any, roots: tuple[str, ...])
         root = target.split(".")[0].split("[")[0]
         if root not in roots:
             hint = did_you_mean(root, roots) or f"; tool test targets start with {', '.join(roots)}"
-            problems.append(doc.problem(key_loc, f"{where(key_loc)}: unknown target '{target}'{hint}",
-                                        at_key=key_loc[-1] != "target"))
+            problems.append(
+                doc.problem(
+                    key_loc, f"{where(key_loc)}: unknown target '{target}'{hint}", at_key=key_loc[-1] != "target"
+                )
+            )
     return problems

@@ -119,7 +119,7 @@ class ToolTest(Strict):
 class Suite(Strict):
     """An mcptest suite file."""
 
-    version: Literal[1] = Field(SUITE_FORMAT_VERSION, description="The suite format version.")
+    version: Literal[1] = Field(1, description="The suite format version.")
     servers: dict[str, Server] = Field(default_factory=dict, description="Named MCP servers the tests talk to.")
     tools: list[ToolTest] = Field(default_factory=list, description="Tool tests: call a tool, assert on the result.")
     _file: str = PrivateAttr("")

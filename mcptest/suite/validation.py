@@ -100,10 +100,13 @@ def _data_path(data: Any, loc: Loc) -> Loc:
     """The pydantic loc without union tags: only the steps that exist in the data (plus a missing last key)."""
     out: list[str | int] = []
     for i, el in enumerate(loc):
-        if isinstance(data, Mapping) and el in data:
-            data = data[el]
-            out.append(el)
-        elif isinstance(data, list) and isinstance(el, int) and 0 <= el < len(data):
+        if (
+            isinstance(data, Mapping)
+            and el in data
+            or isinstance(data, list)
+            and isinstance(el, int)
+            and 0 <= el < len(data)
+        ):
             data = data[el]
             out.append(el)
         elif i == len(loc) - 1:

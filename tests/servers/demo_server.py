@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import sys
 
-from pydantic import BaseModel
-
 from mcp.server.mcpserver import MCPServer
+from pydantic import BaseModel
 
 
 class Weather(BaseModel):

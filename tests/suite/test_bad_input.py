@@ -17,7 +17,8 @@ servers:
 CASES = {
     "yaml syntax error": (
         GOOD_SERVER + "tools:\n  - name: a\n    server: weather\n    tool: [get_weather\n",
-        ":9:1: YAML syntax error: while parsing a flow sequence expected ',' or ']', but got '<stream end>' (it began at line 8, column 11)",
+        ":9:1: YAML syntax error: while parsing a flow sequence expected ',' or ']', but got '<stream end>' "
+        "(it began at line 8, column 11)",
     ),
     "unknown key with suggestion": (
         GOOD_SERVER + "tools:\n  - name: a\n    server: weather\n    tool: t\n    argz: {}\n",
@@ -46,7 +47,7 @@ CASES = {
     ),
     "invalid regex": (
         GOOD_SERVER + "tools:\n  - name: a\n    server: weather\n    tool: t\n    expect:\n"
-        "      - target: result.content[0].text\n        matcher: { regex: \"([a-z\" }\n",
+        '      - target: result.content[0].text\n        matcher: { regex: "([a-z" }\n',
         ":11:27: tools[0].expect[0].matcher.regex: invalid regex '([a-z':",
     ),
     "invalid JSON Schema in a schema matcher": (
@@ -93,7 +94,9 @@ def test_every_problem_in_a_file_is_reported_at_once(tmp_path: Path) -> None:
     suite = tmp_path / "suite.yml"
     suite.write_text(
         GOOD_SERVER + "tools:\n  - name: a\n    server: nope\n    tool: t\n    colour: red\n"
-        "  - name: b\n    server: weather\n", encoding="utf-8")
+        "  - name: b\n    server: weather\n",
+        encoding="utf-8",
+    )
     ran = run_cli("validate", str(suite))
     assert ran.code == 2
     assert ran.stderr.splitlines() == [

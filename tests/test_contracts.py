@@ -1,0 +1,53 @@
+"""Public contracts: exit codes, committed JSON Schemas, and examples that point at them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from mcptest import yaml_source
+from mcptest.exit_codes import ExitCode
+from mcptest.schemas import SCHEMA_DIR, SCHEMAS, render
+from tests.conftest import ROOT, run_cli
+
+
+def test_exit_codes_are_pinned() -> None:
+    assert {c.name: int(c) for c in ExitCode} == {
+        "OK": 0,
+        "FAILED": 1,
+        "USAGE": 2,
+        "NOT_READY": 3,
+        "POLICY": 5,
+        "QUALITY_FLOOR": 6,
+        "NOTHING_SELECTED": 7,
+    }
+
+
+@pytest.mark.parametrize("name", sorted(SCHEMAS))
+def test_committed_schemas_match_the_models(name: str) -> None:
+    committed = (SCHEMA_DIR / name).read_text(encoding="utf-8")
+    assert committed == render(name), f"schema/{name} is stale: run `make schema` and commit it"
+
+
+def test_schema_command_prints_the_suite_schema() -> None:
+    ran = run_cli("schema")
+    assert ran.code == 0
+    assert json.loads(ran.stdout) == json.loads(render("v1.json"))
+
+
+EXAMPLE_SUITES = sorted(p for p in (ROOT / "examples").rglob("mcptest.yml"))
+
+
+@pytest.mark.parametrize("suite", EXAMPLE_SUITES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_example_suites_point_at_the_schema_and_satisfy_it(suite: Path) -> None:
+    first = suite.read_text(encoding="utf-8").splitlines()[0]
+    prefix = "# yaml-language-server: $schema="
+    assert first.startswith(prefix)
+    schema_file = (suite.parent / first[len(prefix) :]).resolve()
+    assert schema_file == (SCHEMA_DIR / "v1.json").resolve()
+    schema = json.loads(schema_file.read_text())
+    jsonschema.validate(yaml_source.load(suite).data, schema)
+    assert run_cli("validate", str(suite)).code == 0
