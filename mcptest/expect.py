@@ -12,8 +12,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from mcptest.report.model import AssertionFailure
 
-_SEGMENT = re.compile(r"^([A-Za-z_$][\w$-]*)((?:\[-?\d+\])*)$")
-_INDEX = re.compile(r"\[(-?\d+)\]")
+_SEGMENT = re.compile(r"""^([A-Za-z_$][\w$-]*)((?:\[(?:-?\d+|"[^"]*"|'[^']*')\])*)$""")
+_INDEX = re.compile(r"""\[(?:(-?\d+)|"([^"]*)"|'([^']*)')\]""")
 MATCHER_KINDS = ("exact", "contains", "icontains", "contains-all", "regex", "schema", ">=", ">", "<=", "<")
 
 
@@ -137,7 +137,7 @@ def parse_path(path: str) -> list[str | int]:
         if not m:
             raise ValueError(f"malformed target path {path!r} (write it like result.content[0].text)")
         out.append(m.group(1))
-        out.extend(int(i) for i in _INDEX.findall(m.group(2)))
+        out.extend(int(i) if i else dq or sq for i, dq, sq in _INDEX.findall(m.group(2)))
     return out
 
 

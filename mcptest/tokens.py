@@ -5,7 +5,8 @@ from __future__ import annotations
 import base64
 import gzip
 from functools import cache
-from importlib.resources import files
+import importlib.util
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -31,9 +32,17 @@ def encoding() -> tiktoken.Encoding:
     """The cl100k_base encoding, built from the packaged BPE file (never a download)."""
     import tiktoken
 
-    raw = gzip.decompress(files("bpe_openai").joinpath("data", "cl100k_base.tiktoken.gz").read_bytes())
+    raw = gzip.decompress(_bpe_file().read_bytes())
     ranks = {base64.b64decode(token): int(rank) for token, rank in (line.split() for line in raw.splitlines() if line)}
     return tiktoken.Encoding(name=ENCODING_NAME, pat_str=_PAT, mergeable_ranks=ranks, special_tokens=_SPECIAL)
+
+
+def _bpe_file() -> Path:
+    """The packaged BPE file, found without importing `bpe_openai` (its import is slow and warns)."""
+    spec = importlib.util.find_spec("bpe_openai")
+    if spec is None or not spec.submodule_search_locations:
+        raise RuntimeError("the bpe-openai package is missing: reinstall mcptest (it ships cl100k_base offline)")
+    return Path(spec.submodule_search_locations[0]) / "data" / "cl100k_base.tiktoken.gz"
 
 
 def count_tokens(text: str) -> int:

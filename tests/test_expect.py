@@ -70,6 +70,8 @@ def test_target_paths_walk_keys_and_indexes() -> None:
     assert resolve(RESULT, "result.content[0].text") == "It is 72 F and Sunny in Paris."
     assert resolve(RESULT, "result.structuredContent.tags[-1]") == "dry"
     assert resolve(RESULT, "result.structuredContent.none") is None
+    assert parse_path('tool["read_file"].score') == ["tool", "read_file", "score"]
+    assert resolve({"tool": {"read file": {"score": 0.5}}}, "tool['read file'].score") == 0.5
     with pytest.raises(ValueError, match="malformed target path"):
         parse_path("result..x")
 

@@ -108,6 +108,5 @@ def test_an_unknown_tool_or_field_is_a_missing_target_that_says_why() -> None:
         lookup(t, 'tool["get_current_time"].grade')
 
 
-@pytest.mark.xfail(strict=True, reason='mcptest.expect.parse_path has no ["key"] segments yet (see the report)')
 def test_the_spec_example_tool_target_is_a_valid_assertion() -> None:
     assert block([{"target": 'tool["read_file"].score', "matcher": {"schema": {"minimum": 0.60}}}]).expect
