@@ -38,9 +38,11 @@ class TestResult(_Model):
     __test__ = False  # not a pytest test class
 
     name: str = Field(description="The test name as written in the suite.")
-    kind: str = Field(description="`tool` or `agent`.")
+    kind: str = Field(description="`tool`, `agent` or `quality`.")
     server: str | None = Field(None, description="The server the test talks to.")
     tool: str | None = Field(None, description="The tool a tool test calls.")
+    model: str | None = Field(None, description="The model an agent test ran (null for tool tests).")
+    run: int | None = Field(None, description="The 1-based run index of an agent test with `runs:` > 1.")
     file: str = Field(description="The suite file that defines the test.")
     line: int = Field(description="The 1-based line of the test's definition in `file`.")
     status: Status
@@ -49,6 +51,24 @@ class TestResult(_Model):
     failures: list[AssertionFailure] = Field(default_factory=list, description="Assertions that failed.")
     error: str | None = Field(None, description="A failure that is not an assertion: a server crash, a timeout, ...")
     stderr: str | None = Field(None, description="The tail of the server's stderr, when the failure involves it.")
+
+
+class GateReport(_Model):
+    """One gate block of one agent test (per model), judged over all of its runs."""
+
+    test: str = Field(description="The agent test's name.")
+    model: str | None = Field(None, description="The model, for a matrix; null otherwise.")
+    block: str = Field(description="The gate block, e.g. `tool_selection` or `equal_function_sets`.")
+    file: str = Field(description="The suite file that defines the test.")
+    line: int = Field(description="The 1-based line of the block's test in `file`.")
+    status: Status
+    runs: int = Field(description="How many runs the figures are over.")
+    targets: dict[str, float | int | None] = Field(
+        default_factory=dict, description="Named figures, e.g. `tool_selection.f1`."
+    )
+    failures: list[AssertionFailure] = Field(default_factory=list, description="Gate assertions that failed.")
+    lines: list[str] = Field(default_factory=list, description="The summary lines the gate prints.")
+    detail: dict[str, Any] = Field(default_factory=dict, description="Gate-specific detail (per-run rows, ...).")
 
 
 class Summary(_Model):
@@ -69,12 +89,13 @@ class Report(_Model):
     started_at: str = Field(description="When the run started (ISO 8601, UTC).")
     duration_ms: float
     results: list[TestResult] = Field(default_factory=list)
+    gates: list[GateReport] = Field(default_factory=list, description="Gate blocks judged across runs.")
     summary: Summary
 
     @property
     def ok(self) -> bool:
-        """True when nothing failed."""
-        return self.summary.failed == 0
+        """True when no test and no gate failed."""
+        return self.summary.failed == 0 and all(g.status != Status.FAILED for g in self.gates)
 
 
 def summarize(results: list[TestResult]) -> Summary:
