@@ -11,7 +11,9 @@ from mcptest.trace import ToolCall, Trace
 def call(tool_id: str, args: Any = None, *, error: bool = False, **fields: Any) -> ToolCall:
     """`call("brave.web_search")` is web_search on server brave; `call("search")` has no server."""
     server, _, name = tool_id.rpartition(".")
-    return ToolCall(server=server or None, name=name, args={"q": "x"} if args is None else args, is_error=error, **fields)
+    return ToolCall(
+        server=server or None, name=name, args={"q": "x"} if args is None else args, is_error=error, **fields
+    )
 
 
 def run(*calls: str | ToolCall, **fields: Any) -> Trace:

@@ -23,7 +23,9 @@ def test_the_spec_run_that_reaches_both_classes_scores_100_everywhere():
 
 
 def test_the_spec_run_with_a_miss_and_an_extra_scores_50_and_names_both():
-    outcome = evaluate("equal_function_sets", {"classes": SPEC_CLASSES}, [run("google.search", "shell.exec")], label="r")
+    outcome = evaluate(
+        "equal_function_sets", {"classes": SPEC_CLASSES}, [run("google.search", "shell.exec")], label="r"
+    )
     assert scores(outcome) == (50, 50, 50)
     assert outcome.detail["missed_classes"] == {"fetch": 1}
     assert outcome.detail["unexpected_tools"] == ["shell.exec"]
@@ -82,7 +84,9 @@ def test_runs_are_micro_averaged_by_summing_counts_before_dividing():
     # precision is 3/6, recall 3/6.
     assert (outcome.detail["tp"], outcome.detail["fp"], outcome.detail["fn"]) == (3, 3, 3)
     assert scores(outcome) == (50, 50, 50)
-    skewed = evaluate("equal_function_sets", {"classes": SPEC_CLASSES}, [run("google.search", "http.get"), run(*["z.z"] * 6)])
+    skewed = evaluate(
+        "equal_function_sets", {"classes": SPEC_CLASSES}, [run("google.search", "http.get"), run(*["z.z"] * 6)]
+    )
     # micro: TP 2, FP 6, FN 2 -> precision 25, recall 50, F1 4/12 = 33 (a macro mean of F1s would say 50)
     assert scores(skewed) == (25, 50, 33)
 
@@ -95,8 +99,12 @@ def test_run_order_does_not_change_the_aggregate():
 
 
 def test_a_multi_run_line_counts_how_many_runs_missed_each_class():
-    outcome = evaluate("equal_function_sets", {"classes": SPEC_CLASSES}, [run("google.search"), run("http.get")], label="x")
-    assert outcome.lines[0].endswith("(2 TP, 0 FP, 2 FN over 2 runs); missed classes: search (1 of 2 runs), fetch (1 of 2 runs)")
+    outcome = evaluate(
+        "equal_function_sets", {"classes": SPEC_CLASSES}, [run("google.search"), run("http.get")], label="x"
+    )
+    assert outcome.lines[0].endswith(
+        "(2 TP, 0 FP, 2 FN over 2 runs); missed classes: search (1 of 2 runs), fetch (1 of 2 runs)"
+    )
 
 
 def test_the_default_gate_is_f1_at_least_50_when_expect_is_omitted_or_empty():
@@ -112,7 +120,12 @@ def test_an_expect_list_replaces_the_default_gate_in_both_spellings():
         {"tool_selection.f1": {">=": 80}},
         {"target": "tool_selection.recall", "matcher": {"schema": {"minimum": 100}}},
     ]
-    outcome = evaluate("equal_function_sets", {"classes": SPEC_CLASSES, "expect": expect}, [run("google.search", "shell.exec")], label="r")
+    outcome = evaluate(
+        "equal_function_sets",
+        {"classes": SPEC_CLASSES, "expect": expect},
+        [run("google.search", "shell.exec")],
+        label="r",
+    )
     assert outcome.default_gate == []
     assert [f.target for f in outcome.failures] == ["tool_selection.f1", "tool_selection.recall"]
     assert outcome.lines[0].startswith("selection F1 [FAIL] r:")
@@ -121,7 +134,9 @@ def test_an_expect_list_replaces_the_default_gate_in_both_spellings():
 
 def test_an_unknown_target_fails_with_the_list_of_targets():
     outcome = evaluate(
-        "equal_function_sets", {"classes": SPEC_CLASSES, "expect": [{"tool_selection.f2": {">=": 1}}]}, [run("http.get")]
+        "equal_function_sets",
+        {"classes": SPEC_CLASSES, "expect": [{"tool_selection.f2": {">=": 1}}]},
+        [run("http.get")],
     )
     assert "tool_selection.f2 is not a target of equal_function_sets" in outcome.failures[0].message
     assert "tool_selection.f1" in outcome.failures[0].message

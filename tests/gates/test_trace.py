@@ -9,7 +9,7 @@ import pytest
 from pydantic import ValidationError
 
 from mcptest.errors import UserError
-from mcptest.trace import InlineCall, ToolCall, TokenUsage, Trace, load_traces, trace_from_inline
+from mcptest.trace import InlineCall, TokenUsage, ToolCall, Trace, load_traces, trace_from_inline
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
