@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -61,7 +61,7 @@ class GateOutcome(BaseModel):
         return lookup(self.block, self.targets, self.undefined)(target)
 
 
-def lookup(block: str, targets: dict[str, Number], undefined: dict[str, str]) -> Any:
+def lookup(block: str, targets: dict[str, Number], undefined: dict[str, str]) -> Callable[[str], Number]:
     """A resolver for `mcptest.expect.check` over one block's targets."""
 
     def resolve(target: str) -> Number:
@@ -70,7 +70,7 @@ def lookup(block: str, targets: dict[str, Number], undefined: dict[str, str]) ->
         if target in undefined:
             raise TargetMissing(f"{target} is undefined: {undefined[target]}")
         known = ", ".join(sorted([*targets, *undefined]))
-        raise TargetMissing(f"{target} is not a target of {block}: (targets: {known})")
+        raise TargetMissing(f"{target} is not a target of {block} (its targets: {known})")
 
     return resolve
 

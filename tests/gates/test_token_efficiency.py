@@ -116,3 +116,14 @@ def test_the_letter_grade(f1, letter):
 def test_the_classes_list_must_not_be_empty():
     with pytest.raises(ValidationError):
         TokenEfficiencyConfig.model_validate({"classes": []})
+
+
+def test_a_tool_seen_again_is_not_re_encoded():
+    from mcptest.gates.token_efficiency import _tokens
+
+    tool = CatalogTool(tool={"name": "rare_tool_for_cache_test", "description": "Counted once."})
+    surface_tokens([tool])
+    before = _tokens.cache_info()
+    surface_tokens([tool] * 5)
+    after = _tokens.cache_info()
+    assert (after.misses, after.hits) == (before.misses, before.hits + 5)

@@ -157,3 +157,18 @@ def test_per_run_rows_land_in_the_detail():
 def test_invalid_floors_are_rejected(config):
     with pytest.raises(ValidationError):
         ToolSelectionConfig.model_validate(config)
+
+
+def test_a_committed_trace_file_reproduces_the_spec_breach():
+    from pathlib import Path
+
+    from mcptest.trace import load_traces
+
+    traces = load_traces(Path(__file__).parent / "fixtures" / "weather_runs.json")
+    outcome = evaluate("tool_selection", WEATHER, traces, label="weather selection")
+    assert outcome.lines[:3] == [
+        "tool-selection floor [FAIL] weather selection: selection 6/10 (60%), pass^k 30%, "
+        "tokens 1500 median / 3120 max",
+        "FLOOR weather selection: selection rate 60% is below the 80% floor (6 of 10 runs selected `get_weather`)",
+        "FLOOR weather selection: 3 of 10 runs exceeded the 2000-token budget (worst run 3120 tokens)",
+    ]
