@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from functools import lru_cache
 
 from pydantic import Field
 
+from mcptest.catalog import Tool
 from mcptest.gates import outcome as gate
 from mcptest.gates.equal_function_sets import FunctionClass, score
 from mcptest.gates.outcome import GateConfig, GateContext, GateOutcome, Number, default, judged, runs
+from mcptest.lint.surface import surface_parts
 from mcptest.tokens import count_tokens
 from mcptest.trace import CatalogTool, Trace
 
@@ -31,9 +32,9 @@ def _tokens(name: str, description: str, schema_json: str) -> int:
 
 
 def tool_tokens(tool: CatalogTool) -> int:
-    """tokens(name) + tokens(description) + tokens(compact inputSchema JSON), cl100k_base; cached per tool text."""
-    schema = json.dumps(tool.tool.get("inputSchema") or {"type": "object"}, separators=(",", ":"), ensure_ascii=False)
-    return _tokens(tool.name, tool.tool.get("description") or "", schema)
+    """tokens(name) + tokens(description) + tokens(compact inputSchema JSON), counted as `mcptest doctor` counts a
+    catalog (`mcptest.lint.surface`), and cached per tool text so an unchanged tool is encoded once per process."""
+    return _tokens(*surface_parts(Tool(tool.tool)))
 
 
 def surface_tokens(catalog: Sequence[CatalogTool]) -> int:
