@@ -204,7 +204,8 @@ def load_traces(path: str | Path) -> list[Trace]:
     except json.JSONDecodeError as exc:
         raise UserError([Problem(str(path), exc.lineno, exc.colno, f"JSON syntax error: {exc.msg}")]) from None
     if not isinstance(data, dict | list) or (isinstance(data, list) and not data):
-        found = "an empty array" if isinstance(data, list) else f"a JSON {type(data).__name__}"
+        kinds = {str: "string", bool: "boolean", type(None): "null"}
+        found = "an empty array" if isinstance(data, list) else f"a JSON {kinds.get(type(data), 'number')}"
         raise UserError([Problem(str(path), 1, 1, f"expected a trace object or an array of traces, found {found}")])
     items: list[tuple[Loc, Any]] = [((i,), d) for i, d in enumerate(data)] if isinstance(data, list) else [((), data)]
     traces: list[Trace] = []

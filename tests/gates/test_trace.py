@@ -67,7 +67,8 @@ def test_every_invalid_field_is_reported_at_once_with_its_line():
     ("text", "message"),
     [
         ("[]", "expected a trace object or an array of traces, found an empty array"),
-        ('"trace"', "expected a trace object or an array of traces, found a JSON str"),
+        ('"trace"', "expected a trace object or an array of traces, found a JSON string"),
+        ("null", "expected a trace object or an array of traces, found a JSON null"),
     ],
 )
 def test_a_file_that_is_not_a_trace_says_what_it_found(tmp_path, text, message):
