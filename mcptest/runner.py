@@ -15,6 +15,8 @@ from mcptest.report.model import AssertionFailure, Report, Status, TestResult, s
 from mcptest.report.redact import redact
 from mcptest.selection import Selection
 from mcptest.session import CallOutcome, ServerConfig, ServerUnavailable, SessionPool
+from mcptest.errors import UserError
+from mcptest.lint.gate import ToolQualityBlock
 from mcptest.suite.models import Suite, ToolTest
 
 Clock = Callable[[], datetime]
@@ -30,9 +32,12 @@ class RunResult:
     """Every failure was a server that did not come up in time."""
 
 
-def select(suite: Suite, selection: Selection) -> list[ToolTest]:
-    """The suite's tests that the filters select, in file order."""
-    return [t for t in suite.tools if selection.matches(t)]
+Test = ToolTest | ToolQualityBlock
+
+
+def select(suite: Suite, selection: Selection) -> list[Test]:
+    """The suite's tests that the filters select: tool tests, then `tool_quality:` blocks, each in file order."""
+    return [t for t in [*suite.tools, *suite.tool_quality] if selection.matches(t)]
 
 
 async def run_suite(
@@ -53,7 +58,10 @@ async def run_suite(
     configs: dict[str, ServerConfig] = {**suite.servers, **(servers or {})}
     async with SessionPool(configs, base_dir=Path(suite.file).parent) as pool:
         for test in tests:
-            result, timed_out = await run_tool_test(test, pool, suite.file)
+            if isinstance(test, ToolTest):
+                result, timed_out = await run_tool_test(test, pool, suite.file)
+            else:
+                result, timed_out = await run_quality_block(test, pool, suite.file)
             results.append(result)
             not_ready.append(timed_out)
             if on_result:
@@ -79,9 +87,7 @@ async def run_tool_test(test: ToolTest, pool: SessionPool, file: str) -> tuple[T
     try:
         session = await pool.get(test.server)
     except ServerUnavailable as exc:
-        return TestResult(
-            **base, status=Status.FAILED, duration_ms=_ms(start), error=exc.message, stderr=exc.stderr or None
-        ), "no handshake within" in exc.message
+        return _failed(base, start, exc.message, exc.stderr), "no handshake within" in exc.message
     start = time.perf_counter()  # the server's start-up is the run's cost, not this test's
     outcome = await session.call_tool(test.tool, test.args)
     failures, error = judge(test, outcome)
@@ -94,6 +100,33 @@ async def run_tool_test(test: ToolTest, pool: SessionPool, file: str) -> tuple[T
         error=error,
         stderr=(session.stderr_tail() or None) if outcome.error and error else None,
     ), False
+
+
+async def run_quality_block(block: ToolQualityBlock, pool: SessionPool, file: str) -> tuple[TestResult, bool]:
+    """Score the server's live catalog and check the block's gate (its default gate when `expect` is empty)."""
+    from mcptest.catalog import from_wire
+    from mcptest.lint.gate import evaluate
+
+    start = time.perf_counter()
+    base: dict[str, Any] = dict(
+        name=block.name, kind="quality", server=block.server, file=file, line=block._line, tags=block.tags
+    )
+    try:
+        session = await pool.get(block.server)
+        catalog = from_wire(await session.list_tools(), f"server '{block.server}'")
+    except ServerUnavailable as exc:
+        timed_out = "no handshake within" in exc.message
+        return _failed(base, start, exc.message, exc.stderr), timed_out
+    except UserError as exc:
+        return _failed(base, start, f"the server's tools/list is malformed: {exc}", ""), False
+    targets, failures = evaluate(catalog, block)
+    figures = {k: v for k, v in targets.items() if isinstance(v, int | float) and not isinstance(v, bool)}
+    status = Status.FAILED if failures else Status.PASSED
+    return TestResult(**base, status=status, duration_ms=_ms(start), failures=failures, targets=figures), False
+
+
+def _failed(base: dict[str, Any], start: float, error: str, stderr: str) -> TestResult:
+    return TestResult(**base, status=Status.FAILED, duration_ms=_ms(start), error=error, stderr=stderr or None)
 
 
 def judge(test: ToolTest, outcome: CallOutcome) -> tuple[list[AssertionFailure], str | None]:

@@ -43,6 +43,7 @@ class ToolQualityBlock(BaseModel):
 
     name: str = Field(min_length=1, description="The row name in the report.")
     server: str = Field(description="A key of `servers:`: the server whose `tools/list` is scored.")
+    tags: list[str] = Field(default_factory=list, description="For `--tag` / `--skip-tag`.")
     expect: list[Assertion] | None = Field(
         None,
         description='Assertions over min_score, mean_score, tool["NAME"].score, critical_count, warning_count, '

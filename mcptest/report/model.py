@@ -49,6 +49,9 @@ class TestResult(_Model):
     duration_ms: float = Field(description="Wall time of the test, in milliseconds.")
     tags: list[str] = Field(default_factory=list)
     failures: list[AssertionFailure] = Field(default_factory=list, description="Assertions that failed.")
+    targets: dict[str, float | int | None] = Field(
+        default_factory=dict, description="Named figures the test measured, e.g. `mean_score` for `tool_quality`."
+    )
     error: str | None = Field(None, description="A failure that is not an assertion: a server crash, a timeout, ...")
     stderr: str | None = Field(None, description="The tail of the server's stderr, when the failure involves it.")
 

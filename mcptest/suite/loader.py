@@ -11,6 +11,7 @@ from pydantic import ValidationError
 
 from mcptest import yaml_source
 from mcptest.errors import Problem, UserError
+from mcptest.lint.gate import TARGET_ROOTS as QUALITY_TARGET_ROOTS
 from mcptest.suite.interpolate import interpolate
 from mcptest.suite.models import Suite
 from mcptest.suite.validation import did_you_mean, problems_from, where
@@ -18,6 +19,8 @@ from mcptest.yaml_source import Loc, SourceDoc
 
 DEFAULT_SUITE_NAMES = ("mcptest.yaml", "mcptest.yml")
 TOOL_TARGET_ROOTS = ("result", "error", "duration_ms")
+# The test lists of a suite and the first segments their targets may start with.
+_SECTIONS = {"tools": TOOL_TARGET_ROOTS, "tool_quality": QUALITY_TARGET_ROOTS}
 
 
 def find_suite(path: str | None) -> str:
@@ -54,6 +57,8 @@ def load_suite(path: str | Path, environ: Mapping[str, str] | None = None) -> Su
     suite._secrets = secrets
     for i, test in enumerate(suite.tools):
         test._line = doc.value_pos(("tools", i))[0]
+    for i, block in enumerate(suite.tool_quality):
+        block._line = doc.value_pos(("tool_quality", i))[0]
     return suite
 
 
@@ -93,24 +98,21 @@ def _cross_references(doc: SourceDoc) -> list[Problem]:
         names |= set(map(str, doc.data["servers"]))
     problems: list[Problem] = []
     seen: dict[str, int] = {}
-    tests = doc.data.get("tools")
-    for i, test in enumerate(tests if isinstance(tests, list) else []):
-        if not isinstance(test, dict):
-            continue
-        loc: Loc = ("tools", i)
-        problems += _server_ref(doc, (*loc, "server"), test.get("server"), names)
-        name = test.get("name")
-        if isinstance(name, str):
-            if name in seen:
-                problems.append(
-                    doc.problem(
-                        (*loc, "name"),
-                        f"{where((*loc, 'name'))}: duplicate test name '{name}' (first defined at line {seen[name]})",
-                    )
-                )
-            else:
-                seen[name] = doc.value_pos(loc)[0]
-        problems += _target_roots(doc, loc, test.get("expect"), TOOL_TARGET_ROOTS)
+    for section, roots in _SECTIONS.items():
+        tests = doc.data.get(section)
+        for i, test in enumerate(tests if isinstance(tests, list) else []):
+            if not isinstance(test, dict):
+                continue
+            loc: Loc = (section, i)
+            problems += _server_ref(doc, (*loc, "server"), test.get("server"), names)
+            name = test.get("name")
+            if isinstance(name, str):
+                if name in seen:
+                    message = f"duplicate test name '{name}' (first defined at line {seen[name]})"
+                    problems.append(doc.problem((*loc, "name"), f"{where((*loc, 'name'))}: {message}"))
+                else:
+                    seen[name] = doc.value_pos(loc)[0]
+            problems += _target_roots(doc, loc, test.get("expect"), roots)
     return problems
 
 
@@ -139,7 +141,7 @@ def _target_roots(doc: SourceDoc, loc: Loc, expect: Any, roots: tuple[str, ...])
             continue
         root = target.split(".")[0].split("[")[0]
         if root not in roots:
-            hint = did_you_mean(root, roots) or f"; tool test targets start with {', '.join(roots)}"
+            hint = did_you_mean(root, roots) or f"; targets here start with {', '.join(roots)}"
             problems.append(
                 doc.problem(
                     key_loc, f"{where(key_loc)}: unknown target '{target}'{hint}", at_key=key_loc[-1] != "target"

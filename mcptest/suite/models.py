@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, PrivateAttr, Tag, field_validator
 
 from mcptest.expect import Assertion
+from mcptest.lint.gate import ToolQualityBlock
 
 SUITE_FORMAT_VERSION = 1
 SCHEMA_URL = "https://raw.githubusercontent.com/mcptest/mcptest/main/schema/v1.json"
@@ -122,6 +123,9 @@ class Suite(Strict):
     version: Literal[1] = Field(1, description="The suite format version.")
     servers: dict[str, Server] = Field(default_factory=dict, description="Named MCP servers the tests talk to.")
     tools: list[ToolTest] = Field(default_factory=list, description="Tool tests: call a tool, assert on the result.")
+    tool_quality: list[ToolQualityBlock] = Field(
+        default_factory=list, description="Score a server's tool descriptions (TDQS, lint, smells) and gate on them."
+    )
     _file: str = PrivateAttr("")
     _secrets: set[str] = PrivateAttr(default_factory=set)
 
