@@ -10,13 +10,13 @@ from pathlib import Path
 from typing import Any
 
 from mcptest import __version__
+from mcptest.errors import UserError
 from mcptest.expect import TargetMissing, check, resolve, show
+from mcptest.lint.gate import ToolQualityBlock
 from mcptest.report.model import AssertionFailure, Report, Status, TestResult, summarize
 from mcptest.report.redact import redact
 from mcptest.selection import Selection
 from mcptest.session import CallOutcome, ServerConfig, ServerUnavailable, SessionPool
-from mcptest.errors import UserError
-from mcptest.lint.gate import ToolQualityBlock
 from mcptest.suite.models import Suite, ToolTest
 
 Clock = Callable[[], datetime]
@@ -37,7 +37,8 @@ Test = ToolTest | ToolQualityBlock
 
 def select(suite: Suite, selection: Selection) -> list[Test]:
     """The suite's tests that the filters select: tool tests, then `tool_quality:` blocks, each in file order."""
-    return [t for t in [*suite.tools, *suite.tool_quality] if selection.matches(t)]
+    tests: list[Test] = [*suite.tools, *suite.tool_quality]
+    return [t for t in tests if selection.matches(t)]
 
 
 async def run_suite(
@@ -120,7 +121,7 @@ async def run_quality_block(block: ToolQualityBlock, pool: SessionPool, file: st
     except UserError as exc:
         return _failed(base, start, f"the server's tools/list is malformed: {exc}", ""), False
     targets, failures = evaluate(catalog, block)
-    figures = {k: v for k, v in targets.items() if isinstance(v, int | float) and not isinstance(v, bool)}
+    figures: dict[str, float | int | None] = {k: v for k, v in targets.items() if isinstance(v, int | float) and not isinstance(v, bool)}
     status = Status.FAILED if failures else Status.PASSED
     return TestResult(**base, status=status, duration_ms=_ms(start), failures=failures, targets=figures), False
 

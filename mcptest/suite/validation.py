@@ -100,18 +100,18 @@ def _data_path(data: Any, loc: Loc) -> Loc:
     """The pydantic loc without union tags: only the steps that exist in the data (plus a missing last key)."""
     out: list[str | int] = []
     for i, el in enumerate(loc):
-        if (
-            isinstance(data, Mapping)
-            and el in data
-            or isinstance(data, list)
-            and isinstance(el, int)
-            and 0 <= el < len(data)
-        ):
+        if _has(data, el):
             data = data[el]
             out.append(el)
         elif i == len(loc) - 1:
             out.append(el)
     return tuple(out)
+
+
+def _has(data: Any, el: str | int) -> bool:
+    if isinstance(data, Mapping):
+        return el in data
+    return isinstance(data, list) and isinstance(el, int) and 0 <= el < len(data)
 
 
 def _allowed_keys(model: type[BaseModel], loc: Loc) -> list[str]:
