@@ -12,7 +12,7 @@ from typing import Any
 from mcptest import __version__
 from mcptest.errors import UserError
 from mcptest.expect import TargetMissing, check, resolve, show
-from mcptest.lint.gate import ToolQualityBlock
+from mcptest.lint.block import ToolQualityBlock
 from mcptest.report.model import AssertionFailure, Report, Status, TestResult, summarize
 from mcptest.report.redact import redact
 from mcptest.selection import Selection

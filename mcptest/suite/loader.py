@@ -11,7 +11,7 @@ from pydantic import ValidationError
 
 from mcptest import yaml_source
 from mcptest.errors import Problem, UserError
-from mcptest.lint.gate import TARGET_ROOTS as QUALITY_TARGET_ROOTS
+from mcptest.lint.block import TARGET_ROOTS as QUALITY_TARGET_ROOTS
 from mcptest.suite.interpolate import interpolate
 from mcptest.suite.models import Suite
 from mcptest.suite.validation import did_you_mean, problems_from, where

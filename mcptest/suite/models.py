@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, PrivateAttr, Tag, field_validator
 
 from mcptest.expect import Assertion
-from mcptest.lint.gate import ToolQualityBlock
+from mcptest.lint.block import ToolQualityBlock
 
 SUITE_FORMAT_VERSION = 1
 SCHEMA_URL = "https://raw.githubusercontent.com/mcptest/mcptest/main/schema/v1.json"

@@ -1,0 +1,39 @@
+"""Heavy SDKs are imported only where they are used, so `--help` and tool-only runs stay fast."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import ROOT
+
+QUICKSTART = str(ROOT / "examples" / "quickstart" / "mcptest.yml")
+PROBE = """
+import json, sys
+from mcptest.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+print(json.dumps(sorted({m.split('.')[0] for m in sys.modules})), file=sys.stderr)
+"""
+
+
+def top_level_modules(*args: str) -> set[str]:
+    proc = subprocess.run([sys.executable, "-c", PROBE, *args], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    return set(json.loads(proc.stderr.strip().splitlines()[-1]))
+
+
+@pytest.mark.parametrize(
+    ("args", "absent"),
+    [
+        (("--help",), {"anthropic", "openai", "scipy", "mcp", "tiktoken", "jsonschema"}),
+        (("validate", QUICKSTART), {"anthropic", "openai", "scipy", "mcp", "tiktoken"}),
+        (("run", QUICKSTART), {"anthropic", "openai", "scipy"}),
+    ],
+)
+def test_commands_import_no_sdk_they_do_not_use(args: tuple[str, ...], absent: set[str]) -> None:
+    assert top_level_modules(*args) & absent == set()
