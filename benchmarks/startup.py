@@ -40,20 +40,32 @@ def median_ms(argv: list[str]) -> float:
 
 
 def heavy_imports(args: list[str]) -> list[str]:
-    proc = subprocess.run([sys.executable, "-c", PROBE, *args], cwd=ROOT, input=json.dumps(HEAVY) + "\n",
-                          capture_output=True, text=True, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-c", PROBE, *args],
+        cwd=ROOT,
+        input=json.dumps(HEAVY) + "\n",
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     return json.loads(proc.stderr.strip().splitlines()[-1])
 
 
 def main() -> None:
     cli = [sys.executable, "-m", "mcptest"]
-    print(f"python start-up alone:              {median_ms([sys.executable, '-c', 'pass']):7.1f} ms (median of {REPEATS})")
+    print(
+        f"python start-up alone:              {median_ms([sys.executable, '-c', 'pass']):7.1f} ms (median of {REPEATS})"
+    )
     print(f"mcptest --help:                     {median_ms([*cli, '--help']):7.1f} ms (target < 300)")
-    print(f"mcptest validate quickstart:        {median_ms([*cli, 'validate', str(QUICKSTART)]):7.1f} ms (target < 300)")
+    print(
+        f"mcptest validate quickstart:        {median_ms([*cli, 'validate', str(QUICKSTART)]):7.1f} ms (target < 300)"
+    )
     print(f"heavy imports, --help:              {heavy_imports(['--help']) or 'none'}")
     print(f"heavy imports, validate:            {heavy_imports(['validate', str(QUICKSTART)]) or 'none'}")
-    print(f"heavy imports, run (tool tests):    {heavy_imports(['run', str(QUICKSTART)]) or 'none'} "
-          "(mcp is expected: it is the client)")
+    print(
+        f"heavy imports, run (tool tests):    {heavy_imports(['run', str(QUICKSTART)]) or 'none'} "
+        "(mcp is expected: it is the client)"
+    )
 
 
 if __name__ == "__main__":
