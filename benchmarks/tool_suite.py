@@ -2,7 +2,8 @@
 
 The server's own latency is measured with the bare SDK client (one session, the same call 200 times); mcptest's
 per-test cost is the difference between a 201-test and a 1-test run of the CLI, divided by 200, so process
-start-up and the server's start-up cancel out. Each figure is the best of REPEATS (the least disturbed by a busy machine). Target (issue 2): under 10 ms of overhead per test.
+start-up and the server's start-up cancel out. Each figure is the best of REPEATS runs, the one least
+disturbed by a busy machine. Target (issue 2): under 10 ms of overhead per test.
 """
 
 from __future__ import annotations
