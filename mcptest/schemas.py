@@ -26,10 +26,18 @@ def report_schema() -> dict[str, Any]:
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", **Report.model_json_schema()}
 
 
+def tool_bench_schema() -> dict[str, Any]:
+    """The `mcptest tool-bench run --json` report."""
+    from mcptest.bench.report import BenchReport
+
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **BenchReport.model_json_schema()}
+
+
 # The formats and their files: one plain list, walked by the staleness test.
 SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
     "v1.json": suite_schema,
     "report.v1.json": report_schema,
+    "tool-bench.v1.json": tool_bench_schema,
 }
 
 

@@ -1,7 +1,105 @@
-"""`mcptest tool-bench` (placeholder until implemented)."""
+"""`mcptest tool-bench run`: does a description change move tool selection? Mutate, re-select, measure."""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from mcptest.exit_codes import ExitCode
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from mcptest.bench.report import Accuracy, BenchReport
+
 
 def register(app: typer.Typer) -> None:
-    """Add this command to the app (nothing yet)."""
+    """Add `tool-bench run` to the app."""
+    bench = typer.Typer(help="Benchmark how tool descriptions drive tool selection.", no_args_is_help=True)
+    bench.command("run")(run)
+    app.add_typer(bench, name="tool-bench")
+
+
+def run(
+    spec: Annotated[str, typer.Argument(help="The tool-bench spec (YAML).")],
+    min_drop: Annotated[
+        float | None,
+        typer.Option("--min-drop", help="Exit 1 unless some mutation drops accuracy by at least this fraction."),
+    ] = None,
+    json_output: Annotated[bool, typer.Option("--json", help="Print the whole report as JSON.")] = False,
+    selector: Annotated[str, typer.Option("--selector", help="lexical, embedding or model:<id>.")] = "lexical",
+    no_color: Annotated[bool, typer.Option("--no-color", help="No ANSI colour.")] = False,
+) -> int:
+    """Score the catalog's tool selection, apply each mutation alone, and report the drops."""
+    from mcptest.bench.loading import load_spec
+    from mcptest.bench.run import run_bench
+    from mcptest.bench.selectors import resolve
+    from mcptest.errors import usage_error
+
+    if min_drop is not None and not 0 <= min_drop <= 1:
+        raise usage_error(f"--min-drop: a fraction between 0 and 1, got {min_drop}")
+    chosen = resolve(selector)
+    report = run_bench(load_spec(spec), chosen, min_drop)
+    if json_output:
+        sys.stdout.write(report.model_dump_json(indent=2) + "\n")
+    else:
+        _print(report, no_color)
+    return ExitCode.FAILED if report.passed is False else ExitCode.OK
+
+
+def _print(report: BenchReport, no_color: bool) -> None:
+    from rich.console import Console
+    from rich.markup import escape
+
+    from mcptest.cli.common import use_color
+
+    color = use_color(no_color, sys.stdout)
+    console = Console(file=sys.stdout, color_system="auto" if color else None, highlight=False, soft_wrap=True)
+    c = report.catalog
+    console.print(f"[bold]tool-bench[/] {escape(report.spec)}  selector {report.selector}")
+    console.print(
+        f"catalog: {c.tools} tools, TDQS mean {c.tdqs_mean:.3f} min {c.tdqs_min:.3f}, "
+        f"{c.smell_total} smells{_smells(c.smells)}, {c.whitespace_tokens} words (whitespace estimate), "
+        f"{c.cl100k_tokens} cl100k_base tokens"
+    )
+    console.print(f"baseline: {_accuracy(report.baseline)}")
+    for i, intent in enumerate(report.intents):
+        if not intent.correct:
+            picked = intent.picked or "nothing"
+            tie = f" (tied with {intent.tied - 1} more)" if intent.tied > 1 else ""
+            console.print(
+                f"  [yellow]miss[/] #{i} {escape(intent.query)!r}: picked {escape(picked)}{tie}, "
+                f"gold {escape(', '.join(intent.gold))}"
+            )
+    _print_mutations(console, report)
+
+
+def _print_mutations(console: Console, report: BenchReport) -> None:
+    from rich.markup import escape
+
+    if not report.mutations:
+        console.print("no mutations")
+    for m in report.mutations:
+        label = m.kind if m.kind in ("blank", "genericize") else f"{m.kind}({m.chars if m.word is None else m.word})"
+        mark = "[red]significant[/]" if m.significant else "[dim]not significant[/]"
+        console.print(
+            f"{escape(label)} {escape(m.tool)}: {_accuracy(m.accuracy)}, drop {m.drop:+.1%} "
+            f"({len(m.lost)} lost, {len(m.gained)} gained, p={m.p_value:.3g}, {mark}); "
+            f"TDQS {m.tdqs_before:.3f} -> {m.tdqs_after:.3f}{_smells(m.smells_introduced, 'new smells: ')}; "
+            f"{m.tokens_removed} tokens removed"
+        )
+    if report.min_drop is not None:
+        largest = "none" if report.max_drop is None else f"{report.max_drop:.1%}"
+        verdict = "[green]PASS[/]" if report.passed else "[red]FAIL[/]"
+        console.print(f"{verdict} largest drop {largest}, --min-drop {report.min_drop:.1%}")
+
+
+def _accuracy(a: Accuracy) -> str:
+    return f"{a.correct}/{a.total} correct ({a.accuracy:.1%}, 95% CI {a.wilson_low:.1%}–{a.wilson_high:.1%})"
+
+
+def _smells(smells: dict[str, int], lead: str = "") -> str:
+    found = ", ".join(f"{k} {v}" for k, v in smells.items() if v)
+    return f" ({lead}{found})" if found else ""
