@@ -10,10 +10,11 @@ from pathlib import Path
 from typing import Any
 
 from mcptest import __version__
+from mcptest.agent_results import judge_runs
 from mcptest.errors import UserError
 from mcptest.expect import TargetMissing, check, resolve, show
 from mcptest.lint.block import ToolQualityBlock
-from mcptest.report.model import AssertionFailure, Report, Status, TestResult, summarize
+from mcptest.report.model import AssertionFailure, GateReport, Report, Status, TestResult, summarize
 from mcptest.report.redact import redact
 from mcptest.selection import Selection
 from mcptest.session import CallOutcome, ServerConfig, ServerUnavailable, SessionPool
@@ -35,6 +36,11 @@ class RunResult:
 Test = ToolTest | ToolQualityBlock
 
 
+def selected_count(suite: Suite, selection: Selection) -> int:
+    """How many tests (tool, quality and agent) the filters select."""
+    return len(select(suite, selection)) + sum(selection.matches(a) for a in suite.agents)
+
+
 def select(suite: Suite, selection: Selection) -> list[Test]:
     """The suite's tests that the filters select: tool tests, then `tool_quality:` blocks, each in file order."""
     tests: list[Test] = [*suite.tools, *suite.tool_quality]
@@ -52,6 +58,7 @@ async def run_suite(
     """Run the selected tool tests, one session per server, and return the report."""
     selection = selection or Selection()
     tests = select(suite, selection)
+    agents = [a for a in suite.agents if selection.matches(a)]
     started_at = clock()
     start = time.perf_counter()
     results: list[TestResult] = []
@@ -67,16 +74,24 @@ async def run_suite(
             not_ready.append(timed_out)
             if on_result:
                 on_result(result)
+    gates: list[GateReport] = []
+    for agent in agents:
+        rows, judged = judge_runs(agent, agent.recorded_runs(), suite.file)
+        results += rows
+        gates += judged
+        not_ready += [False] * len(rows)
     report = Report(
         mcptest_version=__version__,
         suite=suite.file,
         started_at=started_at.isoformat(),
         duration_ms=round((time.perf_counter() - start) * 1000, 3),
         results=results,
+        gates=gates,
         summary=summarize(results),
     )
     failed = [nr for nr, r in zip(not_ready, results, strict=True) if r.status == Status.FAILED]
-    return RunResult(redact(report, suite.secrets), len(tests), bool(failed) and all(failed))
+    failed += [False for g in gates if g.status == Status.FAILED]
+    return RunResult(redact(report, suite.secrets), len(tests) + len(agents), bool(failed) and all(failed))
 
 
 async def run_tool_test(test: ToolTest, pool: SessionPool, file: str) -> tuple[TestResult, bool]:
@@ -121,7 +136,9 @@ async def run_quality_block(block: ToolQualityBlock, pool: SessionPool, file: st
     except UserError as exc:
         return _failed(base, start, f"the server's tools/list is malformed: {exc}", ""), False
     targets, failures = evaluate(catalog, block)
-    figures: dict[str, float | int | None] = {k: v for k, v in targets.items() if isinstance(v, int | float) and not isinstance(v, bool)}
+    figures: dict[str, float | int | None] = {
+        k: v for k, v in targets.items() if isinstance(v, int | float) and not isinstance(v, bool)
+    }
     status = Status.FAILED if failures else Status.PASSED
     return TestResult(**base, status=status, duration_ms=_ms(start), failures=failures, targets=figures), False
 

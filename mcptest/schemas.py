@@ -26,6 +26,13 @@ def report_schema() -> dict[str, Any]:
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", **Report.model_json_schema()}
 
 
+def trace_schema() -> dict[str, Any]:
+    """A recorded agent run (the trace files agent tests read, and what cassettes store)."""
+    from mcptest.trace import Trace
+
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **Trace.model_json_schema()}
+
+
 def tool_bench_schema() -> dict[str, Any]:
     """The `mcptest tool-bench run --json` report."""
     from mcptest.bench.report import BenchReport
@@ -38,6 +45,7 @@ SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
     "v1.json": suite_schema,
     "report.v1.json": report_schema,
     "tool-bench.v1.json": tool_bench_schema,
+    "trace.v1.json": trace_schema,
 }
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import base64
 import gzip
-from functools import cache
 import importlib.util
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 

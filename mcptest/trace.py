@@ -70,7 +70,19 @@ class TokenUsage(_Model):
 
     input: int | None = Field(None, ge=0, description="Input (prompt) tokens.")
     output: int | None = Field(None, ge=0, description="Output (completion) tokens.")
-    total: int = Field(ge=0, description="All tokens; defaults to input + output.")
+    total: int = Field(
+        ge=0,
+        description="All tokens; defaults to input + output.",
+        json_schema_extra=lambda schema: schema.update(default="input + output"),
+    )
+
+    model_config = ConfigDict(
+        extra="forbid",
+        # `total` may be left out when `input` or `output` is given: the schema says so, as the validator does.
+        json_schema_extra=lambda schema: schema.update(
+            required=[], anyOf=[{"required": ["total"]}, {"required": ["input"]}, {"required": ["output"]}]
+        ),
+    )
 
     @model_validator(mode="before")
     @classmethod
@@ -120,6 +132,7 @@ class Trace(_Model):
     prompt: str | None = Field(None, description="The user prompt that started the run.")
     tool_calls: list[ToolCall] = Field(default_factory=list, description="Every tool call, in order.")
     final_response: str | None = Field(None, description="The agent's final text answer.")
+    turns: int | None = Field(None, ge=0, description="Model turns (requests to the model) in the conversation.")
     tokens: TokenUsage | None = Field(None, description="Conversation token usage; null when not recorded.")
     cost_usd: float | None = Field(None, ge=0, description="Dollars the run spent; null when unknown or unpriced.")
     catalog: list[CatalogTool] | None = Field(

@@ -38,7 +38,9 @@ def test_schema_command_prints_the_suite_schema() -> None:
     assert json.loads(ran.stdout) == json.loads(render("v1.json"))
 
 
-EXAMPLE_SUITES = sorted(p for p in (ROOT / "examples").rglob("mcptest.yml"))
+EXAMPLE_SUITES = sorted(
+    p for p in (ROOT / "examples").rglob("*.yml") if not {"mock_server:", "intents:"} & set(p.read_text().split())
+)
 
 
 @pytest.mark.parametrize("suite", EXAMPLE_SUITES, ids=lambda p: str(p.relative_to(ROOT)))
@@ -51,3 +53,14 @@ def test_example_suites_point_at_the_schema_and_satisfy_it(suite: Path) -> None:
     schema = json.loads(schema_file.read_text())
     jsonschema.validate(yaml_source.load(suite).data, schema)
     assert run_cli("validate", str(suite)).code == 0
+
+
+EXAMPLE_TRACES = sorted((ROOT / "examples").rglob("traces/*.json"))
+
+
+@pytest.mark.parametrize("trace_file", EXAMPLE_TRACES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_example_traces_satisfy_the_trace_schema(trace_file: Path) -> None:
+    schema = json.loads((SCHEMA_DIR / "trace.v1.json").read_text())
+    data = json.loads(trace_file.read_text())
+    for trace in data if isinstance(data, list) else [data]:
+        jsonschema.validate(trace, schema)

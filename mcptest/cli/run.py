@@ -33,7 +33,7 @@ def run(
     from mcptest.cli.common import emit, use_color
     from mcptest.errors import usage_error
     from mcptest.report.formats import REPORTERS
-    from mcptest.runner import run_suite, select
+    from mcptest.runner import run_suite, selected_count
     from mcptest.selection import Selection
     from mcptest.session import quiet_sdk_logs
     from mcptest.suite.loader import find_suite, load_suite
@@ -42,11 +42,14 @@ def run(
         raise usage_error(f"--reporter: unknown format '{reporter}'; formats are {', '.join(REPORTERS)}")
     loaded = load_suite(find_suite(suite))
     selection = Selection(filter=filter, tags=tag or (), skip_tags=skip_tag or ())
-    if not select(loaded, selection):
+    if not selected_count(loaded, selection):
         print(f"mcptest: no tests selected in {loaded.file} (check --filter / --tag / --skip-tag)", file=sys.stderr)
         return ExitCode.NOTHING_SELECTED
     quiet_sdk_logs(debug)
     result = anyio.run(lambda: run_suite(loaded, selection))
+    for gate in result.report.gates:  # the floor lines go to stderr, so a JSON report on stdout stays clean
+        for line in gate.lines:
+            print(line, file=sys.stderr)
     emit(REPORTERS[reporter](result.report, use_color(no_color) and not output), output)
     if result.report.ok:
         return ExitCode.OK

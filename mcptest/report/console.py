@@ -8,7 +8,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from mcptest.expect import show
-from mcptest.report.model import Report, Status, TestResult
+from mcptest.report.model import GateReport, Report, Status, TestResult
 
 _BADGE = {Status.PASSED: "[green]PASS[/]", Status.FAILED: "[bold red]FAIL[/]", Status.SKIPPED: "[yellow]SKIP[/]"}
 
@@ -20,13 +20,17 @@ def render_pretty(report: Report, color: bool = False, width: int = 100) -> str:
     console.print(f"[bold]mcptest[/] {escape(report.suite)}")
     for result in report.results:
         _result(console, result)
+    for gate in report.gates:
+        _gate(console, gate)
     console.print(_summary_line(report))
     return out.getvalue()
 
 
 def _result(console: Console, r: TestResult) -> None:
     where = f"{r.server}.{r.tool}" if r.tool else (r.server or "")
-    console.print(f"  {_BADGE[r.status]}  {escape(r.name)}  [dim]{escape(where)} · {r.duration_ms:.0f} ms[/]")
+    name = r.name + (f" [{r.model}]" if r.model else "") + (f" #{r.run}" if r.run else "")
+    meta = " · ".join(part for part in (where, f"{r.duration_ms:.0f} ms") if part)
+    console.print(f"  {_BADGE[r.status]}  {escape(name)}  [dim]{escape(meta)}[/]")
     if r.status != Status.FAILED:
         return
     indent = " " * 8
@@ -42,9 +46,30 @@ def _result(console: Console, r: TestResult) -> None:
     console.print(f"{indent}[dim]defined at {escape(r.file)}:{r.line}[/]")
 
 
+def _gate(console: Console, g: GateReport) -> None:
+    name = g.test + (f" [{g.model}]" if g.model else "")
+    figures = ", ".join(f"{k} {v}" for k, v in g.targets.items())
+    runs = f"{g.runs} run{'s' if g.runs != 1 else ''}"
+    console.print(f"  {_BADGE[g.status]}  {escape(name)} · {escape(g.block)}  [dim]{runs} · {escape(figures)}[/]")
+    if g.status != Status.FAILED:
+        return
+    indent = " " * 8
+    for f in g.failures:
+        console.print(f"{indent}[red]✗[/] {escape(f.target)} {escape(f.matcher)} {escape(show(f.expected, 80))}")
+        console.print(f"{indent}  {escape(f.message)}")
+    for breach in g.detail.get("breaches", []):
+        console.print(f"{indent}[red]✗[/] {escape(breach)}")
+    console.print(f"{indent}[dim]defined at {escape(g.file)}:{g.line}[/]")
+
+
 def _summary_line(report: Report) -> str:
     s = report.summary
     parts = [f"[green]{s.passed} passed[/]", f"[red]{s.failed} failed[/]" if s.failed else f"{s.failed} failed"]
     if s.skipped:
         parts.append(f"[yellow]{s.skipped} skipped[/]")
+    if report.gates:
+        failed = sum(g.status == Status.FAILED for g in report.gates)
+        parts.append(
+            f"[red]{failed} of {len(report.gates)} gates failed[/]" if failed else f"{len(report.gates)} gates passed"
+        )
     return ", ".join(parts) + f" [dim]in {report.duration_ms / 1000:.2f}s[/]"

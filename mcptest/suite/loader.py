@@ -12,15 +12,17 @@ from pydantic import ValidationError
 from mcptest import yaml_source
 from mcptest.errors import Problem, UserError
 from mcptest.lint.block import TARGET_ROOTS as QUALITY_TARGET_ROOTS
+from mcptest.suite.agents import AGENT_TARGET_ROOTS
 from mcptest.suite.interpolate import interpolate
 from mcptest.suite.models import Suite
+from mcptest.suite.recorded import load_recorded_runs
 from mcptest.suite.validation import did_you_mean, problems_from, where
 from mcptest.yaml_source import Loc, SourceDoc
 
 DEFAULT_SUITE_NAMES = ("mcptest.yaml", "mcptest.yml")
 TOOL_TARGET_ROOTS = ("result", "error", "duration_ms")
 # The test lists of a suite and the first segments their targets may start with.
-_SECTIONS = {"tools": TOOL_TARGET_ROOTS, "tool_quality": QUALITY_TARGET_ROOTS}
+_SECTIONS = {"tools": TOOL_TARGET_ROOTS, "agents": AGENT_TARGET_ROOTS, "tool_quality": QUALITY_TARGET_ROOTS}
 
 
 def find_suite(path: str | None) -> str:
@@ -51,12 +53,16 @@ def load_suite(path: str | Path, environ: Mapping[str, str] | None = None) -> Su
     except ValidationError as exc:
         # An unset variable already explains any complaint about the value it left empty.
         problems += [p for p in problems_from(Suite, exc, doc) if (p.line, p.col) not in unset]
+    if suite is not None:
+        problems += load_recorded_runs(suite.agents, doc)
     if problems or suite is None:
         raise UserError(sorted(set(problems)))
     suite._file = doc.path
     suite._secrets = secrets
     for i, test in enumerate(suite.tools):
         test._line = doc.value_pos(("tools", i))[0]
+    for i, agent in enumerate(suite.agents):
+        agent._line = doc.value_pos(("agents", i))[0]
     for i, block in enumerate(suite.tool_quality):
         block._line = doc.value_pos(("tool_quality", i))[0]
     return suite
@@ -105,6 +111,9 @@ def _cross_references(doc: SourceDoc) -> list[Problem]:
                 continue
             loc: Loc = (section, i)
             problems += _server_ref(doc, (*loc, "server"), test.get("server"), names)
+            listed = test.get("servers")
+            for j, ref in enumerate(listed if isinstance(listed, list) else []):
+                problems += _server_ref(doc, (*loc, "servers", j), ref, names)
             name = test.get("name")
             if isinstance(name, str):
                 if name in seen:

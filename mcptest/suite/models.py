@@ -4,19 +4,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, PrivateAttr, Tag, field_validator
+from pydantic import Discriminator, Field, PrivateAttr, Tag, field_validator
 
 from mcptest.expect import Assertion
 from mcptest.lint.block import ToolQualityBlock
+from mcptest.suite.agents import AgentTest
+from mcptest.suite.strict import Strict
 
 SUITE_FORMAT_VERSION = 1
 SCHEMA_URL = "https://raw.githubusercontent.com/mcptest/mcptest/main/schema/v1.json"
-
-
-class Strict(BaseModel):
-    """A suite node: unknown keys are errors."""
-
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
 
 class EnvRef(Strict):
@@ -123,6 +119,9 @@ class Suite(Strict):
     version: Literal[1] = Field(1, description="The suite format version.")
     servers: dict[str, Server] = Field(default_factory=dict, description="Named MCP servers the tests talk to.")
     tools: list[ToolTest] = Field(default_factory=list, description="Tool tests: call a tool, assert on the result.")
+    agents: list[AgentTest] = Field(
+        default_factory=list, description="Agent tests: a model using the servers' tools, or recorded runs of one."
+    )
     tool_quality: list[ToolQualityBlock] = Field(
         default_factory=list, description="Score a server's tool descriptions (TDQS, lint, smells) and gate on them."
     )

@@ -1,0 +1,110 @@
+"""Agent tests: a model (or recorded runs of one) using the servers' tools, judged per run and by gate blocks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field, PrivateAttr, field_validator, model_validator
+
+from mcptest.expect import Assertion
+from mcptest.gates.discovery import DiscoveryConfig
+from mcptest.gates.distractors import DistractorsConfig
+from mcptest.gates.equal_function_sets import EqualFunctionSetsConfig
+from mcptest.gates.orchestration import OrchestrationConfig
+from mcptest.gates.token_efficiency import TokenEfficiencyConfig
+from mcptest.gates.tool_selection import ToolSelectionConfig
+from mcptest.suite.strict import Strict
+from mcptest.trace import InlineCall, Trace
+
+AGENT_TARGET_ROOTS = ("tool_calls", "tool_names", "final_response", "conversation")
+
+
+class AgentTest(Strict):
+    """A prompt given to a model with the listed servers' tools; or recorded runs of one (`traces:`, `tool_calls:`)."""
+
+    name: str = Field(min_length=1, description="Unique within the suite.")
+    model: str | None = Field(None, description="The model id, e.g. `claude-sonnet-4-5`.")
+    models: list[str] | None = Field(None, min_length=1, description="A model matrix: every run for each model.")
+    servers: list[str] = Field(default_factory=list, description="Keys of `servers:` whose tools the model sees.")
+    prompt: str | None = Field(None, description="The user prompt.")
+    system: str | None = Field(None, description="An optional system prompt.")
+    max_turns: int = Field(10, ge=1, description="Model turns before the loop stops.")
+    runs: int = Field(1, description="Runs per model (0 is clamped to 1).")
+    tags: list[str] = Field(default_factory=list, description="For `--tag` / `--skip-tag`.")
+    traces: list[str] | None = Field(
+        None, description="Recorded runs to judge instead of calling a model: trace files, relative to the suite."
+    )
+    tool_calls: list[InlineCall] | None = Field(
+        None, description="One recorded run written inline: the calls the agent made, in order."
+    )
+    final_response: str | None = Field(None, description="With `tool_calls:`, the run's final answer.")
+    tokens: int | None = Field(None, ge=0, description="With `tool_calls:`, the run's total conversation tokens.")
+    expect: list[Assertion] | None = Field(
+        None, description="Assertions on every run: tool_calls[i].name, tool_names, final_response, conversation..."
+    )
+    equal_function_sets: EqualFunctionSetsConfig | None = None
+    tool_selection: ToolSelectionConfig | None = None
+    distractors: DistractorsConfig | None = None
+    discovery: DiscoveryConfig | None = None
+    orchestration: OrchestrationConfig | None = None
+    token_efficiency: TokenEfficiencyConfig | None = None
+    _line: int = PrivateAttr(0)
+    _recorded: list[Trace] = PrivateAttr(default_factory=list)
+
+    @field_validator("runs")
+    @classmethod
+    def _clamp(cls, runs: int) -> int:
+        return max(runs, 1)
+
+    @model_validator(mode="after")
+    def _one_source(self) -> AgentTest:
+        if self.traces is not None and self.tool_calls is not None:
+            raise ValueError("give recorded runs as `traces:` or as inline `tool_calls:`, not both")
+        if self.model is not None and self.models is not None:
+            raise ValueError("give `model:` or a `models:` matrix, not both")
+        if (self.final_response is not None or self.tokens is not None) and self.tool_calls is None:
+            raise ValueError("`final_response:` and `tokens:` describe an inline run: they need `tool_calls:`")
+        return self
+
+    @property
+    def recorded(self) -> bool:
+        """Whether the runs come from traces rather than from a model."""
+        return self.traces is not None or self.tool_calls is not None
+
+    @property
+    def model_list(self) -> list[str | None]:
+        """The models to run: the matrix, the one model, or [None]."""
+        return list(self.models) if self.models else [self.model]
+
+    def recorded_runs(self) -> list[Trace]:
+        """The recorded runs (loaded when the suite loads)."""
+        return list(self._recorded)
+
+
+def agent_view(trace: Trace) -> dict[str, Any]:
+    """A run as agent targets see it: `tool_calls[i].name`, `tool_names`, `final_response`, `conversation.*`."""
+    calls = [
+        {
+            "name": c.name,
+            "server": c.server,
+            "args": c.args,
+            "is_error": c.is_error,
+            "content": c.content,
+            "structuredContent": c.structured_content,
+        }
+        for c in trace.tool_calls
+    ]
+    tokens = trace.tokens
+    conversation: dict[str, Any] = {"tokens": {}}
+    if tokens is not None:
+        conversation["tokens"] = {"total": tokens.total, "input": tokens.input, "output": tokens.output}
+    if trace.turns is not None:
+        conversation["turns"] = trace.turns
+    if trace.cost_usd is not None:
+        conversation["cost_usd"] = trace.cost_usd
+    return {
+        "tool_calls": calls,
+        "tool_names": [c.name for c in trace.tool_calls],
+        "final_response": trace.final_response,
+        "conversation": conversation,
+    }

@@ -1,0 +1,63 @@
+"""Recorded agent runs named by a suite: trace files and inline `tool_calls:`, loaded when the suite loads."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mcptest.errors import Problem, UserError
+from mcptest.gates import block_problems, blocks_of
+from mcptest.suite.agents import AgentTest
+from mcptest.suite.validation import where
+from mcptest.trace import Trace, load_traces, trace_from_inline
+from mcptest.yaml_source import SourceDoc
+
+
+def load_recorded_runs(agents: list[AgentTest], doc: SourceDoc) -> list[Problem]:
+    """Attach each agent test's recorded runs; every missing or broken trace file is a problem."""
+    problems: list[Problem] = []
+    base = Path(doc.path).parent
+    for i, test in enumerate(agents):
+        loc = ("agents", i)
+        for message in block_problems(blocks_of(test)):
+            problems.append(doc.problem(loc, f"{where(loc)}: {message}"))
+        if test.tool_calls is not None:
+            tokens = {"total": test.tokens} if test.tokens is not None else None
+            test._recorded = [
+                trace_from_inline(
+                    test.tool_calls,
+                    model=test.model,
+                    prompt=test.prompt,
+                    final_response=test.final_response,
+                    tokens=tokens,
+                )
+            ]
+        elif test.traces is not None:
+            test._recorded, found = _trace_files(test, doc, base, i)
+            problems += found
+        else:
+            problems.append(
+                doc.problem(
+                    loc,
+                    f"{where(loc)}: live model runs are not available in this version; "
+                    "judge recorded runs with `traces:` or `tool_calls:`",
+                )
+            )
+    return problems
+
+
+def _trace_files(test: AgentTest, doc: SourceDoc, base: Path, i: int) -> tuple[list[Trace], list[Problem]]:
+    traces: list[Trace] = []
+    problems: list[Problem] = []
+    for j, name in enumerate(test.traces or []):
+        loc = ("agents", i, "traces", j)
+        path = base / name
+        if not path.is_file():
+            problems.append(doc.problem(loc, f"{where(loc)}: no trace file '{name}' (looked for {path})"))
+            continue
+        try:
+            traces += load_traces(path)
+        except UserError as exc:
+            problems += exc.problems
+    if not traces and not problems:
+        problems.append(doc.problem(("agents", i, "traces"), f"{where(('agents', i, 'traces'))}: no runs recorded"))
+    return traces, problems
