@@ -33,9 +33,9 @@ typecheck: $(STAMP)
 schema: $(STAMP)
 	$(BIN)/python -m mcptest.schemas write
 
+## Print every benchmark's figures.
 bench: $(STAMP)
-	$(BIN)/python benchmarks/startup.py
-	$(BIN)/python benchmarks/tool_suite.py
+	for script in benchmarks/*.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache
