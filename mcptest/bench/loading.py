@@ -6,6 +6,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from mcptest import yaml_source
 from mcptest.bench import mutations as m
 from mcptest.bench.spec import MUTATIONS, Bench, DropKeyword, Mutation, SpecFile
@@ -26,6 +28,8 @@ def load_spec(path: str | Path) -> Bench:
         raise UserError([doc.problem((), "a tool-bench spec is a mapping with catalog (or catalog_path) and intents")])
     problems: list[Problem] = []
     spec = _collect(problems, lambda: validate(SpecFile, doc))
+    if spec is None:
+        spec = _known_keys_only(doc.data)
     items = enumerate(doc.data.get("mutations") or [])
     muts = [(i, mut) for i, item in items if (mut := _mutation(doc, item, i, problems)) is not None]
     catalog = _catalog(doc, spec, problems) if spec else None
@@ -35,6 +39,14 @@ def load_spec(path: str | Path) -> Bench:
         raise UserError(sorted(set(problems)))
     assert spec is not None and catalog is not None
     return Bench(str(path), catalog, tuple(spec.intents), tuple(mut for _, mut in muts))
+
+
+def _known_keys_only(data: dict[str, Any]) -> SpecFile | None:
+    """The spec without its unknown keys, if that is valid: a misspelt key alone must not hide the other checks."""
+    try:
+        return SpecFile.model_validate({k: v for k, v in data.items() if k in SpecFile.model_fields})
+    except ValidationError:
+        return None
 
 
 def _collect(problems: list[Problem], step: Any) -> Any:

@@ -53,7 +53,7 @@ def drop_keyword(tool: Tool, word: str) -> Tool:
     """
     key = word_key(word)
     text = _WORD.sub(lambda m: "" if word_key(m.group(0)) == key else m.group(0), tool.description)
-    text = _SPACE_BEFORE_PUNCT.sub(r"\1", _SPACES.sub(" ", text)).strip()
+    text = _SPACE_BEFORE_PUNCT.sub(r"\1", _SPACES.sub(" ", text)).strip().lstrip(",;: ")
     return Tool({**tool.raw, "description": text})
 
 

@@ -54,6 +54,8 @@ def accuracy(correct: np.ndarray) -> Accuracy:
     """Accuracy = correct / total with its 95% Wilson interval (`stats.wilson_interval`)."""
     hits, total = int(correct.sum()), len(correct)
     low, high = wilson_interval(hits, total)
+    if total and hits == total:  # the ends are exact: stats.wilson_interval gives 1 - 1e-16 here
+        high = 1.0
     return Accuracy(
         correct=hits, total=total, accuracy=hits / total if total else 0.0, wilson_low=low, wilson_high=high
     )
