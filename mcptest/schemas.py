@@ -40,10 +40,18 @@ def tool_bench_schema() -> dict[str, Any]:
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", **BenchReport.model_json_schema()}
 
 
+def compare_schema() -> dict[str, Any]:
+    """The delta document of `mcptest report --compare --json`."""
+    from mcptest.report.delta import Comparison
+
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **Comparison.model_json_schema()}
+
+
 # The formats and their files: one plain list, walked by the staleness test.
 SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
     "v1.json": suite_schema,
     "report.v1.json": report_schema,
+    "compare.v1.json": compare_schema,
     "tool-bench.v1.json": tool_bench_schema,
     "trace.v1.json": trace_schema,
 }

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from mcptest.report.model import Report
+
+if TYPE_CHECKING:
+    from mcptest.report.delta import Comparison
 
 
 def render_json(report: Report, color: bool = False) -> str:
@@ -18,7 +22,44 @@ def _pretty(report: Report, color: bool = False) -> str:
     return render_pretty(report, color=color)
 
 
+def _junit(report: Report, color: bool = False) -> str:
+    from mcptest.report.junit import render_junit
+
+    return render_junit(report)
+
+
+def _md(report: Report, color: bool = False) -> str:
+    from mcptest.report.markdown import render_md
+
+    return render_md(report)
+
+
+def _sarif(report: Report, color: bool = False) -> str:
+    from mcptest.report.sarif import render_sarif
+
+    return render_sarif(report)
+
+
 REPORTERS: dict[str, Callable[[Report, bool], str]] = {
     "pretty": _pretty,
     "json": render_json,
+    "junit": _junit,
+    "md": _md,
+    "sarif": _sarif,
 }
+
+
+def render_compared(report: Report, comparison: Comparison, fmt: str, color: bool = False) -> str:
+    """A report compared with its baseline: `json-delta` the delta document, `pretty` the delta lines, `md` the
+    summary with the delta table; the other formats carry no delta and render the report alone."""
+    if fmt == "json-delta":
+        return comparison.model_dump_json(indent=2) + "\n"
+    if fmt == "pretty":
+        from mcptest.report.delta_text import render_delta_text
+
+        return render_delta_text(comparison, color)
+    if fmt == "md":
+        from mcptest.report.markdown import render_md
+
+        return render_md(report, comparison=comparison)
+    return REPORTERS[fmt](report, color)

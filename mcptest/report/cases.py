@@ -1,0 +1,109 @@
+"""A report as comparable cases: result rows, the runs of multi-run agent tests, and gate blocks, by identity."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from mcptest.report.delta import CaseKind, Number
+from mcptest.report.model import GateReport, Report, Status, TestResult
+from mcptest.stats import percent
+
+Key = tuple[CaseKind, str, str, str | None, int | None, str | None]
+"""(kind, file, test, model, run, block): what stays the same about a case from one run to the next."""
+
+PASS_COUNTS = {
+    "tool_selection.selection_rate": "tool_selection.selected",
+    "distractors.accuracy": "distractors.successes",
+    "distractors.certified_lower": "distractors.successes",
+}
+"""Rate targets whose pass count (over the gate's runs) is another target. Distractor accuracy is a mean of per-run
+fractions, not a count: its change is tested on the run successes it summarizes, the count certified_lower rests on."""
+
+PERCENT_OF_RUNS = ("tool_selection.pass_k",)
+"""Rate targets that are `percent(passes, runs)`: the count is recovered when exactly one count gives the percent."""
+
+
+@dataclass
+class Case:
+    """One side of a case: its status, numeric figures and the (passes, runs) of its rate figures."""
+
+    key: Key
+    line: int
+    status: Status
+    figures: dict[str, Number]
+    counts: dict[str, tuple[int, int]] = field(default_factory=dict)
+
+
+def cases_of(report: Report) -> dict[Key, Case]:
+    """Every case of a report, in report order: rows, then runs groups, then gates."""
+    out: dict[Key, Case] = {}
+    for case in [*map(_row, report.results), *_runs(report.results), *map(_gate, report.gates)]:
+        key = case.key
+        while key in out:  # a duplicate identity stays visible instead of overwriting its twin
+            key = (*key[:2], key[2] + " (again)", *key[3:])  # type: ignore[assignment]
+        case.key = key
+        out[key] = case
+    return out
+
+
+def models_of(report: Report) -> list[str]:
+    """The models the report's agent tests ran, sorted."""
+    return sorted({r.model for r in report.results if r.model} | {g.model for g in report.gates if g.model})
+
+
+def _numbers(targets: dict[str, float | int | None]) -> dict[str, Number]:
+    return {k: v for k, v in targets.items() if isinstance(v, int | float)}
+
+
+def _row(r: TestResult) -> Case:
+    key: Key = (CaseKind.TEST, r.file, r.name, r.model, r.run, None)
+    return Case(key, r.line, r.status, {"duration_ms": r.duration_ms, **_numbers(r.targets)})
+
+
+def _runs(results: list[TestResult]) -> list[Case]:
+    groups: dict[Key, list[TestResult]] = {}
+    for r in results:
+        if r.run is not None:
+            groups.setdefault((CaseKind.RUNS, r.file, r.name, r.model, None, None), []).append(r)
+    return [_group(key, rows) for key, rows in groups.items()]
+
+
+def _group(key: Key, rows: list[TestResult]) -> Case:
+    judged = [r for r in rows if r.status != Status.SKIPPED]
+    passed = sum(r.status == Status.PASSED for r in judged)
+    status = Status.SKIPPED if not judged else Status.PASSED if passed == len(judged) else Status.FAILED
+    figures: dict[str, Number] = {"passed": passed, "runs": len(judged)}
+    if not judged:
+        return Case(key, rows[0].line, status, figures)
+    figures["pass_rate"] = percent(passed, len(judged))
+    return Case(key, rows[0].line, status, figures, {"pass_rate": (passed, len(judged))})
+
+
+def _gate(g: GateReport) -> Case:
+    key: Key = (CaseKind.GATE, g.file, g.test, g.model, None, g.block)
+    return Case(key, g.line, g.status, _numbers(g.targets), gate_counts(g))
+
+
+def gate_counts(g: GateReport) -> dict[str, tuple[int, int]]:
+    """(passes, runs) of each rate target of a gate whose pass count is known.
+
+    Known means: given in `detail["passes"]` (any gate may state its counts there), held in a count target
+    (`PASS_COUNTS`), or recovered from an integer percent of the runs (`PERCENT_OF_RUNS`).
+    """
+    given = g.detail.get("passes")
+    given = given if isinstance(given, dict) else {}
+    out = {}
+    for target, value in g.targets.items():
+        passes = given.get(target)
+        if passes is None and g.targets.get(PASS_COUNTS.get(target, "")) is not None:
+            passes = g.targets[PASS_COUNTS[target]]
+        if passes is None and target in PERCENT_OF_RUNS and isinstance(value, int):
+            passes = _from_percent(value, g.runs)
+        if isinstance(passes, int) and g.runs > 0 and 0 <= passes <= g.runs:
+            out[target] = (passes, g.runs)
+    return out
+
+
+def _from_percent(value: int, runs: int) -> int | None:
+    found = [k for k in range(runs + 1) if percent(k, runs) == value] if runs > 0 else []
+    return found[0] if len(found) == 1 else None

@@ -1,0 +1,127 @@
+"""Compare a run with its baseline: match cases by identity, give each a delta and a verdict.
+
+The verdict rule, case by case (a case is a result row, the runs of a multi-run agent test, or a gate block;
+it is matched on suite file, test name, model, run index and gate block):
+
+1. A case only in the current report is `new`; only in the baseline, `removed`. Neither is a regression.
+2. A rate figure with known pass counts on both sides (a gate's selection rate, pass^k or distractor successes,
+   the pass rate of a multi-run test's runs) that moved is tested with a two-sided Fisher's exact test on the two
+   pass counts. p < alpha (0.05) is significant; otherwise the note says "not significant at this N; about M runs
+   would be needed".
+3. Any significant fall is a `regression`.
+4. A single run of a multi-run test that flipped is only `changed`: its runs case judges the runs together.
+5. A flip to failed (from passed or skipped) is a `regression`, unless some rate fell and none significantly:
+   then the flip rests on noise and is `noise`.
+6. Any significant rise is an `improvement`; so is a flip from failed to passed, unless it rests on rates that rose
+   without significance (`noise`).
+7. Otherwise a moved rate is `noise`, another moved figure or status is `changed`, and the rest is `unchanged`.
+   Wall time (`duration_ms`) is shown but never makes a case changed.
+
+`mcptest report --compare` exits 1 when any case is a `regression` (unless `--advisory`).
+"""
+
+from __future__ import annotations
+
+from mcptest.report.cases import Case, Key, cases_of, models_of
+from mcptest.report.delta import CaseDelta, CaseKind, Comparison, Figure, RateTest, Side, Verdict
+from mcptest.report.model import Report, Status
+from mcptest.report.significance import ALPHA, moved, rate_test
+
+INFORMATIONAL = frozenset({"duration_ms"})
+"""Figures shown in the delta but never verdict-bearing: wall time varies from run to run."""
+
+
+def compare(baseline: Report, current: Report, alpha: float = ALPHA) -> Comparison:
+    """The delta of `current` against `baseline` (pure: no I/O, no clock)."""
+    before, after = cases_of(baseline), cases_of(current)
+    keys = [*after, *(k for k in before if k not in after)]
+    cases = [judge(k, before.get(k), after.get(k), alpha) for k in keys]
+    totals = {v: 0 for v in Verdict}
+    for case in cases:
+        totals[case.verdict] += 1
+    old, new = models_of(baseline), models_of(current)
+    return Comparison(
+        alpha=alpha,
+        baseline=_side(baseline, old),
+        current=_side(current, new),
+        suite_changed=baseline.suite != current.suite,
+        models_added=[m for m in new if m not in old],
+        models_removed=[m for m in old if m not in new],
+        totals=totals,
+        regressed=totals[Verdict.REGRESSION] > 0,
+        cases=cases,
+    )
+
+
+def _side(report: Report, models: list[str]) -> Side:
+    return Side(suite=report.suite, started_at=report.started_at, mcptest_version=report.mcptest_version, models=models)
+
+
+def judge(key: Key, base: Case | None, cur: Case | None, alpha: float = ALPHA) -> CaseDelta:
+    """One case's delta and verdict (the rule in this module's docstring)."""
+    kind, file, test, model, run, block = key
+    either = cur or base
+    assert either is not None
+    delta = CaseDelta(
+        kind=kind, file=file, test=test, model=model, run=run, block=block, line=either.line,
+        verdict=Verdict.NEW if base is None else Verdict.REMOVED,
+        baseline_status=base.status if base else None, current_status=cur.status if cur else None,
+        figures=figures(base, cur),
+    )  # fmt: skip
+    if base is None or cur is None:
+        return delta
+    delta.rates = [
+        rate_test(t, base.counts[t], cur.counts[t], alpha)
+        for t in cur.counts
+        if t in base.counts and moved(base.counts[t], cur.counts[t])
+    ]
+    moved_figure = any(f.baseline != f.current for f in delta.figures if f.name not in INFORMATIONAL)
+    one_run = kind == CaseKind.TEST and run is not None
+    delta.verdict, delta.note = verdict(base.status, cur.status, delta.rates, moved_figure, one_run)
+    return delta
+
+
+def verdict(
+    base: Status, cur: Status, rates: list[RateTest], moved_figure: bool, one_run: bool = False
+) -> tuple[Verdict, str]:
+    """The verdict and its note for a case present on both sides (steps 3-7 of the module's rule)."""
+    fell = [r for r in rates if r.current_passes * r.baseline_runs < r.baseline_passes * r.current_runs]
+    rose = [r for r in rates if r.current_passes * r.baseline_runs > r.baseline_passes * r.current_runs]
+    to_fail = cur == Status.FAILED and base != Status.FAILED
+    to_pass = base == Status.FAILED and cur == Status.PASSED
+    flip = f"{base.value} → {cur.value}"
+    if any(r.significant for r in fell):
+        return Verdict.REGRESSION, _notes("fell", [r for r in fell if r.significant])
+    if one_run and (to_fail or to_pass):
+        return Verdict.CHANGED, f"{flip} in one run; the runs are judged together"
+    if to_fail:
+        return (Verdict.NOISE, f"{flip}, {_notes('fell', fell)}") if fell else (Verdict.REGRESSION, flip)
+    if any(r.significant for r in rose):
+        return Verdict.IMPROVEMENT, _notes("rose", [r for r in rose if r.significant])
+    if to_pass:
+        return (Verdict.NOISE, f"{flip}, {_notes('rose', rose)}") if rose else (Verdict.IMPROVEMENT, flip)
+    if rates:
+        return Verdict.NOISE, _notes("moved", rates)
+    if moved_figure or base != cur:
+        return Verdict.CHANGED, flip if base != cur else ""
+    return Verdict.UNCHANGED, ""
+
+
+def _notes(how: str, rates: list[RateTest]) -> str:
+    return "; ".join(f"{r.target} {how}: {r.note}" for r in rates)
+
+
+def figures(base: Case | None, cur: Case | None) -> list[Figure]:
+    """Every figure of either side, the current side's order first, with its delta when both are numbers."""
+    old, new = base.figures if base else {}, cur.figures if cur else {}
+    names = [*new, *(n for n in old if n not in new)]
+    out = []
+    for name in names:
+        a, b = old.get(name), new.get(name)
+        change = None if a is None or b is None else _round(b - a)
+        out.append(Figure(name=name, baseline=a, current=b, delta=change))
+    return out
+
+
+def _round(value: float | int) -> float | int:
+    return value if isinstance(value, int) else round(value, 6)

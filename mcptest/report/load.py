@@ -1,0 +1,86 @@
+"""Read a saved JSON report: migrate an older format, refuse an unknown one with a one-line UserError (exit 2)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from mcptest.errors import Problem, UserError
+from mcptest.report.model import REPORT_FORMAT_VERSION, Report
+
+Raw = dict[str, Any]
+
+
+def migrate_0_to_1(raw: Raw) -> Raw:
+    """Format "0" (a pre-release form, kept to exercise this hook) to "1".
+
+    "0" named the results `tests`, gave durations in seconds (`duration_s`, on the report and on each test), and had
+    no `gates`, `model` or `run`. "1" calls them `results` and `duration_ms`; the rest is unchanged.
+    """
+    out = {k: v for k, v in raw.items() if k not in ("tests", "duration_s")}
+    out["format_version"] = "1"
+    out["duration_ms"] = round(float(raw.get("duration_s", 0)) * 1000, 3)
+    out["results"] = [_test_0_to_1(t) for t in raw.get("tests", [])]
+    return out
+
+
+def _test_0_to_1(test: Any) -> Any:
+    if not isinstance(test, dict):
+        return test
+    out = {k: v for k, v in test.items() if k != "duration_s"}
+    out["duration_ms"] = round(float(test.get("duration_s", 0)) * 1000, 3)
+    return out
+
+
+MIGRATIONS: dict[str, tuple[str, Callable[[Raw], Raw]]] = {"0": ("1", migrate_0_to_1)}
+"""format_version -> (the next version, the function that lifts a raw report to it). Chained until current."""
+
+
+def migrate(raw: Raw, path: str) -> Raw:
+    """Lift a raw report to the current format_version, or raise a UserError naming both versions."""
+    version = str(raw.get("format_version", "?"))
+    while version != REPORT_FORMAT_VERSION:
+        if version not in MIGRATIONS:
+            readable = ", ".join(sorted({REPORT_FORMAT_VERSION, *MIGRATIONS}))
+            raise _error(
+                path, f"report format_version {version!r} is not supported (this mcptest reads {readable}); "
+                "re-create it with this mcptest"
+            )  # fmt: skip
+        version, step = MIGRATIONS[version]
+        raw = step(raw)
+    return raw
+
+
+def load_report(path: str | Path, role: str = "report") -> Report:
+    """Read, migrate and validate a JSON report; every problem is a UserError located in `path`."""
+    where = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise _error(where, f"cannot read the {role}: {reason}") from None
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UserError([Problem(where, exc.lineno, exc.colno, f"the {role} is not valid JSON: {exc.msg}")]) from None
+    if not isinstance(raw, dict) or "format_version" not in raw:
+        raise _error(
+            where, f"the {role} is not an mcptest JSON report (no format_version): save one with --reporter json"
+        )
+    try:
+        return Report.model_validate(migrate(raw, where))
+    except ValidationError as exc:
+        raise UserError([_problem(where, role, e) for e in exc.errors()[:10]]) from None
+
+
+def _problem(path: str, role: str, error: Any) -> Problem:
+    loc = ".".join(str(p) for p in error["loc"]) or "(top level)"
+    return Problem(path, 0, 0, f"not a valid {role}: {loc}: {error['msg']}")
+
+
+def _error(path: str, message: str) -> UserError:
+    return UserError([Problem(path, 0, 0, message)])
