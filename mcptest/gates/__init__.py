@@ -15,7 +15,16 @@ from typing import Any
 from pydantic import BaseModel
 
 from mcptest.expect import Assertion
-from mcptest.gates import discovery, distractors, equal_function_sets, orchestration, token_efficiency, tool_selection
+from mcptest.gates import (
+    calls,
+    discovery,
+    distractors,
+    equal_function_sets,
+    orchestration,
+    token_efficiency,
+    tool_selection,
+    workflow,
+)
 from mcptest.gates.equal_function_sets import FunctionClass
 from mcptest.gates.outcome import GateConfig, GateContext, GateOutcome
 from mcptest.trace import Trace
@@ -55,6 +64,8 @@ GATES: tuple[Gate, ...] = (
         token_efficiency.evaluate,
         token_efficiency.DEFAULT_GATE,
     ),
+    Gate("calls", calls.CallsConfig, calls.evaluate, calls.DEFAULT_GATE),
+    Gate("workflow", workflow.WorkflowConfig, workflow.evaluate, workflow.DEFAULT_GATE),
 )
 
 

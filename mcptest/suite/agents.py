@@ -7,12 +7,14 @@ from typing import Any
 from pydantic import Field, PrivateAttr, field_validator, model_validator
 
 from mcptest.expect import Assertion
+from mcptest.gates.calls import CallsConfig
 from mcptest.gates.discovery import DiscoveryConfig
 from mcptest.gates.distractors import DistractorsConfig
 from mcptest.gates.equal_function_sets import EqualFunctionSetsConfig
 from mcptest.gates.orchestration import OrchestrationConfig
 from mcptest.gates.token_efficiency import TokenEfficiencyConfig
 from mcptest.gates.tool_selection import ToolSelectionConfig
+from mcptest.gates.workflow import WorkflowConfig
 from mcptest.suite.strict import Strict
 from mcptest.trace import InlineCall, Trace
 
@@ -48,6 +50,8 @@ class AgentTest(Strict):
     discovery: DiscoveryConfig | None = None
     orchestration: OrchestrationConfig | None = None
     token_efficiency: TokenEfficiencyConfig | None = None
+    calls: CallsConfig | None = None
+    workflow: WorkflowConfig | None = None
     _line: int = PrivateAttr(0)
     _recorded: list[Trace] = PrivateAttr(default_factory=list)
 
