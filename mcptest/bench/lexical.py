@@ -38,8 +38,8 @@ class LexicalSelector:
     Ties and the no-overlap case are settled by `selector.judge`. Deterministic: no randomness, no model.
 
     Re-scoring after one tool changes is exact and local: only keys whose weight in that tool changed move
-    (their df, idf and the tool's own weight), so only the intents containing such a key are re-summed, in the
-    same order as a full run, which makes the result bit-identical to scoring the mutated catalog from scratch.
+    (their df, idf and the tool's own weight), so only the intents containing such a key, and only the tools
+    having such a key, are re-summed, in the same order as a full run: bit-identical to a run from scratch.
     """
 
     name = "lexical"
@@ -62,7 +62,8 @@ class LexicalSelector:
         self._n = len(tools)
         self._wt = self._weights * self._idf(self._df)[:, None]
         self._intents_of = _postings(rows, null)
-        return self._sum(np.arange(len(rows)))
+        self._scores = self._sum(np.arange(len(rows)), np.arange(self._n))
+        return self._scores.copy()
 
     def rescore(self, index: int, tool: Tool) -> tuple[np.ndarray, np.ndarray]:
         """The intents that contain a key whose weight in tool `index` changed, re-scored."""
@@ -79,7 +80,10 @@ class LexicalSelector:
         self._wt[changed] = weights * self._idf(df)[:, None]
         try:
             rows = np.unique(np.concatenate([self._intents_of[j] for j in changed]))
-            return rows, self._sum(rows)
+            columns = np.union1d(np.flatnonzero((self._weights[changed] > 0).any(axis=0)), [index])
+            scores = self._scores[rows]
+            scores[:, columns] = self._sum(rows, columns)
+            return rows, scores
         finally:
             self._wt[changed] = saved
 
@@ -97,16 +101,16 @@ class LexicalSelector:
 
         return np.log1p(self._n / np.maximum(df, 1))
 
-    def _sum(self, rows: np.ndarray) -> np.ndarray:
-        """Σ over each row's keys of idf·w, in key order (np.add.reduceat over the gathered rows)."""
+    def _sum(self, rows: np.ndarray, columns: np.ndarray) -> np.ndarray:
+        """Σ over each row's keys of idf·w for the given tool columns, in key order (np.add.reduceat)."""
         import numpy as np
 
         if not len(rows):
-            return np.zeros((0, self._n))
+            return np.zeros((0, len(columns)))
         lens = self._lens[rows]
         offsets = np.concatenate([[0], np.cumsum(lens)[:-1]])
         index = np.repeat(self._ptr[rows] - offsets, lens) + np.arange(lens.sum())
-        return np.add.reduceat(self._wt[self._flat[index]], offsets, axis=0)
+        return np.add.reduceat(self._wt[np.ix_(self._flat[index], columns)], offsets, axis=0)
 
 
 def _postings(rows: list[list[int]], null: int) -> list[np.ndarray]:

@@ -31,7 +31,10 @@ def run_bench(bench: Bench, selector: Selector, min_drop: float | None = None) -
     import numpy as np
 
     tools = bench.catalog.tools
-    gold = np.array([[t.name in intent.gold for t in tools] for intent in bench.intents], dtype=bool)
+    column = {t.name: j for j, t in enumerate(tools)}
+    gold = np.zeros((len(bench.intents), len(tools)), dtype=bool)
+    for i, intent in enumerate(bench.intents):
+        gold[i, [column[name] for name in intent.gold]] = True
     base = judge(selector.baseline(tools, [i.query for i in bench.intents]), gold)
     quality = assess(bench.catalog)
     results = [_mutation(bench, selector, mut, base, gold, quality) for mut in bench.mutations]
