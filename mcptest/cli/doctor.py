@@ -36,6 +36,7 @@ def doctor(
     timeout: Annotated[float, typer.Option("--timeout", help="Seconds for start-up and each request.")] = 30.0,
     lint_descriptions: Annotated[bool, typer.Option("--lint-descriptions", help="Lint every tool.")] = False,
     json_output: Annotated[bool, typer.Option("--json", help="Print JSON on stdout.")] = False,
+    sarif: Annotated[bool, typer.Option("--sarif", help="Print the lint findings as SARIF 2.1.0.")] = False,
     fail_on: Annotated[str, typer.Option("--fail-on", help="critical, warning or never.")] = "critical",
     select: Annotated[list[str] | None, typer.Option("--select", help="Only these rules or prefixes.")] = None,
     ignore: Annotated[list[str] | None, typer.Option("--ignore", help="Skip these rules or prefixes.")] = None,
@@ -55,6 +56,7 @@ def doctor(
     if dump_catalog and len(sources.servers) > 1:
         raise usage_error("--dump-catalog saves one catalog; pick a server with --server")
     checks, probes = _gather(sources, debug)
+    lint_descriptions = lint_descriptions or sarif
     reports = [(p.source, assess(p.catalog, rules)) for p in probes if p.catalog] if lint_descriptions else []
     for p in probes:
         if dump_catalog and p.catalog is not None:
@@ -64,7 +66,11 @@ def doctor(
     failed = any(c.status == "fail" for c in checks) or any(
         f.severity.rank >= FAIL_ON[fail_on] for _, r in reports for f in r.findings
     )
-    if json_output:
+    if sarif:
+        from mcptest.report.sarif import lint_sarif
+
+        sys.stdout.write(lint_sarif(reports, sources.catalog_path or (sources.suite.file if sources.suite else None)))
+    elif json_output:
         _print_json(checks, reports, fail_on, failed)
     else:
         _print_console(checks, probes, reports, no_color)
