@@ -48,19 +48,22 @@ def loops_of(judged_calls: Sequence[tuple[ToolCall, Verdict]], min_loop: int) ->
 
     def close(name: str, outcome: str) -> None:
         streak = streaks.pop(name, [])
+        start = starts.pop(name, 0)
         if len(streak) >= min_loop:
-            found.append(_loop(name, streak, outcome))
+            found.append({**_loop(name, streak, outcome), "start": start})
 
-    for call, verdict in judged_calls:
+    starts: dict[str, int] = {}
+    for i, (call, verdict) in enumerate(judged_calls):
         if not verdict.known:
             continue
         if verdict.failed:
+            starts.setdefault(call.name, i)
             streaks.setdefault(call.name, []).append((call, verdict))
         else:
             close(call.name, "recovered")
     for name in list(streaks):
         close(name, "abandoned")
-    return found
+    return sorted(found, key=lambda loop: loop["start"])
 
 
 def _loop(name: str, streak: list[tuple[ToolCall, Verdict]], outcome: str) -> dict[str, Any]:
