@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
-
 from mcptest.bench.selector import Selector
 from mcptest.errors import usage_error
 from mcptest.suite.validation import did_you_mean
@@ -28,10 +26,8 @@ def resolve(choice: str) -> Selector:
 
 
 def _model_selector(model: str) -> Selector:
-    """A `ModelSelector` needs a Picker backed by a provider; this build has no provider layer to build one."""
-    if importlib.util.find_spec("mcptest.providers") is None:
-        raise usage_error(
-            f"--selector model:{model}: this build has no provider layer (mcptest.providers) to ask a model; "
-            "use --selector lexical or embedding"
-        )
-    raise usage_error(f"--selector model:{model}: the provider layer is not wired to tool-bench yet")
+    """A `ModelSelector` needs a Picker backed by a provider; no provider is wired to tool-bench yet."""
+    raise usage_error(
+        f"--selector model:{model}: tool-bench is not wired to a model provider yet; "
+        "use --selector lexical or embedding"
+    )

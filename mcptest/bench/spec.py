@@ -38,11 +38,6 @@ class _Mutation(_Model):
         """The tool with this mutation applied."""
         raise NotImplementedError
 
-    @property
-    def label(self) -> str:
-        """A short name for reports: `blank lookup_a`, `truncate(40) read_file`."""
-        return f"{self.kind} {self.tool}"  # type: ignore[attr-defined]
-
 
 class Blank(_Mutation):
     kind: Literal["blank"]
@@ -65,10 +60,6 @@ class Truncate(_Mutation):
     def apply(self, tool: Tool) -> Tool:
         return m.truncate(tool, self.chars)
 
-    @property
-    def label(self) -> str:
-        return f"truncate({self.chars}) {self.tool}"
-
 
 class DropKeyword(_Mutation):
     kind: Literal["drop_keyword"]
@@ -76,10 +67,6 @@ class DropKeyword(_Mutation):
 
     def apply(self, tool: Tool) -> Tool:
         return m.drop_keyword(tool, self.word)
-
-    @property
-    def label(self) -> str:
-        return f"drop_keyword({self.word}) {self.tool}"
 
 
 Mutation = Blank | Genericize | Truncate | DropKeyword

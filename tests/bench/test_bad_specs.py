@@ -119,3 +119,12 @@ def test_a_catalog_file_with_broken_json_is_located_in_that_file(write: Callable
 def test_a_missing_spec_file_is_one_line() -> None:
     ran = run_cli("tool-bench", "run", "no-such-spec.yml")
     assert (ran.code, ran.stderr) == (2, "no-such-spec.yml: no such file\n")
+
+
+def test_a_json_spec_with_a_problem_is_still_located(write: Callable[[str, str], Path]) -> None:
+    spec = write(
+        "spec.json", '{\n  "catalog": [{"name": "lookup_a"}],\n  "intents": [{"query": "x", "gold": ["lookup"]}]\n}\n'
+    )
+    ran = run_cli("tool-bench", "run", "spec.json", cwd=spec.parent)
+    assert ran.code == 2
+    assert ran.stderr == "spec.json:3:39: intents[0].gold[0]: unknown tool 'lookup' (did you mean 'lookup_a'?)\n"

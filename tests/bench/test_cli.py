@@ -69,8 +69,8 @@ def test_json_output_is_valid_against_the_committed_schema() -> None:
         ),
         (
             ["--selector", "model:claude-sonnet-4-5"],
-            "mcptest: --selector model:claude-sonnet-4-5: this build has no provider layer (mcptest.providers) "
-            "to ask a model; use --selector lexical or embedding",
+            "mcptest: --selector model:claude-sonnet-4-5: tool-bench is not wired to a model provider yet; "
+            "use --selector lexical or embedding",
         ),
     ],
 )
