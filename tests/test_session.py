@@ -86,3 +86,11 @@ async def test_a_server_that_exits_at_start_reports_its_stderr() -> None:
             await pool.get("bad")
     assert "server 'bad'" in exc.value.message
     assert "fatal: no config file" in exc.value.stderr
+
+
+async def test_tools_list_follows_every_page() -> None:
+    from tests.servers.paged_server import build as build_paged
+
+    async with SessionPool({"paged": InProcessServer(build_paged())}) as pool:
+        tools = await (await pool.get("paged")).list_tools()
+    assert [t["name"] for t in tools] == [f"tool_{i:02d}" for i in range(25)]
