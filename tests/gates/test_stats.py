@@ -89,3 +89,11 @@ def test_importing_stats_trace_and_gates_loads_no_heavy_or_ui_module():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_wilson_bounds_are_exactly_0_and_1_at_the_extremes() -> None:
+    from mcptest.stats import wilson_interval
+
+    for n in (1, 7, 34, 1000):
+        assert wilson_interval(n, n)[1] == 1.0
+        assert wilson_interval(0, n)[0] == 0.0
