@@ -105,5 +105,7 @@ def gate_counts(g: GateReport) -> dict[str, tuple[int, int]]:
 
 
 def _from_percent(value: int, runs: int) -> int | None:
-    found = [k for k in range(runs + 1) if percent(k, runs) == value] if runs > 0 else []
+    # percent(k, n) lies within 1 of 100k/n (rounding plus the clamps), so only k in that window can give `value`
+    low, high = max(0, (value - 1) * runs // 100), min(runs, -(-(value + 1) * runs // 100))
+    found = [k for k in range(low, high + 1) if percent(k, runs) == value] if runs > 0 else []
     return found[0] if len(found) == 1 else None

@@ -89,26 +89,31 @@ def verdict(
     rose = [r for r in rates if r.current_passes * r.baseline_runs > r.baseline_passes * r.current_runs]
     to_fail = cur == Status.FAILED and base != Status.FAILED
     to_pass = base == Status.FAILED and cur == Status.PASSED
-    flip = f"{base.value} → {cur.value}"
     if any(r.significant for r in fell):
         return Verdict.REGRESSION, _notes("fell", [r for r in fell if r.significant])
     if one_run and (to_fail or to_pass):
-        return Verdict.CHANGED, f"{flip} in one run; the runs are judged together"
+        return Verdict.CHANGED, "one run of several: the runs are judged together"
     if to_fail:
-        return (Verdict.NOISE, f"{flip}, {_notes('fell', fell)}") if fell else (Verdict.REGRESSION, flip)
+        return (Verdict.NOISE, f"the flip rests on noise: {_notes('fell', fell)}") if fell else (Verdict.REGRESSION, "")
     if any(r.significant for r in rose):
         return Verdict.IMPROVEMENT, _notes("rose", [r for r in rose if r.significant])
     if to_pass:
-        return (Verdict.NOISE, f"{flip}, {_notes('rose', rose)}") if rose else (Verdict.IMPROVEMENT, flip)
+        return (
+            (Verdict.NOISE, f"the flip rests on noise: {_notes('rose', rose)}") if rose else (Verdict.IMPROVEMENT, "")
+        )
     if rates:
         return Verdict.NOISE, _notes("moved", rates)
     if moved_figure or base != cur:
-        return Verdict.CHANGED, flip if base != cur else ""
+        return Verdict.CHANGED, ""
     return Verdict.UNCHANGED, ""
 
 
 def _notes(how: str, rates: list[RateTest]) -> str:
-    return "; ".join(f"{r.target} {how}: {r.note}" for r in rates)
+    """One clause per distinct finding: targets resting on the same counts share it."""
+    by_note: dict[str, list[str]] = {}
+    for r in rates:
+        by_note.setdefault(r.note, []).append(r.target)
+    return "; ".join(f"{', '.join(targets)} {how}: {note}" for note, targets in by_note.items())
 
 
 def figures(base: Case | None, cur: Case | None) -> list[Figure]:
@@ -119,7 +124,7 @@ def figures(base: Case | None, cur: Case | None) -> list[Figure]:
     for name in names:
         a, b = old.get(name), new.get(name)
         change = None if a is None or b is None else _round(b - a)
-        out.append(Figure(name=name, baseline=a, current=b, delta=change))
+        out.append(Figure.model_construct(name=name, baseline=a, current=b, delta=change))  # trusted: skip validation
     return out
 
 

@@ -168,3 +168,13 @@ def test_a_gate_may_state_its_pass_counts_in_detail() -> None:
 def test_two_tests_with_one_identity_both_stay_visible() -> None:
     c = compare(report([result("a"), result("a")]), report([result("a"), result("a", F)]))
     assert [(d.test, d.verdict) for d in c.cases] == [("a", Verdict.UNCHANGED), ("a (again)", Verdict.REGRESSION)]
+
+
+def test_a_pass_count_is_recovered_from_a_percent_exactly_when_only_one_count_gives_it() -> None:
+    from mcptest.report.cases import _from_percent
+    from mcptest.stats import percent
+
+    for n in range(1, 160):
+        for k in range(n + 1):
+            givers = [j for j in range(n + 1) if percent(j, n) == percent(k, n)]
+            assert _from_percent(percent(k, n), n) == (givers[0] if len(givers) == 1 else None), (k, n)
