@@ -10,7 +10,7 @@ def render_delta_text(comparison: Comparison, color: bool = False) -> str:
     c = comparison
     out = [f"mcptest compare: {c.current.suite} ({c.current.started_at}) vs baseline ({c.baseline.started_at})"]
     if c.suite_changed:
-        out.append(f"  suite changed: {c.baseline.suite} -> {c.current.suite}")
+        out.append(f"  suite changed: {c.baseline.suite} → {c.current.suite}")
     if c.models_added or c.models_removed:
         added, removed = ", ".join(c.models_added) or "none", ", ".join(c.models_removed) or "none"
         out.append(f"  models added: {added}; removed: {removed}")
@@ -20,18 +20,18 @@ def render_delta_text(comparison: Comparison, color: bool = False) -> str:
 
 
 def summary(c: Comparison) -> str:
-    """`compare: 1 regression, 2 noise, 3 unchanged (exit 1)`: the one-line verdict."""
+    """`compare: 3 unchanged, 1 regression, 2 noise; regression`: the one-line verdict."""
     counts = ", ".join(f"{c.totals[v]} {v.value}" for v in Verdict if c.totals[v]) or "nothing to compare"
-    return f"compare: {counts}" + (" -> regression" if c.regressed else " -> no regression")
+    return f"compare: {counts}; " + ("regression" if c.regressed else "no regression")
 
 
 def _line(d: CaseDelta) -> str:
     before = d.baseline_status.value if d.baseline_status else "-"
     after = d.current_status.value if d.current_status else "-"
-    moved = [f for f in d.figures if f.delta not in (0, None) or (f.baseline is None) != (f.current is None)]
-    figures = "; ".join(f"{f.name} {_num(f.baseline)} -> {_num(f.current)}" for f in moved)
+    moved = [f for f in d.figures if f.delta not in (0, None)]
+    figures = "; ".join(f"{f.name} {_num(f.baseline)} → {_num(f.current)}" for f in moved)
     where = f"{d.file}:{d.line}" if d.line else d.file
-    parts = [f"  {d.verdict.value.upper():<11} {d.label}  [{before} -> {after}]", figures, d.note, where]
+    parts = [f"  {d.verdict.value.upper():<11} {d.label}  [{before} → {after}]", figures, d.note, where]
     return "  ".join(p for p in parts if p)
 
 

@@ -62,7 +62,7 @@ def render_delta_md(comparison: Comparison) -> list[str]:
     """The delta table: every case whose verdict is not `unchanged` (lines of Markdown)."""
     c, t = comparison, comparison.totals
     counts = ", ".join(f"{t[v]} {v.value}" for v in Verdict if t[v] and v != Verdict.UNCHANGED) or "no changes"
-    out = ["### Compared with the baseline", "", f"Baseline started {c.baseline.started_at}: {counts}.", ""]
+    out = ["### Compared with the baseline", "", f"Baseline started {c.baseline.started_at}: {counts}."]
     if c.suite_changed:
         out.append(f"Suite changed: `{c.baseline.suite}` → `{c.current.suite}`.")
     if c.models_added or c.models_removed:
@@ -77,7 +77,7 @@ def render_delta_md(comparison: Comparison) -> list[str]:
 
 def _delta_row(d: CaseDelta) -> str:
     status = f"{_status(d.baseline_status)} → {_status(d.current_status)}"
-    moved = [f for f in d.figures if f.delta not in (0, None) or (f.baseline is None) != (f.current is None)]
+    moved = [f for f in d.figures if f.delta not in (0, None)]
     figures = "; ".join(f"{f.name} {_num(f.baseline)} → {_num(f.current)}" for f in moved)
     return _row(d.verdict.value, d.label, status, figures, d.note)
 
