@@ -62,26 +62,36 @@ class Catalog:
 
 def from_wire(data: Any, source: str = "catalog") -> Catalog:
     """Build a catalog from a `tools/list` result or a bare array of tools; problems raise UserError."""
-    tools = data.get("tools") if isinstance(data, dict) else data
-    if not isinstance(tools, list):
-        found = "an object without a 'tools' array" if isinstance(data, dict) else f"a JSON {_kind(data)}"
-        raise UserError([Problem(source, 0, 0, f'expected {{"tools": [...]}} or an array of tools, found {found}')])
-    problems = [Problem(source, 0, 0, msg) for i, raw in enumerate(tools) for msg in _tool_problems(raw, i)]
+    tools = tool_list(data, source)
+    problems = [Problem(source, 0, 0, msg) for i, raw in enumerate(tools) for msg in tool_problems(raw, i)]
     if problems:
         raise UserError(problems)
     return Catalog(tuple(Tool(raw) for raw in tools))
 
 
-def load_catalog(path: str | Path) -> Catalog:
-    """Read a saved catalog (JSON); a syntax error points at its line and column."""
+def tool_list(data: Any, source: str) -> list[Any]:
+    """The tools array of a `tools/list` result or a bare array; anything else is a UserError."""
+    tools = data.get("tools") if isinstance(data, dict) else data
+    if not isinstance(tools, list):
+        found = "an object without a 'tools' array" if isinstance(data, dict) else f"a JSON {_kind(data)}"
+        raise UserError([Problem(source, 0, 0, f'expected {{"tools": [...]}} or an array of tools, found {found}')])
+    return tools
+
+
+def read_json(path: str | Path) -> Any:
+    """Read a JSON file; a syntax error points at its line and column."""
     from mcptest.yaml_source import read_text
 
     text = read_text(path)
     try:
-        data = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as exc:
         raise UserError([Problem(str(path), exc.lineno, exc.colno, f"JSON syntax error: {exc.msg}")]) from None
-    return from_wire(data, str(path))
+
+
+def load_catalog(path: str | Path) -> Catalog:
+    """Read a saved catalog (JSON)."""
+    return from_wire(read_json(path), str(path))
 
 
 def save_catalog(catalog: Catalog, path: str | Path) -> None:
@@ -94,7 +104,8 @@ def save_catalog(catalog: Catalog, path: str | Path) -> None:
         raise UserError([Problem(str(path), 0, 0, f"cannot write the catalog: {exc.strerror or exc}")]) from None
 
 
-def _tool_problems(raw: Any, i: int) -> list[str]:
+def tool_problems(raw: Any, i: int) -> list[str]:
+    """What is wrong with the i-th tool of a catalog, one message each."""
     at = f"tools[{i}]"
     if not isinstance(raw, dict):
         return [f"{at}: a tool must be an object, found a JSON {_kind(raw)}"]

@@ -2,27 +2,19 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
+from mcptest.catalog import read_json, tool_list, tool_problems
 from mcptest.errors import Problem, UserError
 from mcptest.mock.schemas import schema_problem
 from mcptest.mock.spec import MockSpec, MockTool
 from mcptest.suite.validation import where
-from mcptest.yaml_source import read_text
 
 
 def load_snapshot(path: str) -> MockSpec:
     """Read a snapshot file, or raise a UserError listing every problem (JSON has no node positions)."""
-    text = read_text(path)
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UserError([Problem(path, exc.lineno, exc.colno, f"invalid JSON: {exc.msg}")]) from None
-    tools = data.get("tools") if isinstance(data, dict) else data
-    if not isinstance(tools, list):
-        raise UserError([Problem(path, 0, 0, 'a snapshot is a tools/list result {"tools": [...]} or an array')])
+    tools = tool_list(read_json(path), path)
     problems = [Problem(path, 0, 0, msg) for i, tool in enumerate(tools) for msg in _tool_problems(i, tool)]
     problems += _duplicates(path, tools)
     if problems:
@@ -31,18 +23,16 @@ def load_snapshot(path: str) -> MockSpec:
 
 
 def _tool_problems(i: int, tool: Any) -> list[str]:
-    at = f"tools[{i}]"
+    """The catalog's own checks, then what serving needs: an `inputSchema`, and valid schemas."""
+    problems = tool_problems(tool, i)
     if not isinstance(tool, dict):
-        return [f"{at}: a tool is an object, got {type(tool).__name__}"]
-    problems = []
-    if not isinstance(tool.get("name"), str) or not tool["name"]:
-        problems.append(f"{at}: missing or empty 'name'")
+        return problems
     if "inputSchema" not in tool:
-        problems.append(f"{at}: missing 'inputSchema'")
+        problems.append(f"tools[{i}]: missing 'inputSchema'")
     for key in ("inputSchema", "outputSchema"):
-        found = schema_problem(tool[key]) if key in tool else None
+        found = schema_problem(tool[key]) if isinstance(tool.get(key), dict) else None
         if found is not None:
-            problems.append(f"{where((at, key, *found[0]))}: not a valid JSON Schema: {found[1]}")
+            problems.append(f"{where((f'tools[{i}]', key, *found[0]))}: not a valid JSON Schema: {found[1]}")
     return problems
 
 

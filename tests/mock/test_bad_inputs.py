@@ -104,7 +104,7 @@ def test_a_broken_snapshot_lists_every_problem(tmp_path: Path) -> None:
     assert lines == [
         "s.json: tools[0]: missing 'inputSchema'",
         "s.json: tools[1].inputSchema.type: not a valid JSON Schema: 5 is not valid under any of the given schemas",
-        "s.json: tools[2]: a tool is an object, got int",
+        "s.json: tools[2]: a tool must be an object, found a JSON number",
         "s.json: duplicate tool name 'a'",
     ]
 
@@ -114,13 +114,13 @@ def test_a_snapshot_tool_the_sdk_rejects_is_a_user_error_not_a_crash(tmp_path: P
     code, lines = _run(tmp_path, "s.json", json.dumps({"tools": tools}))
     assert (code, lines) == (
         2,
-        ["s.json: tools[0].annotations: input should be a valid dictionary or instance of ToolAnnotations"],
+        ["s.json: tools[0] (a).annotations: must be an object, found a JSON string"],
     )
 
 
 def test_a_snapshot_json_syntax_error_is_located(tmp_path: Path) -> None:
     code, lines = _run(tmp_path, "s.json", '{"tools": [\n')
-    assert (code, lines) == (2, ["s.json:2:1: invalid JSON: Expecting value"])
+    assert (code, lines) == (2, ["s.json:2:1: JSON syntax error: Expecting value"])
 
 
 @pytest.mark.parametrize(
