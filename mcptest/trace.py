@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import difflib
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
-from pydantic_core import ErrorDetails
 
 from mcptest.errors import Problem, UserError
-from mcptest.yaml_source import Loc, SourceDoc, parse, read_text
+from mcptest.suite.validation import problems_from
+from mcptest.yaml_source import Loc, parse, read_text
 
 TRACE_FORMAT_VERSION: Literal["1"] = "1"
 
@@ -127,7 +126,17 @@ class CatalogTool(_Model):
 class Trace(_Model):
     """One agent run. Gates read it; cassettes and trace files store it; format version 1."""
 
-    format_version: Literal["1"] = Field(TRACE_FORMAT_VERSION, description="The trace format version.")
+    format_version: str = Field(
+        TRACE_FORMAT_VERSION, description="The trace format version.", json_schema_extra={"const": TRACE_FORMAT_VERSION}
+    )
+
+    @field_validator("format_version")
+    @classmethod
+    def _supported(cls, version: str) -> str:
+        if version != TRACE_FORMAT_VERSION:
+            raise ValueError(f"unsupported trace format {version!r} (this mcptest reads {TRACE_FORMAT_VERSION!r})")
+        return version
+
     model: str | None = Field(None, description="The model id that produced the run, e.g. `claude-sonnet-4-5`.")
     prompt: str | None = Field(None, description="The user prompt that started the run.")
     tool_calls: list[ToolCall] = Field(default_factory=list, description="Every tool call, in order.")
@@ -222,46 +231,13 @@ def load_traces(path: str | Path) -> list[Trace]:
         raise UserError([Problem(str(path), 1, 1, f"expected a trace object or an array of traces, found {found}")])
     items: list[tuple[Loc, Any]] = [((i,), d) for i, d in enumerate(data)] if isinstance(data, list) else [((), data)]
     traces: list[Trace] = []
-    errors: list[tuple[Loc, ErrorDetails]] = []
+    failed: list[tuple[Loc, ValidationError]] = []
     for base, item in items:
         try:
             traces.append(Trace.model_validate(item))
         except ValidationError as exc:
-            errors.extend((base, err) for err in exc.errors(include_url=False))
-    if errors:
-        raise UserError(_problems(str(path), text, errors))
+            failed.append((base, exc))
+    if failed:
+        doc = parse(text, str(path))  # JSON is YAML: parsed again only to locate the problems
+        raise UserError(sorted({p for base, exc in failed for p in problems_from(Trace, exc, doc, base)}))
     return traces
-
-
-def _problems(path: str, text: str, errors: list[tuple[Loc, ErrorDetails]]) -> list[Problem]:
-    try:
-        doc: SourceDoc | None = parse(text, path)
-    except UserError:
-        doc = None
-    out = []
-    for base, err in errors:
-        loc: Loc = (*base, *(p for p in err["loc"] if isinstance(p, int) or not p.startswith(("function-", "json-"))))
-        if err["type"] == "extra_forbidden":
-            message = f"{_where(loc[:-1])}: unknown key '{loc[-1]}'{_did_you_mean(str(loc[-1]))}"
-        elif loc[-1:] == ("format_version",):
-            message = f"{_where(loc)}: unsupported trace format {err.get('input')!r} (this mcptest reads '1')"
-        elif err["type"] == "missing":
-            message, loc = f"{_where(loc[:-1])}: missing required key '{loc[-1]}'", loc[:-1]
-        else:
-            message = f"{_where(loc)}: {err['msg'].removeprefix('Value error, ')}"
-        line, col = doc.key_pos(loc) if doc else (0, 0)
-        out.append(Problem(path, line, col, message))
-    return sorted(set(out))
-
-
-def _where(loc: Loc) -> str:
-    out = ""
-    for el in loc:
-        out += f"[{el}]" if isinstance(el, int) else (f".{el}" if out else str(el))
-    return out or "trace"
-
-
-def _did_you_mean(key: str) -> str:
-    known = {f for m in (Trace, ToolCall, TokenUsage, CatalogTool) for f in m.model_fields}
-    close = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.6)
-    return f" (did you mean '{close[0]}'?)" if close else ""

@@ -58,8 +58,8 @@ def test_every_invalid_field_is_reported_at_once_with_its_line():
     assert [str(p) for p in caught.value.problems] == [
         f"{path}:5:26: [1].tool_calls[0]: unknown key 'arguments' (did you mean 'args'?)",
         f"{path}:6:7: [1].tool_calls[1]: id 'a.c' does not match server and name ('a.b')",
-        f"{path}:8:16: [1].tokens.total: Input should be greater than or equal to 0",
-        f"{path}:9:5: [1].format_version: unsupported trace format '2' (this mcptest reads '1')",
+        f"{path}:8:25: [1].tokens.total: input should be greater than or equal to 0",
+        f"{path}:9:23: [1].format_version: unsupported trace format '2' (this mcptest reads '1')",
     ]
 
 
