@@ -143,6 +143,7 @@ def evaluate(traces: Sequence[Trace], config: DistractorsConfig, context: GateCo
         "source": config.source.from_,
         "complexity": config.complexity,
         "distractors": sorted(names),
+        "passes": {"distractors.certified_lower": successes},
         "runs": [
             {
                 "run": i,

@@ -100,7 +100,20 @@ def evaluate(traces: Sequence[Trace], config: ToolSelectionConfig, context: Gate
     ]
     breaches = floor_breaches(scored, config, context.label)
     outcome = judged(
-        BLOCK, targets, config, DEFAULT_GATE, undefined=undefined, breaches=breaches, detail={"runs": rows}
+        BLOCK,
+        targets,
+        config,
+        DEFAULT_GATE,
+        undefined=undefined,
+        breaches=breaches,
+        # The counts behind the rate targets, so `report --compare` can test a change exactly.
+        detail={
+            "runs": rows,
+            "passes": {
+                "tool_selection.selection_rate": selected,
+                "tool_selection.pass_k": sum(r.passed for r in scored),
+            },
+        },
     )
     outcome.lines = [summary_line(outcome, context.label), *breaches, *run_lines(scored, config, breaches)]
     outcome.lines += failure_lines(outcome)
