@@ -13,12 +13,31 @@ from mcptest.trace import Trace
 
 
 def judge_runs(test: AgentTest, traces: Sequence[Trace], file: str) -> tuple[list[TestResult], list[GateReport]]:
-    """One result row per run and one gate report per block and model."""
-    rows = [_row(test, trace, i, len(traces), file) for i, trace in enumerate(traces, start=1)]
+    """One result row per run (numbered within its model) and one gate report per block and model."""
+    rows: list[TestResult] = []
     gates: list[GateReport] = []
-    for model, runs in _by_model(test, traces).items():
-        gates += judge_gates(test, model, runs, file, matrix=len(test.model_list) > 1)
+    groups = _by_model(test, traces)
+    for model, runs in groups.items():
+        numbered = len(runs) > 1 or test.runs > 1
+        rows += [_row(test, trace, i if numbered else None, file) for i, trace in enumerate(runs, start=1)]
+        gates += judge_gates(test, model, runs, file, matrix=len(groups) > 1 or len(test.model_list) > 1)
     return rows, gates
+
+
+def cell_row(test: AgentTest, model: str | None, file: str, error: str, *, skipped: bool = False) -> TestResult:
+    """A row for runs that never happened: a missing or refused cassette, an unreachable server, a cost cap."""
+    return TestResult(
+        name=test.name,
+        kind="agent",
+        server=",".join(test.servers) or None,
+        model=model,
+        file=file,
+        line=test._line,
+        tags=test.tags,
+        status=Status.SKIPPED if skipped else Status.FAILED,
+        duration_ms=0.0,
+        error=error,
+    )
 
 
 def judge_gates(
@@ -48,23 +67,25 @@ def judge_gates(
     ]
 
 
-def _row(test: AgentTest, trace: Trace, index: int, total: int, file: str) -> TestResult:
+def _row(test: AgentTest, trace: Trace, index: int | None, file: str) -> TestResult:
     view = agent_view(trace)
     failures = check(test.expect or [], lambda path: resolve(view, path))
+    failed = bool(failures or trace.error)
     latency = sum(c.latency_ms or 0 for c in trace.tool_calls)
     return TestResult(
         name=test.name,
         kind="agent",
         server=",".join(test.servers) or None,
         model=trace.model or test.model,
-        run=index if total > 1 else None,
+        run=index,
         file=file,
         line=test._line,
         tags=test.tags,
-        status=Status.FAILED if failures else Status.PASSED,
+        status=Status.FAILED if failed else Status.PASSED,
         duration_ms=round(latency, 3),
         failures=failures,
         targets=_figures(trace),
+        error=trace.error,
     )
 
 

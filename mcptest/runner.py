@@ -4,20 +4,24 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from mcptest import __version__
-from mcptest.agent_results import judge_runs
+from mcptest.agent_plan import AgentOptions, plan
+from mcptest.agent_results import cell_row, judge_runs
+from mcptest.agent_runs import AgentRuns, run_agents
 from mcptest.errors import UserError
 from mcptest.expect import TargetMissing, check, resolve, show
 from mcptest.lint.block import ToolQualityBlock
+from mcptest.providers import key_values
 from mcptest.report.model import AssertionFailure, GateReport, Report, Status, TestResult, summarize
 from mcptest.report.redact import redact
 from mcptest.selection import Selection
 from mcptest.session import CallOutcome, ServerConfig, ServerUnavailable, SessionPool
+from mcptest.suite.agents import AgentTest
 from mcptest.suite.models import Suite, ToolTest
 
 Clock = Callable[[], datetime]
@@ -31,6 +35,10 @@ class RunResult:
     selected: int
     not_ready: bool = False
     """Every failure was a server that did not come up in time."""
+    capped: bool = False
+    """`--max-cost` was spent and runs were left undispatched (exit 5)."""
+    notes: list[str] = field(default_factory=list)
+    """Lines for stderr: cassettes written or not."""
 
 
 Test = ToolTest | ToolQualityBlock
@@ -54,11 +62,15 @@ async def run_suite(
     clock: Clock = lambda: datetime.now(UTC),
     servers: dict[str, ServerConfig] | None = None,
     on_result: Callable[[TestResult], None] | None = None,
+    agents_options: AgentOptions | None = None,
 ) -> RunResult:
-    """Run the selected tool tests, one session per server, and return the report."""
+    """Run the selected tool tests, then the agent tests (recorded, replayed or live), one session per server."""
     selection = selection or Selection()
+    options = agents_options or AgentOptions()
     tests = select(suite, selection)
     agents = [a for a in suite.agents if selection.matches(a)]
+    cells = plan([a for a in agents if not a.recorded], suite.file, suite.prices, options)
+    secrets = suite.secrets | key_values(options.environ)
     started_at = clock()
     start = time.perf_counter()
     results: list[TestResult] = []
@@ -74,9 +86,10 @@ async def run_suite(
             not_ready.append(timed_out)
             if on_result:
                 on_result(result)
+        live = await run_agents(cells, pool, suite.file, secrets, options)
     gates: list[GateReport] = []
     for agent in agents:
-        rows, judged = judge_runs(agent, agent.recorded_runs(), suite.file)
+        rows, judged = judge_agent(agent, live, suite.file)
         results += rows
         gates += judged
         not_ready += [False] * len(rows)
@@ -91,7 +104,28 @@ async def run_suite(
     )
     failed = [nr for nr, r in zip(not_ready, results, strict=True) if r.status == Status.FAILED]
     failed += [False for g in gates if g.status == Status.FAILED]
-    return RunResult(redact(report, suite.secrets), len(tests) + len(agents), bool(failed) and all(failed))
+    return RunResult(
+        redact(report, secrets),
+        len(tests) + len(agents),
+        bool(failed) and all(failed),
+        capped=live.capped,
+        notes=live.notes,
+    )
+
+
+def judge_agent(agent: AgentTest, live: AgentRuns, file: str) -> tuple[list[TestResult], list[GateReport]]:
+    """An agent test's rows and gates: its recorded runs, or its cells' runs plus a row per cell that did not run."""
+    if agent.recorded:
+        return judge_runs(agent, agent.recorded_runs(), file)
+    mine = [c for c in live.cells if c.cell.test is agent]
+    rows, gates = judge_runs(agent, [t for c in mine for t in c.traces], file)
+    for c in mine:
+        if c.error:
+            rows.append(cell_row(agent, c.cell.model, file, c.error))
+        if c.skipped:
+            why = f"{c.skipped} of {agent.runs} runs not dispatched: the --max-cost budget was spent"
+            rows.append(cell_row(agent, c.cell.model, file, why, skipped=True))
+    return rows, gates
 
 
 async def run_tool_test(test: ToolTest, pool: SessionPool, file: str) -> tuple[TestResult, bool]:

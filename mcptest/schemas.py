@@ -47,9 +47,17 @@ def compare_schema() -> dict[str, Any]:
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", **Comparison.model_json_schema()}
 
 
+def cassette_schema() -> dict[str, Any]:
+    """An agent test's recorded runs on one model (`cassettes/<test>/<model>.json`)."""
+    from mcptest.cassette.format import Cassette
+
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **Cassette.model_json_schema()}
+
+
 # The formats and their files: one plain list, walked by the staleness test.
 SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
     "v1.json": suite_schema,
+    "cassette.v1.json": cassette_schema,
     "report.v1.json": report_schema,
     "compare.v1.json": compare_schema,
     "tool-bench.v1.json": tool_bench_schema,

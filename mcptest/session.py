@@ -240,10 +240,18 @@ class SessionPool:
         self._base_dir = Path(base_dir)
         self._open: dict[str, ServerSession] = {}
         self._failed: dict[str, ServerUnavailable] = {}
+        self._locks: dict[str, anyio.Lock] = {}
         self._tg: Any = None
 
     async def get(self, name: str) -> ServerSession:
-        """The open session for `name`; a server that failed to start fails again at once."""
+        """The open session for `name`; a server that failed to start fails again at once.
+
+        Concurrent runs may ask for the same server at once: a lock per name starts it only once.
+        """
+        async with self._locks.setdefault(name, anyio.Lock()):
+            return await self._get(name)
+
+    async def _get(self, name: str) -> ServerSession:
         if name in self._failed:
             raise self._failed[name]
         if name not in self._open:

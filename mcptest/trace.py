@@ -29,7 +29,10 @@ class ToolCall(_Model):
     """One tool call the agent made, in the order it made it, with what the tool answered."""
 
     server: str | None = Field(None, description="The server that owns the tool; null when not known.")
-    name: str = Field(description="The tool name exactly as the model wrote it (may be empty if the model sent none).")
+    name: str = Field(
+        description="The server's name for the tool (a live run maps the presented name back); for an unknown tool, "
+        "the name exactly as the model wrote it (may be empty if the model sent none)."
+    )
     id: str = Field(
         "", description="The qualified id `server.tool` (the bare name without a server); filled in when omitted."
     )
@@ -146,6 +149,10 @@ class Trace(_Model):
     cost_usd: float | None = Field(None, ge=0, description="Dollars the run spent; null when unknown or unpriced.")
     catalog: list[CatalogTool] | None = Field(
         None, description="The merged tool list the model was shown (distractors included); null when not recorded."
+    )
+    error: str | None = Field(
+        None,
+        description="Why the run ended early (provider failure, timeout, replay miss); null when it ended normally.",
     )
 
     @property

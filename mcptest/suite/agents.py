@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import Field, PrivateAttr, field_validator, model_validator
 
@@ -15,6 +15,7 @@ from mcptest.gates.orchestration import OrchestrationConfig
 from mcptest.gates.token_efficiency import TokenEfficiencyConfig
 from mcptest.gates.tool_selection import ToolSelectionConfig
 from mcptest.gates.workflow import WorkflowConfig
+from mcptest.providers.scripted import ScriptedRun
 from mcptest.suite.strict import Strict
 from mcptest.trace import InlineCall, Trace
 
@@ -33,6 +34,17 @@ class AgentTest(Strict):
     max_turns: int = Field(10, ge=1, description="Model turns before the loop stops.")
     runs: int = Field(1, description="Runs per model (0 is clamped to 1).")
     tags: list[str] = Field(default_factory=list, description="For `--tag` / `--skip-tag`.")
+    provider: Literal["anthropic", "openai", "scripted"] | None = Field(
+        None, description="Who serves the model; default from the prefix (`claude-`; `gpt-`, `chatgpt-`, `o<digit>`)."
+    )
+    base_url: str | None = Field(
+        None, pattern=r"^https?://", description="An OpenAI-compatible (or Anthropic-compatible) endpoint to call."
+    )
+    script: list[ScriptedRun] | None = Field(
+        None, min_length=1, description="`provider: scripted`: what the model does, run by run (one entry = every run)."
+    )
+    max_tokens: int = Field(4096, ge=1, description="The output-token limit of each model call.")
+    timeout_s: float = Field(300.0, gt=0, description="Seconds one run may take before it fails.")
     traces: list[str] | None = Field(
         None, description="Recorded runs to judge instead of calling a model: trace files, relative to the suite."
     )
@@ -74,6 +86,11 @@ class AgentTest(Strict):
     def recorded(self) -> bool:
         """Whether the runs come from traces rather than from a model."""
         return self.traces is not None or self.tool_calls is not None
+
+    @property
+    def scripted(self) -> bool:
+        """Whether a script plays the model."""
+        return self.provider == "scripted" or self.script is not None
 
     @property
     def model_list(self) -> list[str | None]:

@@ -8,6 +8,7 @@ from pydantic import Discriminator, Field, PrivateAttr, Tag, field_validator
 
 from mcptest.expect import Assertion
 from mcptest.lint.block import ToolQualityBlock
+from mcptest.providers.prices import Price
 from mcptest.suite.agents import AgentTest
 from mcptest.suite.strict import Strict
 
@@ -124,6 +125,9 @@ class Suite(Strict):
     )
     tool_quality: list[ToolQualityBlock] = Field(
         default_factory=list, description="Score a server's tool descriptions (TDQS, lint, smells) and gate on them."
+    )
+    prices: dict[str, Price] = Field(
+        default_factory=dict, description="Dollars per million tokens by model id, over the built-in price table."
     )
     _file: str = PrivateAttr("")
     _secrets: set[str] = PrivateAttr(default_factory=set)

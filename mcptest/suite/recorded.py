@@ -7,6 +7,7 @@ from pathlib import Path
 from mcptest.errors import Problem, UserError
 from mcptest.gates import block_problems, blocks_of
 from mcptest.suite.agents import AgentTest
+from mcptest.suite.live import live_problems, recorded_problems
 from mcptest.suite.validation import where
 from mcptest.trace import Trace, load_traces, trace_from_inline
 from mcptest.yaml_source import SourceDoc
@@ -35,13 +36,9 @@ def load_recorded_runs(agents: list[AgentTest], doc: SourceDoc) -> list[Problem]
             test._recorded, found = _trace_files(test, doc, base, i)
             problems += found
         else:
-            problems.append(
-                doc.problem(
-                    loc,
-                    f"{where(loc)}: live model runs are not available in this version; "
-                    "judge recorded runs with `traces:` or `tool_calls:`",
-                )
-            )
+            problems += live_problems(test, doc, i)
+        if test.recorded:
+            problems += recorded_problems(test, doc, i)
     return problems
 
 

@@ -1,0 +1,54 @@
+"""Where cassettes live and how they are read and written: `<suite dir>/cassettes/<test>/<model>.json`, atomically."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from mcptest.cassette.format import Cassette
+from mcptest.cassette.normalise import dumps, normalise
+from mcptest.fsutil import atomic_write_text
+from mcptest.report.redact import redact_text
+
+CASSETTE_DIR = "cassettes"
+
+
+class CassetteUnreadable(Exception):
+    """A cassette file exists but cannot be used."""
+
+
+def slug(text: str) -> str:
+    """A file-name-safe form of a test name or model id: lowercase, runs of other characters as `-`."""
+    return re.sub(r"[^a-z0-9.]+", "-", text.lower()).strip("-.") or "default"
+
+
+def cassette_path(suite_file: str | Path, test: str, model: str | None) -> Path:
+    """The cassette of one agent test on one model."""
+    return Path(suite_file).parent / CASSETTE_DIR / slug(test) / f"{slug(model or 'default')}.json"
+
+
+def read(path: Path) -> Cassette:
+    """Load and normalise a cassette; a broken one raises CassetteUnreadable saying why."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CassetteUnreadable(f"cannot read {path}: {exc}") from None
+    except json.JSONDecodeError as exc:
+        raise CassetteUnreadable(f"{path}:{exc.lineno}:{exc.colno}: JSON syntax error: {exc.msg}") from None
+    if isinstance(data, dict) and data.get("format_version") != "1":
+        found = data.get("format_version")
+        raise CassetteUnreadable(f"{path}: unsupported cassette format {found!r} (this mcptest reads '1')")
+    try:
+        return normalise(Cassette.model_validate(data))
+    except ValidationError as exc:
+        err = exc.errors(include_url=False)[0]
+        where = ".".join(str(p) for p in err["loc"]) or "(top level)"
+        raise CassetteUnreadable(f"{path}: {where}: {err['msg']}") from None
+
+
+def write(path: Path, cassette: Cassette, secrets: set[str]) -> None:
+    """Normalise, mask every secret, and replace the file atomically (a crash leaves the old cassette whole)."""
+    atomic_write_text(path, redact_text(dumps(cassette), secrets))
