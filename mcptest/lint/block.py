@@ -44,6 +44,12 @@ class ToolQualityBlock(BaseModel):
         "schema_criticals, schema_warnings, smells.NAME, smell_total, tool_surface_tokens. Omitted or empty: "
         "min_score >= 0.50, mean_score >= 0.70, critical_count <= 0.",
     )
+    server_managed: list[str] | None = Field(
+        None,
+        description="Field names the server assigns (SCH-005 flags them when exposed as inputs). Omitted: id, "
+        "nano_id, user_id, organization_id, owner_id, assignee_id, status_id. A list replaces those; [] turns "
+        "the check off.",
+    )
     _line: int = PrivateAttr(0)
 
     @property

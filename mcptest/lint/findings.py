@@ -55,7 +55,8 @@ class Finding:
         return out
 
 
-Check = Callable[[Tool], Iterable[Hit]]
+Check = Callable[..., Iterable[Hit]]
+"""A rule's function: `check(tool, **options) -> hits`; most rules take no options."""
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,8 @@ class Rule:
     code: str
     severity: Severity
     check: Check
+    options: tuple[tuple[str, Any], ...] = ()
+    """Settings passed to `check` as keyword arguments (`registry.configure` sets them, e.g. `server_managed`)."""
 
     @property
     def name(self) -> str:
@@ -84,7 +87,8 @@ class Rule:
     def run(self, tool: Tool) -> list[Finding]:
         """Every finding this rule reports on `tool`."""
         return [
-            Finding(self.code, self.severity, tool.name, h.message, h.suggestion, h.pointer) for h in self.check(tool)
+            Finding(self.code, self.severity, tool.name, h.message, h.suggestion, h.pointer)
+            for h in self.check(tool, **dict(self.options))
         ]
 
 

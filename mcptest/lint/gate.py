@@ -9,6 +9,7 @@ from mcptest.catalog import Catalog
 from mcptest.expect import TargetMissing, check, resolve
 from mcptest.lint.block import DEFAULT_GATE, TARGET_ROOTS, ToolQualityBlock, default_gate
 from mcptest.lint.engine import QualityReport, assess
+from mcptest.lint.registry import RULES, configure
 from mcptest.report.model import AssertionFailure
 
 _TOOL_TARGET = re.compile(r"""^tool\[(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)')\]\.(?P<field>\w+)$""")
@@ -41,7 +42,8 @@ def lookup(targets: dict[str, Any], path: str) -> Any:
 
 def evaluate(catalog: Catalog, block: ToolQualityBlock) -> tuple[dict[str, Any], list[AssertionFailure]]:
     """Score `catalog`, then check the block's assertions: the targets and every failed assertion (none = PASS)."""
-    targets = quality_targets(assess(catalog))
+    rules = configure(RULES, server_managed=block.server_managed)
+    targets = quality_targets(assess(catalog, rules))
     return targets, check(block.assertions, lambda path: lookup(targets, path))
 
 

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import difflib
+import inspect
 from collections.abc import Sequence
+from dataclasses import replace
 
 from mcptest.errors import usage_error
 from mcptest.lint import annotation_rules as ann
 from mcptest.lint import arg_rules as arg
+from mcptest.lint import constraint_rules as con
+from mcptest.lint import contradiction_rules as con_desc
 from mcptest.lint import desc_rules as desc
 from mcptest.lint import schema_rules as sch
+from mcptest.lint import server_managed as managed
 from mcptest.lint.findings import Rule
 from mcptest.lint.findings import Severity as S
 
@@ -27,10 +32,14 @@ RULES: tuple[Rule, ...] = (
     Rule("DESC-011", S.WARNING, ann.desc_011_non_boolean_annotation),
     Rule("DESC-012", S.WARNING, ann.desc_012_missing_annotations),
     Rule("DESC-013", S.WARNING, arg.desc_013_enum_in_prose),
+    Rule("DESC-014", S.CRITICAL, con_desc.desc_014_description_contradicts_schema),
     Rule("SCH-001", S.WARNING, sch.sch_001_no_required_list),
     Rule("SCH-002", S.WARNING, sch.sch_002_additional_properties_open),
     Rule("SCH-003", S.CRITICAL, sch.sch_003_untyped_property),
     Rule("SCH-004", S.WARNING, sch.sch_004_unbounded_string_or_array),
+    Rule("SCH-005", S.WARNING, managed.sch_005_server_managed_field),
+    Rule("SCH-006", S.WARNING, con.sch_006_non_empty_array_without_min_items),
+    Rule("SCH-007", S.WARNING, con.sch_007_nullable_hides_constraint),
 )
 
 PASS_RULE = "PASS"
@@ -50,6 +59,16 @@ def select_rules(select: Sequence[str] = (), ignore: Sequence[str] = ()) -> tupl
     """The rules chosen by `--select`/`--ignore`: exact codes or prefixes (`DESC`, `SCH-00`); select empty = all."""
     chosen = [r for r in RULES if not select or any(_matches(r, s) for s in _codes(select))]
     return tuple(r for r in chosen if not any(_matches(r, i) for i in _codes(ignore)))
+
+
+def configure(rules: Sequence[Rule], *, server_managed: Sequence[str] | None = None) -> tuple[Rule, ...]:
+    """The rules with their settings applied (each rule receives those its function accepts); None keeps a default."""
+    settings = {"server_managed": tuple(server_managed)} if server_managed is not None else {}
+    return tuple(replace(r, options=tuple((k, v) for k, v in settings.items() if k in _accepts(r))) for r in rules)
+
+
+def _accepts(rule: Rule) -> set[str]:
+    return set(inspect.signature(rule.check).parameters) - {"tool"}
 
 
 def _codes(values: Sequence[str]) -> list[str]:

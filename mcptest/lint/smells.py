@@ -10,7 +10,7 @@ SMELLS: dict[str, tuple[str, ...]] = {
     "underspecified": ("DESC-001", "DESC-006", "DESC-007"),
     "verbose": ("DESC-002", "DESC-008"),
     "uninformative": ("DESC-003", "DESC-004"),
-    "brittle": ("DESC-005", "DESC-013"),
+    "brittle": ("DESC-005", "DESC-013", "DESC-014"),
     "missing_examples": ("DESC-009",),
     "missing_return_format": ("DESC-010",),
     "missing_annotations": ("DESC-012",),
@@ -20,7 +20,8 @@ SMELLS: dict[str, tuple[str, ...]] = {
 own `schema_criticals`/`schema_warnings` targets). Smell names follow Hasan et al. (arXiv:2602.14878,
 arXiv:2602.18914): `underspecified` is a tool or argument the agent cannot use without guessing, `verbose` text
 that costs tokens without adding signal, `uninformative` text that gives no basis to choose, `brittle` text whose
-meaning depends on things nothing validates (catalog order, values kept in prose)."""
+meaning depends on things nothing validates (catalog order, values kept in prose, prose that contradicts the
+schema it sits beside)."""
 
 _SMELL_OF = {code: smell for smell, codes in SMELLS.items() for code in codes}
 

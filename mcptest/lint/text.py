@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from mcptest.catalog import Tool
@@ -69,6 +69,7 @@ _QUOTED_OR = re.compile(r"""(?P<tail>(?:["'`][^"'`]{1,40}["'`]\s*,?\s*)+or\s+["'
 _EXAMPLES_LEAD = re.compile(r"(?:e\.g\.|for example|for instance|such as|like)\W*$", re.IGNORECASE)
 _LIST_SPLIT = re.compile(r"\s*(?:,|\bor\b|\band\b|\|)\s*", re.IGNORECASE)
 _QUOTED = re.compile(r"""^["'`][^"'`]{1,40}["'`]$""")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 _TOKEN = re.compile(r"""^(?:["'`][^"'`]{1,40}["'`]|[\w./:+<>=!-]{1,30})$""")
 
 
@@ -113,6 +114,11 @@ def prose_enum(text: str) -> list[str] | None:
     "must/can/should be" only counts when the values are quoted ("can be 'json' or 'csv'"): "can be absolute or
     relative" describes a path, not a value set. A list introduced by "e.g." or "such as" is examples, not a set.
     """
+    return next((values for _, values in prose_value_sets(text)), None)
+
+
+def prose_value_sets(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
+    """Every value set `prose_enum` recognises in `text`, with the span of its lead phrase and list."""
     candidates = [m for m in _ENUM_LEAD.finditer(text)] + [m for m in _QUOTED_OR.finditer(text)]
     for match in candidates:
         if _EXAMPLES_LEAD.search(text[: match.start()][-20:]):
@@ -120,8 +126,28 @@ def prose_enum(text: str) -> list[str] | None:
         items = [i for i in _LIST_SPLIT.split(match.group("tail").strip(" :")) if i]
         token = _QUOTED if match.groupdict().get("weak") else _TOKEN
         if len(items) >= 2 and all(token.match(i) for i in items):
-            return [i.strip("\"'`") for i in items]
-    return None
+            yield match.span(), [i.strip("\"'`") for i in items]
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of `text` (split after . ! ? followed by whitespace, and at line breaks), non-empty ones."""
+    return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
+
+
+def nearest_name(sentence: str, span: tuple[int, int], names: Iterable[str]) -> str | None:
+    """The name mentioned (as a whole word) closest to `span` in `sentence`; None when none is, or on a tie.
+
+    This is how a phrase of a tool description ("must not be empty", "one of a, b") is tied to one argument.
+    """
+    gaps: dict[str, int] = {}
+    for name in names:
+        for m in re.finditer(rf"(?<![\w-]){re.escape(name)}(?![\w-])", sentence):
+            gap = max(span[0] - m.end(), m.start() - span[1], 0)
+            gaps[name] = min(gap, gaps.get(name, gap))
+    ranked = sorted(gaps.items(), key=lambda kv: kv[1])
+    if not ranked or (len(ranked) > 1 and ranked[0][1] == ranked[1][1]):
+        return None
+    return ranked[0][0]
 
 
 def arguments(tool: Tool) -> Iterator[tuple[str, dict[str, Any]]]:

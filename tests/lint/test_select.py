@@ -14,12 +14,12 @@ def codes(select: list[str] = [], ignore: list[str] = []) -> list[str]:  # noqa:
 
 
 def test_no_flags_select_every_rule() -> None:
-    assert len(codes()) == 17
+    assert len(codes()) == 21
 
 
 def test_prefixes_codes_and_comma_lists_combine() -> None:
-    assert codes(["SCH"]) == ["SCH-001", "SCH-002", "SCH-003", "SCH-004"]
-    assert codes(["desc-01", "SCH-003"]) == ["DESC-010", "DESC-011", "DESC-012", "DESC-013", "SCH-003"]
+    assert codes(["SCH"]) == ["SCH-001", "SCH-002", "SCH-003", "SCH-004", "SCH-005", "SCH-006", "SCH-007"]
+    assert codes(["desc-01", "SCH-003"]) == ["DESC-010", "DESC-011", "DESC-012", "DESC-013", "DESC-014", "SCH-003"]
     assert codes(["DESC-001,DESC-003"], ["DESC-003"]) == ["DESC-001"]
     assert codes([], ["DESC", "SCH-00"]) == []
 
