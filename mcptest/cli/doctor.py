@@ -13,6 +13,7 @@ from mcptest.exit_codes import ExitCode
 if TYPE_CHECKING:
     from mcptest.lint.doctor import Check, Probe
     from mcptest.lint.engine import QualityReport
+    from mcptest.lint.model_view import ModelView
     from mcptest.lint.sources import Sources
 
 FAIL_ON = {"critical": 2, "warning": 1, "never": 99}
@@ -40,6 +41,15 @@ def doctor(
     fail_on: Annotated[str, typer.Option("--fail-on", help="critical, warning or never.")] = "critical",
     select: Annotated[list[str] | None, typer.Option("--select", help="Only these rules or prefixes.")] = None,
     ignore: Annotated[list[str] | None, typer.Option("--ignore", help="Skip these rules or prefixes.")] = None,
+    model_view: Annotated[
+        bool, typer.Option("--model-view", help="Print each catalog as a model reads it, with its token cost.")
+    ] = False,
+    server_managed: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--server-managed", help="Field names the server assigns, comma-separated (replaces the default)."
+        ),
+    ] = None,
     dump_catalog: Annotated[str | None, typer.Option("--dump-catalog", help="Save the tools/list here.")] = None,
     no_color: Annotated[bool, typer.Option("--no-color", help="No ANSI colour.")] = False,
     debug: Annotated[bool, typer.Option("--debug", help="Log the SDK's debug output to stderr.")] = False,
@@ -47,17 +57,20 @@ def doctor(
     """Check servers, handshake, tools/list and token cost, one line each; exit 1 when a check fails."""
     from mcptest.errors import usage_error
     from mcptest.lint import assess, select_rules
+    from mcptest.lint.registry import configure
     from mcptest.lint.sources import resolve_sources
 
     if fail_on not in FAIL_ON:
         raise usage_error(f"--fail-on: expected one of {', '.join(FAIL_ON)}, got {fail_on!r}")
-    rules = select_rules(select or (), ignore or ())
+    managed = None if server_managed is None else [n.strip() for v in server_managed for n in v.split(",") if n.strip()]
+    rules = configure(select_rules(select or (), ignore or ()), server_managed=managed)
     sources = resolve_sources(suite, server, catalog, command, url, header, timeout)
     if dump_catalog and len(sources.servers) > 1:
         raise usage_error("--dump-catalog saves one catalog; pick a server with --server")
     checks, probes = _gather(sources, debug)
     lint_descriptions = lint_descriptions or sarif
     reports = [(p.source, assess(p.catalog, rules)) for p in probes if p.catalog] if lint_descriptions else []
+    views = [(p.source, _view(p.catalog, managed)) for p in probes if p.catalog] if model_view else []
     for p in probes:
         if dump_catalog and p.catalog is not None:
             from mcptest.catalog import save_catalog
@@ -71,10 +84,17 @@ def doctor(
 
         sys.stdout.write(lint_sarif(reports, sources.catalog_path or (sources.suite.file if sources.suite else None)))
     elif json_output:
-        _print_json(checks, reports, fail_on, failed)
+        _print_json(checks, reports, views, fail_on, failed)
     else:
-        _print_console(checks, probes, reports, no_color)
+        _print_console(checks, probes, reports, views, no_color)
     return ExitCode.FAILED if failed else ExitCode.OK
+
+
+def _view(catalog: Any, managed: list[str] | None) -> ModelView:
+    from mcptest.lint.model_view import model_view
+    from mcptest.lint.server_managed import DEFAULT_SERVER_MANAGED
+
+    return model_view(catalog, DEFAULT_SERVER_MANAGED if managed is None else managed)
 
 
 def _gather(sources: Sources, debug: bool) -> tuple[list[Check], list[Probe]]:
@@ -96,20 +116,33 @@ def _gather(sources: Sources, debug: bool) -> tuple[list[Check], list[Probe]]:
     return checks, probes
 
 
-def _print_json(checks: list[Check], reports: list[tuple[str, QualityReport]], fail_on: str, failed: bool) -> None:
+def _print_json(
+    checks: list[Check],
+    reports: list[tuple[str, QualityReport]],
+    views: list[tuple[str, ModelView]],
+    fail_on: str,
+    failed: bool,
+) -> None:
     out: dict[str, Any] = {"ok": not failed, "fail_on": fail_on, "checks": [c.to_json() for c in checks]}
+    if views:
+        out["model_view"] = [{"source": source} | view.to_json() for source, view in views]
     if reports:
         out["lint"] = [{"source": source} | report.to_json() for source, report in reports]
     sys.stdout.write(json.dumps(out, indent=2, ensure_ascii=False) + "\n")
 
 
 def _print_console(
-    checks: list[Check], probes: list[Probe], reports: list[tuple[str, QualityReport]], no_color: bool
+    checks: list[Check],
+    probes: list[Probe],
+    reports: list[tuple[str, QualityReport]],
+    views: list[tuple[str, ModelView]],
+    no_color: bool,
 ) -> None:
     from rich.console import Console
     from rich.markup import escape
 
     from mcptest.cli.common import use_color
+    from mcptest.lint.model_view import render
 
     color = use_color(no_color, sys.stdout)
     console = Console(file=sys.stdout, color_system="auto" if color else None, highlight=False, soft_wrap=True)
@@ -119,6 +152,9 @@ def _print_console(
     for p in probes:
         if p.stderr:
             console.print(f"[dim]stderr of {escape(p.source)}:\n{escape(p.stderr)}[/]")
+    for source, view in views:
+        console.print(f"\n[bold]As the model sees it[/] {escape(source)}\n")
+        console.print(render(view), markup=False, end="")
     for source, report in reports:
         _print_lint(console, source, report)
 
