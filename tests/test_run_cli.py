@@ -33,7 +33,7 @@ tools:
 def test_the_quickstart_passes_offline_and_exits_0() -> None:
     ran = run_cli("run", str(QUICKSTART))
     assert ran.code == ExitCode.OK, ran.stdout + ran.stderr
-    assert "4 passed, 0 failed" in ran.stdout
+    assert "8 passed, 0 failed" in ran.stdout  # 4 tool tests, 1 scripted agent run, 3 replayed runs
     assert "PASS  weather for a city" in ran.stdout
 
 
@@ -104,7 +104,7 @@ def test_output_writes_the_report_to_a_file_and_leaves_stdout_empty(write, tmp_p
     ran = run_cli("run", str(QUICKSTART), "-r", "json", "--output", str(out))
     assert ran.code == ExitCode.OK
     assert ran.stdout == ""
-    assert json.loads(out.read_text())["summary"]["passed"] == 4
+    assert json.loads(out.read_text())["summary"]["passed"] == 8
     assert [p.name for p in out.parent.iterdir()] == ["report.json"]  # no temp file left behind
 
 
@@ -117,7 +117,12 @@ def test_output_writes_the_report_to_a_file_and_leaves_stdout_empty(write, tmp_p
             ["weather for a city", "weather is structured", "a bad unit is rejected"],
         ),
         (["--tag", "smoke", "--tag", "validation"], ["weather for a city", "a bad unit is rejected"]),
-        (["--skip-tag", "validation"], ["weather for a city", "weather is structured", "conversion names both units"]),
+        (
+            ["--skip-tag", "validation"],
+            ["weather for a city", "weather is structured", "conversion names both units"]
+            + ["scripted agent converts the weather"]
+            + ["claude answers from the tool"] * 3,
+        ),
     ],
 )
 def test_filters_and_tags_select_tests(flags: list[str], names: list[str]) -> None:

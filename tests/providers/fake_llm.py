@@ -43,19 +43,28 @@ class FakeLLM:
     requests: list[dict[str, Any]] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
     released: threading.Event = field(default_factory=threading.Event)
+    hanging: threading.Event = field(default_factory=threading.Event)
+    inflight: int = 0
+    peak: int = 0
 
     def respond(self, path: str, headers: dict[str, str], body: dict[str, Any]) -> tuple[int, dict[str, str], Any]:
         with self.lock:
             self.requests.append({"path": path, "headers": headers, "body": body})
             n = len(self.requests)
         if self.hang_after is not None and n > self.hang_after:
+            self.hanging.set()
             self.released.wait(timeout=60)
             return 503, {}, {"error": {"message": "shutting down"}}
         if n <= len(self.failures):
             status, extra = self.failures[n - 1]
             return status, extra, {"type": "error", "error": {"type": "fake_error", "message": f"fake {status}"}}
         if self.delay_s:
-            time.sleep(self.delay_s)
+            with self.lock:
+                self.inflight += 1
+                self.peak = max(self.peak, self.inflight)
+            time.sleep(self.delay_s)  # the fake model's thinking time (server side, bounded)
+            with self.lock:
+                self.inflight -= 1
         messages = body.get("messages", [])
         index = sum(m.get("role") == "assistant" for m in messages)
         turn = self.turns[min(index, len(self.turns) - 1)]
