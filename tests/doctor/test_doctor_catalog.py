@@ -44,7 +44,7 @@ def test_ignoring_the_critical_rules_lets_the_git_catalog_pass(capsys: pytest.Ca
 
 def test_select_runs_only_the_chosen_family(capsys: pytest.CaptureFixture[str]) -> None:
     lint = cli(capsys, "doctor", "--catalog", GIT, "--lint-descriptions", "--json", "--select", "SCH").json()["lint"][0]
-    assert lint["rules"] == ["SCH-001", "SCH-002", "SCH-003", "SCH-004"]
+    assert lint["rules"] == ["SCH-001", "SCH-002", "SCH-003", "SCH-004", "SCH-005", "SCH-006", "SCH-007"]
     assert {f["rule"] for t in lint["tools"] for f in t["findings"]} == {"SCH-002", "SCH-004"}
 
 
