@@ -144,7 +144,7 @@ async def _replay(out: CellResult, ctx: _Context) -> None:
     real = [t for t in cassette.catalog if not t.distractor]
     changed = changes(cassette.fingerprint, fingerprint_of(cell, _with_distractors(cell, real), ctx.secrets))
     if changed:
-        out.error = f"replay refused: {cell.path} was recorded with a different {'; '.join(changed)}; {again}"
+        out.error = f"replay refused: {cell.path} was recorded with other settings: {'; '.join(changed)}; {again}"
         return
     for i, run in enumerate(cassette.runs, 1):
         where = f"{cell.path} run {i}"

@@ -92,7 +92,7 @@ def test_editing_the_prompt_refuses_replay_and_says_what_changed(tmp_path: Path)
     row = run(suite, {"CITY": "Paris", "NOTES_TOKEN": TOKEN}).report.results[0]
     assert row.status == Status.FAILED
     assert row.error is not None
-    assert row.error.startswith(f"replay refused: {tmp_path / CASSETTE} was recorded with a different the prompt")
+    assert row.error.startswith(f"replay refused: {tmp_path / CASSETTE} was recorded with other settings: the prompt")
     assert "'Save the weather in Paris with token ***.' -> 'Store the weather" in row.error
     assert row.error.endswith(f"re-record it with: mcptest run {suite} --record --filter 're:^weather note$'")
 
@@ -102,7 +102,10 @@ def test_changing_the_distractors_refuses_replay_as_a_catalog_change(tmp_path: P
     suite = tmp_path / "suite.yml"
     suite.write_text(suite.read_text().replace("count: 2", "count: 3"))
     row = run(suite, {"CITY": "Paris", "NOTES_TOKEN": TOKEN}).report.results[0]
-    assert row.error is not None and "different the tool catalog (a distractor or tool definition differs)" in row.error
+    assert (
+        row.error is not None
+        and "other settings: the tool catalog (a distractor or tool definition differs)" in row.error
+    )
 
 
 def test_a_missing_cassette_fails_with_its_path_and_the_record_command(tmp_path: Path) -> None:
