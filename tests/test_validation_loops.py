@@ -42,8 +42,14 @@ def test_before_fails_with_the_documents_failure_classes() -> None:
         "ID create_test_configuration.test_set_id = 'test-set-1' was not returned by an earlier "
         "create_test_set_bulk call"
     ) in lines
-    failed_tools = {r["name"] for r in report["results"] if r["status"] == "failed"}
-    assert failed_tools >= {"an empty test set is refused by the schema", "priority has a documented range"}
+    failed = {r["name"]: r for r in report["results"] if r["status"] == "failed"}
+    assert set(failed) == {
+        "an empty test set is refused by the schema",
+        "priority has a documented range",
+        "the catalog tells the model what it needs",
+    }
+    lint = failed["the catalog tells the model what it needs"]["failures"]
+    assert [(f["target"], f["actual"]) for f in lint] == [('rules["SCH-005"]', 22), ('rules["SCH-006"]', 1)]
 
 
 def test_after_passes_every_test_and_gate() -> None:

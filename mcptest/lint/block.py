@@ -26,6 +26,7 @@ TARGET_ROOTS = (
     "smells",
     "smell_total",
     "tool_surface_tokens",
+    "rules",
 )
 """The first segment of every valid `tool_quality:` target, for the suite loader's "unknown target" check."""
 

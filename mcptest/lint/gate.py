@@ -18,12 +18,17 @@ __all__ = ["DEFAULT_GATE", "TARGET_ROOTS", "ToolQualityBlock", "default_gate", "
 
 
 def quality_targets(report: QualityReport) -> dict[str, Any]:
-    """Every target value: the catalog summary plus `tool` -> name -> {score, tokens, critical_count, ...}."""
+    """Every target value: the catalog summary, `tool` -> name -> {score, tokens, critical_count, ...}, and
+    `rules` -> code -> how many findings that rule made (`rules["SCH-005"]`)."""
     tools: dict[str, Any] = {}
     for t in report.tools:
         per_tool = QualityReport((t,), report.rules)
         tools.setdefault(t.name, {"score": t.score, "tokens": t.tokens} | _counts(per_tool) | t.heuristics)
-    return report.summary() | {"tool": tools}
+    per_rule = {code: 0 for code in report.rules}
+    for finding in report.findings:
+        if finding.rule in per_rule:
+            per_rule[finding.rule] += 1
+    return report.summary() | {"tool": tools, "rules": per_rule}
 
 
 def lookup(targets: dict[str, Any], path: str) -> Any:
