@@ -1,0 +1,109 @@
+"""The small pieces: provider choice, prices, Retry-After, backoff, presented names, the cassette's normal form."""
+
+from __future__ import annotations
+
+import anyio
+import pytest
+
+from mcptest.cassette.format import Cassette, CassetteRun, Fingerprint
+from mcptest.cassette.normalise import dumps
+from mcptest.providers import provider_of
+from mcptest.providers.errors import ProviderError, retry_after_seconds
+from mcptest.providers.loop import present
+from mcptest.providers.messages import ModelReply, RequestedCall
+from mcptest.providers.prices import Price, cost, price_for
+from mcptest.providers.retry import RetryPolicy, with_retries
+from mcptest.trace import CatalogTool
+
+
+@pytest.mark.parametrize(
+    ("model", "explicit", "provider"),
+    [
+        ("claude-haiku-4-5", None, "anthropic"),
+        ("gpt-4.1", None, "openai"),
+        ("chatgpt-4o-latest", None, "openai"),
+        ("o3", None, "openai"),
+        ("o4-mini", None, "openai"),
+        ("omni", None, None),
+        ("llama3.2", None, None),
+        ("llama3.2", "openai", "openai"),
+    ],
+)
+def test_the_provider_comes_from_the_prefix_or_provider_key(model: str, explicit: str | None, provider: str) -> None:
+    assert provider_of(model, explicit) == provider
+
+
+def test_prices_snapshots_overrides_and_unknown_models() -> None:
+    assert price_for("claude-haiku-4-5-20251001") == Price(input=1, output=5)
+    assert price_for("gpt-4o", {"gpt-4o": Price(input=0, output=0)}) == Price(input=0, output=0)
+    assert price_for("my-local-model") is None
+    assert cost(None, 1000, 1000) is None
+    assert cost(Price(input=3, output=15), 1_000_000, 100_000) == 4.5
+
+
+@pytest.mark.parametrize(
+    ("headers", "seconds"),
+    [({"retry-after": "3"}, 3.0), ({"retry-after-ms": "250"}, 0.25), ({"retry-after": "soon"}, None), ({}, None)],
+)
+def test_retry_after_headers(headers: dict[str, str], seconds: float | None) -> None:
+    assert retry_after_seconds(headers) == seconds
+
+
+def test_backoff_doubles_and_is_capped_and_a_4xx_is_not_retried() -> None:
+    waits: list[float] = []
+    calls = {"n": 0}
+
+    async def sleep(seconds: float) -> None:
+        waits.append(seconds)
+
+    async def overloaded() -> None:
+        calls["n"] += 1
+        raise ProviderError("busy", status=529)
+
+    async def bad_request() -> None:
+        calls["n"] += 1
+        raise ProviderError("no", status=400)
+
+    policy = RetryPolicy(attempts=5, base_s=1, cap_s=3)
+    with pytest.raises(ProviderError, match=r"busy \(after 5 attempts\)"):
+        anyio.run(lambda: with_retries(overloaded, policy, sleep))
+    assert waits == [1, 2, 3, 3]
+    with pytest.raises(ProviderError, match="^no$"):
+        anyio.run(lambda: with_retries(bad_request, policy, sleep))
+    assert calls["n"] == 6
+
+
+def test_colliding_tool_names_are_made_unique_and_map_back() -> None:
+    tools = [
+        CatalogTool(server="a", tool={"name": "search"}),
+        CatalogTool(server="b", tool={"name": "search"}),
+        CatalogTool(server="b", tool={"name": "fetch page"}),
+    ]
+    names = present(tools)
+    assert {n: t.id for n, t in names.items()} == {
+        "a__search": "a.search",
+        "b__search": "b.search",
+        "fetch_page": "b.fetch page",
+    }
+
+
+def test_normalising_renumbers_call_ids_so_two_recordings_compare_equal() -> None:
+    def cassette(ids: list[str]) -> Cassette:
+        reply = ModelReply(calls=[RequestedCall(id=i, name="search") for i in ids])
+        fingerprint = Fingerprint(
+            model="m",
+            provider="openai",
+            system=None,
+            prompt="p",
+            servers=[],
+            catalog="sha256:0",
+            max_turns=1,
+            max_tokens=1,
+            runs=1,
+        )
+        return Cassette(
+            test="t", fingerprint=fingerprint, catalog=[], runs=[CassetteRun(replies=[reply], exchanges=[])]
+        )
+
+    assert dumps(cassette(["toolu_x", "toolu_y"])) == dumps(cassette(["call_abc", "call_def"]))
+    assert '"id": "call_2"' in dumps(cassette(["toolu_x", "toolu_y"]))
