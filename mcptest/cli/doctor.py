@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from mcptest.cli.server_options import CommandOpt, HeaderOpt, ServerOpt, SuiteArg, TimeoutOpt, UrlOpt
 from mcptest.exit_codes import ExitCode
 
 if TYPE_CHECKING:
@@ -26,15 +27,13 @@ def register(app: typer.Typer) -> None:
 
 
 def doctor(
-    suite: Annotated[str | None, typer.Argument(help="A suite file (default: mcptest.yaml or mcptest.yml).")] = None,
-    server: Annotated[str | None, typer.Option("--server", help="Only this server of the suite.")] = None,
+    suite: SuiteArg = None,
+    server: ServerOpt = None,
     catalog: Annotated[str | None, typer.Option("--catalog", help="A saved tools/list result (JSON).")] = None,
-    command: Annotated[
-        str | None, typer.Option("--command", help='A stdio server, e.g. "uvx mcp-server-time".')
-    ] = None,
-    url: Annotated[str | None, typer.Option("--url", help="A Streamable HTTP server.")] = None,
-    header: Annotated[list[str] | None, typer.Option("--header", help="NAME:VALUE for --url (repeatable).")] = None,
-    timeout: Annotated[float, typer.Option("--timeout", help="Seconds for start-up and each request.")] = 30.0,
+    command: CommandOpt = None,
+    url: UrlOpt = None,
+    header: HeaderOpt = None,
+    timeout: TimeoutOpt = 30.0,
     lint_descriptions: Annotated[bool, typer.Option("--lint-descriptions", help="Lint every tool.")] = False,
     json_output: Annotated[bool, typer.Option("--json", help="Print JSON on stdout.")] = False,
     sarif: Annotated[bool, typer.Option("--sarif", help="Print the lint findings as SARIF 2.1.0.")] = False,

@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from mcptest.cli.server_options import CommandOpt, HeaderOpt, ServerOpt, SuiteArg, TimeoutOpt, UrlOpt
 from mcptest.exit_codes import ExitCode
 
 
@@ -17,14 +18,12 @@ def register(app: typer.Typer) -> None:
 
 
 def tools(
-    suite: Annotated[str | None, typer.Argument(help="A suite file (default: mcptest.yaml or mcptest.yml).")] = None,
-    server: Annotated[str | None, typer.Option("--server", help="The suite's server to list.")] = None,
-    command: Annotated[
-        str | None, typer.Option("--command", help='A stdio server, e.g. "uvx mcp-server-time".')
-    ] = None,
-    url: Annotated[str | None, typer.Option("--url", help="A Streamable HTTP server.")] = None,
-    header: Annotated[list[str] | None, typer.Option("--header", help="NAME:VALUE for --url (repeatable).")] = None,
-    timeout: Annotated[float, typer.Option("--timeout", help="Seconds for start-up and each request.")] = 30.0,
+    suite: SuiteArg = None,
+    server: ServerOpt = None,
+    command: CommandOpt = None,
+    url: UrlOpt = None,
+    header: HeaderOpt = None,
+    timeout: TimeoutOpt = 30.0,
     output: Annotated[
         str | None, typer.Option("--output", "-o", help="Write the catalog here (default: stdout).")
     ] = None,
