@@ -20,16 +20,19 @@ def redact(model: M, secrets: set[str]) -> M:
 
 def redact_text(text: str, secrets: set[str]) -> str:
     """`text` with every secret masked."""
-    for secret in sorted(secrets, key=len, reverse=True):
+    return _mask(text, sorted(secrets, key=len, reverse=True))
+
+
+def _mask(text: str, ordered: list[str]) -> str:
+    # Longest first, so a secret that contains another is masked whole.
+    for secret in ordered:
         text = text.replace(secret, MASK)
     return text
 
 
 def _walk(value: Any, secrets: list[str]) -> Any:
     if isinstance(value, str):
-        for secret in secrets:
-            value = value.replace(secret, MASK)
-        return value
+        return _mask(value, secrets)
     if isinstance(value, list):
         return [_walk(v, secrets) for v in value]
     if isinstance(value, dict):
