@@ -126,3 +126,17 @@ def test_an_openai_compatible_server_needs_no_key_and_a_model_of_any_name(tmp_pa
     assert result.report.results[0].status == Status.PASSED
     assert fake.requests[0]["body"]["model"] == "llama3.2" and "max_tokens" in fake.requests[0]["body"]
     assert result.report.results[0].targets == {"tool_calls": 0, "tokens.total": 120}
+
+
+def test_a_run_that_outlives_its_timeout_fails_with_the_reason_and_keeps_what_it_did(tmp_path: Path) -> None:
+    suite = write_suite(tmp_path, AGENT.replace("max_turns: 5", "max_turns: 5\n    timeout_s: 1"))
+    fake = FakeLLM(TWO_SERVERS, hang_after=1)  # the first turn answers, the second never does
+    with serve(fake) as url:
+        try:
+            result = run(suite, environ(url), record_mode="all")
+        finally:
+            fake.released.set()
+    [row] = result.report.results
+    assert row.status == Status.FAILED
+    assert row.error is not None and "did not finish within 1s" in row.error
+    assert row.targets["tool_calls"] == 1  # the partial run is kept: the call the first turn asked for
