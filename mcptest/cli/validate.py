@@ -21,5 +21,9 @@ def validate(suite: Annotated[str, typer.Argument(help="The suite file to check.
     from mcptest.suite.loader import load_suite
 
     loaded = load_suite(suite)
-    print(f"{loaded.file}: ok ({len(loaded.servers)} servers, {len(loaded.tools)} tool tests)", file=sys.stderr)
+    counts = (
+        f"{len(loaded.servers)} servers, {len(loaded.tools)} tool tests, {len(loaded.agents)} agent tests, "
+        f"{len(loaded.tool_quality)} tool_quality blocks"
+    )
+    print(f"{loaded.file}: ok ({counts})", file=sys.stderr)
     return ExitCode.OK
