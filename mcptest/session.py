@@ -105,13 +105,23 @@ class ServerSession:
                     await self._closing.wait()
         except Exception as exc:  # the SDK raises many kinds; each means "the server is not usable"
             if not started:
-                raise self._unavailable(_describe(exc)) from None
+                raise self._unavailable(self._where() + _describe(exc)) from None
             logging.getLogger("mcptest").debug("closing %s: %s", self.name, exc)
         finally:
             self._client = None
             self._dead = self._dead or "the session is closed"
         if not started:
             raise self._unavailable(f"no handshake within {self.config.connect_timeout_s:g}s")
+
+    def _where(self) -> str:
+        """`cannot reach URL: ` for an HTTP server (user info stripped), nothing for the others."""
+        if not isinstance(self.config, HttpServer):
+            return ""
+        from urllib.parse import urlsplit, urlunsplit
+
+        parts = urlsplit(self.config.url)
+        host = parts.netloc.rsplit("@", 1)[-1]
+        return f"cannot reach {urlunsplit(parts._replace(netloc=host))}: "
 
     def close(self) -> None:
         """Ask the session's task to shut the server down."""

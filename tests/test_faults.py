@@ -130,6 +130,22 @@ def test_a_missing_server_command_fails_its_tests_only(write) -> None:
     assert ran.code == ExitCode.FAILED
 
 
+def test_an_unreachable_http_server_fails_its_tests_naming_the_url(write) -> None:
+    suite = write("suite.yml", """
+servers:
+  web:
+    url: http://127.0.0.1:9/mcp
+    connect_timeout_s: 5
+tools:
+  - name: unreachable
+    server: web
+    tool: echo
+""")
+    ran = run_cli("run", str(suite), "-r", "json")
+    assert ran.code == ExitCode.FAILED and ran.seconds < 20
+    assert results(ran)["unreachable"]["error"].startswith("server 'web': cannot reach http://127.0.0.1:9/mcp: ")
+
+
 def test_a_server_that_exits_at_start_shows_its_stderr(write) -> None:
     script = "import sys; sys.stderr.write('fatal: missing DATABASE_URL\\n'); sys.exit(3)"
     ran = run_cli("run", str(fault_suite(write, [PYTHON, "-c", script])))
