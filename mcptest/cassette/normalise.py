@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from mcptest.cassette.format import Cassette, CassetteRun
+from mcptest.providers.messages import ModelReply
 from mcptest.report.redact import redact_text
 from mcptest.trace import CatalogTool
 
@@ -18,12 +19,17 @@ def normalise(cassette: Cassette) -> Cassette:
 
 
 def _renumber(run: CassetteRun) -> CassetteRun:
+    return run.model_copy(update={"replies": renumber(run.replies)})
+
+
+def renumber(replies: Sequence[ModelReply]) -> list[ModelReply]:
+    """The replies with their call ids renumbered `call_1, call_2, ...` (the same id keeps the same number)."""
     ids: dict[str, str] = {}
-    replies = []
-    for reply in run.replies:
+    out = []
+    for reply in replies:
         calls = [c.model_copy(update={"id": ids.setdefault(c.id, f"call_{len(ids) + 1}")}) for c in reply.calls]
-        replies.append(reply.model_copy(update={"calls": calls}))
-    return run.model_copy(update={"replies": replies})
+        out.append(reply.model_copy(update={"calls": calls}))
+    return out
 
 
 def canonical(value: Any) -> str:

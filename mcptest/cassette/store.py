@@ -5,15 +5,17 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import TypeVar
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from mcptest.cassette.format import Cassette
-from mcptest.cassette.normalise import dumps, normalise
+from mcptest.cassette.normalise import canonical, normalise
 from mcptest.fsutil import atomic_write_text
 from mcptest.report.redact import redact_text
 
 CASSETTE_DIR = "cassettes"
+M = TypeVar("M", bound=BaseModel)
 
 
 class CassetteUnreadable(Exception):
@@ -32,6 +34,11 @@ def cassette_path(suite_file: str | Path, test: str, model: str | None) -> Path:
 
 def read(path: Path) -> Cassette:
     """Load and normalise a cassette; a broken one raises CassetteUnreadable saying why."""
+    return normalise(load(path, Cassette))
+
+
+def load(path: Path, kind: type[M]) -> M:
+    """Read a cassette file of any kind (format version 1); a broken one raises CassetteUnreadable saying why."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
@@ -42,7 +49,7 @@ def read(path: Path) -> Cassette:
         found = data.get("format_version")
         raise CassetteUnreadable(f"{path}: unsupported cassette format {found!r} (this mcptest reads '1')")
     try:
-        return normalise(Cassette.model_validate(data))
+        return kind.model_validate(data)
     except ValidationError as exc:
         err = exc.errors(include_url=False)[0]
         where = ".".join(str(p) for p in err["loc"]) or "(top level)"
@@ -51,4 +58,9 @@ def read(path: Path) -> Cassette:
 
 def write(path: Path, cassette: Cassette, secrets: set[str]) -> None:
     """Normalise, mask every secret, and replace the file atomically (a crash leaves the old cassette whole)."""
-    atomic_write_text(path, redact_text(dumps(cassette), secrets))
+    save(path, normalise(cassette), secrets)
+
+
+def save(path: Path, cassette: BaseModel, secrets: set[str]) -> None:
+    """Any cassette kind as canonical JSON, every secret masked, replaced atomically (normalise it first)."""
+    atomic_write_text(path, redact_text(canonical(cassette.model_dump(mode="json")), secrets))

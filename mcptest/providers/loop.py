@@ -77,8 +77,7 @@ async def run_agent(
     sleep: Sleep = anyio.sleep,
 ) -> tuple[Trace, RunLog]:
     """One run. A provider failure or the per-run timeout ends it early: the partial run carries an `error`."""
-    names = present(catalog)
-    offered = [{**_wire(t.tool), "name": n} for n, t in names.items()]
+    names, offered = offer(catalog)
     request = ModelRequest(
         model=settings.model,
         system=settings.system,
@@ -96,6 +95,12 @@ async def run_agent(
     if scope.cancelled_caught:
         error = f"the run did not finish within {settings.timeout_s:g}s"
     return run.trace(settings, list(catalog), price, error), run.log
+
+
+def offer(catalog: Sequence[CatalogTool]) -> tuple[dict[str, CatalogTool], list[dict[str, Any]]]:
+    """What a model is shown: presented name -> tool, and the definitions (name, description, inputSchema)."""
+    names = present(catalog)
+    return names, [{**_wire(t.tool), "name": n} for n, t in names.items()]
 
 
 def _wire(tool: dict[str, Any]) -> dict[str, Any]:
