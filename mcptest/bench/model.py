@@ -23,8 +23,8 @@ class ModelSelector:
     """score(q, t) = 1 when the picker chose t for q, else 0; a name not in the catalog picks nothing.
 
     A model sees the whole catalog, so any edit can move any pick: `rescore` asks again for every intent
-    (intents × (mutations + 1) picks in all). Recording the picks to a cassette for free replays in CI belongs
-    to the provider layer and is not done here.
+    (intents × (mutations + 1) picks in all). The CLI's picker is `recording.RecordedPicker`: every pick is
+    read from the cassette, recorded beforehand by asking the model only for the questions it lacks.
     """
 
     def __init__(self, picker: Picker, model: str) -> None:

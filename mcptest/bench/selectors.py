@@ -2,32 +2,37 @@
 
 from __future__ import annotations
 
+from mcptest.bench.recording import ModelOptions
 from mcptest.bench.selector import Selector
+from mcptest.bench.spec import Bench
 from mcptest.errors import usage_error
 from mcptest.suite.validation import did_you_mean
 
 CHOICES = ("lexical", "embedding", "model:<id>")
 
 
-def resolve(choice: str) -> Selector:
-    """`lexical` (the default), `embedding` (the optional extra) or `model:<id>` (a real model)."""
-    if choice == "lexical":
-        from mcptest.bench.lexical import LexicalSelector
-
-        return LexicalSelector()
-    if choice == "embedding":
-        from mcptest.bench.embedding import EmbeddingSelector
-
-        return EmbeddingSelector()
+def model_id(choice: str) -> str | None:
+    """The model id of `model:<id>`, else None; any other unknown choice is a UserError."""
+    if choice in ("lexical", "embedding"):
+        return None
     if choice.startswith("model:") and choice[len("model:") :]:
-        return _model_selector(choice[len("model:") :])
+        return choice[len("model:") :]
     hint = did_you_mean(choice, ["lexical", "embedding"])
     raise usage_error(f"--selector: unknown selector {choice!r}{hint}; choose one of {', '.join(CHOICES)}")
 
 
-def _model_selector(model: str) -> Selector:
-    """A `ModelSelector` needs a Picker backed by a provider; no provider is wired to tool-bench yet."""
-    raise usage_error(
-        f"--selector model:{model}: tool-bench is not wired to a model provider yet; "
-        "use --selector lexical or embedding"
-    )
+def resolve(choice: str, bench: Bench, options: ModelOptions) -> tuple[Selector, list[str]]:
+    """`lexical` (the default), `embedding` (the optional extra) or `model:<id>` (a real model, via its cassette);
+    with notes for stderr (what was recorded)."""
+    model = model_id(choice)
+    if model is not None:
+        from mcptest.bench.recording import model_selector
+
+        return model_selector(bench, model, options)
+    if choice == "lexical":
+        from mcptest.bench.lexical import LexicalSelector
+
+        return LexicalSelector(), []
+    from mcptest.bench.embedding import EmbeddingSelector
+
+    return EmbeddingSelector(), []

@@ -29,19 +29,64 @@ def run(
         typer.Option("--min-drop", help="Exit 1 unless some mutation drops accuracy by at least this fraction."),
     ] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print the whole report as JSON.")] = False,
-    selector: Annotated[str, typer.Option("--selector", help="lexical, embedding or model:<id>.")] = "lexical",
+    selector: Annotated[
+        str,
+        typer.Option(
+            "--selector",
+            help="lexical, embedding or model:<id> (a real model's picks, replayed from "
+            "<spec folder>/cassettes/tool-bench/<spec>/<model>.json).",
+        ),
+    ] = "lexical",
+    record: Annotated[
+        bool,
+        typer.Option(
+            "--record",
+            help="With model:<id>: ask the model for every pick the cassette lacks (key from "
+            "ANTHROPIC_API_KEY / OPENAI_API_KEY) and rewrite the cassette.",
+        ),
+    ] = False,
+    provider: Annotated[
+        str | None,
+        typer.Option("--provider", help="anthropic or openai, for a model id with no known prefix."),
+    ] = None,
+    base_url: Annotated[
+        str | None,
+        typer.Option(
+            "--base-url",
+            help="An OpenAI-compatible server (Ollama, vLLM); default: OPENAI_BASE_URL / ANTHROPIC_BASE_URL.",
+        ),
+    ] = None,
     no_color: Annotated[bool, typer.Option("--no-color", help="No ANSI colour.")] = False,
 ) -> int:
-    """Score the catalog's tool selection, apply each mutation alone, and report the drops."""
+    """Score the catalog's tool selection, apply each mutation alone, and report the drops.
+
+    Without --record, model:<id> only replays its cassette (no key, no network); a missing pick exits 2 with the
+    command that records it.
+    """
     from mcptest.bench.loading import load_spec
+    from mcptest.bench.recording import LIVE_PROVIDERS, ModelOptions, PicksFailed
     from mcptest.bench.run import run_bench
-    from mcptest.bench.selectors import resolve
+    from mcptest.bench.selectors import model_id, resolve
     from mcptest.errors import usage_error
+    from mcptest.suite.validation import did_you_mean
 
     if min_drop is not None and not 0 <= min_drop <= 1:
         raise usage_error(f"--min-drop: a fraction between 0 and 1, got {min_drop}")
-    chosen = resolve(selector)
-    report = run_bench(load_spec(spec), chosen, min_drop)
+    given = [flag for flag, on in (("--record", record), ("--provider", provider), ("--base-url", base_url)) if on]
+    if model_id(selector) is None and given:
+        raise usage_error(f"{given[0]}: only for --selector model:<id>")
+    if provider is not None and provider not in LIVE_PROVIDERS:
+        hint = did_you_mean(provider, list(LIVE_PROVIDERS))
+        raise usage_error(f"--provider: unknown provider {provider!r}{hint}; choose {' or '.join(LIVE_PROVIDERS)}")
+    bench = load_spec(spec)
+    try:
+        chosen, notes = resolve(selector, bench, ModelOptions(record=record, provider=provider, base_url=base_url))
+    except PicksFailed as exc:
+        print(exc, file=sys.stderr)
+        return ExitCode.FAILED
+    for note in notes:
+        print(note, file=sys.stderr)
+    report = run_bench(bench, chosen, min_drop)
     if json_output:
         sys.stdout.write(report.model_dump_json(indent=2) + "\n")
     else:

@@ -11,7 +11,10 @@ import pytest
 
 from mcptest.schemas import SCHEMA_DIR
 from tests.bench.conftest import EXAMPLE, SPEC_EXAMPLE, tool
+from tests.bench.fake_picker import picking_llm
 from tests.conftest import run_cli
+from tests.providers.fake_llm import serve
+from tests.providers.helpers import KEY
 
 
 @pytest.fixture
@@ -67,10 +70,11 @@ def test_json_output_is_valid_against_the_committed_schema() -> None:
             "mcptest: --selector: unknown selector 'lexicl' (did you mean 'lexical'?); "
             "choose one of lexical, embedding, model:<id>",
         ),
+        (["--record"], "mcptest: --record: only for --selector model:<id>"),
+        (["--base-url", "http://127.0.0.1:1/v1"], "mcptest: --base-url: only for --selector model:<id>"),
         (
-            ["--selector", "model:claude-sonnet-4-5"],
-            "mcptest: --selector model:claude-sonnet-4-5: tool-bench is not wired to a model provider yet; "
-            "use --selector lexical or embedding",
+            ["--selector", "model:llama3.2", "--provider", "opnai"],
+            "mcptest: --provider: unknown provider 'opnai' (did you mean 'openai'?); choose anthropic or openai",
         ),
     ],
 )
@@ -82,12 +86,53 @@ def test_bad_flags_exit_2_with_one_line(example_spec: Path, args: list[str], mes
 def test_the_embedding_selector_without_its_extra_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
     import sys
 
+    from mcptest.bench import load_spec
+    from mcptest.bench.recording import ModelOptions
     from mcptest.bench.selectors import resolve
     from mcptest.errors import UserError
 
     monkeypatch.setitem(sys.modules, "wordllama", None)  # what an environment without the extra looks like
     with pytest.raises(UserError) as caught:
-        resolve("embedding")
+        resolve("embedding", load_spec(EXAMPLE / "bench.yml"), ModelOptions())
     assert (
         str(caught.value) == "mcptest: --selector embedding needs the embedding extra: pip install 'mcptest[embedding]'"
     )
+
+
+def test_a_model_selector_records_then_replays_offline_with_the_same_output(example_spec: Path) -> None:
+    fake = picking_llm()
+    with serve(fake) as url:
+        env = {"OPENAI_API_KEY": KEY, "OPENAI_BASE_URL": f"{url}/v1"}
+        recorded = run_cli(
+            "tool-bench", "run", str(example_spec), "--selector", "model:gpt-4o-mini", "--record", env=env
+        )
+    cassette = example_spec.parent / "cassettes" / "tool-bench" / "spec" / "gpt-4o-mini.json"
+    assert (recorded.code, recorded.stderr) == (
+        0,
+        f"mcptest: asked the model for 2 picks, $0.0001, reused 0; wrote {cassette}\n",
+    )
+    replayed = run_cli("tool-bench", "run", str(example_spec), "--selector", "model:gpt-4o-mini", env={"CI": "true"})
+    assert (replayed.code, replayed.stderr, replayed.stdout) == (0, "", recorded.stdout)
+    lines = replayed.stdout.splitlines()
+    assert (lines[0], lines[2]) == (
+        f"tool-bench {example_spec}  selector model:gpt-4o-mini",
+        "baseline: 1/1 correct (100.0%, 95% CI 20.7%–100.0%)",
+    )
+
+
+def test_a_model_selector_without_its_cassette_exits_2_with_the_record_command(example_spec: Path) -> None:
+    ran = run_cli("tool-bench", "run", str(example_spec), "--selector", "model:llama3.2", "--provider", "openai")
+    cassette = example_spec.parent / "cassettes" / "tool-bench" / "spec" / "llama3.2.json"
+    assert (ran.code, ran.stdout) == (2, "")
+    assert ran.stderr == (
+        f"mcptest: no cassette at {cassette}; record it with: mcptest tool-bench run {example_spec} "
+        "--selector model:llama3.2 --record --provider openai\n"
+    )
+
+
+def test_a_model_that_cannot_be_asked_exits_1_and_says_why(example_spec: Path) -> None:
+    with serve(picking_llm(failures=[(401, {})] * 10)) as url:
+        env = {"OPENAI_API_KEY": KEY, "OPENAI_BASE_URL": f"{url}/v1"}
+        ran = run_cli("tool-bench", "run", str(example_spec), "--selector", "model:gpt-4o-mini", "--record", env=env)
+    assert (ran.code, ran.stdout) == (1, "")
+    assert ran.stderr.splitlines()[-1].startswith("mcptest: 2 picks not recorded: openai: HTTP 401: fake 401;")
