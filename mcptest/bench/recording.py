@@ -78,8 +78,14 @@ def model_selector(bench: Bench, model: str, options: ModelOptions) -> tuple[Mod
     missing = list({n.key: n for n in needed if n.key not in known}.values())
     notes: list[str] = []
     if options.record:
-        provider_name, provider = _provider(model, options)
-        asked, error = anyio.run(_ask_all, provider, model, missing, options)
+        asked: dict[str, RecordedPick] = {}
+        error = None
+        if missing:
+            provider_name, provider = _provider(model, options)
+            asked, error = anyio.run(_ask_all, provider, model, missing, options)
+        else:  # nothing to ask: no key needed, the cassette is only pruned to what the spec uses
+            assert recorded is not None
+            provider_name = recorded.provider
         picks = {n.key: known.get(n.key) or asked[n.key] for n in needed if n.key in known or n.key in asked}
         cassette = PickCassette(
             spec=Path(bench.path).name,

@@ -199,3 +199,14 @@ def test_recording_without_a_key_names_the_variable(spec: Path) -> None:
     assert str(caught.value) == (
         "mcptest: --record: ANTHROPIC_API_KEY is not set: export it to run anthropic models live (replay needs no key)"
     )
+
+
+def test_recording_again_with_nothing_missing_asks_nothing_and_needs_no_key(
+    spec: Path, spec_file: Callable[..., Path]
+) -> None:
+    with serve(picking_llm()) as url:
+        bench_with(spec, record=True, environ=environ(url))
+    fewer = spec_file(TOOLS, INTENTS, MUTATIONS[:1])
+    _, notes = bench_with(fewer, record=True, environ={})
+    assert notes == [f"mcptest: asked the model for 0 picks, reused 10; wrote {cassette_path(spec, MODEL)}"]
+    assert len(json.loads(cassette_path(spec, MODEL).read_text(encoding="utf-8"))["picks"]) == 10
