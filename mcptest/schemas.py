@@ -54,6 +54,13 @@ def cassette_schema() -> dict[str, Any]:
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", **Cassette.model_json_schema()}
 
 
+def pick_cassette_schema() -> dict[str, Any]:
+    """A tool-bench model selector's recorded picks."""
+    from mcptest.cassette.picks import PickCassette
+
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **PickCassette.model_json_schema()}
+
+
 # The formats and their files: one plain list, walked by the staleness test.
 SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
     "v1.json": suite_schema,
@@ -61,6 +68,7 @@ SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
     "report.v1.json": report_schema,
     "compare.v1.json": compare_schema,
     "tool-bench.v1.json": tool_bench_schema,
+    "tool-bench-cassette.v1.json": pick_cassette_schema,
     "trace.v1.json": trace_schema,
 }
 

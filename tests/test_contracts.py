@@ -64,3 +64,12 @@ def test_example_traces_satisfy_the_trace_schema(trace_file: Path) -> None:
     data = json.loads(trace_file.read_text())
     for trace in data if isinstance(data, list) else [data]:
         jsonschema.validate(trace, schema)
+
+
+EXAMPLE_CASSETTES = sorted((ROOT / "examples").rglob("cassettes/**/*.json"))
+
+
+@pytest.mark.parametrize("cassette", EXAMPLE_CASSETTES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_committed_cassettes_satisfy_their_schema(cassette: Path) -> None:
+    kind = "tool-bench-cassette.v1.json" if "tool-bench" in cassette.parts else "cassette.v1.json"
+    jsonschema.validate(json.loads(cassette.read_text()), json.loads((SCHEMA_DIR / kind).read_text()))
