@@ -121,12 +121,18 @@ def test_a_model_selector_records_then_replays_offline_with_the_same_output(exam
 
 
 def test_a_model_selector_without_its_cassette_exits_2_with_the_record_command(example_spec: Path) -> None:
-    ran = run_cli("tool-bench", "run", str(example_spec), "--selector", "model:llama3.2", "--provider", "openai")
+    args = ("tool-bench", "run", str(example_spec), "--selector", "model:llama3.2", "--provider", "openai")
     cassette = example_spec.parent / "cassettes" / "tool-bench" / "spec" / "llama3.2.json"
-    assert (ran.code, ran.stdout) == (2, "")
-    assert ran.stderr == (
-        f"mcptest: no cassette at {cassette}; record it with: mcptest tool-bench run {example_spec} "
-        "--selector model:llama3.2 --record --provider openai\n"
+    record = (
+        f"record it with: mcptest tool-bench run {example_spec} --selector model:llama3.2 --record --provider openai"
+    )
+    at_desk = run_cli(*args, env={"CI": ""})  # the test pins CI either way: CI itself runs with CI=true
+    assert (at_desk.code, at_desk.stdout) == (2, "")
+    assert at_desk.stderr == f"mcptest: no cassette at {cassette}; {record}\n"
+    in_ci = run_cli(*args, env={"CI": "true"})
+    assert (in_ci.code, in_ci.stderr) == (
+        2,
+        f"mcptest: no cassette at {cassette} (CI=true: nothing records implicitly); {record}\n",
     )
 
 
