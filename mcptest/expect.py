@@ -6,11 +6,12 @@ import json
 import math
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from mcptest.report.model import AssertionFailure
+if TYPE_CHECKING:  # the report models are built only when a check runs, not when a suite is loaded
+    from mcptest.report.model import AssertionFailure
 
 _SEGMENT = re.compile(r"""^([A-Za-z_$][\w$-]*)((?:\[(?:-?\d+|"[^"]*"|'[^']*')\])*)$""")
 _INDEX = re.compile(r"""\[(?:(-?\d+)|"([^"]*)"|'([^']*)')\]""")
@@ -177,6 +178,8 @@ def check(assertions: list[Assertion], lookup: Callable[[str], Any]) -> list[Ass
 
 
 def _failure(a: Assertion, actual: Any, why: str) -> AssertionFailure:
+    from mcptest.report.model import AssertionFailure
+
     return AssertionFailure(
         target=a.target,
         matcher=a.matcher.kind,

@@ -18,13 +18,17 @@ try:
     main(sys.argv[1:])
 except SystemExit:
     pass
-print(json.dumps(sorted({m.split('.')[0] for m in sys.modules})), file=sys.stderr)
+print(json.dumps(sorted(sys.modules)), file=sys.stderr)
 """
 
 
-def top_level_modules(*args: str) -> set[str]:
+def loaded_modules(*args: str) -> set[str]:
     proc = subprocess.run([sys.executable, "-c", PROBE, *args], cwd=ROOT, capture_output=True, text=True, timeout=60)
     return set(json.loads(proc.stderr.strip().splitlines()[-1]))
+
+
+def top_level_modules(*args: str) -> set[str]:
+    return {name.split(".")[0] for name in loaded_modules(*args)}
 
 
 @pytest.mark.parametrize(
@@ -37,3 +41,11 @@ def top_level_modules(*args: str) -> set[str]:
 )
 def test_commands_import_no_sdk_they_do_not_use(args: tuple[str, ...], absent: set[str]) -> None:
     assert top_level_modules(*args) & absent == set()
+
+
+def test_validate_builds_the_suite_models_only() -> None:
+    """Checking a suite needs what a suite may say, not how runs are scored or reported (issue 2's 300 ms)."""
+    scoring = {"mcptest.gates", "mcptest.report", "mcptest.providers.messages", "mcptest.runner", "mcptest.session"}
+    loaded = loaded_modules("validate", QUICKSTART)
+    assert "mcptest.suite.gate_blocks" in loaded
+    assert {m for m in loaded if any(m == s or m.startswith(f"{s}.") for s in scoring)} == set()

@@ -12,8 +12,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel
-
 from mcptest.expect import Assertion
 from mcptest.gates import (
     calls,
@@ -25,11 +23,22 @@ from mcptest.gates import (
     tool_selection,
     workflow,
 )
-from mcptest.gates.equal_function_sets import FunctionClass
-from mcptest.gates.outcome import GateConfig, GateContext, GateOutcome
+from mcptest.gates.outcome import GateContext, GateOutcome
+from mcptest.suite.gate_blocks import BLOCKS, GateConfig, block_problems, blocks_of, classes_for
 from mcptest.trace import Trace
 
-__all__ = ["GATES", "Gate", "GateConfig", "GateContext", "GateOutcome", "evaluate_blocks", "gate"]
+__all__ = [
+    "GATES",
+    "Gate",
+    "GateConfig",
+    "GateContext",
+    "GateOutcome",
+    "block_problems",
+    "blocks_of",
+    "classes_for",
+    "evaluate_blocks",
+    "gate",
+]
 
 
 @dataclass(frozen=True)
@@ -47,26 +56,18 @@ class Gate:
         return inspect.getdoc(self.evaluate) or ""
 
 
-GATES: tuple[Gate, ...] = (
-    Gate(
-        "equal_function_sets",
-        equal_function_sets.EqualFunctionSetsConfig,
-        equal_function_sets.evaluate,
-        equal_function_sets.DEFAULT_GATE,
-    ),
-    Gate("tool_selection", tool_selection.ToolSelectionConfig, tool_selection.evaluate, tool_selection.DEFAULT_GATE),
-    Gate("distractors", distractors.DistractorsConfig, distractors.evaluate, distractors.DEFAULT_GATE),
-    Gate("discovery", discovery.DiscoveryConfig, discovery.evaluate, discovery.DEFAULT_GATE),
-    Gate("orchestration", orchestration.OrchestrationConfig, orchestration.evaluate, orchestration.DEFAULT_GATE),
-    Gate(
-        "token_efficiency",
-        token_efficiency.TokenEfficiencyConfig,
-        token_efficiency.evaluate,
-        token_efficiency.DEFAULT_GATE,
-    ),
-    Gate("calls", calls.CallsConfig, calls.evaluate, calls.DEFAULT_GATE),
-    Gate("workflow", workflow.WorkflowConfig, workflow.evaluate, workflow.DEFAULT_GATE),
+# In the order of `BLOCKS`, the suite's block keys; a test pins that the two agree.
+_SCORING = (
+    equal_function_sets,
+    tool_selection,
+    distractors,
+    discovery,
+    orchestration,
+    token_efficiency,
+    calls,
+    workflow,
 )
+GATES: tuple[Gate, ...] = tuple(Gate(m.BLOCK, BLOCKS[m.BLOCK], m.evaluate, m.DEFAULT_GATE) for m in _SCORING)
 
 
 def gate(name: str) -> Gate:
@@ -75,30 +76,6 @@ def gate(name: str) -> Gate:
         if g.name == name:
             return g
     raise KeyError(name)
-
-
-def blocks_of(test: BaseModel | Mapping[str, Any]) -> dict[str, GateConfig]:
-    """The gate blocks a test declares, by YAML key: from a model's attributes or a mapping's keys."""
-    get = test.get if isinstance(test, Mapping) else (lambda name: getattr(test, name, None))
-    return {g.name: block for g in GATES if (block := get(g.name)) is not None}
-
-
-def classes_for(blocks: Mapping[str, GateConfig]) -> list[FunctionClass] | None:
-    """The test's declared classes: `equal_function_sets:`, else `token_efficiency:`, else None."""
-    for name in ("equal_function_sets", "token_efficiency"):
-        block = blocks.get(name)
-        if block is not None:
-            return list(getattr(block, "classes"))  # noqa: B009 - both blocks carry `classes`
-    return None
-
-
-def block_problems(blocks: Mapping[str, GateConfig]) -> list[str]:
-    """Mistakes across a test's blocks that no single block can see (for the suite loader to report)."""
-    problems = []
-    found = blocks.get("discovery")
-    if isinstance(found, discovery.DiscoveryConfig) and found.name_free and classes_for(blocks) is None:
-        problems.append("discovery.name_free: true needs an equal_function_sets: block to judge the tool path against")
-    return problems
 
 
 def evaluate_blocks(

@@ -7,12 +7,11 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from pydantic import Field
-
 from mcptest.gates.arguments import Verdict, judge_run, show_value
-from mcptest.gates.outcome import GateConfig, GateContext, GateOutcome, default, failure_lines, judged, plural, runs
+from mcptest.gates.outcome import GateContext, GateOutcome, default, failure_lines, judged, plural, runs
 from mcptest.gates.outcome import status as badge
 from mcptest.stats import percent
+from mcptest.suite.gate_blocks import CallsConfig
 from mcptest.trace import ToolCall, Trace
 
 BLOCK = "calls"
@@ -23,22 +22,6 @@ DEFAULT_GATE = (
     default("calls.redundant", "<=", 0),
 )
 _READ_PREFIX = re.compile(r"^(list|get|search|find|read|describe|fetch|query)_", re.IGNORECASE)
-
-
-class CallsConfig(GateConfig):
-    """`calls:` — judge every recorded call against the schema the model was shown (the trace's catalog)."""
-
-    constraints: dict[str, dict[str, Any]] = Field(
-        default_factory=dict,
-        description="Extra JSON Schema per tool that arguments must also satisfy, e.g. "
-        "`create_test_set_bulk: { properties: { tests: { minItems: 1 } } }`.",
-    )
-    discovery_tools: list[str] | None = Field(
-        None,
-        description="Tools whose identical re-call is redundant. Default: tools annotated `readOnlyHint: true`, "
-        "else names starting list_/get_/search_/find_/read_/describe_/fetch_/query_.",
-    )
-    min_loop: int = Field(2, ge=2, description="Failed calls in a row to one tool that make a validation loop.")
 
 
 def loops_of(judged_calls: Sequence[tuple[ToolCall, Verdict]], min_loop: int) -> list[dict[str, Any]]:

@@ -5,24 +5,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from pydantic import Field
-
-from mcptest.gates.equal_function_sets import FunctionClass
-from mcptest.gates.outcome import GateConfig, GateContext, GateOutcome, default, failure_lines, judged, runs, status
+from mcptest.gates.outcome import GateContext, GateOutcome, default, failure_lines, judged, runs, status
+from mcptest.suite.gate_blocks import DiscoveryConfig, FunctionClass
 from mcptest.trace import Trace
 
 BLOCK = "discovery"
 DEFAULT_GATE = (default("discovery.named_in_prompt", "<=", 0),)
-
-
-class DiscoveryConfig(GateConfig):
-    """`discovery:` — declare an intent-only scenario, judged against the `equal_function_sets:` classes."""
-
-    name_free: bool = Field(
-        False,
-        description="The prompt names no tools and no servers, so the tool path is judged against equal-function "
-        "classes (floor `tool_selection.recall`) rather than a named tool. Absent: false.",
-    )
 
 
 def known_names(traces: Sequence[Trace], classes: Sequence[FunctionClass]) -> dict[str, str]:

@@ -6,59 +6,17 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
-
-from mcptest.gates.distractor_tools import bare_name, bundled_tools, from_catalog, near_duplicates
+from mcptest.gates.distractor_tools import bare_name, from_catalog, near_duplicates
 from mcptest.gates.equal_function_sets import matches
-from mcptest.gates.outcome import GateConfig, GateContext, GateOutcome, default, failure_lines, judged, runs, status
+from mcptest.gates.outcome import GateContext, GateOutcome, default, failure_lines, judged, runs, status
 from mcptest.stats import clopper_pearson_lower, percent
+from mcptest.suite.gate_blocks import DistractorsConfig
 from mcptest.trace import CatalogTool, Trace
 
 BLOCK = "distractors"
 DEFAULT_GATE = (default("distractors.accuracy", ">=", 50),)
 CONFIDENCE_ALPHA = 0.05
-
-
-class DistractorSource(BaseModel):
-    """Where the distractors come from."""
-
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
-
-    from_: Literal["catalog", "near_duplicate"] = Field(
-        alias="from",
-        description="`catalog`: the bundled plausible-but-irrelevant tools; `near_duplicate`: look-alikes of `of:`.",
-    )
-    of: list[str] | None = Field(
-        None, description="For `near_duplicate` (required there): the real tools to derive look-alike names from."
-    )
-
-    @model_validator(mode="after")
-    def _of_fits(self) -> DistractorSource:
-        if self.from_ == "near_duplicate" and not self.of:
-            raise ValueError("`from: near_duplicate` needs a non-empty `of:` list of the tools to imitate")
-        if self.from_ == "catalog" and self.of is not None:
-            raise ValueError("`of:` only applies to `from: near_duplicate`")
-        return self
-
-
-class DistractorsConfig(GateConfig):
-    """`distractors:` — inject N distractor tools and score whether the agent still chose the correct ones."""
-
-    count: int = Field(ge=0, description="How many distractors to inject; 0 is the no-noise baseline.")
-    source: DistractorSource = Field(description="`{ from: catalog }` or `{ from: near_duplicate, of: [...] }`.")
-    correct: list[str] = Field(description="The correct tool ids (`server.tool`, or a bare name for any server).")
-    complexity: Literal["serial", "parallel"] | None = Field(
-        None, description="Descriptive tag that stratifies reporting; it does not change the math."
-    )
-
-    @model_validator(mode="after")
-    def _enough(self) -> DistractorsConfig:
-        size = len(bundled_tools())
-        if self.source.from_ == "catalog" and self.count > size:
-            raise ValueError(f"count {self.count} is more than the {size} tools of the bundled distractor catalog")
-        return self
 
 
 def generate(config: DistractorsConfig, catalog: Sequence[CatalogTool] = ()) -> list[CatalogTool]:

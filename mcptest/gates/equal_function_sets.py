@@ -5,41 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
-
-from mcptest.gates.outcome import GateConfig, GateContext, GateOutcome, default, failure_lines, judged, runs, status
+from mcptest.gates.outcome import GateContext, GateOutcome, default, failure_lines, judged, runs, status
 from mcptest.stats import percent
+from mcptest.suite.gate_blocks import EqualFunctionSetsConfig, FunctionClass
 from mcptest.trace import ToolCall, Trace
 
 BLOCK = "equal_function_sets"
 DEFAULT_GATE = (default("tool_selection.f1", ">=", 50),)
-
-
-class FunctionClass(BaseModel):
-    """A named group of interchangeable tools: calling any member reaches the capability."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    name: str = Field(min_length=1, description="The capability, e.g. `search`.")
-    members: list[str] = Field(
-        min_length=1,
-        description="Tool ids: `server.tool` matches that server's tool only; a bare `tool` matches it on any server.",
-    )
-
-
-class EqualFunctionSetsConfig(GateConfig):
-    """`equal_function_sets:` — score the calls against classes of interchangeable tools (MSC-Bench)."""
-
-    classes: list[FunctionClass] = Field(description="The capabilities the scenario needs; may be empty.")
-
-    @field_validator("classes")
-    @classmethod
-    def _unique(cls, classes: list[FunctionClass]) -> list[FunctionClass]:
-        names = [c.name for c in classes]
-        twice = sorted({n for n in names if names.count(n) > 1})
-        if twice:
-            raise ValueError(f"class names must be unique; repeated: {', '.join(twice)}")
-        return classes
 
 
 def matches(member: str, call: ToolCall) -> bool:

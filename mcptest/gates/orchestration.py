@@ -6,18 +6,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from mcptest.gates.equal_function_sets import FunctionClass, class_index, classes_of, score
-from mcptest.gates.outcome import GateConfig, GateContext, GateOutcome, failure_lines, judged, plural, runs, status
+from mcptest.gates.equal_function_sets import class_index, classes_of, score
+from mcptest.gates.outcome import GateContext, GateOutcome, failure_lines, judged, plural, runs, status
 from mcptest.stats import percent
+from mcptest.suite.gate_blocks import FunctionClass, OrchestrationConfig
 from mcptest.trace import ToolCall, Trace
 
 BLOCK = "orchestration"
 DEFAULT_GATE = ()
-
-
-class OrchestrationConfig(GateConfig):
-    """`orchestration:` — five integer-percent diagnostics of how the agent worked; classes come from the test's
-    `equal_function_sets:` (or `token_efficiency:`) block. No default gate: assert what matters in `expect:`."""
 
 
 def well_formed(call: ToolCall) -> bool:

@@ -1,4 +1,4 @@
-"""What every gate shares: the block config base, the context a gate runs in, and the GateOutcome it returns."""
+"""What every gate shares: the context a gate runs in, and the GateOutcome it returns."""
 
 from __future__ import annotations
 
@@ -10,20 +10,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from mcptest.expect import Assertion, TargetMissing, check
 from mcptest.report.model import AssertionFailure
+from mcptest.suite.gate_blocks import GateConfig
 
 Number = int | float
-
-
-class GateConfig(BaseModel):
-    """A gate block under an agent test; unknown keys are errors."""
-
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
-
-    expect: list[Assertion] | None = Field(
-        None,
-        description='Assertions over this block\'s targets, e.g. `- tool_selection.f1: { ">=": 80 }` or '
-        "`{ target: ..., matcher: { schema: { minimum: 80 } } }`. Omitted or empty: the block's default gate applies.",
-    )
 
 
 @dataclass(frozen=True)

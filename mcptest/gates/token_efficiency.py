@@ -5,25 +5,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from pydantic import Field
-
 from mcptest.catalog import Tool
 from mcptest.gates import outcome as gate
-from mcptest.gates.equal_function_sets import FunctionClass, score
-from mcptest.gates.outcome import GateConfig, GateContext, GateOutcome, Number, default, judged, runs
+from mcptest.gates.equal_function_sets import score
+from mcptest.gates.outcome import GateContext, GateOutcome, Number, default, judged, runs
 from mcptest.lint.surface import surface_parts
+from mcptest.suite.gate_blocks import TokenEfficiencyConfig
 from mcptest.tokens import count_tokens
 from mcptest.trace import CatalogTool, Trace
 
 BLOCK = "token_efficiency"
 DEFAULT_GATE = (default("token_efficiency.f1", ">=", 50),)
 GRADES = ((90, "A"), (80, "B"), (70, "C"), (60, "D"))
-
-
-class TokenEfficiencyConfig(GateConfig):
-    """`token_efficiency:` — the equal_function_sets classes, scored with the price of the tool surface."""
-
-    classes: list[FunctionClass] = Field(min_length=1, description="The capabilities the scenario needs (non-empty).")
 
 
 @lru_cache(maxsize=8192)

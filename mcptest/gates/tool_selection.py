@@ -8,28 +8,13 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from pydantic import Field
-
-from mcptest.gates.outcome import GateConfig, GateContext, GateOutcome, Number, failure_lines, judged, runs, status
+from mcptest.gates.outcome import GateContext, GateOutcome, Number, failure_lines, judged, runs, status
 from mcptest.stats import median, percent
+from mcptest.suite.gate_blocks import ToolSelectionConfig
 from mcptest.trace import Trace
 
 BLOCK = "tool_selection"
 DEFAULT_GATE = ()
-
-
-class ToolSelectionConfig(GateConfig):
-    """`tool_selection:` — a floor on the selection rate and an optional per-run token budget."""
-
-    expected_tool: str = Field(
-        min_length=1, description="The tool the model should call: a bare name, or `server.tool` for one server's."
-    )
-    min_selection_rate: float = Field(
-        ge=0, le=1, description="The minimum fraction of runs (0.0 to 1.0) that select it."
-    )
-    max_total_tokens: int | None = Field(
-        None, gt=0, description="A per-run cap on the conversation's total tokens; omit it for no token budget."
-    )
 
 
 @dataclass(frozen=True)

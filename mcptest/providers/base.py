@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from mcptest.providers.messages import ModelReply, ModelRequest
+if TYPE_CHECKING:  # loading a suite (scripted runs) need not build the message models
+    from mcptest.providers.messages import ModelReply, ModelRequest
 
 
 class Provider(Protocol):

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from mcptest.providers.messages import ModelReply, ModelRequest, RequestedCall, parse_arguments
+if TYPE_CHECKING:  # a suite's scripts are loaded without the message models; a run imports them
+    from mcptest.providers.messages import ModelReply, ModelRequest, RequestedCall
 
 
 class _Strict(BaseModel):
@@ -46,6 +47,8 @@ class ScriptedProvider:
 
     async def reply(self, request: ModelRequest) -> ModelReply:
         """The next scripted turn."""
+        from mcptest.providers.messages import ModelReply
+
         if self._next >= len(self._turns):
             return ModelReply(stop="end_of_script")
         turn, index = self._turns[self._next], self._next
@@ -58,5 +61,7 @@ class ScriptedProvider:
 
 
 def _call(call: ScriptedCall, call_id: str) -> RequestedCall:
+    from mcptest.providers.messages import RequestedCall, parse_arguments
+
     args, parsed = parse_arguments(call.args)
     return RequestedCall(id=call_id, name=call.name, arguments=args, parsed=parsed)

@@ -7,15 +7,17 @@ from typing import Any, Literal
 from pydantic import Field, PrivateAttr, field_validator, model_validator
 
 from mcptest.expect import Assertion
-from mcptest.gates.calls import CallsConfig
-from mcptest.gates.discovery import DiscoveryConfig
-from mcptest.gates.distractors import DistractorsConfig
-from mcptest.gates.equal_function_sets import EqualFunctionSetsConfig
-from mcptest.gates.orchestration import OrchestrationConfig
-from mcptest.gates.token_efficiency import TokenEfficiencyConfig
-from mcptest.gates.tool_selection import ToolSelectionConfig
-from mcptest.gates.workflow import WorkflowConfig
 from mcptest.providers.scripted import ScriptedRun
+from mcptest.suite.gate_blocks import (
+    CallsConfig,
+    DiscoveryConfig,
+    DistractorsConfig,
+    EqualFunctionSetsConfig,
+    OrchestrationConfig,
+    TokenEfficiencyConfig,
+    ToolSelectionConfig,
+    WorkflowConfig,
+)
 from mcptest.suite.strict import Strict
 from mcptest.trace import InlineCall, Trace
 

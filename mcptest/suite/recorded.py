@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from mcptest.errors import Problem, UserError
-from mcptest.gates import block_problems, blocks_of
 from mcptest.suite.agents import AgentTest
+from mcptest.suite.gate_blocks import block_problems, blocks_of
 from mcptest.suite.live import live_problems, recorded_problems
 from mcptest.suite.validation import where
 from mcptest.trace import Trace, load_traces, trace_from_inline

@@ -9,6 +9,8 @@ import pytest
 from pydantic import ValidationError
 
 from mcptest.gates import GATES, GateOutcome, block_problems, blocks_of, classes_for, evaluate_blocks, gate
+from mcptest.suite.agents import AgentTest
+from mcptest.suite.gate_blocks import BLOCKS
 from tests.gates.build import classes, run
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "gates.md"
@@ -26,6 +28,16 @@ MINIMAL = {
 
 def test_the_registry_lists_each_block_once_in_a_fixed_order():
     assert [g.name for g in GATES] == list(MINIMAL)
+
+
+def test_the_suite_blocks_and_the_scoring_registry_agree():
+    assert [(g.name, g.config) for g in GATES] == list(BLOCKS.items())
+    for name, config in BLOCKS.items():  # every block is a key of an agent test, typed by its config model
+        assert config in _types_of(AgentTest.model_fields[name].annotation)
+
+
+def _types_of(annotation: object) -> tuple[object, ...]:
+    return getattr(annotation, "__args__", (annotation,))
 
 
 @pytest.mark.parametrize("g", GATES, ids=lambda g: g.name)
