@@ -1,3 +1,3 @@
-from mcptest.cli import main
+from mcptest.cli import entry
 
-main()
+entry()

@@ -1,0 +1,46 @@
+"""The `mcptest` executable (`entry`): exit codes and output survive its quick exit, and its settings stay its own."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from mcptest.exit_codes import ExitCode
+from tests.conftest import ROOT, run_cli
+
+ENV_SERVER = ROOT / "tests" / "servers" / "env_server.py"
+
+
+def test_a_long_report_on_stdout_arrives_whole_before_the_process_ends() -> None:
+    ran = run_cli("schema")
+    assert ran.code == ExitCode.OK
+    assert json.loads(ran.stdout) == json.loads((ROOT / "schema" / "v1.json").read_text(encoding="utf-8"))
+
+
+def test_exit_codes_come_through_the_quick_exit(write) -> None:
+    assert run_cli("validate", str(ROOT / "examples" / "quickstart" / "mcptest.yml")).code == ExitCode.OK
+    missing = run_cli("validate", "no-such-suite.yml")
+    assert missing.code == ExitCode.USAGE and missing.stderr.strip() == "no-such-suite.yml: no such file"
+    assert run_cli("--no-such-flag").code == ExitCode.USAGE
+    assert run_cli("run", str(ROOT / "examples" / "agent-gates" / "breaching.yml")).code == ExitCode.FAILED
+
+
+def test_the_pydantic_plugin_setting_is_not_passed_on_to_a_stdio_server(write, monkeypatch) -> None:
+    monkeypatch.delenv("PYDANTIC_DISABLE_PLUGINS", raising=False)  # so mcptest sets it for itself
+    suite = write(
+        "suite.yml",
+        f"""
+        servers:
+          env:
+            command: [{json.dumps(sys.executable)}, {json.dumps(str(ENV_SERVER))}]
+        tools:
+          - name: the server does not see mcptest's pydantic setting
+            server: env
+            tool: env_var
+            args: {{ name: PYDANTIC_DISABLE_PLUGINS }}
+            expect:
+              - result.content[0].text: {{ exact: "(unset)" }}
+        """,
+    )
+    ran = run_cli("run", str(suite))
+    assert ran.code == ExitCode.OK, ran.stdout + ran.stderr
