@@ -7,6 +7,7 @@ imported by a suite without agent tests.
 from __future__ import annotations
 
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -15,8 +16,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 QUICKSTART = ROOT / "examples" / "quickstart" / "mcptest.yml"
-REPEATS = 15
+REPEATS = 21
 HEAVY = ("anthropic", "openai", "scipy", "mcp")
+# With PYTHONDONTWRITEBYTECODE set (some sandboxes set it), every edited module is recompiled on each start.
+AS_USERS_RUN = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 PROBE = """
 import json, sys
@@ -30,13 +33,14 @@ print(json.dumps(heavy), file=sys.stderr)
 """
 
 
-def median_ms(argv: list[str]) -> float:
+def median_ms(argv: list[str]) -> str:
+    """Median (and fastest) wall time of the whole process, as a user waits for it."""
     times = []
     for _ in range(REPEATS):
         start = time.perf_counter()
-        subprocess.run(argv, cwd=ROOT, capture_output=True, check=False)
+        subprocess.run(argv, cwd=ROOT, capture_output=True, check=False, env=AS_USERS_RUN)
         times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
+    return f"{statistics.median(times):7.1f} ms (min {min(times):5.1f}, median of {REPEATS})"
 
 
 def heavy_imports(args: list[str]) -> list[str]:
@@ -53,13 +57,9 @@ def heavy_imports(args: list[str]) -> list[str]:
 
 def main() -> None:
     cli = [sys.executable, "-m", "mcptest"]
-    print(
-        f"python start-up alone:              {median_ms([sys.executable, '-c', 'pass']):7.1f} ms (median of {REPEATS})"
-    )
-    print(f"mcptest --help:                     {median_ms([*cli, '--help']):7.1f} ms (target < 300)")
-    print(
-        f"mcptest validate quickstart:        {median_ms([*cli, 'validate', str(QUICKSTART)]):7.1f} ms (target < 300)"
-    )
+    print(f"python start-up alone:              {median_ms([sys.executable, '-c', 'pass'])}")
+    print(f"mcptest --help:                     {median_ms([*cli, '--help'])}; target < 300")
+    print(f"mcptest validate quickstart:        {median_ms([*cli, 'validate', str(QUICKSTART)])}; target < 300")
     print(f"heavy imports, --help:              {heavy_imports(['--help']) or 'none'}")
     print(f"heavy imports, validate:            {heavy_imports(['validate', str(QUICKSTART)]) or 'none'}")
     print(
