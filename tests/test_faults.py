@@ -131,7 +131,9 @@ def test_a_missing_server_command_fails_its_tests_only(write) -> None:
 
 
 def test_an_unreachable_http_server_fails_its_tests_naming_the_url(write) -> None:
-    suite = write("suite.yml", """
+    suite = write(
+        "suite.yml",
+        """
 servers:
   web:
     url: http://127.0.0.1:9/mcp
@@ -140,7 +142,8 @@ tools:
   - name: unreachable
     server: web
     tool: echo
-""")
+""",
+    )
     ran = run_cli("run", str(suite), "-r", "json")
     assert ran.code == ExitCode.FAILED and ran.seconds < 20
     assert results(ran)["unreachable"]["error"].startswith("server 'web': cannot reach http://127.0.0.1:9/mcp: ")
