@@ -54,13 +54,20 @@ def read_text(path: str | Path) -> str:
 
 
 def parse(text: str, path: str) -> SourceDoc:
-    """Parse YAML text; a syntax error is a UserError at its line and column."""
+    """Parse YAML text; a syntax error is a UserError at its line and column.
+
+    The document is composed into nodes (which carry their positions) and walked once, building plain data and
+    the position table together; the round-trip loader would also keep comments and styles, at twice the cost.
+    """
     from ruamel.yaml import YAML
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
-    yaml = YAML(typ="rt")
+    yaml = YAML(typ="safe", pure=True)
+    doc = SourceDoc(path=path, data=None)
+    doc.values[()] = (1, 1)
     try:
-        root = yaml.load(text)
+        root = yaml.compose(text)
+        doc.data = None if root is None else _Walk(doc, yaml.constructor).plain(root, ())
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
@@ -71,9 +78,6 @@ def parse(text: str, path: str) -> SourceDoc:
         raise UserError([Problem(path, line, col, f"YAML syntax error: {what}")]) from None
     except YAMLError as exc:
         raise UserError([Problem(path, 0, 0, f"YAML syntax error: {exc}")]) from None
-    doc = SourceDoc(path=path, data=None)
-    doc.values[()] = (1, 1)
-    doc.data = _plain(root, (), doc)
     return doc
 
 
@@ -82,28 +86,68 @@ def load(path: str | Path) -> SourceDoc:
     return parse(read_text(path), str(path))
 
 
-def _plain(node: Any, loc: Loc, doc: SourceDoc) -> Any:
-    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+class _Walk:
+    """Plain data and positions from composed nodes; `<<` merges and aliases as the safe loader does them."""
 
-    if isinstance(node, CommentedMap):
+    def __init__(self, doc: SourceDoc, constructor: Any) -> None:
+        self.doc = doc
+        self.constructor = constructor
+        self.open: set[int] = set()  # collections being walked, so an alias to an ancestor is an error, not a hang
+
+    def plain(self, node: Any, loc: Loc) -> Any:
+        from ruamel.yaml.nodes import MappingNode, SequenceNode
+
+        if not isinstance(node, MappingNode | SequenceNode):
+            return _scalar(self.constructor.construct_object(node, deep=True))
+        if id(node) in self.open:
+            what = "YAML syntax error: this alias refers to a node that contains it"
+            raise UserError([self.doc.problem(loc, what, at_key=True)])
+        self.open.add(id(node))
+        try:
+            return self._mapping(node, loc) if isinstance(node, MappingNode) else self._sequence(node, loc)
+        finally:
+            self.open.discard(id(node))
+
+    def _mapping(self, node: Any, loc: Loc) -> dict[Any, Any]:
+        self.constructor.flatten_mapping(node)  # `<<` pairs come first, so the mapping's own keys override them
+        merged = len(getattr(node, "merge", None) or ())
         out: dict[Any, Any] = {}
-        for key, value in node.items():
-            k = _scalar(key)
+        own: dict[Any, tuple[int, int]] = {}
+        for i, (key_node, value_node) in enumerate(node.value):
+            k = _key(self.plain(key_node, loc))
+            at = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
+            if i >= merged:
+                if k in own:
+                    first = own[k]
+                    raise UserError(
+                        [
+                            Problem(
+                                self.doc.path,
+                                *at,
+                                f'YAML syntax error: duplicate key "{k}" (first at line {first[0]}, column {first[1]})',
+                            )
+                        ]
+                    )
+                own[k] = at
             child = (*loc, k)
-            kl, kc = node.lc.key(key)
-            vl, vc = node.lc.value(key)
-            doc.keys[child] = (kl + 1, kc + 1)
-            doc.values[child] = (vl + 1, vc + 1) if value is not None else (kl + 1, kc + 1)
-            out[k] = _plain(value, child, doc)
+            self.doc.keys[child] = at
+            value = self.plain(value_node, child)
+            mark = value_node.start_mark
+            self.doc.values[child] = (mark.line + 1, mark.column + 1) if value is not None else at
+            out[k] = value
         return out
-    if isinstance(node, CommentedSeq):
+
+    def _sequence(self, node: Any, loc: Loc) -> list[Any]:
         items = []
-        for i, value in enumerate(node):
-            line, col = node.lc.item(i)
-            doc.values[(*loc, i)] = (line + 1, col + 1)
-            items.append(_plain(value, (*loc, i), doc))
+        for i, item in enumerate(node.value):
+            self.doc.values[(*loc, i)] = (item.start_mark.line + 1, item.start_mark.column + 1)
+            items.append(self.plain(item, (*loc, i)))
         return items
-    return _scalar(node)
+
+
+def _key(value: Any) -> Any:
+    """A mapping key as plain data: a collection used as a key (legal YAML, never meaningful here) is its text."""
+    return value if value is None or isinstance(value, str | int | float | bool) else str(value)
 
 
 def _scalar(value: Any) -> Any:

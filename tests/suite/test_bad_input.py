@@ -72,6 +72,18 @@ CASES = {
         "servers:\n  weather:\n    command: npx -y server\n",
         ":3:14: servers.weather.command: command must be a list of arguments",
     ),
+    "duplicate key": (
+        GOOD_SERVER + "tools:\n  - name: a\n    server: weather\n    tool: t\n    tool: u\n",
+        ':9:5: YAML syntax error: duplicate key "tool" (first at line 8, column 5)',
+    ),
+    "an alias inside the node it names": (
+        GOOD_SERVER + "tools: &t\n  - name: a\n    server: weather\n    tool: t\n    args: *t\n",
+        ":9:5: YAML syntax error: this alias refers to a node that contains it",
+    ),
+    "an unknown YAML tag": (
+        GOOD_SERVER + "tools:\n  - name: a\n    server: weather\n    tool: !secret t\n",
+        ":8:11: YAML syntax error: could not determine a constructor for the tag '!secret'",
+    ),
     "top level is not a mapping": ("- a\n- b\n", ":1:1: the top level of a suite must be a mapping"),
     "empty file": ("", ":1:1: the file is empty"),
 }
