@@ -118,16 +118,9 @@ class _Walk:
             at = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
             if i >= merged:
                 if k in own:
-                    first = own[k]
-                    raise UserError(
-                        [
-                            Problem(
-                                self.doc.path,
-                                *at,
-                                f'YAML syntax error: duplicate key "{k}" (first at line {first[0]}, column {first[1]})',
-                            )
-                        ]
-                    )
+                    first = "line {}, column {}".format(*own[k])
+                    what = f'YAML syntax error: duplicate key "{k}" (first at {first})'
+                    raise UserError([Problem(self.doc.path, *at, what)])
                 own[k] = at
             child = (*loc, k)
             self.doc.keys[child] = at

@@ -25,8 +25,8 @@ _INTERRUPTED = 130
 COMMANDS = (run, validate, schema, mock, doctor, rules, tools, tool_bench, report)
 
 
-def build_app(only: str | None = None) -> typer.Typer:
-    """The `mcptest` app; with `only`, just that command of it.
+def build_app(args: list[str]) -> typer.Typer:
+    """The `mcptest` app for these arguments: when they start with a command's name, that command alone.
 
     Typer inspects the signature of every registered command each time the app runs (~12 ms for all of them), so an
     invocation that names its command builds that one; `--help`, a bare `mcptest` and unknown commands get them all.
@@ -41,9 +41,11 @@ def build_app(only: str | None = None) -> typer.Typer:
     )
     for command in COMMANDS:
         command.register(app)
-    if only is not None:
-        app.registered_commands = [c for c in app.registered_commands if c.name == only]
-        app.registered_groups = [g for g in app.registered_groups if g.name == only]
+    named = args[0] if args else None
+    names = [c.name for c in app.registered_commands] + [g.name for g in app.registered_groups]
+    if named is not None and named in names:
+        app.registered_commands = [c for c in app.registered_commands if c.name == named]
+        app.registered_groups = [g for g in app.registered_groups if g.name == named]
         app.callback()(_group)  # with a callback typer keeps one command a subcommand: `mcptest NAME ...`
     return app
 
@@ -52,20 +54,12 @@ def _group() -> None:
     """Test MCP servers and the AI agents that use them."""
 
 
-def _command_named(argv: list[str]) -> str | None:
-    first = argv[0] if argv else None
-    app = build_app()
-    names = {c.name for c in app.registered_commands} | {g.name for g in app.registered_groups}
-    return first if first in names else None
-
-
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the app, turning user mistakes into `file:line:col` lines and exit 2."""
     signal.signal(signal.SIGTERM, _terminate)
     args = sys.argv[1:] if argv is None else argv
-    app = build_app(_command_named(args))
     try:
-        code = app(args=args, standalone_mode=False)
+        code = build_app(args)(args=args, standalone_mode=False)
     except UserError as exc:
         for problem in exc.problems:
             print(str(problem), file=sys.stderr)
