@@ -1,9 +1,12 @@
-"""Helpers shared by the commands: colour decisions and writing a rendered report."""
+"""Helpers shared by the commands: colour decisions, writing a rendered report, pausing the GC while loading."""
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from mcptest.fsutil import atomic_write_text
 
@@ -23,3 +26,21 @@ def emit(text: str, output: str | None) -> None:
     else:
         sys.stdout.write(text)
         sys.stdout.flush()
+
+
+@contextmanager
+def loading() -> Iterator[None]:
+    """Pause the cyclic GC while a command imports its modules and builds its models and suite.
+
+    What is made then lives as long as the process, so collecting it over and over is wasted work (~20 ms of
+    `mcptest validate`). Afterwards it is frozen out of later collections, and collecting resumes as before.
+    """
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        gc.enable()

@@ -45,21 +45,23 @@ def run(
     ] = None,
 ) -> int:
     """Run a suite against its MCP servers and report; exit 1 when anything fails."""
-    import anyio
+    from mcptest.cli.common import emit, loading, use_color
 
-    from mcptest.agent_plan import AgentOptions
-    from mcptest.cli.common import emit, use_color
-    from mcptest.cli.progress import live_progress
-    from mcptest.errors import usage_error
-    from mcptest.report.formats import REPORTERS
-    from mcptest.runner import run_suite, selected_count
-    from mcptest.selection import Selection
-    from mcptest.session import quiet_sdk_logs
-    from mcptest.suite.loader import find_suite, load_suite
+    with loading():
+        import anyio
 
-    if reporter not in REPORTERS:
-        raise usage_error(f"--reporter: unknown format '{reporter}'; formats are {', '.join(REPORTERS)}")
-    loaded = load_suite(find_suite(suite))
+        from mcptest.agent_plan import AgentOptions
+        from mcptest.cli.progress import live_progress
+        from mcptest.errors import usage_error
+        from mcptest.report.formats import REPORTERS
+        from mcptest.runner import run_suite, selected_count
+        from mcptest.selection import Selection
+        from mcptest.session import quiet_sdk_logs
+        from mcptest.suite.loader import find_suite, load_suite
+
+        if reporter not in REPORTERS:
+            raise usage_error(f"--reporter: unknown format '{reporter}'; formats are {', '.join(REPORTERS)}")
+        loaded = load_suite(find_suite(suite))
     selection = Selection(filter=filter, tags=tag or (), skip_tags=skip_tag or ())
     if not selected_count(loaded, selection):
         print(f"mcptest: no tests selected in {loaded.file} (check --filter / --tag / --skip-tag)", file=sys.stderr)

@@ -18,9 +18,12 @@ def validate(suite: Annotated[str, typer.Argument(help="The suite file to check.
     """Check a suite file (keys, types, servers, matchers, env vars); nothing runs. Exit 2 on a problem."""
     import sys
 
-    from mcptest.suite.loader import load_suite
+    from mcptest.cli.common import loading
 
-    loaded = load_suite(suite)
+    with loading():
+        from mcptest.suite.loader import load_suite
+
+        loaded = load_suite(suite)
     counts = (
         f"{len(loaded.servers)} servers, {len(loaded.tools)} tool tests, {len(loaded.agents)} agent tests, "
         f"{len(loaded.tool_quality)} tool_quality blocks"
