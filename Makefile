@@ -6,10 +6,14 @@ STAMP := $(VENV)/.installed
 
 .PHONY: install demo test lint typecheck schema bench clean
 
-$(STAMP): pyproject.toml
+NPM_SERVERS := tests/servers/npm
+
+$(STAMP): pyproject.toml $(NPM_SERVERS)/package-lock.json
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	# real third-party MCP servers from npm for the tests (server-everything, filesystem, memory, ...)
+	cd $(NPM_SERVERS) && npm ci --no-audit --no-fund --loglevel=error
 	touch $(STAMP)
 
 install: $(STAMP)
