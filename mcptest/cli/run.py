@@ -29,6 +29,9 @@ def run(
     filter: Annotated[str | None, typer.Option("--filter", help="Test name substring, or re:REGEX.")] = None,
     tag: Annotated[list[str] | None, typer.Option("--tag", help="Only tests with this tag (repeatable).")] = None,
     skip_tag: Annotated[list[str] | None, typer.Option("--skip-tag", help="Skip tests with this tag.")] = None,
+    shard: Annotated[
+        str | None, typer.Option("--shard", help="K/N: run shard K of N (merge with `mcptest report merge`).")
+    ] = None,
     no_color: Annotated[bool, typer.Option("--no-color", help="No ANSI colour.")] = False,
     debug: Annotated[bool, typer.Option("--debug", help="Log the SDK's debug output to stderr.")] = False,
     record: Annotated[
@@ -57,15 +60,17 @@ def run(
         from mcptest.errors import usage_error
         from mcptest.report.formats import REPORTERS
         from mcptest.runner import run_suite, selected_count
-        from mcptest.selection import Selection
+        from mcptest.selection import Selection, parse_shard
         from mcptest.session import quiet_sdk_logs
         from mcptest.suite.loader import find_suite, load_suite
 
         if reporter not in REPORTERS:
             raise usage_error(f"--reporter: unknown format '{reporter}'; formats are {', '.join(REPORTERS)}")
         loaded = load_suite(find_suite(suite))
-    selection = Selection(filter=filter, tags=tag or (), skip_tags=skip_tag or ())
-    if not selected_count(loaded, selection):
+    selection = Selection(
+        filter=filter, tags=tag or (), skip_tags=skip_tag or (), shard=parse_shard(shard) if shard else None
+    )
+    if not selected_count(loaded, selection.unsharded()):
         print(f"mcptest: no tests selected in {loaded.file} (check --filter / --tag / --skip-tag)", file=sys.stderr)
         return ExitCode.NOTHING_SELECTED
     options = AgentOptions(
