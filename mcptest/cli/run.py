@@ -11,6 +11,8 @@ from mcptest.exit_codes import ExitCode
 
 if TYPE_CHECKING:
     from mcptest.agent_plan import RecordMode
+    from mcptest.selection import Selection
+    from mcptest.suite.models import Suite
 
 
 def register(app: typer.Typer) -> None:
@@ -29,6 +31,7 @@ def run(
     filter: Annotated[str | None, typer.Option("--filter", help="Test name substring, or re:REGEX.")] = None,
     tag: Annotated[list[str] | None, typer.Option("--tag", help="Only tests with this tag (repeatable).")] = None,
     skip_tag: Annotated[list[str] | None, typer.Option("--skip-tag", help="Skip tests with this tag.")] = None,
+    list_only: Annotated[bool, typer.Option("--list", help="Print the selected tests and run nothing.")] = False,
     shard: Annotated[
         str | None, typer.Option("--shard", help="K/N: run shard K of N (merge with `mcptest report merge`).")
     ] = None,
@@ -73,6 +76,9 @@ def run(
     if not selected_count(loaded, selection.unsharded()):
         print(f"mcptest: no tests selected in {loaded.file} (check --filter / --tag / --skip-tag)", file=sys.stderr)
         return ExitCode.NOTHING_SELECTED
+    if list_only:
+        _print_selected(loaded, selection)
+        return ExitCode.OK
     options = AgentOptions(
         record_mode=_record_mode(record, record_mode),
         concurrency=concurrency,
@@ -95,6 +101,18 @@ def run(
     if result.report.ok:
         return ExitCode.OK
     return ExitCode.NOT_READY if result.not_ready else ExitCode.FAILED
+
+
+def _print_selected(suite: Suite, selection: Selection) -> None:
+    """One line per selected test, in run order: kind, name, where it is defined."""
+    from mcptest.runner import select
+    from mcptest.suite.models import ToolTest
+
+    rows = [("tool" if isinstance(t, ToolTest) else "quality", t.name, t._line) for t in select(suite, selection)]
+    rows += [("agent", a.name, a._line) for a in suite.agents if selection.matches(a)]
+    for kind, name, line in rows:
+        print(f"{kind:<8} {name}  {suite.file}:{line}")
+    print(f"{len(rows)} selected", file=sys.stderr)
 
 
 def _record_mode(record: bool, mode: str | None) -> RecordMode:

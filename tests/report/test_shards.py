@@ -72,3 +72,15 @@ def test_merging_reports_of_different_suites_is_refused(tmp_path: Path) -> None:
         run_cli("run", str(suite), "--reporter", "json", "-o", str(tmp_path / f"{i}.json"), timeout=180)
     ran = run_cli("report", "merge", str(tmp_path / "0.json"), str(tmp_path / "1.json"))
     assert ran.code == ExitCode.USAGE and "not shards" in ran.stderr
+
+
+def test_list_prints_the_selected_tests_in_run_order_and_runs_nothing(tmp_path: Path) -> None:
+    ran = run_cli("run", str(EXAMPLES[0]), "--list", "--skip-tag", "nothing", "-o", str(tmp_path / "r.json"))
+    assert ran.code == ExitCode.OK and ran.stderr.strip() == "6 selected"
+    kinds = [line.split()[0] for line in ran.stdout.splitlines()]
+    assert kinds == ["tool"] * 4 + ["agent"] * 2
+    first = ran.stdout.splitlines()[0]
+    assert first.startswith("tool     weather for a city  ") and first.endswith("quickstart/mcptest.yml:10")
+    assert not (tmp_path / "r.json").exists()
+    sharded = [run_cli("run", str(EXAMPLES[0]), "--list", "--shard", f"{k}/3").stdout for k in (1, 2, 3)]
+    assert sorted("".join(sharded).splitlines()) == sorted(ran.stdout.splitlines())
