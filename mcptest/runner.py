@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -63,8 +64,11 @@ async def run_suite(
     servers: dict[str, ServerConfig] | None = None,
     on_result: Callable[[TestResult], None] | None = None,
     agents_options: AgentOptions | None = None,
+    pool: SessionPool | None = None,
 ) -> RunResult:
-    """Run the selected tool tests, then the agent tests (recorded, replayed or live), one session per server."""
+    """Run the selected tool tests, then the agent tests (recorded, replayed or live), one session per server.
+
+    With `pool` (already entered), its sessions are used and left open: the pytest plugin keeps one per worker."""
     selection = selection or Selection()
     options = agents_options or AgentOptions()
     tests = select(suite, selection)
@@ -76,7 +80,8 @@ async def run_suite(
     results: list[TestResult] = []
     not_ready: list[bool] = []
     configs: dict[str, ServerConfig] = {**suite.servers, **(servers or {})}
-    async with SessionPool(configs, base_dir=Path(suite.file).parent) as pool:
+    shared = contextlib.nullcontext(pool) if pool else SessionPool(configs, base_dir=Path(suite.file).parent)
+    async with shared as pool:
         for test in tests:
             if isinstance(test, ToolTest):
                 result, timed_out = await run_tool_test(test, pool, suite.file)
