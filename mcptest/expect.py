@@ -15,7 +15,9 @@ if TYPE_CHECKING:  # the report models are built only when a check runs, not whe
 
 _SEGMENT = re.compile(r"""^([A-Za-z_$][\w$-]*)((?:\[(?:-?\d+|"[^"]*"|'[^']*')\])*)$""")
 _INDEX = re.compile(r"""\[(?:(-?\d+)|"([^"]*)"|'([^']*)')\]""")
-MATCHER_KINDS = ("exact", "contains", "icontains", "contains-all", "regex", "schema", ">=", ">", "<=", "<")
+MATCHER_KINDS = (
+    "exact", "contains", "icontains", "contains-all", "regex", "schema", ">=", ">", "<=", "<", "snapshot",
+)  # fmt: skip
 
 
 class _Strict(BaseModel):
@@ -39,6 +41,11 @@ class Matcher(_Strict):
     gt: int | float | None = Field(None, alias=">", description="A number above this.")
     le: int | float | None = Field(None, alias="<=", description="A number at most this.")
     lt: int | float | None = Field(None, alias="<", description="A number below this.")
+    snapshot: str | dict[str, Any] | None = Field(
+        None,
+        description="Equal to the stored `__snapshots__/NAME.json` once timestamps, UUIDs and durations are "
+        "normalised: `NAME`, or `{ name, normalize: [{ pattern, replace }], volatile }`.",
+    )
 
     @model_validator(mode="after")
     def _one_kind(self) -> Matcher:
@@ -56,6 +63,20 @@ class Matcher(_Strict):
                 re.compile(value)
             except re.error as exc:
                 raise ValueError(f"invalid regex {value!r}: {exc}") from None
+        return value
+
+    @field_validator("snapshot")
+    @classmethod
+    def _snapshot_spec(cls, value: Any) -> Any:
+        if value is not None:
+            from pydantic import ValidationError
+
+            from mcptest.snapshots import spec_of
+
+            try:
+                spec_of(value)
+            except ValidationError as exc:
+                raise ValueError(exc.errors()[0]["msg"].removeprefix("Value error, ")) from None
         return value
 
     @field_validator("json_schema")
@@ -277,4 +298,11 @@ _MATCHERS: dict[str, Callable[[Any, Any], str | None]] = {
     ">": _compare(">", lambda a, e: a > e),
     "<=": _compare("<=", lambda a, e: a <= e),
     "<": _compare("<", lambda a, e: a < e),
+    "snapshot": lambda actual, expected: _snapshot(actual, expected),
 }
+
+
+def _snapshot(actual: Any, expected: Any) -> str | None:
+    from mcptest.snapshots import check_snapshot
+
+    return check_snapshot(actual, expected)

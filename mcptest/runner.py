@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -22,6 +22,7 @@ from mcptest.report.model import AssertionFailure, GateReport, Report, Status, T
 from mcptest.report.redact import redact
 from mcptest.selection import Selection
 from mcptest.session import CallOutcome, ServerConfig, ServerUnavailable, SessionPool
+from mcptest.snapshots import SnapshotStore, in_ci, snapshot_store
 from mcptest.suite.agents import AgentTest
 from mcptest.suite.models import Suite, ToolTest
 
@@ -65,6 +66,7 @@ async def run_suite(
     on_result: Callable[[TestResult], None] | None = None,
     agents_options: AgentOptions | None = None,
     pool: SessionPool | None = None,
+    snapshots: SnapshotStore | None = None,
 ) -> RunResult:
     """Run the selected tool tests, then the agent tests (recorded, replayed or live), one session per server.
 
@@ -81,7 +83,8 @@ async def run_suite(
     not_ready: list[bool] = []
     configs: dict[str, ServerConfig] = {**suite.servers, **(servers or {})}
     shared = contextlib.nullcontext(pool) if pool else SessionPool(configs, base_dir=Path(suite.file).parent)
-    async with shared as pool:
+    store = snapshots or SnapshotStore(Path(suite.file).parent, ci=in_ci())
+    async with _snapshots_on(shared, store) as pool:
         for test in tests:
             if isinstance(test, ToolTest):
                 result, timed_out = await run_tool_test(test, pool, suite.file)
@@ -116,6 +119,14 @@ async def run_suite(
         capped=live.capped,
         notes=live.notes,
     )
+
+
+@contextlib.asynccontextmanager
+async def _snapshots_on(pool: Any, store: SnapshotStore) -> AsyncIterator[SessionPool]:
+    """The pool, with `store` as the snapshot folder of every matcher checked meanwhile."""
+    with snapshot_store(store):
+        async with pool as entered:
+            yield entered
 
 
 def judge_agent(agent: AgentTest, live: AgentRuns, file: str) -> tuple[list[TestResult], list[GateReport]]:

@@ -31,6 +31,12 @@ def run(
     filter: Annotated[str | None, typer.Option("--filter", help="Test name substring, or re:REGEX.")] = None,
     tag: Annotated[list[str] | None, typer.Option("--tag", help="Only tests with this tag (repeatable).")] = None,
     skip_tag: Annotated[list[str] | None, typer.Option("--skip-tag", help="Skip tests with this tag.")] = None,
+    update_snapshots: Annotated[
+        bool, typer.Option("--update-snapshots", help="Write every `snapshot` matcher's value as its snapshot.")
+    ] = False,
+    allow_update_in_ci: Annotated[
+        bool, typer.Option("--allow-update-in-ci", help="Let --update-snapshots run where CI is set.")
+    ] = False,
     list_only: Annotated[bool, typer.Option("--list", help="Print the selected tests and run nothing.")] = False,
     shard: Annotated[
         str | None, typer.Option("--shard", help="K/N: run shard K of N (merge with `mcptest report merge`).")
@@ -79,6 +85,14 @@ def run(
     if list_only:
         _print_selected(loaded, selection)
         return ExitCode.OK
+    from pathlib import Path
+
+    from mcptest.snapshots import SnapshotStore, in_ci
+
+    if update_snapshots and in_ci() and not allow_update_in_ci:
+        print("mcptest: --update-snapshots refused where CI is set (pass --allow-update-in-ci)", file=sys.stderr)
+        return ExitCode.POLICY
+    snapshots = SnapshotStore(Path(loaded.file).parent, update=update_snapshots, ci=in_ci())
     options = AgentOptions(
         record_mode=_record_mode(record, record_mode),
         concurrency=concurrency,
@@ -88,7 +102,9 @@ def run(
     quiet_sdk_logs(debug)
     with live_progress(any(not a.recorded for a in loaded.agents)) as hook:
         options.on_progress = hook
-        result = anyio.run(lambda: run_suite(loaded, selection, agents_options=options))
+        result = anyio.run(lambda: run_suite(loaded, selection, agents_options=options, snapshots=snapshots))
+    for path in snapshots.written:
+        print(f"mcptest: wrote snapshot {path}", file=sys.stderr)
     for line in result.notes:
         print(line, file=sys.stderr)
     for gate in result.report.gates:  # the floor lines go to stderr, so a JSON report on stdout stays clean
