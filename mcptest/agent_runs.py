@@ -109,6 +109,7 @@ def settings_of(cell: Cell, *, timeout: bool = True) -> LoopSettings:
     return LoopSettings(
         model=cell.model,
         prompt=t.prompt or "",
+        turns=tuple(t.turns or ()),
         system=t.system,
         max_turns=t.max_turns,
         max_tokens=t.max_tokens,
@@ -129,6 +130,7 @@ def fingerprint_of(cell: Cell, catalog: Sequence[CatalogTool], secrets: set[str]
         max_turns=t.max_turns,
         max_tokens=t.max_tokens,
         runs=t.runs,
+        turns=list(t.turns or ()),
     )
     return redact(current, secrets)
 

@@ -21,6 +21,8 @@ def changes(recorded: Fingerprint, current: Fingerprint) -> list[str]:
     """One phrase per changed field, e.g. `the prompt ('What is...' -> 'What's...')`, in a fixed order."""
     out = []
     for name, label in _LABELS.items():
+        if name == "prompt" and recorded.turns != current.turns:
+            out += _turn_changes(recorded.turns, current.turns)
         was, now = getattr(recorded, name), getattr(current, name)
         if was == now:
             continue
@@ -28,6 +30,15 @@ def changes(recorded: Fingerprint, current: Fingerprint) -> list[str]:
             out.append(f"{label} (a distractor or tool definition differs)")
         else:
             out.append(f"{label} ({_short(was)} -> {_short(now)})")
+    return out
+
+
+def _turn_changes(was: list[str], now: list[str]) -> list[str]:
+    """A changed message is named by its target index: `turns[1]` is the first of `turns:` (0 is the prompt)."""
+    pairs = enumerate(zip(was, now, strict=False), 1)
+    out = [f"turns[{i}] ({_short(a)} -> {_short(b)})" for i, (a, b) in pairs if a != b]
+    if len(was) != len(now):
+        out.append(f"the number of turns ({len(was) + 1} -> {len(now) + 1} user messages)")
     return out
 
 
