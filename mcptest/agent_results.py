@@ -7,6 +7,7 @@ from typing import Any
 
 from mcptest.expect import check, resolve
 from mcptest.gates import blocks_of, evaluate_blocks
+from mcptest.judges.run import verdict_of
 from mcptest.report.model import GateReport, Status, TestResult
 from mcptest.suite.agents import AgentTest, agent_view
 from mcptest.trace import Trace
@@ -69,7 +70,7 @@ def judge_gates(
 
 def _row(test: AgentTest, trace: Trace, index: int | None, file: str) -> TestResult:
     view = agent_view(trace)
-    failures = check(test.expect or [], lambda path: resolve(view, path))
+    failures = check(test.expect or [], lambda path: resolve(view, path), verdict_of(trace))
     failed = bool(failures or trace.error)
     latency = sum(c.latency_ms or 0 for c in trace.tool_calls)
     return TestResult(
@@ -86,6 +87,7 @@ def _row(test: AgentTest, trace: Trace, index: int | None, file: str) -> TestRes
         failures=failures,
         targets=_figures(trace),
         error=trace.error,
+        judgements=trace.judgements or [],
     )
 
 

@@ -10,6 +10,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from mcptest.errors import Problem, UserError
+from mcptest.judges.verdict import Judgement
 from mcptest.suite.validation import problems_from
 from mcptest.yaml_source import Loc, parse, read_text
 
@@ -166,9 +167,15 @@ class Trace(_Model):
         None,
         description="Why the run ended early (provider failure, timeout, replay miss); null when it ended normally.",
     )
+    judgements: list[Judgement] | None = Field(
+        None,
+        exclude_if=lambda v: v is None,
+        description="The verdicts of the test's `judge` and `jury` assertions on this run; absent when none.",
+    )
     user_turns: list[UserTurn] | None = Field(
         None,
-        description="A multi-turn conversation, message by message; null for one message. `tool_calls`, "
+        exclude_if=lambda v: v is None,
+        description="A multi-turn conversation, message by message; absent for one message. `tool_calls`, "
         "`final_response`, `turns` and `tokens` still cover the whole conversation.",
     )
 
