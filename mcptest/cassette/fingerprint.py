@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mcptest.cassette.format import Fingerprint
+from mcptest.cassette.format import Fingerprint, JudgeFingerprint
 
 _LABELS = {
     "model": "the model",
@@ -30,7 +30,7 @@ def changes(recorded: Fingerprint, current: Fingerprint) -> list[str]:
             out.append(f"{label} (a distractor or tool definition differs)")
         else:
             out.append(f"{label} ({_short(was)} -> {_short(now)})")
-    return out
+    return out + _judge_changes(recorded.judges, current.judges)
 
 
 def _turn_changes(was: list[str], now: list[str]) -> list[str]:
@@ -40,6 +40,34 @@ def _turn_changes(was: list[str], now: list[str]) -> list[str]:
     if len(was) != len(now):
         out.append(f"the number of turns ({len(was) + 1} -> {len(now) + 1} user messages)")
     return out
+
+
+def _judge_changes(was: list[JudgeFingerprint], now: list[JudgeFingerprint]) -> list[str]:
+    """A changed judge is named by its assertion: `the rubric of expect[2] (...)`, `the judge model of expect[0]`."""
+    before, after = {j.expect: j for j in was}, {j.expect: j for j in now}
+    out = []
+    for i in sorted(before.keys() | after.keys()):
+        old, new = before.get(i), after.get(i)
+        if old is None or new is None:
+            out.append(f"the judge of expect[{i}] ({'added' if old is None else 'removed'})")
+            continue
+        if old.models != new.models:
+            which = "judge model" if len(old.models) == len(new.models) == 1 else "jurors"
+            shown = (old.models[0], new.models[0]) if which == "judge model" else (old.models, new.models)
+            out.append(f"the {which} of expect[{i}] ({_short(shown[0])} -> {_short(shown[1])})")
+        if old.rubric != new.rubric:
+            out.append(f"the rubric of expect[{i}] ({_changed_part(old.rubric, new.rubric)})")
+        if old.target != new.target:
+            out.append(f"the judged target of expect[{i}] ({_short(old.target)} -> {_short(new.target)})")
+    return out
+
+
+def _changed_part(was: str, now: str) -> str:
+    """`'old' -> 'new'` around the first difference, so a change deep in a long text shows."""
+    k = next((i for i, (a, b) in enumerate(zip(was, now, strict=False)) if a != b), min(len(was), len(now)))
+    start = max(0, k - 20) if max(len(was), len(now)) > 50 else 0
+    lead = "..." if start else ""
+    return f"{_short(lead + was[start:])} -> {_short(lead + now[start:])}"
 
 
 def _short(value: object, limit: int = 60) -> str:
