@@ -93,7 +93,9 @@ async def judge_run(
             spent = _cost(replies, prices.get(juror.model))
             out.spent += spent or 0.0
             out.calls.append(
-                JudgeCall(expect=i, juror=k, model=juror.model, question=key, replies=replies, cost_usd=spent)
+                JudgeCall.model_construct(
+                    expect=i, juror=k, model=juror.model, question=key, replies=replies, cost_usd=spent
+                )
             )
             verdicts.append(verdict)
         out.judgements.append(decide(i, a.target, spec, verdicts))

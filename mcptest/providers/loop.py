@@ -190,7 +190,7 @@ class _Run:
         """The conversation message by message (only the messages that were sent)."""
         bounds = [*self.starts[1:], ("", len(self.log.replies), len(self.calls))]
         return [
-            UserTurn(
+            UserTurn.model_construct(
                 prompt=message,
                 calls=bounds[i][2] - first_call,
                 final_response=self.finals[i] if i < len(self.finals) else None,
@@ -206,7 +206,7 @@ def _tokens(replies: Sequence[ModelReply]) -> TokenUsage | None:
     if not usages:
         return None
     i, o = sum(u.input for u in usages), sum(u.output for u in usages)
-    return TokenUsage(input=i, output=o, total=i + o)
+    return TokenUsage.model_construct(input=i, output=o, total=i + o)
 
 
 def _problem(call: RequestedCall, target: CatalogTool | None, names: dict[str, CatalogTool]) -> str | None:
