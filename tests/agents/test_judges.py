@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from mcptest.exit_codes import ExitCode
+from mcptest.report.console import render_pretty
 from mcptest.report.model import Status
 from tests.conftest import run_cli
 from tests.providers.fake_llm import FakeLLM, Turn, call, serve
@@ -75,6 +76,8 @@ def test_a_judge_and_a_jury_are_recorded_and_replay_the_same_verdicts_for_free(t
         "2 of 2 jurors scored at least 0.7 (quorum 0.5): claude-judge-1 0.9: Gives 22 degrees Celsius.; "
         "gpt-judge-2 0.8: Converts 22 C to 71.6 F."
     )
+    shown = render_pretty(recorded.report, width=300)
+    assert "judge turns[0].final_response: score 0.9, Gives 22 degrees Celsius." in shown
     asked = next(r for r in fake.requests if r["body"]["model"] == "gpt-judge-2")["body"]["messages"]
     assert "<<<\nThat is 71.6 Fahrenheit.\n>>>" in asked[-1]["content"]
     assert "- And in Fahrenheit?" in asked[-1]["content"]
@@ -244,3 +247,10 @@ agents:
     assert ran.code == ExitCode.USAGE
     assert f"{suite}:16:9: agents[0].expect[0]: a `judge` matcher needs an agent test that calls a model" in ran.stderr
     assert "agents[1].expect[0]: jury model: cannot tell which provider serves model 'llama-3'" in ran.stderr
+
+
+def test_max_cost_refuses_to_record_with_an_unpriced_judge_model(tmp_path: Path) -> None:
+    path = write_suite(tmp_path, SUITE.format(model="gpt-4o-mini"))
+    ran = run_cli("run", str(path), "--record", "--max-cost", "1", env=environ("http://127.0.0.1:9"))
+    assert ran.code == ExitCode.USAGE
+    assert "--max-cost cannot count the cost of claude-judge-1, gpt-judge-2: no price is known" in ran.stderr

@@ -162,3 +162,21 @@ def test_turns_on_a_recorded_test_is_a_load_error(tmp_path: Path) -> None:
     with pytest.raises(UserError) as err:
         load_suite(suite, {})
     assert "agents[0].turns: `turns:` is for live runs" in str(err.value.problems[0])
+
+
+def test_a_one_message_run_is_its_own_turn_zero(tmp_path: Path) -> None:
+    inline = """
+agents:
+  - name: inline
+    prompt: Weather in Paris?
+    tool_calls: [{ name: get_weather, server: weather, args: { city: Paris } }]
+    final_response: Sunny.
+    tokens: 120
+    expect:
+      - turns[0].final_response: { exact: Sunny. }
+      - turns[0].tool_names: { exact: [get_weather] }
+      - turns[0].prompt: { exact: Weather in Paris? }
+      - turns[0].tokens.total: { exact: 120 }
+"""
+    report = run(write_suite(tmp_path, inline), {}).report
+    assert report.results[0].status == Status.PASSED, report.results[0].failures
