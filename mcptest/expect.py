@@ -17,21 +17,8 @@ if TYPE_CHECKING:  # the report models are built only when a check runs, not whe
 
 _SEGMENT = re.compile(r"""^([A-Za-z_$][\w$-]*)((?:\[(?:-?\d+|"[^"]*"|'[^']*')\])*)$""")
 _INDEX = re.compile(r"""\[(?:(-?\d+)|"([^"]*)"|'([^']*)')\]""")
-MATCHER_KINDS = (
-    "exact",
-    "contains",
-    "icontains",
-    "contains-all",
-    "regex",
-    "schema",
-    ">=",
-    ">",
-    "<=",
-    "<",
-    "judge",
-    "jury",
-)
 GRADED = ("judge", "jury")
+MATCHER_KINDS = ("exact", "contains", "icontains", "contains-all", "regex", "schema", ">=", ">", "<=", "<") + GRADED
 
 
 class _Strict(BaseModel):

@@ -11,6 +11,7 @@ from typing import Any, Protocol
 import anyio
 
 from mcptest.providers.base import Provider
+from mcptest.providers.conversation import token_usage, turn_records
 from mcptest.providers.errors import RunFailed
 from mcptest.providers.messages import (
     ModelReply,
@@ -23,7 +24,7 @@ from mcptest.providers.messages import (
 from mcptest.providers.prices import Price, cost
 from mcptest.providers.retry import RetryPolicy, Sleep, with_retries
 from mcptest.session import CallOutcome
-from mcptest.trace import CatalogTool, TokenUsage, ToolCall, Trace, UserTurn
+from mcptest.trace import CatalogTool, ToolCall, Trace
 
 _NAME = re.compile(r"[^A-Za-z0-9_-]")
 
@@ -171,7 +172,7 @@ class _Run:
     def trace(
         self, settings: LoopSettings, catalog: list[CatalogTool], price: Price | None, error: str | None
     ) -> Trace:
-        tokens = _tokens(self.log.replies)
+        tokens = token_usage(self.log.replies)
         spent = cost(price, tokens.input or 0, tokens.output or 0) if tokens else None
         return Trace(
             model=settings.model,
@@ -183,30 +184,10 @@ class _Run:
             cost_usd=spent,
             catalog=catalog,
             error=error,
-            user_turns=self.user_turns() if settings.turns else None,
+            user_turns=turn_records(self.starts, self.finals, self.log.replies, len(self.calls))
+            if settings.turns
+            else None,
         )
-
-    def user_turns(self) -> list[UserTurn]:
-        """The conversation message by message (only the messages that were sent)."""
-        bounds = [*self.starts[1:], ("", len(self.log.replies), len(self.calls))]
-        return [
-            UserTurn.model_construct(
-                prompt=message,
-                calls=bounds[i][2] - first_call,
-                final_response=self.finals[i] if i < len(self.finals) else None,
-                model_turns=bounds[i][1] - first_reply,
-                tokens=_tokens(self.log.replies[first_reply : bounds[i][1]]),
-            )
-            for i, (message, first_reply, first_call) in enumerate(self.starts)
-        ]
-
-
-def _tokens(replies: Sequence[ModelReply]) -> TokenUsage | None:
-    usages = [r.usage for r in replies if r.usage is not None]
-    if not usages:
-        return None
-    i, o = sum(u.input for u in usages), sum(u.output for u in usages)
-    return TokenUsage.model_construct(input=i, output=o, total=i + o)
 
 
 def _problem(call: RequestedCall, target: CatalogTool | None, names: dict[str, CatalogTool]) -> str | None:
