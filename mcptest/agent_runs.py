@@ -15,7 +15,7 @@ from mcptest.cassette.fingerprint import changes
 from mcptest.cassette.format import Cassette, CassetteRun, Fingerprint, JudgeCall
 from mcptest.cassette.normalise import catalog_hash
 from mcptest.cassette.replay import ReplayProvider, ReplayTools
-from mcptest.judges.run import LiveJudges, RecordedJudges, fingerprints, with_verdicts
+from mcptest.judges.run import LiveJudges, RecordedJudges, fingerprints, moved, with_verdicts
 from mcptest.providers import build
 from mcptest.providers.base import Provider
 from mcptest.providers.errors import MissingKey
@@ -146,7 +146,8 @@ async def _replay(out: CellResult, ctx: _Context) -> None:
         out.error = f"{exc}; {again}"
         return
     real = [t for t in cassette.catalog if not t.distractor]
-    changed = changes(cassette.fingerprint, fingerprint_of(cell, _with_distractors(cell, real), ctx.secrets))
+    current = fingerprint_of(cell, _with_distractors(cell, real), ctx.secrets)
+    changed = changes(cassette.fingerprint, current)
     if changed:
         out.error = f"replay refused: {cell.path} was recorded with other settings: {'; '.join(changed)}; {again}"
         return
@@ -155,7 +156,8 @@ async def _replay(out: CellResult, ctx: _Context) -> None:
         trace, _ = await run_agent(
             settings_of(cell, timeout=False), cassette.catalog, ReplayProvider(run, where), ReplayTools(run, where)
         )
-        trace, _ = await with_verdicts(cell.test, trace, RecordedJudges(run.judgements, where))
+        judges = RecordedJudges(run.judgements, where, moved(cassette.fingerprint.judges, current.judges))
+        trace, _ = await with_verdicts(cell.test, trace, judges)
         out.traces.append(trace.model_copy(update={"cost_usd": run.cost_usd}))
 
 

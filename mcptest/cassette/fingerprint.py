@@ -43,14 +43,11 @@ def _turn_changes(was: list[str], now: list[str]) -> list[str]:
 
 
 def _judge_changes(was: list[JudgeFingerprint], now: list[JudgeFingerprint]) -> list[str]:
-    """A changed judge is named by its assertion: `the rubric of expect[2] (...)`, `the judge model of expect[0]`."""
-    before, after = {j.expect: j for j in was}, {j.expect: j for j in now}
+    """Judges pair up in order (other assertions may come and go between them); a change names the assertion:
+    `the rubric of expect[2] (...)`, `the judge model of expect[0] (...)`."""
     out = []
-    for i in sorted(before.keys() | after.keys()):
-        old, new = before.get(i), after.get(i)
-        if old is None or new is None:
-            out.append(f"the judge of expect[{i}] ({'added' if old is None else 'removed'})")
-            continue
+    for old, new in zip(was, now, strict=False):
+        i = new.expect
         if old.models != new.models:
             which = "judge model" if len(old.models) == len(new.models) == 1 else "jurors"
             shown = (old.models[0], new.models[0]) if which == "judge model" else (old.models, new.models)
@@ -59,6 +56,8 @@ def _judge_changes(was: list[JudgeFingerprint], now: list[JudgeFingerprint]) -> 
             out.append(f"the rubric of expect[{i}] ({_changed_part(old.rubric, new.rubric)})")
         if old.target != new.target:
             out.append(f"the judged target of expect[{i}] ({_short(old.target)} -> {_short(new.target)})")
+    if len(was) != len(now):
+        out.append(f"the number of judge and jury assertions ({len(was)} -> {len(now)})")
     return out
 
 

@@ -140,18 +140,20 @@ class LiveJudges:
 
 
 class RecordedJudges:
-    """Judges replayed from one cassette run: each question must be the one recorded."""
+    """Judges replayed from one cassette run: each question must be the one recorded. `moved` maps an assertion's
+    index now to its index when recorded (assertions added or removed before it shift it)."""
 
-    def __init__(self, calls: Sequence[JudgeCall], where: str) -> None:
+    def __init__(self, calls: Sequence[JudgeCall], where: str, moved: Mapping[int, int] = {}) -> None:  # noqa: B006
         self._calls = {(c.expect, c.juror): c for c in calls}
         self._where = where
+        self._moved = moved
 
     async def provider(self, expect: int, index: int, juror: Juror, question: str) -> Provider:
         """A provider that answers with the recorded replies."""
         from mcptest.cassette.format import CassetteRun
         from mcptest.cassette.replay import ReplayMiss, ReplayProvider
 
-        recorded = self._calls.get((expect, index))
+        recorded = self._calls.get((self._moved.get(expect, expect), index))
         if recorded is None:
             raise ReplayMiss(f"{self._where}: the cassette has no answer of {juror.model}; re-record it")
         if recorded.question != question:
@@ -186,3 +188,8 @@ def verdict_of(trace: Trace) -> Callable[[int], str | None]:
         return f"not judged: {trace.error}" if trace.error else "not judged"
 
     return grade
+
+
+def moved(recorded: Sequence[JudgeFingerprint], current: Sequence[JudgeFingerprint]) -> dict[int, int]:
+    """Current `expect:` index -> recorded index of each judge assertion, paired in order."""
+    return {now.expect: was.expect for was, now in zip(recorded, current, strict=False)}

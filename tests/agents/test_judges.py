@@ -254,3 +254,14 @@ def test_max_cost_refuses_to_record_with_an_unpriced_judge_model(tmp_path: Path)
     ran = run_cli("run", str(path), "--record", "--max-cost", "1", env=environ("http://127.0.0.1:9"))
     assert ran.code == ExitCode.USAGE
     assert "--max-cost cannot count the cost of claude-judge-1, gpt-judge-2: no price is known" in ran.stderr
+
+
+def test_a_check_added_before_a_judge_replays_without_asking_again(tmp_path: Path) -> None:
+    judges = _judges(verdict(0.9, "Fine."), verdict(0.4, "Too terse.", passed=False))
+    _, _, path = _record(tmp_path, judges, SUITE.replace("quorum: 0.5", "quorum: 1.0"))
+    paired = "    expect:\n      - turns[0].tool_calls[0].name: { exact: get_weather }\n"
+    path.write_text(path.read_text().replace("    expect:\n", paired))
+    row = run(path, {}).report.results[0]
+    assert row.error is None
+    assert [(j.expect, j.passed) for j in row.judgements] == [(1, True), (2, False)]
+    assert [f.target for f in row.failures] == ["final_response"]
