@@ -49,7 +49,8 @@ def judge_gates(
     if not blocks or not runs:
         return []
     label = f"{test.name} [{model}]" if matrix and model else test.name
-    outcomes = evaluate_blocks(blocks, runs, label=label, prompt=test.prompt or runs[0].prompt)
+    said = "\n".join([test.prompt or runs[0].prompt or "", *(test.turns or [])])  # discovery reads every message
+    outcomes = evaluate_blocks(blocks, runs, label=label, prompt=said)
     return [
         GateReport(
             test=test.name,

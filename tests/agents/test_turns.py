@@ -124,6 +124,9 @@ agents:
     equal_function_sets:
       classes: [{ name: weather, members: [weather.get_weather] }, { name: note, members: [save_note] }]
     orchestration: {}
+    discovery: { name_free: false }
+    distractors: { count: 1, source: { from: near_duplicate, of: [save_note] }, correct: [notes.save_note] }
+    token_efficiency: { classes: [{ name: note, members: [save_note] }] }
     tool_selection: { expected_tool: save_note, min_selection_rate: 1.0 }
     workflow: { order: [get_weather, save_note], match: strict }
     expect:
@@ -138,10 +141,16 @@ def test_a_script_plays_the_model_across_user_messages_and_every_gate_reads_the_
 ) -> None:
     report = run(write_suite(tmp_path, SCRIPTED), {}).report
     assert report.results[0].status == Status.PASSED, report.results[0].failures
+    gates = {g.block: g for g in report.gates}
+    assert gates["equal_function_sets"].targets["tool_selection.recall"] == 100  # turn 0's call and turn 1's
+    assert gates["workflow"].targets["workflow.in_order"] == 100
     assert {g.block: g.status for g in report.gates} == {
         "calls": Status.PASSED,
+        "discovery": Status.PASSED,
+        "distractors": Status.PASSED,
         "equal_function_sets": Status.PASSED,
         "orchestration": Status.PASSED,
+        "token_efficiency": Status.PASSED,
         "tool_selection": Status.PASSED,
         "workflow": Status.PASSED,
     }
@@ -180,3 +189,15 @@ agents:
 """
     report = run(write_suite(tmp_path, inline), {}).report
     assert report.results[0].status == Status.PASSED, report.results[0].failures
+
+
+def test_name_free_discovery_reads_every_user_message(tmp_path: Path) -> None:
+    neutral = SCRIPTED.replace("prompt: Weather in Paris?", "prompt: How is it in Paris today?")
+    named_later = neutral.replace("turns: [Save it as a note., Thanks!]", "turns: [Call save_note with it., Thanks!]")
+    counts = []
+    for i, suite in enumerate((neutral, named_later)):
+        (tmp_path / str(i)).mkdir()
+        report = run(write_suite(tmp_path / str(i), suite), {}).report
+        discovery = next(g for g in report.gates if g.block == "discovery")
+        counts.append(discovery.targets["discovery.named_in_prompt"])
+    assert counts == [0, 1]
