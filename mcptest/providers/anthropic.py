@@ -67,7 +67,8 @@ def to_messages(request: ModelRequest) -> list[dict[str, Any]]:
             for call in item.calls:
                 args = call.arguments if call.parsed and isinstance(call.arguments, dict) else {}
                 content.append({"type": "tool_use", "id": call.id, "name": call.name, "input": args})
-            messages.append({"role": "assistant", "content": content})
+            if content:  # an empty answer before the next user message: the API refuses empty content
+                messages.append({"role": "assistant", "content": content})
         else:
             results = [
                 {"type": "tool_result", "tool_use_id": r.call_id, "content": r.text, "is_error": r.is_error}
