@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 from mcptest.judges.spec import JudgeSpec, JurySpec
@@ -60,7 +61,7 @@ async def grade(
     replies: list[ModelReply] = []
     why = ""
     for _ in range(2):
-        reply = await with_retries(lambda r=request: provider.reply(r), retry, sleep)  # type: ignore[misc]
+        reply = await with_retries(partial(provider.reply, request), retry, sleep)
         replies.append(reply)
         found = read(reply, spec, model)
         if isinstance(found, JurorVerdict):
