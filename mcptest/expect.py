@@ -10,12 +10,15 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from mcptest.judges.spec import JudgeSpec, JurySpec
+
 if TYPE_CHECKING:  # the report models are built only when a check runs, not when a suite is loaded
     from mcptest.report.model import AssertionFailure
 
 _SEGMENT = re.compile(r"""^([A-Za-z_$][\w$-]*)((?:\[(?:-?\d+|"[^"]*"|'[^']*')\])*)$""")
 _INDEX = re.compile(r"""\[(?:(-?\d+)|"([^"]*)"|'([^']*)')\]""")
-MATCHER_KINDS = ("exact", "contains", "icontains", "contains-all", "regex", "schema", ">=", ">", "<=", "<")
+GRADED = ("judge", "jury")
+MATCHER_KINDS = ("exact", "contains", "icontains", "contains-all", "regex", "schema", ">=", ">", "<=", "<") + GRADED
 
 
 class _Strict(BaseModel):
@@ -39,6 +42,8 @@ class Matcher(_Strict):
     gt: int | float | None = Field(None, alias=">", description="A number above this.")
     le: int | float | None = Field(None, alias="<=", description="A number at most this.")
     lt: int | float | None = Field(None, alias="<", description="A number below this.")
+    judge: JudgeSpec | None = Field(None, description="A model grades the text against a rubric (agent tests).")
+    jury: JurySpec | None = Field(None, description="Several models grade the text; a quorum must pass it.")
 
     @model_validator(mode="after")
     def _one_kind(self) -> Matcher:
@@ -85,6 +90,11 @@ class Matcher(_Strict):
     def expected(self) -> Any:
         """The expected value as written."""
         return getattr(self, next(iter(self.model_fields_set)))
+
+    @property
+    def graded(self) -> bool:
+        """A model decides (`judge`, `jury`): the verdict comes from the run, not from comparing values."""
+        return self.kind in GRADED
 
     def test(self, actual: Any) -> str | None:
         """None when `actual` matches; otherwise why it does not."""
@@ -162,16 +172,21 @@ def resolve(root: dict[str, Any], path: str) -> Any:
     return value
 
 
-def check(assertions: list[Assertion], lookup: Callable[[str], Any]) -> list[AssertionFailure]:
-    """Every assertion that fails, with the actual value it saw; `lookup` raises TargetMissing."""
+def check(
+    assertions: list[Assertion], lookup: Callable[[str], Any], grade: Callable[[int], str | None] | None = None
+) -> list[AssertionFailure]:
+    """Every assertion that fails, with the actual value it saw; `lookup` raises TargetMissing.
+
+    `grade(i)` gives the verdict of a `judge`/`jury` assertion (index `i` in `assertions`), judged beforehand.
+    """
     failures = []
-    for a in assertions:
+    for i, a in enumerate(assertions):
         try:
             actual = lookup(a.target)
         except TargetMissing as missing:
             failures.append(_failure(a, None, f"target not found: {missing}"))
             continue
-        why = a.matcher.test(actual)
+        why = (grade(i) if grade else _ungraded(a)) if a.matcher.graded else a.matcher.test(actual)
         if why is not None:
             failures.append(_failure(a, actual, why))
     return failures
@@ -180,13 +195,18 @@ def check(assertions: list[Assertion], lookup: Callable[[str], Any]) -> list[Ass
 def _failure(a: Assertion, actual: Any, why: str) -> AssertionFailure:
     from mcptest.report.model import AssertionFailure
 
+    expected = a.matcher.expected
     return AssertionFailure(
         target=a.target,
         matcher=a.matcher.kind,
-        expected=a.matcher.expected,
+        expected=expected.model_dump(mode="json", exclude_none=True) if isinstance(expected, BaseModel) else expected,
         actual=actual,
         message=f"{a.message}: {why}" if a.message else why,
     )
+
+
+def _ungraded(a: Assertion) -> str:
+    return f"a `{a.matcher.kind}` matcher needs an agent test that calls a model (its verdict is recorded there)"
 
 
 def json_equal(a: Any, b: Any) -> bool:

@@ -31,9 +31,11 @@ def _result(console: Console, r: TestResult) -> None:
     name = r.name + (f" [{r.model}]" if r.model else "") + (f" #{r.run}" if r.run else "")
     meta = " · ".join(part for part in (where, f"{r.duration_ms:.0f} ms") if part)
     console.print(f"  {_BADGE[r.status]}  {escape(name)}  [dim]{escape(meta)}[/]")
+    indent = " " * 8
+    for j in r.judgements if r.status != Status.FAILED else []:
+        console.print(f"{indent}[dim]{j.kind} {escape(j.target)}: score {j.score:.3g}, {escape(j.reason)}[/]")
     if r.status != Status.FAILED:
         return
-    indent = " " * 8
     if r.error:
         console.print(f"{indent}[red]{escape(r.error)}[/]")
     for f in r.failures:

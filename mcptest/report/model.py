@@ -7,6 +7,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from mcptest.judges.verdict import Judgement
+
 REPORT_FORMAT_VERSION = "1"
 
 
@@ -53,6 +55,11 @@ class TestResult(_Model):
         default_factory=dict, description="Named figures the test measured, e.g. `mean_score` for `tool_quality`."
     )
     error: str | None = Field(None, description="A failure that is not an assertion: a server crash, a timeout, ...")
+    judgements: list[Judgement] = Field(
+        default_factory=list,
+        exclude_if=lambda v: not v,
+        description="Each `judge`/`jury` assertion's verdict: score, reason, every juror's answer (absent when none).",
+    )
     stderr: str | None = Field(None, description="The tail of the server's stderr, when the failure involves it.")
 
 
