@@ -114,7 +114,8 @@ def detail_lines(rows: Sequence[dict[str, Any]]) -> list[str]:
     for r in rows:
         where = f"run {r['run']}: " if len(rows) > 1 else ""
         if r["missing"]:
-            out.append(f"MISSING {where}never reached {' → '.join(r['missing'])} (after {r['reached_steps']} steps)")
+            reached = plural(r["reached_steps"], "golden step")
+            out.append(f"MISSING {where}never reached {' → '.join(r['missing'])} (reached {reached})")
         for kind in ("extra", "backtracks", "repeats"):
             if r[kind]:
                 out.append(f"{kind.upper()} {where}calls {', '.join(r[kind])}")

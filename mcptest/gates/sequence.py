@@ -166,7 +166,9 @@ def diffs(steps: Sequence[Step], calls: Sequence[ToolCall], a: Alignment) -> lis
         if pair is not None:
             continue
         got = _candidate(step, i, calls, a, used)
-        shown = "nothing" if got is None and a.mode == "strict" else f"no call to {step.tool}"
+        shown = "nothing" if a.mode == "strict" else f"no call to {step.tool}"
+        after = [p for p in a.pairs[:i] if p is not None] if a.mode == "subsequence" else []
+        shown += f" after call {after[-1] + 1}" if after else ""
         why: list[str] = []
         if got is not None:
             call = calls[got]
