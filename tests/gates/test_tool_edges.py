@@ -20,7 +20,9 @@ def test_a_run_inside_the_allowed_tools_passes_and_reports_its_coverage() -> Non
         "edges.outside_allowed": 0,
     }
     assert outcome.passed
-    assert outcome.lines == ["tool edges [PASS] e: 0 restricted attempts, allowed tools used 67%, 0 calls outside allowed"]
+    assert outcome.lines == [
+        "tool edges [PASS] e: 0 restricted attempts, allowed tools used 67%, 0 calls outside allowed"
+    ]
 
 
 def test_every_call_to_a_restricted_tool_counts_failed_ones_included() -> None:

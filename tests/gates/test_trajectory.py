@@ -143,7 +143,7 @@ def test_diffs_for_the_looser_modes_name_the_nearest_call_or_its_absence() -> No
     long_url = "ftp://" + "x" * 60
     out = evaluate("trajectory", {"mode": "subset", "steps": [SEARCH, FETCH]}, [run(f(long_url))])
     assert out.lines[2:] == [
-        "step 1: expected search(query icontains \"revenue\"), got no call to search",
+        'step 1: expected search(query icontains "revenue"), got no call to search',
         f'step 2: expected fetch(url ~ ^https://), got fetch(url="{long_url[:39]}…")',
         f'  url: "{long_url}" does not match /^https:///',
     ]
