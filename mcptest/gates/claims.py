@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 VERBS = (
     "create", "update", "delete", "remove", "send", "write", "post", "insert", "patch", "publish",
@@ -32,6 +33,11 @@ class Claim:
 
 def past_forms(verbs: Iterable[str]) -> dict[str, str]:
     """Past tense and past participle -> base verb: created -> create, sent -> send, dropped -> drop."""
+    return dict(_past_forms(tuple(verbs)))
+
+
+@lru_cache(maxsize=64)
+def _past_forms(verbs: tuple[str, ...]) -> dict[str, str]:
     out: dict[str, str] = {}
     for v in verbs:
         forms = set(_IRREGULAR.get(v, ()))
@@ -56,10 +62,11 @@ def singular(word: str) -> str:
     return word
 
 
-def name_words(tool: str) -> set[str]:
+@lru_cache(maxsize=4096)
+def name_words(tool: str) -> frozenset[str]:
     """`createIssue`, `create_issue`, `issues.create` -> {create, issue}: the words of a tool name, singular."""
     spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", tool)
-    return {singular(w) for w in re.split(r"[^A-Za-z0-9]+", spaced.lower()) if w}
+    return frozenset(singular(w) for w in re.split(r"[^A-Za-z0-9]+", spaced.lower()) if w)
 
 
 def claims(text: str, verbs: Sequence[str]) -> list[Claim]:
@@ -70,7 +77,12 @@ def claims(text: str, verbs: Sequence[str]) -> list[Claim]:
     is no claim, nor one whose noun is a pronoun or a preposition. Quoted values ("...", “...”, `...`) and `#N`
     belong to the nearest claim verb before them in the sentence (the first claim for those before it).
     """
-    forms = past_forms(verbs)
+    return list(_claims(text, tuple(verbs)))
+
+
+@lru_cache(maxsize=1024)
+def _claims(text: str, verbs: tuple[str, ...]) -> tuple[Claim, ...]:
+    forms = _past_forms(verbs)
     found: list[Claim] = []
     for sentence in _SENTENCE.split(text):
         literals = [next(g for g in m.groups() if g) for m in _LITERAL.finditer(sentence)]
@@ -90,7 +102,7 @@ def claims(text: str, verbs: Sequence[str]) -> list[Claim]:
             start = i if n else -1
             mine = tuple(literals[k] for k, at in enumerate(lit_at) if start < at < end)
             found.append(Claim(claim.verb, claim.noun, claim.text, mine))
-    return found
+    return tuple(found)
 
 
 def _noun(words: Sequence[str], i: int) -> str | None:

@@ -40,14 +40,17 @@ def walk(golden: Sequence[str], calls: Sequence[ToolCall]) -> Walk:
     """
     k = 0
     extra, repeats, backtracks = [], [], []
+    earlier: set[str] = set()  # the golden steps before the furthest one reached
     for i, call in enumerate(calls):
         if i and call.id == calls[i - 1].id:
             repeats.append(i)
         if k < len(golden) and matches(golden[k], call):
+            if k:
+                earlier.add(golden[k - 1])
             k += 1
             continue
         extra.append(i)
-        if any(matches(step, call) for step in golden[: max(k - 1, 0)]):
+        if call.id in earlier or call.name in earlier:
             backtracks.append(i)
     return Walk(k, len(calls), extra, repeats, backtracks)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from mcptest.gates.claims import VERBS, Claim, claims, name_words, past_forms
@@ -30,9 +31,13 @@ def backs(claim: Claim, call: ToolCall) -> bool:
 
 def mutating(call: ToolCall, verbs: Sequence[str], read_only: set[str]) -> bool:
     """A tool whose name holds a mutating verb (base or past form), unless its catalog entry says `readOnlyHint`."""
-    words = name_words(call.name)
+    return call.name not in read_only and _mutating_name(call.name, tuple(verbs))
+
+
+@lru_cache(maxsize=4096)
+def _mutating_name(name: str, verbs: tuple[str, ...]) -> bool:
     forms = past_forms(verbs)
-    return call.name not in read_only and any(w in verbs or w in forms for w in words)
+    return any(w in verbs or w in forms for w in name_words(name))
 
 
 def mentions(value: str, call: ToolCall) -> bool:

@@ -58,12 +58,12 @@ def align(steps: Sequence[Step], calls: Sequence[ToolCall], mode: str) -> Alignm
     steps matched each by its own call in any order (a maximum bipartite matching); unordered also needs as many
     calls as steps. Deterministic: ties go to the earliest call.
     """
-    ok = [[step_holds(s, c) for c in calls] for s in steps]
+    ok = holds(steps, calls)
     if mode == "strict":
-        pairs = tuple(i if i < len(calls) and ok[i][i] else None for i in range(len(steps)))
+        pairs = tuple(i if i in ok[i] else None for i in range(len(steps)))
         matched = len(calls) == len(steps) and all(p is not None for p in pairs)
     elif mode == "subsequence":
-        pairs = _in_order(ok, len(calls))
+        pairs = _earliest(ok) or _in_order(ok, len(calls))
         matched = all(p is not None for p in pairs)
     elif mode in ("subset", "unordered"):
         pairs = _any_order(ok, len(calls))
@@ -75,16 +75,39 @@ def align(steps: Sequence[Step], calls: Sequence[ToolCall], mode: str) -> Alignm
     return Alignment(mode, pairs, extra, matched)
 
 
-def _in_order(ok: list[list[bool]], n: int) -> tuple[int | None, ...]:
+def holds(steps: Sequence[Step], calls: Sequence[ToolCall]) -> list[set[int]]:
+    """For each step, the indexes of the calls it matches (found by tool first, then the argument matchers)."""
+    where: dict[str, list[int]] = {}
+    for j, call in enumerate(calls):
+        where.setdefault(call.id, []).append(j)
+        if call.name != call.id:
+            where.setdefault(call.name, []).append(j)
+    return [{j for j in where.get(s.tool, ()) if not s.args or not arg_problems(s, calls[j])} for s in steps]
+
+
+def _earliest(ok: list[set[int]]) -> tuple[int, ...] | None:
+    """Each step at its earliest call after the previous one, when that places every step (else None)."""
+    pairs, last = [], -1
+    for fits in ok:
+        after = [j for j in fits if j > last]
+        if not after:
+            return None
+        last = min(after)
+        pairs.append(last)
+    return tuple(pairs)
+
+
+def _in_order(ok: list[set[int]], n: int) -> tuple[int | None, ...]:
     m = len(ok)
     best = [[0] * (n + 1) for _ in range(m + 1)]  # best[i][j]: steps i.. matched in order within calls j..
     for i in range(m - 1, -1, -1):
+        row, below = best[i], best[i + 1]
         for j in range(n - 1, -1, -1):
-            best[i][j] = max(best[i + 1][j], best[i][j + 1], best[i + 1][j + 1] + 1 if ok[i][j] else 0)
+            row[j] = max(below[j], row[j + 1], below[j + 1] + 1 if j in ok[i] else 0)
     pairs: list[int | None] = []
     i = j = 0
     while i < m:
-        if j < n and ok[i][j] and best[i][j] == best[i + 1][j + 1] + 1:
+        if j < n and j in ok[i] and best[i][j] == best[i + 1][j + 1] + 1:
             pairs.append(j)
             i, j = i + 1, j + 1
         elif j < n and best[i][j] == best[i][j + 1]:
@@ -95,12 +118,12 @@ def _in_order(ok: list[list[bool]], n: int) -> tuple[int | None, ...]:
     return tuple(pairs)
 
 
-def _any_order(ok: list[list[bool]], n: int) -> tuple[int | None, ...]:
+def _any_order(ok: list[set[int]], n: int) -> tuple[int | None, ...]:
     owner: list[int | None] = [None] * n  # call j -> the step holding it
 
     def claim(i: int, seen: set[int]) -> bool:
-        for j in range(n):
-            if ok[i][j] and j not in seen:
+        for j in sorted(ok[i]):
+            if j not in seen:
                 seen.add(j)
                 holder = owner[j]
                 if holder is None or claim(holder, seen):
@@ -158,7 +181,9 @@ def _present(args: dict[str, Any], path: str) -> bool:
     return True
 
 
-def diffs(steps: Sequence[Step], calls: Sequence[ToolCall], a: Alignment) -> list[dict[str, Any]]:
+def diffs(
+    steps: Sequence[Step], calls: Sequence[ToolCall], a: Alignment, shown_steps: Sequence[str] | None = None
+) -> list[dict[str, Any]]:
     """One entry per position that did not match: `step 2: expected fetch(url ~ ^https://), got fetch(...)`."""
     out: list[dict[str, Any]] = []
     used = {p for p in a.pairs if p is not None}
@@ -175,7 +200,8 @@ def diffs(steps: Sequence[Step], calls: Sequence[ToolCall], a: Alignment) -> lis
             fits = matches(step.tool, call)
             shown = show_call(call, list(step.args) if fits else None)
             why = arg_problems(step, call) if fits else [f"{call.id} is not {step.tool}"]
-        message = f"step {i + 1}: expected {show_step(step)}, got {shown}"
+        expected = shown_steps[i] if shown_steps else show_step(step)
+        message = f"step {i + 1}: expected {expected}, got {shown}"
         out.append({"step": i + 1, "call": None if got is None else got + 1, "message": message, "why": why})
     if a.mode in ("strict", "unordered"):
         nearest = {d["call"] for d in out}

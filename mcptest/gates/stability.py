@@ -31,10 +31,10 @@ def _tokens(text: str) -> int:
     return count_tokens(text)
 
 
-def call_tokens(call: ToolCall) -> int:
+def call_tokens(call: ToolCall, args_json: str | None = None) -> int:
     """The call as the model's context grows by it: its name, its arguments as JSON and its result's text."""
     result = call.text or (json.dumps(call.structured_content, sort_keys=True) if call.structured_content else "")
-    return _tokens(call.name) + _tokens(_key(call)[1]) + _tokens(result)
+    return _tokens(call.name) + _tokens(args_json or _key(call)[1]) + _tokens(result)
 
 
 @dataclass(frozen=True)
@@ -78,7 +78,7 @@ def measure(trace: Trace) -> RunStability:
             thrash += 1
         if i >= 1 and not ok[i] and not ok[i - 1] and call.id == calls[i - 1].id:
             loops += 1
-        cost = call_tokens(call)
+        cost = call_tokens(call, keys[i][1])
         tokens += cost
         if ok[i] and keys[i] not in done:
             progress += cost

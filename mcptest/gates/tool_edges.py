@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from mcptest.gates.equal_function_sets import matches
 from mcptest.gates.outcome import GateContext, GateOutcome, default, failure_lines, judged, plural, runs, status
 from mcptest.stats import percent
 from mcptest.suite.gate_blocks import ToolEdgesConfig
@@ -17,14 +16,15 @@ DEFAULT_GATE = (default("edges.restricted_attempts", "<=", 0),)
 
 def run_edges(trace: Trace, config: ToolEdgesConfig) -> dict[str, Any]:
     """One run: the allowed tools it used, every call to a restricted tool, and every call outside `allowed`."""
-    allowed = config.allowed or []
+    allowed, restricted_ids = set(config.allowed or []), set(config.restricted)
     restricted, outside = [], []
     for i, call in enumerate(trace.tool_calls, 1):
-        if any(matches(r, call) for r in config.restricted):
+        if call.id in restricted_ids or call.name in restricted_ids:
             restricted.append(f"{i}:{call.id}")
-        elif config.allowed is not None and not any(matches(a, call) for a in allowed):
+        elif config.allowed is not None and call.id not in allowed and call.name not in allowed:
             outside.append(f"{i}:{call.id}")
-    used = [a for a in allowed if any(matches(a, c) for c in trace.tool_calls)]
+    called = {c.id for c in trace.tool_calls} | {c.name for c in trace.tool_calls}
+    used = [a for a in config.allowed or [] if a in called]  # an id matches a call equal to its id or bare name
     return {"used": used, "restricted": restricted, "outside": outside}
 
 

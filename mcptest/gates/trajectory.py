@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from mcptest.gates.outcome import GateContext, GateOutcome, default, failure_lines, judged, runs, status
-from mcptest.gates.sequence import align, diffs
+from mcptest.gates.sequence import align, diffs, show_step
 from mcptest.suite.gate_blocks import TrajectoryConfig
 from mcptest.trace import Trace
 
@@ -29,6 +29,7 @@ def evaluate(traces: Sequence[Trace], config: TrajectoryConfig, context: GateCon
     Default gate: trajectory.matched >= 1.
     """
     rows: list[dict[str, Any]] = []
+    shown = [show_step(s) for s in config.steps]
     for i, trace in enumerate(runs(traces), 1):
         a = align(config.steps, trace.tool_calls, config.mode)
         rows.append(
@@ -37,7 +38,7 @@ def evaluate(traces: Sequence[Trace], config: TrajectoryConfig, context: GateCon
                 "matched": a.matched,
                 "matched_steps": a.matched_steps,
                 "calls": len(trace.tool_calls),
-                "diffs": [] if a.matched else diffs(config.steps, trace.tool_calls, a),
+                "diffs": [] if a.matched else diffs(config.steps, trace.tool_calls, a, shown),
             }
         )
     matched_runs = sum(r["matched"] for r in rows)
