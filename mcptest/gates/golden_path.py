@@ -35,7 +35,8 @@ class Walk:
 def walk(golden: Sequence[str], calls: Sequence[ToolCall]) -> Walk:
     """Walk the calls once, waiting for one golden step at a time (the golden calls as a subsequence).
 
-    A call that is the step being waited for advances; any other call is extra. A call to a golden step earlier
+    A successful call that is the step being waited for advances; any other call is extra (a failed call did not
+    do the step). A call to a golden step earlier
     than the furthest one reached is a backtrack; a call to the same tool as the call just before is a repeat.
     """
     k = 0
@@ -44,7 +45,7 @@ def walk(golden: Sequence[str], calls: Sequence[ToolCall]) -> Walk:
     for i, call in enumerate(calls):
         if i and call.id == calls[i - 1].id:
             repeats.append(i)
-        if k < len(golden) and matches(golden[k], call):
+        if k < len(golden) and not call.is_error and matches(golden[k], call):
             if k:
                 earlier.add(golden[k - 1])
             k += 1
@@ -59,8 +60,9 @@ def evaluate(traces: Sequence[Trace], config: GoldenPathConfig, context: GateCon
     """Reached without wasted steps, backtracks or repeats (golden-path efficiency; spec 000, "Reliability and trace
     metrics").
 
-    Per run: reached = the golden calls occur in order (as a subsequence); extra = calls that are not the golden
-    step being waited for (every call after the last golden step is extra); repeats = calls to the same tool as the
+    Per run: reached = the golden calls occur in order (as a subsequence of the successful calls); extra = calls
+    that are not the golden step being waited for (a failed call is extra, and so is every call after the last
+    golden step); repeats = calls to the same tool as the
     call just before; backtracks = calls to a golden step earlier than the furthest one reached; efficiency =
     golden steps × 100 / all calls when reached, else 0.
     Folded over runs: `golden_path.reached` = 1 when every run reached, else 0; `golden_path.reached_runs` = runs

@@ -144,13 +144,13 @@ _OPS = {"exact": "=", "regex": "~", ">=": ">=", ">": ">", "<=": "<=", "<": "<"}
 
 
 def show_step(step: Step) -> str:
-    """`fetch(url ~ ^https://)`: the tool and each argument matcher."""
+    """`fetch(url ~ ^https://)`: the tool and each argument matcher (the bare tool when none)."""
     parts = []
     for path, matcher in step.args.items():
         op = _OPS.get(matcher.kind, matcher.kind)
         expected = matcher.expected if matcher.kind == "regex" else short(matcher.expected)
         parts.append(f"{path} {op} {expected}")
-    return f"{step.tool}({', '.join(parts)})"
+    return f"{step.tool}({', '.join(parts)})" if parts else step.tool
 
 
 def show_call(call: ToolCall, only: Sequence[str] | None = None, limit: int = 3) -> str:

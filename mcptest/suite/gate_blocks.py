@@ -186,6 +186,9 @@ class Step(BaseModel):
         default_factory=dict,
         description='Argument path -> matcher, e.g. `{ url: { regex: "^https://" } }`; a plain value means '
         "`{ exact: value }`; a path may go deeper (`filters.year`). Arguments not named are not checked.",
+        json_schema_extra=lambda schema: schema.update(
+            additionalProperties={"anyOf": [schema["additionalProperties"], {"not": {"type": "object"}}]}
+        ),
     )
 
     @field_validator("args", mode="before")

@@ -52,6 +52,15 @@ def test_efficiency_rounds_half_up_and_an_unreached_run_scores_zero() -> None:
     assert figures("search", "fetch", "x", "y", "z", "w", "v", "q", "r")[1] == 0
 
 
+def test_a_failed_call_does_not_advance_the_path_it_is_extra() -> None:
+    calls = [call("search"), call("fetch", error=True), call("fetch"), call("summarize")]
+    t = evaluate("golden_path", GOLDEN, [run(*calls)]).targets
+    assert (t["golden_path.reached"], t["golden_path.efficiency"], t["golden_path.extra"]) == (1, 75, 1)
+    assert t["golden_path.repeats"] == 1
+    only_failures = [call("search", error=True), call("fetch", error=True), call("summarize", error=True)]
+    assert evaluate("golden_path", GOLDEN, [run(*only_failures)]).targets["golden_path.reached"] == 0
+
+
 def test_a_repeated_golden_step_waits_for_both_calls() -> None:
     t = evaluate("golden_path", {"calls": ["search", "search", "fetch"]}, [run("search", "search", "fetch")]).targets
     assert (t["golden_path.reached"], t["golden_path.efficiency"], t["golden_path.extra"]) == (1, 100, 0)
