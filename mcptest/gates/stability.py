@@ -21,7 +21,18 @@ FLAGS = {"thrash": "thrashing", "failure_loop": "failure loop", "progress": "sta
 
 
 def _key(call: ToolCall) -> tuple[str, str]:
-    return call.id, json.dumps(call.args, sort_keys=True, default=str)
+    args = call.args
+    if isinstance(args, dict) and all(type(v) in _FLAT for v in args.values()):
+        return call.id, _flat_json(tuple(sorted((k, type(v).__name__, v) for k, v in args.items())))
+    return call.id, json.dumps(args, sort_keys=True, default=str)
+
+
+_FLAT = (str, int, float, bool, type(None))
+
+
+@lru_cache(maxsize=65536)
+def _flat_json(items: tuple[tuple[str, str, Any], ...]) -> str:
+    return json.dumps({k: v for k, _, v in items}, sort_keys=True)
 
 
 @lru_cache(maxsize=65536)

@@ -97,3 +97,11 @@ def test_wilson_bounds_are_exactly_0_and_1_at_the_extremes() -> None:
     for n in (1, 7, 34, 1000):
         assert wilson_interval(n, n)[1] == 1.0
         assert wilson_interval(0, n)[0] == 0.0
+
+
+def test_percent_in_integers_agrees_with_the_exact_fraction_rule():
+    from fractions import Fraction
+
+    for den in range(1, 60):
+        for num in range(den + 1):
+            assert percent(num, den) == percent(Fraction(num, den)), (num, den)
