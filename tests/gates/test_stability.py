@@ -78,6 +78,8 @@ def test_drift_flags_count_sub_scores_below_the_threshold_per_run_and_pools_sum_
     steady = run(c("a", "1"), c("b", "2"), c("c", "3"), c("d", "4"), c("e", "5"), c("f", "6"))
     outcome = evaluate("stability", {"threshold": 50}, [steady, thrashing, run(c("x"))], label="s")
     assert outcome.targets["stability.thrash"] == 67  # 4 thrash calls of 12 pooled (the 1-call run adds nothing)
+    assert outcome.targets["stability.progress"] == 67  # 8 of 12 equal-weight calls made progress
+    assert outcome.targets["stability.score"] == 67  # the lowest pooled sub-score
     assert outcome.targets["stability.drift_flags"] == 2  # run 2: thrash 33 and progress 33 (two of six progressed)
     assert outcome.detail["runs"][1]["flags"] == ["thrashing", "stalled"]
     assert outcome.lines[-1] == "DRIFT run 2: thrashing (thrash 33), stalled (progress 33)"
