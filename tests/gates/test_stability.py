@@ -94,3 +94,13 @@ def test_the_summary_line_names_every_sub_score() -> None:
         "stability [PASS] steady: score 100 (thrash 100, failure loop 100, progress 100, recovery 100), 0 drift flags"
     ]
     assert outcome.default_gate == ["stability.drift_flags <= 0"]
+
+
+def test_the_documented_example() -> None:
+    failing = [call("c", error=True), call("c", error=True)]
+    outcome = evaluate("stability", {}, [run("a", "b", "a", "b", *failing, "c")], label="flaky agent")
+    assert outcome.lines == [
+        "stability [FAIL] flaky agent: score 43 (thrash 71, failure loop 86, progress 43, recovery 100), 1 drift flag",
+        "  stability.drift_flags: 1 is not <= 0",
+        "DRIFT stalled (progress 43)",
+    ]

@@ -68,3 +68,12 @@ def test_a_tool_both_allowed_and_restricted_or_no_list_at_all_is_rejected() -> N
         ToolEdgesConfig.model_validate({"allowed": ["search"], "restricted": ["search"]})
     with pytest.raises(ValidationError, match="give `allowed:`, `restricted:` or both"):
         ToolEdgesConfig.model_validate({})
+
+
+def test_the_documented_example() -> None:
+    outcome = evaluate("tool_edges", EDGES, [run("search", "fetch", "delete_document")], label="research then answer")
+    assert outcome.lines == [
+        "tool edges [FAIL] research then answer: 1 restricted attempt, allowed tools used 67%, 0 calls outside allowed",
+        "  edges.restricted_attempts: 1 is not <= 0",
+        "RESTRICTED calls 3:delete_document",
+    ]
