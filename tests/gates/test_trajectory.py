@@ -172,3 +172,13 @@ def test_trajectory_reads_failed_calls_too() -> None:
     calls = [s(), call("fetch", {"url": "https://a"}, error=True)]
     assert targets("strict", [SEARCH, FETCH], *calls)["trajectory.matched"] == 1
     assert Trace(tool_calls=calls).tool_calls[1].is_error
+
+
+def test_strict_names_the_wrong_tool_at_each_position() -> None:
+    outcome = evaluate("trajectory", {"steps": [SEARCH, FETCH]}, [run(f("https://a"), s("revenue"))])
+    assert outcome.lines[2:] == [
+        'step 1: expected search(query icontains "revenue"), got fetch(url="https://a")',
+        "  fetch is not search",
+        'step 2: expected fetch(url ~ ^https://), got search(query="revenue")',
+        "  search is not fetch",
+    ]
