@@ -7,6 +7,8 @@ import sys
 from fractions import Fraction
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from mcptest.stats import (
     clopper_pearson_interval,
@@ -99,9 +101,7 @@ def test_wilson_bounds_are_exactly_0_and_1_at_the_extremes() -> None:
         assert wilson_interval(0, n)[0] == 0.0
 
 
-def test_percent_in_integers_agrees_with_the_exact_fraction_rule():
-    from fractions import Fraction
-
-    for den in range(1, 60):
-        for num in range(den + 1):
-            assert percent(num, den) == percent(Fraction(num, den)), (num, den)
+@given(st.integers(min_value=1, max_value=10_000).flatmap(lambda d: st.tuples(st.integers(0, d), st.just(d))))
+def test_percent_of_whole_counts_equals_percent_of_the_exact_fraction(pair: tuple[int, int]) -> None:
+    num, den = pair
+    assert percent(num, den) == percent(Fraction(num, den))
