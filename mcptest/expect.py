@@ -6,6 +6,7 @@ import json
 import math
 import re
 from collections.abc import Callable
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -152,11 +153,16 @@ def parse_path(path: str) -> list[str | int]:
     return out
 
 
+@lru_cache(maxsize=4096)
+def _parsed(path: str) -> tuple[str | int, ...]:
+    return tuple(parse_path(path))
+
+
 def resolve(root: dict[str, Any], path: str) -> Any:
     """The value at `path` in `root`, or TargetMissing saying where the path stops."""
     value: Any = root
     walked = ""
-    for step in parse_path(path):
+    for step in _parsed(path):
         if isinstance(step, int):
             if not isinstance(value, list) or not -len(value) <= step < len(value):
                 size = f"has {len(value)} items" if isinstance(value, list) else "is not a list"

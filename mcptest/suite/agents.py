@@ -13,9 +13,14 @@ from mcptest.suite.gate_blocks import (
     DiscoveryConfig,
     DistractorsConfig,
     EqualFunctionSetsConfig,
+    GoldenPathConfig,
+    NarrativeConfig,
     OrchestrationConfig,
+    StabilityConfig,
     TokenEfficiencyConfig,
+    ToolEdgesConfig,
     ToolSelectionConfig,
+    TrajectoryConfig,
     WorkflowConfig,
 )
 from mcptest.suite.strict import Strict
@@ -74,6 +79,11 @@ class AgentTest(Strict):
     token_efficiency: TokenEfficiencyConfig | None = None
     calls: CallsConfig | None = None
     workflow: WorkflowConfig | None = None
+    trajectory: TrajectoryConfig | None = None
+    golden_path: GoldenPathConfig | None = None
+    tool_edges: ToolEdgesConfig | None = None
+    stability: StabilityConfig | None = None
+    narrative: NarrativeConfig | None = None
     _line: int = PrivateAttr(0)
     _recorded: list[Trace] = PrivateAttr(default_factory=list)
 
