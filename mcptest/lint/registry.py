@@ -55,10 +55,28 @@ def get_rule(code: str) -> Rule:
     return found
 
 
-def select_rules(select: Sequence[str] = (), ignore: Sequence[str] = ()) -> tuple[Rule, ...]:
-    """The rules chosen by `--select`/`--ignore`: exact codes or prefixes (`DESC`, `SCH-00`); select empty = all."""
-    chosen = [r for r in RULES if not select or any(_matches(r, s) for s in _codes(select))]
+def select_rules(select: Sequence[str] = (), ignore: Sequence[str] = (), *, strict: bool = False) -> tuple[Rule, ...]:
+    """The rules chosen by `--select`/`--ignore`/`--strict`: exact codes or prefixes (`DESC`, `SCH-00`).
+
+    With no `select`, every rule of the default tier runs (and the pedantic ones too under `strict`). A pedantic
+    rule joins a selection only when `strict` is set or `select` names its exact code: a prefix such as `DESC`
+    picks the default-tier rules it matches (ruff's rule for its opt-in rules).
+    """
+    codes = _codes(select)
+    chosen = [r for r in RULES if (not codes or any(_matches(r, s) for s in codes)) and _tier_allows(r, codes, strict)]
     return tuple(r for r in chosen if not any(_matches(r, i) for i in _codes(ignore)))
+
+
+def selection_label(select: Sequence[str] = (), ignore: Sequence[str] = (), *, strict: bool = False) -> str:
+    """How a selection reads in a report: `default`, `strict`, plus any `select`/`ignore` codes."""
+    parts = ["strict" if strict else "default"]
+    parts += [f"select {','.join(_codes(select))}"] if select else []
+    parts += [f"ignore {','.join(_codes(ignore))}"] if ignore else []
+    return "; ".join(parts)
+
+
+def _tier_allows(rule: Rule, codes: list[str], strict: bool) -> bool:
+    return strict or not rule.pedantic or rule.code in codes
 
 
 def configure(rules: Sequence[Rule], *, server_managed: Sequence[str] | None = None) -> tuple[Rule, ...]:
