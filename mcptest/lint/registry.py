@@ -10,6 +10,7 @@ from dataclasses import replace
 from mcptest.errors import usage_error
 from mcptest.lint import annotation_rules as ann
 from mcptest.lint import arg_rules as arg
+from mcptest.lint import bound_rules as bound
 from mcptest.lint import constraint_rules as con
 from mcptest.lint import contradiction_rules as con_desc
 from mcptest.lint import desc_rules as desc
@@ -26,7 +27,7 @@ RULES: tuple[Rule, ...] = (
     Rule("DESC-005", S.WARNING, desc.desc_005_positional_phrase),
     Rule("DESC-006", S.CRITICAL, arg.desc_006_undocumented_required_argument),
     Rule("DESC-007", S.WARNING, arg.desc_007_enum_values_not_described),
-    Rule("DESC-008", S.WARNING, arg.desc_008_inverted_information_density),
+    Rule("DESC-008", S.WARNING, arg.desc_008_inverted_information_density, pedantic=True),
     Rule("DESC-009", S.WARNING, arg.desc_009_missing_examples),
     Rule("DESC-010", S.WARNING, desc.desc_010_missing_return_format),
     Rule("DESC-011", S.WARNING, ann.desc_011_non_boolean_annotation),
@@ -36,11 +37,14 @@ RULES: tuple[Rule, ...] = (
     Rule("SCH-001", S.WARNING, sch.sch_001_no_required_list),
     Rule("SCH-002", S.WARNING, sch.sch_002_additional_properties_open),
     Rule("SCH-003", S.CRITICAL, sch.sch_003_untyped_property),
-    Rule("SCH-004", S.WARNING, sch.sch_004_unbounded_string_or_array),
+    Rule("SCH-004", S.WARNING, bound.sch_004_unbounded_string_or_array),
     Rule("SCH-005", S.WARNING, managed.sch_005_server_managed_field),
     Rule("SCH-006", S.WARNING, con.sch_006_non_empty_array_without_min_items),
     Rule("SCH-007", S.WARNING, con.sch_007_nullable_hides_constraint),
 )
+
+DEFAULT_RULES: tuple[Rule, ...] = tuple(r for r in RULES if not r.pedantic)
+"""What runs when nothing is selected: every rule but the pedantic tier."""
 
 PASS_RULE = "PASS"
 """The rule id of the synthetic finding a clean tool gets (not a rule: nothing to select or ignore)."""

@@ -1,0 +1,133 @@
+"""SCH-004: a size bound where it states a real intent (short labels, names, queries), not on every string and array."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from mcptest.catalog import Tool
+from mcptest.lint.findings import Hit
+from mcptest.lint.schema_rules import Node, walk
+from mcptest.lint.text import description_of, has_verb_in, prose_enum, types_of, words
+
+LABEL_WORDS = frozenset(
+    [
+        "name",
+        "title",
+        "label",
+        "type",
+        "kind",
+        "query",
+        "q",
+        "term",
+        "keyword",
+        "topic",
+        "subject",
+        "tag",
+        "category",
+        "caption",
+    ]
+)
+"""The last word of a string property's name that marks a short free-text value the server stores or acts on."""
+LABEL_LISTS = frozenset(["tags", "labels", "keywords", "topics", "categories", "aliases"])
+"""The last word of an array property's name that marks a short list the server stores."""
+LOOKUP_VERBS = frozenset(
+    [
+        "get",
+        "list",
+        "read",
+        "open",
+        "show",
+        "view",
+        "fetch",
+        "retrieve",
+        "describe",
+        "find",
+        "lookup",
+        "select",
+        "use",
+        "delete",
+        "remove",
+        "checkout",
+        "switch",
+    ]
+)
+"""Tool actions whose name, title or type arguments look an existing value up rather than make a new one."""
+ACTED_ON = frozenset(["query", "q", "term", "keyword"])
+"""Label words a search acts on whatever the tool's verb: never a lookup key."""
+_REFERENCE = re.compile(
+    r"\b(?:existing|must\s+match|refers?\s+to)\b"
+    r"|\b(?:name|id|type|title|label)\s+of\s+(?:the|an?)\s+\w+\s+(?:to|where|containing|from|that|which|in|whose)\b",
+    re.IGNORECASE,
+)
+_CAMEL = re.compile(r"([a-z0-9])([A-Z])")
+
+
+def _name_words(name: str) -> list[str]:
+    return words(_CAMEL.sub(r"\1 \2", name).replace("_", " ").replace("-", " ")) or [name.lower()]
+
+
+def _property_name(node: Node) -> str:
+    path = node.path
+    at = max(i for i, part in enumerate(path) if part == "properties")
+    return str(path[at + 1])
+
+
+def _property_schema(tool: Tool, node: Node) -> dict:
+    schema = tool.input_schema
+    path = node.path
+    at = max(i for i, part in enumerate(path) if part == "properties")
+    for part in path[: at + 2]:
+        schema = schema[part]
+    return schema
+
+
+def _looks_up(tool: Tool, description: str) -> bool:
+    return bool(_REFERENCE.search(description)) or has_verb_in(tool.name, LOOKUP_VERBS) or _leading_verb(tool)
+
+
+def _leading_verb(tool: Tool) -> bool:
+    first = words(tool.description)[:1]
+    return bool(first) and has_verb_in(first[0], LOOKUP_VERBS)
+
+
+def _unbounded_label(tool: Tool, node: Node) -> str | None:
+    types, schema = types_of(node.schema), node.schema
+    own = _property_schema(tool, node)
+    word = _name_words(_property_name(node))[-1]
+    desc = description_of(own) or description_of(schema)
+    bounded = any(k in schema for k in ("maxLength", "enum", "const", "format", "pattern"))
+    if "string" in types and not bounded and word in LABEL_WORDS and not prose_enum(desc):
+        return "string without maxLength" if word in ACTED_ON or not _looks_up(tool, desc) else None
+    if "array" in types and "maxItems" not in schema and word in LABEL_LISTS and not _looks_up(tool, desc):
+        return "array without maxItems"
+    return None
+
+
+def sch_004_unbounded_string_or_array(tool: Tool) -> Iterator[Hit]:
+    """A short label, name or query has no `maxLength`, or a list of labels has no `maxItems`.
+
+    What it flags: a property (or its anyOf/oneOf branch), at any depth, typed `string` without `maxLength`,
+    `enum`, `const`, `format` or `pattern`, whose name ends in a label word (name, title, label, type, kind,
+    query, q, term, keyword, topic, subject, tag, category, caption: `branch_name`, `entityType`, `title`), or
+    typed `array` without `maxItems` whose name ends in tags, labels, keywords, topics, categories or aliases.
+    It leaves alone what a length does not bound: strings whose validity comes from an external format (paths,
+    URLs, globs, git refs and shas, time zones, dates: they have no label word, or carry `format`/`pattern`),
+    open-ended payloads (file content, messages, text), a label whose description lists its values (DESC-013's
+    finding: the fix is an enum), lookup keys that only have to match an existing value (a name, title or type
+    in a tool whose name or first word is get, list, read, open, show, view, fetch, retrieve, describe, find,
+    lookup, select, use, delete, remove, checkout or switch, or described as "existing", "must match", "refers
+    to", "the name of the entity to/where/containing ..."; a query, q, term or keyword is always acted on), and
+    arrays whose length is the caller's workload (ids, paths, files, edits, entities).
+    Why it matters: a short label the server stores or acts on has a real size limit (a column width, an index
+    key, a search engine's query length); without the bound the agent learns it from a failed call, or pastes
+    a paragraph into a title.
+    Example: `"title": {"type": "string"}` in `create_issue`; `"tags": {"type": "array"}`
+    Fix: `"title": {"type": "string", "maxLength": 200}`; `"tags": {"type": "array", "maxItems": 20}`
+    """
+    for node in walk(tool.input_schema):
+        if node.is_property:
+            problem = _unbounded_label(tool, node)
+            if problem:
+                fix = "Add maxLength." if problem.startswith("string") else "Add maxItems."
+                yield Hit(f"{node.where}: {problem}", fix, node.pointer)
