@@ -59,8 +59,12 @@ def _tool_block(g: ToolGroup, style: _Style, verbose: bool) -> list[str]:
         label = style(f"{line.severity.value:<8}", _COLOR[line.severity])
         out.append(f"    {label} {line.rule:<8} {line.summary(get_rule(line.rule).summary)}")
         if verbose:
+            several = len(line.findings) > 1  # one finding's message is already the summary line
             for f in line.findings:
-                out += [f"{'':<22}{p or '(tool)'}  {f.message}" for p in f.pointers or (f.pointer or "",)]
+                out += [
+                    f"{'':<22}{p or '(tool)'}{'  ' + f.message if several else ''}"
+                    for p in f.pointers or (f.pointer or "",)
+                ]
             fixes = dict.fromkeys(f.suggestion for f in line.findings if f.suggestion)
             out += [f"{'':<22}{style('→ ' + fix, '2')}" for fix in fixes]
     return out

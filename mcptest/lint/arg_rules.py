@@ -11,7 +11,7 @@ from mcptest.lint.findings import Hit, pointer
 from mcptest.lint.text import arguments, description_of, prose_enum, required, types_of
 
 _EXAMPLE_KEYS = ("examples", "example", "default")
-_PROPER_NAME = re.compile(r"^[A-Z][a-z'.]+(?:[ -][A-Z][a-z'.]*)*$")
+_PROPER_NAME = re.compile(r"^[A-Z][A-Za-z'.]*[a-z.](?:[ -][A-Z][A-Za-z'.]*[a-z.])*$")
 """A value written as a proper name ("New York", "Chicago"): it names the thing itself, nothing to explain."""
 
 
