@@ -99,12 +99,15 @@ def main() -> None:
     rules = sorted(set(tally.reported_tp) | set(tally.reported_fp) | set(tally.true_labels))
     print(f"{'rule':<10}{'TP':>5}{'FP':>5}{'true':>6}{'caught':>8}")
     for rule in rules:
-        tp, fp, true, caught = (c[rule] for c in (tally.reported_tp, tally.reported_fp, tally.true_labels, tally.caught))
+        counters = (tally.reported_tp, tally.reported_fp, tally.true_labels, tally.caught)
+        tp, fp, true, caught = (c[rule] for c in counters)
         print(f"{rule:<10}{tp:>5}{fp:>5}{true:>6}{caught:>8}")
     tp, fp = sum(tally.reported_tp.values()), sum(tally.reported_fp.values())
     print(f"\nreported {tp + fp} findings: {tp} TP, {fp} FP")
-    print(f"precision {tally.precision:.1%}  recall {tally.recall:.1%} "
-          f"({sum(tally.caught.values())} of {sum(tally.true_labels.values())} true problems)")
+    print(
+        f"precision {tally.precision:.1%}  recall {tally.recall:.1%} "
+        f"({sum(tally.caught.values())} of {sum(tally.true_labels.values())} true problems)"
+    )
     for line in tally.unlabelled:
         print(f"UNLABELLED {line}")
 

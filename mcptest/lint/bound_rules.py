@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import Any
 
 from mcptest.catalog import Tool
 from mcptest.lint.findings import Hit
@@ -67,19 +68,21 @@ def _name_words(name: str) -> list[str]:
     return words(_CAMEL.sub(r"\1 \2", name).replace("_", " ").replace("-", " ")) or [name.lower()]
 
 
-def _property_name(node: Node) -> str:
-    path = node.path
-    at = max(i for i, part in enumerate(path) if part == "properties")
-    return str(path[at + 1])
+def _property_path(path: tuple[str | int, ...]) -> tuple[str | int, ...]:
+    """The path up to the property a node belongs to (a union branch belongs to the property that holds it)."""
+    i, end = 0, len(path)
+    while i < len(path):
+        if path[i] == "properties" and i + 1 < len(path):
+            end, i = i + 2, i + 2  # a property may itself be named "properties": skip over the name
+        else:
+            i += 1
+    return path[:end]
 
 
-def _property_schema(tool: Tool, node: Node) -> dict:
-    schema = tool.input_schema
-    path = node.path
-    at = max(i for i, part in enumerate(path) if part == "properties")
-    for part in path[: at + 2]:
-        schema = schema[part]
-    return schema
+def _property_schema(root: Any, path: tuple[str | int, ...]) -> dict[str, Any]:
+    for part in path:
+        root = root[part]
+    return root if isinstance(root, dict) else {}
 
 
 def _looks_up(tool: Tool, description: str) -> bool:
@@ -93,8 +96,9 @@ def _leading_verb(tool: Tool) -> bool:
 
 def _unbounded_label(tool: Tool, node: Node) -> str | None:
     types, schema = types_of(node.schema), node.schema
-    own = _property_schema(tool, node)
-    word = _name_words(_property_name(node))[-1]
+    at = _property_path(node.path)
+    own = _property_schema(tool.input_schema, at)
+    word = _name_words(str(at[-1]))[-1]
     desc = description_of(own) or description_of(schema)
     bounded = any(k in schema for k in ("maxLength", "enum", "const", "format", "pattern"))
     if "string" in types and not bounded and word in LABEL_WORDS and not prose_enum(desc):
