@@ -55,7 +55,10 @@ class TestResult(_Model):
     error: str | None = Field(None, description="A failure that is not an assertion: a server crash, a timeout, ...")
     stderr: str | None = Field(None, description="The tail of the server's stderr, when the failure involves it.")
     selection: str | None = Field(
-        None, description="For a `tool_quality` test: the lint rules its counts are over (`default`, `strict`, ...)."
+        None,
+        description="For a `tool_quality` test: the lint rules its counts are over (`default`, `strict`, ...); "
+        "absent for other tests.",
+        exclude_if=lambda v: v is None,
     )
 
 
