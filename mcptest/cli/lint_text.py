@@ -5,7 +5,7 @@ from __future__ import annotations
 from mcptest.lint.engine import QualityReport
 from mcptest.lint.findings import Severity
 from mcptest.lint.grouped import ToolGroup, group, per_rule
-from mcptest.lint.registry import get_rule
+from mcptest.lint.registry import RULES
 
 _COLOR = {Severity.CRITICAL: "31", Severity.WARNING: "33", Severity.PASS: "32"}
 
@@ -23,6 +23,7 @@ def render_lint(source: str, report: QualityReport, selection: str, *, verbose: 
     rule; `verbose` adds every finding's field pointer, message and fix), the clean tools, the rules that fired, and
     the totals."""
     style = _Style(color)
+    summaries = {r.code: r.summary for r in RULES}
     groups, clean = group(report)
     s = report.summary()
     crit, warn = (sum(1 for f in report.findings if f.severity is sev) for sev in (Severity.CRITICAL, Severity.WARNING))
@@ -32,7 +33,7 @@ def render_lint(source: str, report: QualityReport, selection: str, *, verbose: 
         f"(rules: {selection})",
     ]
     for g in groups:
-        out += _tool_block(g, style, verbose)
+        out += _tool_block(g, style, verbose, summaries)
     if clean:
         names = ", ".join(t.name for t in clean)
         out.append(f"  {style('✓', '32')} {len(clean)} tool{'s' if len(clean) > 1 else ''} meet every rule: {names}")
@@ -41,7 +42,7 @@ def render_lint(source: str, report: QualityReport, selection: str, *, verbose: 
         out.append("  By rule:")
         for code, sev, n, tools in rows:
             label = style(f"{sev.value:<8}", _COLOR[sev])
-            out.append(f"    {label} {code:<8} {n:>4} in {tools:>3} tool(s)  {get_rule(code).summary}")
+            out.append(f"    {label} {code:<8} {n:>4} in {tools:>3} tool(s)  {summaries[code]}")
     out.append(
         f"  TDQS mean {s['mean_score']:.3f}, min {s['min_score']:.3f}; DESC {s['critical_count']} critical, "
         f"{s['warning_count']} warning; SCH {s['schema_criticals']} critical, {s['schema_warnings']} warning"
@@ -51,13 +52,13 @@ def render_lint(source: str, report: QualityReport, selection: str, *, verbose: 
     return "\n".join(out) + "\n"
 
 
-def _tool_block(g: ToolGroup, style: _Style, verbose: bool) -> list[str]:
+def _tool_block(g: ToolGroup, style: _Style, verbose: bool, summaries: dict[str, str]) -> list[str]:
     counts = g.counts
     tally = ", ".join(f"{counts[sev]} {sev.value}" for sev in (Severity.CRITICAL, Severity.WARNING) if counts[sev])
     out = [f"  {style(g.tool.name, '1')}  score {g.tool.score:.3f}  {g.tool.tokens} tokens  ({tally})"]
     for line in g.lines:
         label = style(f"{line.severity.value:<8}", _COLOR[line.severity])
-        out.append(f"    {label} {line.rule:<8} {line.summary(get_rule(line.rule).summary)}")
+        out.append(f"    {label} {line.rule:<8} {line.summary(summaries[line.rule])}")
         if verbose:
             several = len(line.findings) > 1  # one finding's message is already the summary line
             for f in line.findings:

@@ -62,6 +62,7 @@ _REFERENCE = re.compile(
     re.IGNORECASE,
 )
 _CAMEL = re.compile(r"([a-z0-9])([A-Z])")
+_FIRST_WORD = re.compile(r"[A-Za-z]+")
 
 
 def _name_words(name: str) -> list[str]:
@@ -85,26 +86,26 @@ def _property_schema(root: Any, path: tuple[str | int, ...]) -> dict[str, Any]:
     return root if isinstance(root, dict) else {}
 
 
-def _looks_up(tool: Tool, description: str) -> bool:
-    return bool(_REFERENCE.search(description)) or has_verb_in(tool.name, LOOKUP_VERBS) or _leading_verb(tool)
+def _lookup_tool(tool: Tool) -> bool:
+    """Whether the tool's name, or the first word of its description, is a lookup action."""
+    first = _FIRST_WORD.search(tool.description)
+    return has_verb_in(tool.name, LOOKUP_VERBS) or (first is not None and has_verb_in(first.group(0), LOOKUP_VERBS))
 
 
-def _leading_verb(tool: Tool) -> bool:
-    first = words(tool.description)[:1]
-    return bool(first) and has_verb_in(first[0], LOOKUP_VERBS)
-
-
-def _unbounded_label(tool: Tool, node: Node) -> str | None:
+def _unbounded_label(tool: Tool, node: Node, lookup_tool: bool) -> str | None:
     types, schema = types_of(node.schema), node.schema
+    if not types & {"string", "array"}:
+        return None
     at = _property_path(node.path)
     own = _property_schema(tool.input_schema, at)
     word = _name_words(str(at[-1]))[-1]
     desc = description_of(own) or description_of(schema)
     bounded = any(k in schema for k in ("maxLength", "enum", "const", "format", "pattern"))
     if "string" in types and not bounded and word in LABEL_WORDS and not prose_enum(desc):
-        return "string without maxLength" if word in ACTED_ON or not _looks_up(tool, desc) else None
-    if "array" in types and "maxItems" not in schema and word in LABEL_LISTS and not _looks_up(tool, desc):
-        return "array without maxItems"
+        looks_up = lookup_tool or bool(_REFERENCE.search(desc))
+        return "string without maxLength" if word in ACTED_ON or not looks_up else None
+    if "array" in types and "maxItems" not in schema and word in LABEL_LISTS:
+        return None if lookup_tool or _REFERENCE.search(desc) else "array without maxItems"
     return None
 
 
@@ -129,9 +130,10 @@ def sch_004_unbounded_string_or_array(tool: Tool) -> Iterator[Hit]:
     Example: `"title": {"type": "string"}` in `create_issue`; `"tags": {"type": "array"}`
     Fix: `"title": {"type": "string", "maxLength": 200}`; `"tags": {"type": "array", "maxItems": 20}`
     """
+    lookup_tool = _lookup_tool(tool)
     for node in walk(tool.input_schema):
         if node.is_property:
-            problem = _unbounded_label(tool, node)
+            problem = _unbounded_label(tool, node, lookup_tool)
             if problem:
                 fix = "Add maxLength." if problem.startswith("string") else "Add maxItems."
                 yield Hit(f"{node.where}: {problem}", fix, node.pointer)

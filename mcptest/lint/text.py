@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 from typing import Any
 
 from mcptest.catalog import Tool
@@ -94,6 +95,7 @@ def _stems(word: str) -> Iterator[str]:
             yield word[: -len(suffix)] + repl
 
 
+@lru_cache(maxsize=1024)  # DESC-004 and the purpose score ask of the same description
 def has_common_verb(text: str) -> bool:
     """Whether any word of `text` is a common action verb (base form or a regular inflection)."""
     return any(stem in COMMON_VERBS for w in words(text) for stem in _stems(w))
@@ -107,6 +109,7 @@ def positional_phrases(text: str) -> list[str]:
     return [m.group(0) for m in _POSITIONAL.finditer(text)]
 
 
+@lru_cache(maxsize=1024)  # DESC-010 and the return_format score ask of the same description
 def mentions_return(text: str) -> bool:
     """Whether `text` says what comes back: a return/output/result/response/yield word, "echoes back", or a
     sentence that starts with a read verb and names its object (`READ_VERBS`: "Shows the commit logs", "List Git
