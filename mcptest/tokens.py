@@ -30,6 +30,13 @@ _SPECIAL = {
     "<|fim_suffix|>": 100260,
     "<|endofprompt|>": 100276,
 }
+# The same pattern for ASCII-only text, in the standard `re` (no `regex` import): for ASCII, \p{L} is A-Za-z, \p{N}
+# is 0-9, and Unicode White_Space is [\t\n\v\f\r ] (narrower than `re`'s \s, which also takes \x1c-\x1f).
+_WS, _NOT_WS = r"[\t\n\v\f\r ]", r"[^\t\n\v\f\r ]"
+_ASCII_PAT = (
+    rf"""'(?i:[sdmt]|ll|ve|re)|[^\r\nA-Za-z0-9]?+[A-Za-z]++|[0-9]{{1,3}}+| ?[^\t\n\v\f\r A-Za-z0-9]++[\r\n]*+"""
+    rf"""|{_WS}++$|{_WS}*[\r\n]|{_WS}+(?!{_NOT_WS})|{_WS}"""
+)
 ENCODING_NAME = "cl100k_base"
 SMALL_TEXT_BUDGET = 50_000
 """Characters counted in plain Python (~1 µs each) before the Rust encoder is built (~0.2 s once, then ~50x
@@ -69,18 +76,28 @@ class _Counter:
         self.budget = SMALL_TEXT_BUDGET
         self.pieces: dict[str, int] = {}
         self.split: Any = None
+        self.split_ascii: Any = None
+
+    def _splitter(self, ascii_only: bool) -> Any:
+        if ascii_only:
+            if self.split_ascii is None:
+                import re
+
+                self.split_ascii = re.compile(_ASCII_PAT).findall
+            return self.split_ascii
+        if self.split is None:
+            import regex  # type: ignore[import-untyped]  # tiktoken's own dependency
+
+            self.split = regex.compile(_PAT).findall
+        return self.split
 
     def count(self, text: str) -> int:
         if self.budget < len(text):
             self.budget = 0
             return len(encoding().encode(text, disallowed_special=()))
         self.budget -= len(text)
-        if self.split is None:
-            import regex  # type: ignore[import-untyped]  # tiktoken's own dependency
-
-            self.split = regex.compile(_PAT).findall
         total = 0
-        for piece in self.split(text):
+        for piece in self._splitter(text.isascii())(text):
             n = self.pieces.get(piece)
             if n is None:
                 n = self.pieces[piece] = _merge_count(piece.encode("utf-8"), ranks())

@@ -40,8 +40,9 @@ def _texts() -> list[str]:
         for tool in json.loads(path.read_text(encoding="utf-8"))["tools"]:
             texts += [tool["name"], tool.get("description") or "", json.dumps(tool.get("inputSchema", {}))]
     rng = random.Random(13)
-    alphabet = "ab xyz09 \n\t.,'-_/é日👍"
+    alphabet = "ab xyz09 \n\t.,'-_/é日👍\x1c\x0b\r"
     texts += ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 80))) for _ in range(300)]
+    texts += ["".join(chr(rng.randrange(128)) for _ in range(rng.randint(1, 80))) for _ in range(300)]
     return texts
 
 
@@ -65,3 +66,16 @@ def test_the_counter_switches_to_the_encoder_once_the_budget_is_spent() -> None:
     counter.budget = 10
     assert counter.count("hello world") == 2 and counter.budget == 0
     assert counter.count("hello") == 1 and counter.pieces == {}
+
+
+def test_the_ascii_split_is_tiktokens_split_on_every_ascii_character() -> None:
+    import re
+
+    import regex
+
+    rng = random.Random(7)
+    full, fast = regex.compile(tokens._PAT), re.compile(tokens._ASCII_PAT)
+    texts = ["".join(chr(rng.randrange(128)) for _ in range(rng.randint(1, 60))) for _ in range(2000)]
+    texts += ["a \x1c b\x1f\n", "x  \n", "  \r\n\r\n", "I'M 1234567 don'T", "\x0b\x0c\t end  "]
+    for text in texts:
+        assert fast.findall(text) == full.findall(text), repr(text)

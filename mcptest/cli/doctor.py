@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from mcptest.lint.sources import Sources
 
 FAIL_ON = {"critical": 2, "warning": 1, "never": 99}
-_MARK = {"pass": "[green]✓[/]", "fail": "[red]✗[/]", "skip": "[dim]-[/]"}
+_MARK = {"pass": ("✓", "32"), "fail": ("✗", "31"), "skip": ("-", "2")}
 
 
 def register(app: typer.Typer) -> None:
@@ -145,23 +145,22 @@ def _print_console(
     selection: str,
     verbose: bool,
 ) -> None:
-    from rich.console import Console
-    from rich.markup import escape
-
-    from mcptest.cli.common import use_color
-    from mcptest.lint.model_view import render
+    from mcptest.cli.common import Style, use_color
 
     color = use_color(no_color, sys.stdout)
-    console = Console(file=sys.stdout, color_system="auto" if color else None, highlight=False, soft_wrap=True)
+    style = Style(color)
+    out: list[str] = []
     for c in checks:
-        where = f"[bold]\\[{escape(c.source)}][/] " if c.source else ""
-        console.print(f"{_MARK[c.status]} {c.name:<20} {where}{escape(c.detail)}")
+        where = f"{style(f'[{c.source}]', '1')} " if c.source else ""
+        out.append(f"{style(*_MARK[c.status])} {c.name:<20} {where}{c.detail}\n")
     for p in probes:
         if p.stderr:
-            console.print(f"[dim]stderr of {escape(p.source)}:\n{escape(p.stderr)}[/]")
+            out.append(style(f"stderr of {p.source}:\n{p.stderr}", "2") + "\n")
     for source, view in views:
-        console.print(f"\n[bold]As the model sees it[/] {escape(source)}\n")
-        console.print(render(view), markup=False, end="")
+        from mcptest.lint.model_view import render
+
+        out.append(f"\n{style('As the model sees it', '1')} {source}\n\n{render(view)}")
+    sys.stdout.write("".join(out))
     if reports:
         from mcptest.cli.lint_text import render_lint
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from mcptest.cli.common import Style
 from mcptest.lint.engine import QualityReport
 from mcptest.lint.findings import Severity
 from mcptest.lint.grouped import ToolGroup, group, per_rule
@@ -10,19 +11,11 @@ from mcptest.lint.registry import RULES
 _COLOR = {Severity.CRITICAL: "31", Severity.WARNING: "33", Severity.PASS: "32"}
 
 
-class _Style:
-    def __init__(self, color: bool) -> None:
-        self.color = color
-
-    def __call__(self, text: str, code: str) -> str:
-        return f"\x1b[{code}m{text}\x1b[0m" if self.color else text
-
-
 def render_lint(source: str, report: QualityReport, selection: str, *, verbose: bool = False, color: bool) -> str:
     """The grouped report of one catalog: a header, one block per tool with findings (most severe first, one line per
     rule; `verbose` adds every finding's field pointer, message and fix), the clean tools, the rules that fired, and
     the totals."""
-    style = _Style(color)
+    style = Style(color)
     summaries = {r.code: r.summary for r in RULES}
     groups, clean = group(report)
     s = report.summary()
@@ -52,7 +45,7 @@ def render_lint(source: str, report: QualityReport, selection: str, *, verbose: 
     return "\n".join(out) + "\n"
 
 
-def _tool_block(g: ToolGroup, style: _Style, verbose: bool, summaries: dict[str, str]) -> list[str]:
+def _tool_block(g: ToolGroup, style: Style, verbose: bool, summaries: dict[str, str]) -> list[str]:
     counts = g.counts
     tally = ", ".join(f"{counts[sev]} {sev.value}" for sev in (Severity.CRITICAL, Severity.WARNING) if counts[sev])
     out = [f"  {style(g.tool.name, '1')}  score {g.tool.score:.3f}  {g.tool.tokens} tokens  ({tally})"]
