@@ -155,7 +155,7 @@ async def run_tool_test(test: ToolTest, pool: SessionPool, file: str) -> tuple[T
 async def run_quality_block(block: ToolQualityBlock, pool: SessionPool, file: str) -> tuple[TestResult, bool]:
     """Score the server's live catalog and check the block's gate (its default gate when `expect` is empty)."""
     from mcptest.catalog import from_wire
-    from mcptest.lint.gate import evaluate
+    from mcptest.lint.gate import evaluate, selection
 
     start = time.perf_counter()
     base: dict[str, Any] = dict(
@@ -174,7 +174,10 @@ async def run_quality_block(block: ToolQualityBlock, pool: SessionPool, file: st
         k: v for k, v in targets.items() if isinstance(v, int | float) and not isinstance(v, bool)
     }
     status = Status.FAILED if failures else Status.PASSED
-    return TestResult(**base, status=status, duration_ms=_ms(start), failures=failures, targets=figures), False
+    result = TestResult(
+        **base, status=status, duration_ms=_ms(start), failures=failures, targets=figures, selection=selection(block)
+    )
+    return result, False
 
 
 def _failed(base: dict[str, Any], start: float, error: str, stderr: str) -> TestResult:

@@ -44,3 +44,15 @@ def loading() -> Iterator[None]:
     finally:
         gc.freeze()
         gc.enable()
+
+
+class Style:
+    """ANSI styling by SGR code (`"1"` bold, `"31"` red, ...), or none: plain text written in one go beats rich's
+    markup parsing when a command prints thousands of lines (and spares importing rich)."""
+
+    def __init__(self, color: bool) -> None:
+        self.color = color
+
+    def __call__(self, text: str, code: str) -> str:
+        """`text` in the style `code` (unchanged without colour)."""
+        return f"\x1b[{code}m{text}\x1b[0m" if self.color else text

@@ -61,6 +61,12 @@ class TestResult(_Model):
         description="Each `judge`/`jury` assertion's verdict: score, reason, every juror's answer (absent when none).",
     )
     stderr: str | None = Field(None, description="The tail of the server's stderr, when the failure involves it.")
+    selection: str | None = Field(
+        None,
+        description="For a `tool_quality` test: the lint rules its counts are over (`default`, `strict`, ...); "
+        "absent for other tests.",
+        exclude_if=lambda v: v is None,
+    )
 
 
 class GateReport(_Model):
