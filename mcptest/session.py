@@ -128,7 +128,9 @@ class ServerSession:
         self._closing.set()
 
     def _target(self) -> Any:
-        from mcp.client.stdio import StdioServerParameters, stdio_client
+        from mcp.client.stdio import StdioServerParameters
+
+        from mcptest.processes import GroupedStdio
 
         if isinstance(self.config, InProcessServer):
             return self.config.server
@@ -144,7 +146,7 @@ class ServerSession:
         cwd = self._base_dir / self.config.cwd if self.config.cwd else self._base_dir
         env = {k: v for k, v in self.config.env.items() if isinstance(v, str)}
         params = StdioServerParameters(command=command, args=args, env=env, cwd=cwd)
-        return stdio_client(params, errlog=self._stderr)
+        return GroupedStdio(params, self._stderr)
 
     async def list_tools(self) -> list[dict[str, Any]]:
         """Every tool, following `nextCursor` pagination, in wire form."""
@@ -188,9 +190,12 @@ class ServerSession:
             return []
         if "structuredContent" not in wire:
             return [f"tool '{tool}' declares an outputSchema but returned no structuredContent"]
-        from jsonschema.validators import validator_for
+        from mcptest.json_schema import validator
 
-        errors = list(validator_for(schema)(schema).iter_errors(wire["structuredContent"]))
+        try:
+            errors = list(validator(schema).iter_errors(wire["structuredContent"]))
+        except Exception as exc:  # RecursionError, an unresolvable $ref: the server's schema is broken
+            return [f"the outputSchema of '{tool}' cannot be checked: {type(exc).__name__}: {str(exc)[:200]}"]
         if not errors:
             return []
         err = min(errors, key=lambda e: len(e.path))
