@@ -57,5 +57,7 @@ def _why(pattern: str, exc: Exception) -> str:
     except re.error:
         return detail  # not a valid pattern in any dialect
     construct = next((name for marker, name in _UNSUPPORTED if marker in detail), None)
+    if construct is None:  # RE2 says `(?P` for `(?P=name)`: the pattern tells which
+        construct = next((name for marker, name in _UNSUPPORTED if marker.startswith("(?") and marker in pattern), None)
     what = f"RE2 has no {construct}" if construct else f"RE2 does not accept it ({detail})"
     return f"{what}; mcptest matches regexes with RE2, which never backtracks (see docs/matchers.md)"

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from mcptest.exit_codes import ExitCode
-from tests.conftest import PYTHON, ROOT, run_cli
+from tests.conftest import PYTHON, ROOT, alive, run_cli
 
 MANIFEST = ROOT / "examples" / "quickstart" / "weather.yml"
 
@@ -176,7 +176,7 @@ tools:
     assert ran.code == ExitCode.NOT_READY
     assert results(ran)["never starts"]["error"] == "server 'stuck': no handshake within 2s"
     assert ran.seconds < 20
-    assert not _alive(int((tmp_path / "pid").read_text()))
+    assert not alive(int((tmp_path / "pid").read_text()))
 
 
 def test_garbage_on_stdout_is_named_in_the_failure(write) -> None:
@@ -225,13 +225,4 @@ tools:
         proc.kill()
     assert proc.returncode == 130, stderr
     assert b"interrupted" in stderr and b"Traceback" not in stderr
-    assert not _alive(server_pid)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    with open(f"/proc/{pid}/stat") as f:  # a zombie is dead, only not yet reaped by its parent
-        return f.read().split(")")[-1].split()[0] != "Z"
+    assert not alive(server_pid)
