@@ -189,6 +189,20 @@ def test_garbage_on_stdout_is_named_in_the_failure(write) -> None:
     assert ran.code == ExitCode.NOT_READY and ran.seconds < 30
 
 
+@pytest.mark.timeout(60)
+def test_bytes_that_are_not_utf8_on_stdout_fail_at_once(write) -> None:
+    command = [PYTHON, str(ROOT / "tests" / "servers" / "binary_server.py")]
+    ran = run_cli("run", str(fault_suite(write, command, connect_timeout=300, calls=2)), "-r", "json")
+    broken = results(ran)
+    expected = (
+        "server 'broken': its stdout is not UTF-8; the server wrote non-JSON-RPC output to stdout ('\ufffdPNG\\r')"
+    )
+    assert broken["broken call 1"]["error"] == broken["broken call 2"]["error"] == expected
+    assert broken["broken call 1"]["stderr"] == "binary-server: wrote a PNG header to stdout"
+    assert broken["healthy call"]["status"] == "passed"
+    assert ran.code == ExitCode.FAILED and ran.seconds < 60  # not the 300 s connect timeout
+
+
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_interrupting_a_run_leaves_no_server_process_behind(write, tmp_path: Path, sig: signal.Signals) -> None:
     pid_file = tmp_path / "pid"
