@@ -203,6 +203,34 @@ def test_bytes_that_are_not_utf8_on_stdout_fail_at_once(write) -> None:
     assert ran.code == ExitCode.FAILED and ran.seconds < 60  # not the 300 s connect timeout
 
 
+@pytest.mark.timeout(60)
+def test_bytes_that_are_not_utf8_in_place_of_an_answer_fail_the_call_at_once(write) -> None:
+    suite = write(
+        "suite.yml",
+        f"""
+servers:
+  broken:
+    command: {json.dumps([PYTHON, str(ROOT / "tests" / "servers" / "binary_midcall_server.py")])}
+    call_timeout_s: 300
+tools:
+  - name: spews
+    server: broken
+    tool: spew
+  - name: after it
+    server: broken
+    tool: spew
+""",
+    )
+    ran = run_cli("run", str(suite), "-r", "json")
+    errors = {name: r["error"] for name, r in results(ran).items()}
+    assert errors["spews"] == (
+        "server 'broken': its stdout is not UTF-8; "
+        "the server wrote non-JSON-RPC output to stdout ('\ufffd\ufffd\ufffd\ufffd a JPEG where JSON-RPC belongs')"
+    )
+    assert errors["after it"] == errors["spews"]
+    assert ran.code == ExitCode.FAILED and ran.seconds < 60  # not the 300 s call timeout
+
+
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_interrupting_a_run_leaves_no_server_process_behind(write, tmp_path: Path, sig: signal.Signals) -> None:
     pid_file = tmp_path / "pid"
