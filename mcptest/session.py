@@ -237,11 +237,12 @@ class ServerSession:
     async def _on_message(self, message: Any) -> None:
         if isinstance(message, Exception):
             line = _offending_line(message)
-            self._stdout_garbage.append(line)
+            if not self._stdout_garbage:  # the first is what the failure quotes; a flood must not pile up
+                self._stdout_garbage.append(line)
             if "\ufffd" in line and self._broken is None:  # binary on stdout: no answer can follow, stop waiting
                 self._broken = "its stdout is not UTF-8"
                 self._dead = self._dead or self._broken
-                for scope in self._waits:
+                for scope in list(self._waits):
                     scope.cancel()
 
     def _unavailable(self, message: str) -> ServerUnavailable:
