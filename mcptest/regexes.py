@@ -54,8 +54,8 @@ def _why(pattern: str, exc: Exception) -> str:
     detail = exc.args[0].decode("utf-8", "replace") if exc.args and isinstance(exc.args[0], bytes) else str(exc)
     try:
         re.compile(pattern)
-    except re.error:
-        return detail  # not a valid pattern in any dialect
+    except re.error as python:
+        return str(python)  # invalid in any dialect; Python's message gives a position, never a piece of the pattern
     construct = next((name for marker, name in _UNSUPPORTED if marker in detail), None)
     if construct is None:  # RE2 says `(?P` for `(?P=name)`: the pattern tells which
         construct = next((name for marker, name in _UNSUPPORTED if marker.startswith("(?") and marker in pattern), None)
