@@ -80,16 +80,17 @@ def _has_live_member(pgid: int) -> bool:
         return False
     if not os.path.exists("/proc/self/stat"):  # no procfs: assume alive, the grace period bounds the wait
         return True
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            with open(os.path.join(entry.path, "stat"), "rb") as f:
-                state, _ppid, pgrp = f.read().rsplit(b")", 1)[1].split()[:3]
-        except (OSError, ValueError):
-            continue  # it exited while we looked
-        if int(pgrp) == pgid and state not in (b"Z", b"X"):
-            return True
+    with os.scandir("/proc") as entries:
+        for entry in entries:
+            if not entry.name.isdigit():
+                continue
+            try:
+                with open(os.path.join(entry.path, "stat"), "rb") as f:
+                    state, _ppid, pgrp = f.read().rsplit(b")", 1)[1].split()[:3]
+            except (OSError, ValueError):
+                continue  # it exited while we looked
+            if int(pgrp) == pgid and state not in (b"Z", b"X"):
+                return True
     return False
 
 
