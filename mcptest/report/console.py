@@ -74,4 +74,6 @@ def _summary_line(report: Report) -> str:
         parts.append(
             f"[red]{failed} of {len(report.gates)} gates failed[/]" if failed else f"{len(report.gates)} gates passed"
         )
+    if report.interrupted:
+        parts.append("[yellow]interrupted: the tests that had not finished are not listed[/]")
     return ", ".join(parts) + f" [dim]in {report.duration_ms / 1000:.2f}s[/]"

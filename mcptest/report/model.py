@@ -107,6 +107,11 @@ class Report(_Model):
     results: list[TestResult] = Field(default_factory=list)
     gates: list[GateReport] = Field(default_factory=list, description="Gate blocks judged across runs.")
     summary: Summary
+    interrupted: bool = Field(
+        False,
+        description="The run stopped before every selected test ran (Ctrl-C, SIGTERM, or a bug in mcptest): "
+        "`results` holds the tests that finished.",
+    )
 
     @property
     def ok(self) -> bool:
