@@ -30,7 +30,7 @@ def report(
     """Re-render a JSON report; with --compare, show its delta and exit 1 on any regression.
 
     `mcptest report merge shard-*.json -o run.json` merges the reports of `mcptest run --shard K/N` into one."""
-    from mcptest.cli.common import emit, loading, use_color
+    from mcptest.cli.common import check_output, emit, loading, use_color
     from mcptest.errors import usage_error
     from mcptest.report.formats import REPORTERS, render_compared
     from mcptest.report.load import load_report
@@ -44,6 +44,7 @@ def report(
         raise usage_error(f"--format: unknown format '{format}'; formats are {', '.join(REPORTERS)}")
     if json_output and not compare:
         raise usage_error("--json prints the comparison and needs --compare; use --format json to re-render")
+    check_output(output)
     color = use_color(no_color) and not output
     if not compare:
         with loading():

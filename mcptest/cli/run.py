@@ -11,6 +11,7 @@ from mcptest.exit_codes import ExitCode
 
 if TYPE_CHECKING:
     from mcptest.agent_plan import RecordMode
+    from mcptest.report.model import Report
     from mcptest.selection import Selection
     from mcptest.suite.models import Suite
 
@@ -59,7 +60,7 @@ def run(
     ] = None,
 ) -> int:
     """Run a suite against its MCP servers and report; exit 1 when anything fails."""
-    from mcptest.cli.common import emit, loading, use_color
+    from mcptest.cli.common import check_output, emit, loading, use_color
 
     with loading():
         import anyio
@@ -68,6 +69,7 @@ def run(
         from mcptest.cli.progress import live_progress
         from mcptest.errors import usage_error
         from mcptest.report.formats import REPORTERS
+        from mcptest.run_state import RunState
         from mcptest.runner import run_suite, selected_count
         from mcptest.selection import Selection, parse_shard
         from mcptest.session import quiet_sdk_logs
@@ -76,6 +78,7 @@ def run(
         if reporter not in REPORTERS:
             raise usage_error(f"--reporter: unknown format '{reporter}'; formats are {', '.join(REPORTERS)}")
         loaded = load_suite(find_suite(suite))
+        check_output(output)
     selection = Selection(
         filter=filter, tags=tag or (), skip_tags=skip_tag or (), shard=parse_shard(shard) if shard else None
     )
@@ -100,9 +103,23 @@ def run(
         models=[m.strip() for m in models.split(",") if m.strip()] if models else None,
     )
     quiet_sdk_logs(debug)
-    with live_progress(any(not a.recorded for a in loaded.agents)) as hook:
-        options.on_progress = hook
-        result = anyio.run(lambda: run_suite(loaded, selection, agents_options=options, snapshots=snapshots))
+    state = RunState()
+
+    def render(report: Report) -> str:
+        return REPORTERS[reporter](report, use_color(no_color) and not output)
+
+    try:
+        with live_progress(any(not a.recorded for a in loaded.agents)) as hook:
+            options.on_progress = hook
+            result = anyio.run(
+                lambda: run_suite(loaded, selection, agents_options=options, state=state, snapshots=snapshots)
+            )
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: servers are stopped; report what finished
+        emit(render(state.report(interrupted=True)), output)
+        return ExitCode.INTERRUPTED
+    except Exception:  # a bug in mcptest: the finished results still reach the report, then the traceback
+        emit(render(state.report(interrupted=True)), output)
+        raise
     for path in snapshots.written:
         print(f"mcptest: wrote snapshot {path}", file=sys.stderr)
     for line in result.notes:
@@ -110,7 +127,7 @@ def run(
     for gate in result.report.gates:  # the floor lines go to stderr, so a JSON report on stdout stays clean
         for line in gate.lines:
             print(line, file=sys.stderr)
-    emit(REPORTERS[reporter](result.report, use_color(no_color) and not output), output)
+    emit(render(result.report), output)
     if result.capped:
         print(f"mcptest: --max-cost {max_cost:g} USD spent; the remaining runs were not dispatched", file=sys.stderr)
         return ExitCode.POLICY
