@@ -19,7 +19,9 @@ if TYPE_CHECKING:  # the report models are built only when a check runs, not whe
 _SEGMENT = re.compile(r"""^([A-Za-z_$][\w$-]*)((?:\[(?:-?\d+|"[^"]*"|'[^']*')\])*)$""")
 _INDEX = re.compile(r"""\[(?:(-?\d+)|"([^"]*)"|'([^']*)')\]""")
 GRADED = ("judge", "jury")
-MATCHER_KINDS = ("exact", "contains", "icontains", "contains-all", "regex", "schema", ">=", ">", "<=", "<") + GRADED
+MATCHER_KINDS = (
+    "exact", "contains", "icontains", "contains-all", "regex", "schema", ">=", ">", "<=", "<", "snapshot",
+) + GRADED  # fmt: skip
 
 
 class _Strict(BaseModel):
@@ -45,6 +47,11 @@ class Matcher(_Strict):
     gt: int | float | None = Field(None, alias=">", description="A number above this.")
     le: int | float | None = Field(None, alias="<=", description="A number at most this.")
     lt: int | float | None = Field(None, alias="<", description="A number below this.")
+    snapshot: str | dict[str, Any] | None = Field(
+        None,
+        description="Equal to the stored `__snapshots__/NAME.json` once timestamps, UUIDs and durations are "
+        "normalised: `NAME`, or `{ name, normalize: [{ pattern, replace }], volatile }`.",
+    )
     judge: JudgeSpec | None = Field(None, description="A model grades the text against a rubric (agent tests).")
     jury: JurySpec | None = Field(None, description="Several models grade the text; a quorum must pass it.")
 
@@ -63,6 +70,20 @@ class Matcher(_Strict):
             from mcptest.regexes import compile_regex
 
             compile_regex(value)  # a RegexError is a ValueError: `invalid regex '…': why`
+        return value
+
+    @field_validator("snapshot")
+    @classmethod
+    def _snapshot_spec(cls, value: Any) -> Any:
+        if value is not None:
+            from pydantic import ValidationError
+
+            from mcptest.snapshots import spec_of
+
+            try:
+                spec_of(value)
+            except ValidationError as exc:
+                raise ValueError(exc.errors()[0]["msg"].removeprefix("Value error, ")) from None
         return value
 
     @field_validator("json_schema")
@@ -316,4 +337,11 @@ _MATCHERS: dict[str, Callable[[Any, Any], str | None]] = {
     ">": _compare(">", lambda a, e: a > e),
     "<=": _compare("<=", lambda a, e: a <= e),
     "<": _compare("<", lambda a, e: a < e),
+    "snapshot": lambda actual, expected: _snapshot(actual, expected),
 }
+
+
+def _snapshot(actual: Any, expected: Any) -> str | None:
+    from mcptest.snapshots import check_snapshot
+
+    return check_snapshot(actual, expected)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -20,6 +21,7 @@ from mcptest.report.model import AssertionFailure, GateReport, Report, Status, T
 from mcptest.run_state import RunState, crash_message
 from mcptest.selection import Selection
 from mcptest.session import CallOutcome, ServerConfig, ServerUnavailable, SessionPool
+from mcptest.snapshots import SnapshotStore, in_ci, snapshot_store
 from mcptest.suite.agents import AgentTest
 from mcptest.suite.models import Suite, ToolTest
 
@@ -63,10 +65,13 @@ async def run_suite(
     on_result: Callable[[TestResult], None] | None = None,
     agents_options: AgentOptions | None = None,
     state: RunState | None = None,
+    pool: SessionPool | None = None,
+    snapshots: SnapshotStore | None = None,
 ) -> RunResult:
     """Run the selected tool tests, then the agent tests (recorded, replayed or live), one session per server.
 
     `state` collects the results as they finish, so a caller can still report them when the run is interrupted.
+    With `pool` (already entered), its sessions are used and left open: the pytest plugin keeps one per worker.
     """
     selection = selection or Selection()
     options = agents_options or AgentOptions()
@@ -77,7 +82,9 @@ async def run_suite(
     state.begin(suite.file, clock(), suite.secrets | key_values(options.environ))
     not_ready: list[bool] = []
     configs: dict[str, ServerConfig] = {**suite.servers, **(servers or {})}
-    async with SessionPool(configs, base_dir=Path(suite.file).parent) as pool:
+    shared = contextlib.nullcontext(pool) if pool else SessionPool(configs, base_dir=Path(suite.file).parent)
+    store = snapshots or SnapshotStore(Path(suite.file).parent, ci=in_ci())
+    async with _snapshots_on(shared, store) as pool:
         for test in tests:
             try:
                 if isinstance(test, ToolTest):
@@ -109,6 +116,14 @@ async def run_suite(
         capped=live.capped,
         notes=live.notes,
     )
+
+
+@contextlib.asynccontextmanager
+async def _snapshots_on(pool: Any, store: SnapshotStore) -> AsyncIterator[SessionPool]:
+    """The pool, with `store` as the snapshot folder of every matcher checked meanwhile."""
+    with snapshot_store(store):
+        async with pool as entered:
+            yield entered
 
 
 def judge_agent(agent: AgentTest, live: AgentRuns, file: str) -> tuple[list[TestResult], list[GateReport]]:
