@@ -1,0 +1,5 @@
+"""placeholder."""
+
+
+def register(app: object) -> None:
+    """Nothing yet."""
