@@ -7,7 +7,7 @@ cassette contributes the catalog its model was shown (distractors left out).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +69,15 @@ class Surface:
     def of_kind(self, kind: str) -> list[Entry]:
         """The entries of one kind, in listed order."""
         return [e for e in self.entries if e.kind == kind]
+
+    def unnamed(self) -> Surface:
+        """The same entries with no server names: how a live server compares with a snapshot of it."""
+        return Surface(self.source, tuple(replace(e, server="") for e in self.entries))
+
+    @property
+    def named(self) -> bool:
+        """Every entry names its server (a suite's or a cassette's catalog)."""
+        return all(e.server for e in self.entries)
 
     @property
     def tools(self) -> list[Entry]:

@@ -45,9 +45,3 @@ def live_surfaces(sources: Sources) -> list[tuple[str, Surface]]:
 
     return anyio.run(gather)
 
-
-def unnamed(surface: Surface) -> Surface:
-    """The surface with its entries' server names cleared: a live server compares with a snapshot of it."""
-    from dataclasses import replace
-
-    return Surface(surface.source, tuple(replace(e, server="") for e in surface.entries))

@@ -25,7 +25,9 @@ _SPACE = re.compile(r"\s+")
 
 
 def diff(old: Surface, new: Surface) -> DiffReport:
-    """Every change from `old` to `new`, breaking first."""
+    """Every change from `old` to `new`, breaking first; server names count only when both sides have them."""
+    if not (old.named and new.named):
+        old, new = old.unnamed(), new.unnamed()
     changes: list[Change] = []
     for kind in KINDS:
         changes += _diff_kind(old.of_kind(kind), new.of_kind(kind), kind)

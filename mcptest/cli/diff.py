@@ -90,13 +90,13 @@ def _live(
     from mcptest.errors import usage_error
     from mcptest.lint.sources import resolve_sources
     from mcptest.session import quiet_sdk_logs
-    from mcptest.surfaces import live_surfaces, unnamed
+    from mcptest.surfaces import live_surfaces
 
     sources = resolve_sources(suite, server, None, command, url, header, timeout)
     if len(sources.servers) != 1:
         raise usage_error(f"the suite has {len(sources.servers)} servers; pick one with --server")
     quiet_sdk_logs(debug)
-    return unnamed(live_surfaces(sources)[0][1])
+    return live_surfaces(sources)[0][1]
 
 
 def _emit(report: object, fmt: str, output: str | None, no_color: bool) -> None:
