@@ -80,9 +80,19 @@ def _verbs(tool: Tool) -> list[str]:
 
 
 def _in_description(description: str, family: tuple[str, ...]) -> str | None:
-    pattern = re.compile(rf"\b({'|'.join(family)})(s|es|ed|d|ing)?\b", re.IGNORECASE)
-    for m in pattern.finditer(description):
-        before, after = description[max(0, m.start() - 40) : m.start()], description[m.end() : m.end() + 60]
-        if not _NEGATED.search(before) and not (family is SENDING and _TO_CLIENT.search(after)):
-            return m.group(1).lower()
+    for verb, pattern in _FORMS[family]:
+        for m in pattern.finditer(description):
+            before, after = description[max(0, m.start() - 40) : m.start()], description[m.end() : m.end() + 60]
+            if not _NEGATED.search(before) and not (family is SENDING and _TO_CLIENT.search(after)):
+                return verb
     return None
+
+
+def _forms(verb: str) -> re.Pattern[str]:
+    """The verb's inflections: delete, deletes, deleted, deleting; drop, drops, dropped, dropping."""
+    endings = "e|es|ed|ing" if verb.endswith("e") else f"|s|es|ed|ing|{verb[-1]}ed|{verb[-1]}ing"
+    stem = verb[:-1] if verb.endswith("e") else verb
+    return re.compile(rf"\b{stem}(?:{endings})\b", re.IGNORECASE)
+
+
+_FORMS = {family: [(v, _forms(v)) for v in family] for family in (DESTRUCTIVE, SENDING)}

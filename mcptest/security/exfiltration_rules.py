@@ -24,7 +24,8 @@ _PRECIOUS = (
 EXFILTRATION = compile_all(
     [
         _SENSITIVE,
-        r"\b(send|forward|upload|post|transmit|exfiltrate|copy|include|pass|append|attach|bcc|cc|leak|report)\b"
+        r"\b(send|forward|upload|post|transmit|exfiltrate|copy|include|pass|append|attach|bcc|cc|leak|report|paste|"
+        r"put|insert|share|dump)\b"
         rf"[^.]{{0,80}}\b{_PRECIOUS}",
         r"\b(send|forward|upload|post|transmit|bcc|cc|report|mail)\b[^.]{0,60}\bto\s+(https?://|[\w.+-]+@[\w-]+\.|"
         r"\+?\d[\d\s-]{7,})",
