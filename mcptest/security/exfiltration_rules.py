@@ -24,9 +24,6 @@ _PRECIOUS = (
 EXFILTRATION = compile_all(
     [
         _SENSITIVE,
-        r"\b(send|forward|upload|post|transmit|exfiltrate|copy|include|pass|append|attach|bcc|cc|leak|report|paste|"
-        r"put|insert|share|dump)\b"
-        rf"[^.]{{0,80}}\b{_PRECIOUS}",
         r"\b(send|forward|upload|post|transmit|bcc|cc|report|mail)\b[^.]{0,60}\bto\s+(https?://|[\w.+-]+@[\w-]+\.|"
         r"\+?\d[\d\s-]{7,})",
         r"\b(change|set|replace|redirect|override)\s+(the\s+)?(recipient|destination|to[\s-]address|phone\s+number|"
@@ -34,6 +31,11 @@ EXFILTRATION = compile_all(
     ]
 )
 
+MOVES_PRECIOUS = re.compile(
+    r"\b(send|forward|upload|post|transmit|exfiltrate|copy|include|pass|append|attach|bcc|cc|leak|report|paste|put|"
+    rf"insert|share|dump)\b[^.]{{0,80}}\b(?P<what>{_PRECIOUS})",
+    re.IGNORECASE | re.DOTALL,
+)
 ADDRESSES = re.compile(r"\bhttps?://[^\s)\"'<>]+|\b[\w.+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b")
 _HARMLESS_HOST = re.compile(
     r"(^|\.)(example\.(com|org|net)|localhost|127\.0\.0\.1)$|\.(test|invalid|example|localhost)$", re.IGNORECASE
@@ -61,7 +63,8 @@ def sec_004_exfiltration_directive(tool: Tool) -> Iterator[Hit]:
 
     What it flags: in any text of a tool, resource or prompt (names, descriptions, defaults): paths of credential
     files (`~/.ssh`, `id_rsa`, `mcp.json`, `.env`, `~/.aws/credentials`, ...); a verb that moves data (send,
-    forward, upload, include, pass, bcc) near the conversation, the system prompt, keys, tokens or passwords; a
+    forward, upload, include, pass, bcc) near the conversation, the system prompt, keys, tokens or passwords
+    (unless the tool declares an argument of that name: `pass the key as api_key` documents its own input); a
     sending verb followed by an address ("send a copy to https://...", "... to +1 324 ..."); "change the
     recipient", "redirect the destination".
     Why it matters: the published tool-poisoning attacks end here: a calculator that asks for `~/.ssh/id_rsa` as
@@ -72,8 +75,13 @@ def sec_004_exfiltration_directive(tool: Tool) -> Iterator[Hit]:
     Fix: remove the directive; a tool that must send data says so plainly in its name and declares
     `openWorldHint: true`.
     """
-    for at, words in first_matches(EXFILTRATION, text.everything(tool.raw)):
-        yield Hit(f"asks for data to be read or sent out: {quote(words)}", "Remove the directive.", at)
+    declared = {_squash(name) for _, name in text.names(tool.raw)}
+    for at, value in text.everything(tool.raw):
+        m = EXFILTRATION.search(value) or next(
+            (m for m in MOVES_PRECIOUS.finditer(value) if _squash(m.group("what")) not in declared), None
+        )
+        if m:
+            yield Hit(f"asks for data to be read or sent out: {quote(' '.join(m.group(0).split()))}", "Remove it.", at)
 
 
 def sec_005_address_in_description(tool: Tool) -> Iterator[Hit]:
@@ -119,3 +127,7 @@ def _host(address: str) -> str:
         return urlsplit(address).hostname or ""
     except ValueError:
         return ""
+
+
+def _squash(words: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", words.lower()).removesuffix("s")

@@ -40,8 +40,8 @@ CLAIMS = compile_all(
 
 SHADOWING = compile_all(
     [
-        r"\b(before|after|instead\s+of|when(ever)?|while)\s+(using|calling|invoking|running)\s+(any|all|every|"
-        r"other|another)\b[^.]{0,40}\b(tools?|functions?|servers?)\b",
+        r"\b(before|after|instead\s+of|when(ever)?|while)\s+(using|calling|invoking|running|executing)\s+(any|all|"
+        r"every)\b[^.]{0,40}\b(tools?|functions?|servers?|commands?)\b",
         r"\b(any|all|every)\s+other\s+(tools?|functions?|servers?)\b",
         r"\b(also\s+present|other\s+server'?s?|another\s+server'?s?)\s+[\w-]*\s*(tool|server)s?\b",
         r"\bside\s+effects?\s+on\s+(the\s+)?[\w-]+",
@@ -93,7 +93,7 @@ def sec_003_shadowing(tool: Tool, scope: Scope = EMPTY) -> Iterator[Hit]:
     """A description gives orders about other tools or servers (tool shadowing).
 
     What it flags: text about how the model should use tools other than this one: "before using any other
-    tool", "all other tools", "the also present send_email tool", "a side effect on ...", and any sentence that
+    tool" (any, all or every: a plain "before calling other tools" is usage advice), "all other tools", "the also present send_email tool", "a side effect on ...", and any sentence that
     names another tool of the scanned catalogs together with a directive ("when", "must", "always", "make sure",
     "instead", "change", "redirect", "set"). A plain cross-reference ("Use read_text_file instead.") from the
     same server is not flagged.
