@@ -74,6 +74,14 @@ class Surface:
         """The same entries with no server names: how a live server compares with a snapshot of it."""
         return Surface(self.source, tuple(replace(e, server="") for e in self.entries))
 
+    def wire(self) -> dict[str, Any]:
+        """The entries as a snapshot: `{"tools": [...]}` plus `resources`, `resourceTemplates`, `prompts` when any."""
+        out: dict[str, Any] = {"tools": [e.raw for e in self.tools]}
+        for kind in KINDS[1:]:
+            if self.of_kind(kind):
+                out[WIRE_KEYS[kind]] = [e.raw for e in self.of_kind(kind)]
+        return out
+
     @property
     def named(self) -> bool:
         """Every entry names its server (a suite's or a cassette's catalog)."""

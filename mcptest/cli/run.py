@@ -43,6 +43,9 @@ def run(
         float | None,
         typer.Option("--max-cost", min=0, help="Stop dispatching runs once this many USD are spent (exit 5)."),
     ] = None,
+    check_pins: Annotated[
+        bool | None, typer.Option("--check-pins/--no-check-pins", help="Check mcptest.lock first (default: if it exists).")
+    ] = None,
 ) -> int:
     """Run a suite against its MCP servers and report; exit 1 when anything fails."""
     from mcptest.cli.common import emit, loading, use_color
@@ -66,6 +69,10 @@ def run(
     if not selected_count(loaded, selection):
         print(f"mcptest: no tests selected in {loaded.file} (check --filter / --tag / --skip-tag)", file=sys.stderr)
         return ExitCode.NOTHING_SELECTED
+    from mcptest.cli.pin import check_before_run
+
+    if (pinned := check_before_run(loaded, check_pins)) is not None:
+        return pinned
     options = AgentOptions(
         record_mode=_record_mode(record, record_mode),
         concurrency=concurrency,
