@@ -18,6 +18,7 @@ from mcptest.errors import Problem, UserError
 
 if TYPE_CHECKING:
     from mcptest.catalog_diff.model import DiffReport
+    from mcptest.session import ServerConfig
     from mcptest.suite.models import Suite
 
 LOCK_NAME = "mcptest.lock"
@@ -34,7 +35,8 @@ class Pin(_Model):
     kind: str = Field(description="tool, resource, resource_template or prompt.")
     description: str = Field(description="`sha256:` of the description text (empty text when there is none).")
     schema_: str = Field(
-        alias="schema", description="`sha256:` of everything else: schemas, annotations, title, MIME type (sorted keys)."
+        alias="schema",
+        description="`sha256:` of everything else: schemas, annotations, title, MIME type (sorted keys).",
     )
 
 
@@ -64,7 +66,9 @@ def pin(surface: Surface) -> PinnedServer:
     pins = {}
     for e in surface.entries:
         rest = {k: v for k, v in e.raw.items() if k != "description"}
-        pins[f"{e.kind}:{e.key}"] = Pin(kind=e.kind, description=_sha(e.description), schema=_sha(canonical(rest)))
+        pins[f"{e.kind}:{e.key}"] = Pin.model_validate(
+            {"kind": e.kind, "description": _sha(e.description), "schema": _sha(canonical(rest))}
+        )
     return PinnedServer(pins=pins, catalog=surface.wire())
 
 
@@ -86,7 +90,9 @@ def read_lock(path: Path) -> Lock | None:
         return Lock.model_validate_json(path.read_text(encoding="utf-8"))
     except (ValidationError, ValueError) as exc:
         first = str(exc).splitlines()[0]
-        raise UserError([Problem(str(path), 0, 0, f"not a valid lock file ({first}); re-create it with `mcptest pin --update`")]) from None
+        raise UserError(
+            [Problem(str(path), 0, 0, f"not a valid lock file ({first}); re-create it with `mcptest pin --update`")]
+        ) from None
 
 
 def write_lock(lock: Lock, path: Path) -> None:
@@ -109,6 +115,6 @@ def pinned_changes(suite: Suite, lock: Lock) -> list[tuple[str, DiffReport]]:
     from mcptest.lint.sources import Sources
     from mcptest.surfaces import live_surfaces
 
-    servers = [(name, suite.servers[name]) for name in lock.servers if name in suite.servers]
+    servers: list[tuple[str, ServerConfig]] = [(n, suite.servers[n]) for n in lock.servers if n in suite.servers]
     live = live_surfaces(Sources(servers=servers, suite=suite, base_dir=Path(suite.file).parent))
     return [(name, d) for name, surface in live if (d := changes(lock.servers[name], surface, name)) is not None]

@@ -19,6 +19,8 @@ from mcptest.lint.block import ToolQualityBlock
 from mcptest.providers import key_values
 from mcptest.report.model import AssertionFailure, GateReport, Report, Status, TestResult, summarize
 from mcptest.report.redact import redact
+from mcptest.security.block import SecurityBlock
+from mcptest.security.gate import run_security_block
 from mcptest.selection import Selection
 from mcptest.session import CallOutcome, ServerConfig, ServerUnavailable, SessionPool
 from mcptest.suite.agents import AgentTest
@@ -41,7 +43,7 @@ class RunResult:
     """Lines for stderr: cassettes written or not."""
 
 
-Test = ToolTest | ToolQualityBlock
+Test = ToolTest | ToolQualityBlock | SecurityBlock
 
 
 def selected_count(suite: Suite, selection: Selection) -> int:
@@ -50,8 +52,8 @@ def selected_count(suite: Suite, selection: Selection) -> int:
 
 
 def select(suite: Suite, selection: Selection) -> list[Test]:
-    """The suite's tests that the filters select: tool tests, then `tool_quality:` blocks, each in file order."""
-    tests: list[Test] = [*suite.tools, *suite.tool_quality]
+    """The suite's tests that the filters select: tool tests, `tool_quality:` then `security:` blocks, in file order."""
+    tests: list[Test] = [*suite.tools, *suite.tool_quality, *suite.security]
     return [t for t in tests if selection.matches(t)]
 
 
@@ -80,6 +82,8 @@ async def run_suite(
         for test in tests:
             if isinstance(test, ToolTest):
                 result, timed_out = await run_tool_test(test, pool, suite.file)
+            elif isinstance(test, SecurityBlock):
+                result, timed_out = await run_security_block(test, pool, suite.file, list(suite.servers))
             else:
                 result, timed_out = await run_quality_block(test, pool, suite.file)
             results.append(result)

@@ -1,4 +1,4 @@
-"""Where `diff`, `pin` and `security` get catalogs: saved snapshots and cassettes, or live servers (via doctor's probe)."""
+"""Where `diff`, `pin` and `security` get live catalogs: a server listed through doctor's probe."""
 
 from __future__ import annotations
 
@@ -44,4 +44,3 @@ def live_surfaces(sources: Sources) -> list[tuple[str, Surface]]:
         return [(name, await live_surface(name, config, sources.base_dir)) for name, config in sources.servers]
 
     return anyio.run(gather)
-

@@ -96,7 +96,9 @@ def _entry_changes(a: Entry, b: Entry) -> Iterator[Change]:
         return
     if _SPACE.sub(" ", a.description).strip() != _SPACE.sub(" ", b.description).strip():
         msg = f"{a.label}: description rewritten"
-        yield _change(Impact.RISKY, "description_rewritten", a, msg, "/description", old=a.description, new=b.description)
+        yield _change(
+            Impact.RISKY, "description_rewritten", a, msg, "/description", old=a.description, new=b.description
+        )
     for key in ("title", "name", "mimeType"):
         if key != _identity_key(a) and a.raw.get(key) != b.raw.get(key):
             old, new = a.raw.get(key), b.raw.get(key)
@@ -154,4 +156,6 @@ def _hint(annotations: dict[str, Any], hint: str) -> str:
 
 
 def _change(impact: Impact, code: str, e: Entry, message: str, at: str | None = None, **extra: Any) -> Change:
-    return Change(impact=impact, code=code, kind=e.kind, name=e.key, server=e.server or None, pointer=at, message=message, **extra)
+    return Change(
+        impact=impact, code=code, kind=e.kind, name=e.key, server=e.server or None, pointer=at, message=message, **extra
+    )

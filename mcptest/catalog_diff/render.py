@@ -58,7 +58,8 @@ def _selection_lines(s: SelectionEffect, markdown: bool = False) -> list[str]:
         ]
     else:
         lines += [
-            f"  {t.tool}: {t.before:.0%} → {t.after:.0%} of {t.intents} intents, p = {t.p_value:.3g}{star(t.significant)}"
+            f"  {t.tool}: {t.before:.0%} → {t.after:.0%} of {t.intents} intents, "
+            f"p = {t.p_value:.3g}{star(t.significant)}"
             for t in moved
         ]
     if not moved:

@@ -29,8 +29,10 @@ def load_intents(path: str | Path, names: set[str]) -> list[Intent]:
     doc = yaml_source.load(path)
     spec = validate(IntentsFile, doc)
     problems = [
-        doc.problem(("intents", i, "gold", j), f"intents[{i}].gold[{j}]: no tool {g!r} in either catalog"
-                    f"{did_you_mean(g, sorted(names))}")
+        doc.problem(
+            ("intents", i, "gold", j),
+            f"intents[{i}].gold[{j}]: no tool {g!r} in either catalog{did_you_mean(g, sorted(names))}",
+        )
         for i, intent in enumerate(spec.intents)
         for j, g in enumerate(intent.gold)
         if g not in names

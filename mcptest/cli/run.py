@@ -44,7 +44,8 @@ def run(
         typer.Option("--max-cost", min=0, help="Stop dispatching runs once this many USD are spent (exit 5)."),
     ] = None,
     check_pins: Annotated[
-        bool | None, typer.Option("--check-pins/--no-check-pins", help="Check mcptest.lock first (default: if it exists).")
+        bool | None,
+        typer.Option("--check-pins/--no-check-pins", help="Check mcptest.lock first (default: if it exists)."),
     ] = None,
 ) -> int:
     """Run a suite against its MCP servers and report; exit 1 when anything fails."""

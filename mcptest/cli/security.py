@@ -67,7 +67,7 @@ def security(
         out = {"ok": not failed, "fail_on": fail_on} | report.to_json()
         sys.stdout.write(json.dumps(out, indent=2, ensure_ascii=False) + "\n")
     else:
-        _print(report, no_color)
+        print_report(report, no_color)
     return ExitCode.FAILED if failed else ExitCode.OK
 
 
@@ -96,7 +96,8 @@ def _surfaces(
     return [s for _, s in live_surfaces(sources)], sources.suite.file if sources.suite else None
 
 
-def _print(report: SecurityReport, no_color: bool) -> None:
+def print_report(report: SecurityReport, no_color: bool) -> None:
+    """The findings, source by source, then the totals (doctor --security prints the same)."""
     from rich.console import Console
     from rich.markup import escape
 
@@ -104,9 +105,9 @@ def _print(report: SecurityReport, no_color: bool) -> None:
 
     color = use_color(no_color, sys.stdout)
     console = Console(file=sys.stdout, color_system="auto" if color else None, highlight=False, soft_wrap=True)
+    entries = "entries" if report.entries != 1 else "entry"
     for source in report.sources:
         mine = [f for f in report.flagged if f.source == source]
-        entries = "entries" if report.entries != 1 else "entry"
         console.print(f"[bold]{escape(source)}[/]: {len(mine)} finding(s)")
         for flagged in mine:
             f, sev = flagged.finding, flagged.finding.severity.value

@@ -9,8 +9,31 @@ from mcptest.catalog import Tool
 from mcptest.lint.findings import Hit, pointer
 from mcptest.security.scope import EMPTY, Scope
 
-DESTRUCTIVE = ("delete", "remove", "erase", "destroy", "drop", "purge", "wipe", "overwrite", "truncate", "kill")
-SENDING = ("send", "email", "mail", "post", "publish", "upload", "tweet", "notify", "transfer", "pay", "sms")
+DESTRUCTIVE: tuple[str, ...] = (
+    "delete",
+    "remove",
+    "erase",
+    "destroy",
+    "drop",
+    "purge",
+    "wipe",
+    "overwrite",
+    "truncate",
+    "kill",
+)
+SENDING: tuple[str, ...] = (
+    "send",
+    "email",
+    "mail",
+    "post",
+    "publish",
+    "upload",
+    "tweet",
+    "notify",
+    "transfer",
+    "pay",
+    "sms",
+)
 _PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 _TO_CLIENT = re.compile(
     r"^\W*(\w+\s+){0,2}(elicitation|progress|notifications?|sampling|requests?\s+(for|to)\s+the\s+(user|client)|"
@@ -45,12 +68,18 @@ def sec_008_undeclared_side_effect(tool: Tool) -> Iterator[Hit]:
     for verb in verbs:
         kind, hint = ("destroys", "destructiveHint") if verb in DESTRUCTIVE else ("sends", "openWorldHint")
         if hints.get("readOnlyHint") is True:
-            yield Hit(f"says it {kind} ({verb!r}) but claims readOnlyHint: true", f"Set {hint}: true.",
-                      pointer("annotations", "readOnlyHint"))
+            yield Hit(
+                f"says it {kind} ({verb!r}) but claims readOnlyHint: true",
+                f"Set {hint}: true.",
+                pointer("annotations", "readOnlyHint"),
+            )
             return
         if hints.get(hint) is not True:
-            yield Hit(f"says it {kind} ({verb!r}) without {hint}: true", f"Declare {hint}: true.",
-                      pointer("annotations", hint))
+            yield Hit(
+                f"says it {kind} ({verb!r}) without {hint}: true",
+                f"Declare {hint}: true.",
+                pointer("annotations", hint),
+            )
 
 
 def sec_009_name_collision(tool: Tool, scope: Scope = EMPTY) -> Iterator[Hit]:

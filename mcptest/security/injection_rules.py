@@ -93,10 +93,10 @@ def sec_003_shadowing(tool: Tool, scope: Scope = EMPTY) -> Iterator[Hit]:
     """A description gives orders about other tools or servers (tool shadowing).
 
     What it flags: text about how the model should use tools other than this one: "before using any other
-    tool" (any, all or every: a plain "before calling other tools" is usage advice), "all other tools", "the also present send_email tool", "a side effect on ...", and any sentence that
-    names another tool of the scanned catalogs together with a directive ("when", "must", "always", "make sure",
-    "instead", "change", "redirect", "set"). A plain cross-reference ("Use read_text_file instead.") from the
-    same server is not flagged.
+    tool" (any, all or every: a plain "before calling other tools" is usage advice), "all other tools", "the
+    also present send_email tool", "a side effect on ...", and any sentence that names another server's tool
+    together with a directive ("when", "must", "always", "make sure", "instead", "change", "redirect", "set").
+    A plain cross-reference ("Use read_text_file instead.") from the same server is not flagged.
     Why it matters: with several servers connected, one server's description can rewrite how the model calls
     another server's tools, without ever being called itself (Invariant Labs, "tool shadowing", April 2025;
     Trail of Bits, "line jumping", 2025): recipients changed, data copied out, confirmations skipped.

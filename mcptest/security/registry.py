@@ -60,4 +60,3 @@ def _codes(values: Sequence[str]) -> list[str]:
         if not any(r.code.startswith(code) for r in SEC_RULES):
             raise usage_error(f"unknown rule or prefix {code!r}{did_you_mean(code, [r.code for r in SEC_RULES])}")
     return codes
-

@@ -79,7 +79,9 @@ def _properties(schema: dict[str, Any], at: tuple[str | int, ...]) -> Iterator[t
         yield from _properties(sub, child)
 
 
-def _children(schema: dict[str, Any], at: tuple[str | int, ...]) -> Iterator[tuple[tuple[str | int, ...], dict[str, Any]]]:
+def _children(
+    schema: dict[str, Any], at: tuple[str | int, ...]
+) -> Iterator[tuple[tuple[str | int, ...], dict[str, Any]]]:
     props = schema.get("properties")
     if isinstance(props, dict):
         for name, sub in props.items():

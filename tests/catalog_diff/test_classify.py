@@ -45,41 +45,106 @@ def _codes(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> list[tuple[s
 
 CASES = [
     ("tool removed", lambda t: None, "breaking", "removed"),
-    ("required argument added", lambda t: (t["inputSchema"]["properties"].update(repo={"type": "string"}),
-                                           t["inputSchema"]["required"].append("repo")), "breaking",
-     "required_argument_added"),
-    ("optional becomes required", lambda t: t["inputSchema"]["required"].append("state"), "breaking",
-     "argument_now_required"),
-    ("enum value removed", lambda t: t["inputSchema"]["properties"]["state"].update(enum=["open", "closed"]),
-     "breaking", "enum_value_removed"),
-    ("maxLength tightened", lambda t: t["inputSchema"]["properties"]["query"].update(maxLength=50), "breaking",
-     "maxLength_tightened"),
-    ("maximum tightened", lambda t: t["inputSchema"]["properties"]["limit"].update(maximum=10), "breaking",
-     "maximum_tightened"),
-    ("output field removed", lambda t: (t["outputSchema"]["properties"].pop("total"),
-                                        t["outputSchema"]["required"].remove("total")), "breaking",
-     "output_field_removed"),
+    (
+        "required argument added",
+        lambda t: (
+            t["inputSchema"]["properties"].update(repo={"type": "string"}),
+            t["inputSchema"]["required"].append("repo"),
+        ),
+        "breaking",
+        "required_argument_added",
+    ),
+    (
+        "optional becomes required",
+        lambda t: t["inputSchema"]["required"].append("state"),
+        "breaking",
+        "argument_now_required",
+    ),
+    (
+        "enum value removed",
+        lambda t: t["inputSchema"]["properties"]["state"].update(enum=["open", "closed"]),
+        "breaking",
+        "enum_value_removed",
+    ),
+    (
+        "maxLength tightened",
+        lambda t: t["inputSchema"]["properties"]["query"].update(maxLength=50),
+        "breaking",
+        "maxLength_tightened",
+    ),
+    (
+        "maximum tightened",
+        lambda t: t["inputSchema"]["properties"]["limit"].update(maximum=10),
+        "breaking",
+        "maximum_tightened",
+    ),
+    (
+        "output field removed",
+        lambda t: (t["outputSchema"]["properties"].pop("total"), t["outputSchema"]["required"].remove("total")),
+        "breaking",
+        "output_field_removed",
+    ),
     ("argument removed", lambda t: t["inputSchema"]["properties"].pop("labels"), "breaking", "argument_removed"),
-    ("description rewritten", lambda t: t.update(description="Look up issues. Returns them."), "risky",
-     "description_rewritten"),
-    ("readOnlyHint true to false", lambda t: t["annotations"].update(readOnlyHint=False), "risky",
-     "annotation_changed"),
-    ("destructiveHint false to true", lambda t: t["annotations"].update(destructiveHint=True), "risky",
-     "annotation_changed"),
-    ("destructiveHint false to absent (defaults to true)", lambda t: t["annotations"].pop("destructiveHint"),
-     "risky", "annotation_changed"),
-    ("optional argument added", lambda t: t["inputSchema"]["properties"].update(sort={"type": "string"}),
-     "compatible", "optional_argument_added"),
-    ("type widened", lambda t: t["inputSchema"]["properties"]["limit"].update(type=["integer", "string"]),
-     "compatible", "type_widened"),
-    ("enum value added", lambda t: t["inputSchema"]["properties"]["state"]["enum"].append("draft"), "compatible",
-     "enum_value_added"),
-    ("maximum loosened", lambda t: t["inputSchema"]["properties"]["limit"].update(maximum=1000), "compatible",
-     "maximum_loosened"),
-    ("required becomes optional", lambda t: t["inputSchema"].update(required=[]), "compatible",
-     "argument_now_optional"),
-    ("output field added", lambda t: t["outputSchema"]["properties"].update(page={"type": "integer"}),
-     "compatible", "output_field_added"),
+    (
+        "description rewritten",
+        lambda t: t.update(description="Look up issues. Returns them."),
+        "risky",
+        "description_rewritten",
+    ),
+    (
+        "readOnlyHint true to false",
+        lambda t: t["annotations"].update(readOnlyHint=False),
+        "risky",
+        "annotation_changed",
+    ),
+    (
+        "destructiveHint false to true",
+        lambda t: t["annotations"].update(destructiveHint=True),
+        "risky",
+        "annotation_changed",
+    ),
+    (
+        "destructiveHint false to absent (defaults to true)",
+        lambda t: t["annotations"].pop("destructiveHint"),
+        "risky",
+        "annotation_changed",
+    ),
+    (
+        "optional argument added",
+        lambda t: t["inputSchema"]["properties"].update(sort={"type": "string"}),
+        "compatible",
+        "optional_argument_added",
+    ),
+    (
+        "type widened",
+        lambda t: t["inputSchema"]["properties"]["limit"].update(type=["integer", "string"]),
+        "compatible",
+        "type_widened",
+    ),
+    (
+        "enum value added",
+        lambda t: t["inputSchema"]["properties"]["state"]["enum"].append("draft"),
+        "compatible",
+        "enum_value_added",
+    ),
+    (
+        "maximum loosened",
+        lambda t: t["inputSchema"]["properties"]["limit"].update(maximum=1000),
+        "compatible",
+        "maximum_loosened",
+    ),
+    (
+        "required becomes optional",
+        lambda t: t["inputSchema"].update(required=[]),
+        "compatible",
+        "argument_now_optional",
+    ),
+    (
+        "output field added",
+        lambda t: t["outputSchema"]["properties"].update(page={"type": "integer"}),
+        "compatible",
+        "output_field_added",
+    ),
 ]
 
 
@@ -90,7 +155,9 @@ def test_each_change_is_classified(why: str, edit: Any, impact: str, code: str) 
 
 
 def test_an_unchanged_catalog_and_whitespace_only_edits_report_nothing() -> None:
-    spaced = _edit(lambda t: t.update(description="Search the issue tracker   by keyword.\nReturns matching issues as JSON."))
+    spaced = _edit(
+        lambda t: t.update(description="Search the issue tracker   by keyword.\nReturns matching issues as JSON.")
+    )
     assert _codes([SEARCH], [SEARCH]) == []
     assert _codes([SEARCH], [spaced]) == []
 

@@ -1,12 +1,14 @@
-"""`mcptest pin` and the check `mcptest run` makes first, against the mock server (a subprocess) whose manifest changes."""
+"""`mcptest pin` and the check `mcptest run` makes first, against the mock server whose manifest changes."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+import jsonschema
 import pytest
 
+from mcptest.schemas import SCHEMA_DIR
 from tests.doctor.helpers import cli
 
 MANIFEST = """\
@@ -46,6 +48,7 @@ def test_pin_run_change_fail_update_run(capsys: pytest.CaptureFixture[str], suit
     assert pinned.code == 0, pinned.stderr
     lock = json.loads((suite.parent / "mcptest.lock").read_text(encoding="utf-8"))
     assert pinned.code == 0, pinned.stderr
+    jsonschema.validate(lock, json.loads((SCHEMA_DIR / "lock.v1.json").read_text(encoding="utf-8")))
     assert lock["format_version"] == "1" and list(lock["servers"]) == ["mock"]
     assert list(lock["servers"]["mock"]["pins"]) == ["tool:ping"]
     assert lock["servers"]["mock"]["pins"]["tool:ping"]["description"].startswith("sha256:")

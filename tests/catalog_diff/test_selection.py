@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import jsonschema
 import pytest
 
+from mcptest.schemas import SCHEMA_DIR
 from tests.doctor.helpers import cli
 
 OLD = {
@@ -43,16 +45,28 @@ def test_a_description_rewrite_that_drops_selection_is_reported_per_tool_as_sign
     intents.append({"query": "list the repositories of acme", "gold": ["list_repos"]})
     spec = tmp_path / "intents.yml"
     spec.write_text(json.dumps({"intents": intents}), encoding="utf-8")
-    out = cli(capsys, "diff", _write(tmp_path, "a.json", OLD), _write(tmp_path, "b.json", new), "--json",
-              "--intents", spec, "--fail-on", "never")
+    out = cli(
+        capsys,
+        "diff",
+        _write(tmp_path, "a.json", OLD),
+        _write(tmp_path, "b.json", new),
+        "--json",
+        "--intents",
+        spec,
+        "--fail-on",
+        "never",
+    )
     report = out.json()
     assert out.code == 0, out.stderr
+    jsonschema.validate(report, json.loads((SCHEMA_DIR / "diff.v1.json").read_text(encoding="utf-8")))
     shifts = {t["tool"]: t for t in report["selection"]["tools"]}
     assert (shifts["search_issues"]["before"], shifts["search_issues"]["after"]) == (1.0, 0.0)
     assert shifts["search_issues"]["lost"] == 8 and shifts["search_issues"]["significant"] is True
     assert shifts["search_issues"]["p_value"] == pytest.approx(2 * 0.5**8)
     assert (shifts["list_repos"]["before"], shifts["list_repos"]["after"], shifts["list_repos"]["significant"]) == (
-        1.0, 1.0, False,
+        1.0,
+        1.0,
+        False,
     )
     assert report["selection"]["tools"][0]["tool"] == "search_issues"
     assert report["selection"]["before"] == 1.0 and report["selection"]["after"] == pytest.approx(1 / 9)
@@ -63,8 +77,9 @@ def test_a_renamed_tool_keeps_its_intents_under_either_name(capsys: pytest.Captu
     new["tools"][0]["name"] = "search_issue"
     spec = tmp_path / "intents.yml"
     spec.write_text("intents:\n  - query: search by keyword login\n    gold: [search_issues]\n", encoding="utf-8")
-    out = cli(capsys, "diff", _write(tmp_path, "a.json", OLD), _write(tmp_path, "b.json", new), "--json",
-              "--intents", spec)
+    out = cli(
+        capsys, "diff", _write(tmp_path, "a.json", OLD), _write(tmp_path, "b.json", new), "--json", "--intents", spec
+    )
     report = out.json()
     assert out.code == 1  # the rename is breaking
     assert [c["code"] for c in report["changes"]] == ["renamed"]
