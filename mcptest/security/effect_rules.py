@@ -109,19 +109,21 @@ def _verbs(tool: Tool) -> list[str]:
 
 
 def _in_description(description: str, family: tuple[str, ...]) -> str | None:
-    for verb, pattern in _FORMS[family]:
-        for m in pattern.finditer(description):
-            before, after = description[max(0, m.start() - 40) : m.start()], description[m.end() : m.end() + 60]
-            if not _NEGATED.search(before) and not (family is SENDING and _TO_CLIENT.search(after)):
-                return verb
+    for m in _FORMS[family].finditer(description):
+        before, after = description[max(0, m.start() - 40) : m.start()], description[m.end() : m.end() + 60]
+        if not _NEGATED.search(before) and not (family is SENDING and _TO_CLIENT.search(after)):
+            return family[int(str(m.lastgroup)[1:])]
     return None
 
 
-def _forms(verb: str) -> re.Pattern[str]:
+def _forms(verb: str) -> str:
     """The verb's inflections: delete, deletes, deleted, deleting; drop, drops, dropped, dropping."""
     endings = "e|es|ed|ing" if verb.endswith("e") else f"|s|es|ed|ing|{verb[-1]}ed|{verb[-1]}ing"
     stem = verb[:-1] if verb.endswith("e") else verb
-    return re.compile(rf"\b{stem}(?:{endings})\b", re.IGNORECASE)
+    return rf"{stem}(?:{endings})"
 
 
-_FORMS = {family: [(v, _forms(v)) for v in family] for family in (DESTRUCTIVE, SENDING)}
+_FORMS = {
+    family: re.compile(rf"\b(?:{'|'.join(f'(?P<v{i}>{_forms(v)})' for i, v in enumerate(family))})\b", re.IGNORECASE)
+    for family in (DESTRUCTIVE, SENDING)
+}

@@ -6,36 +6,45 @@ import re
 from collections.abc import Iterator
 
 from mcptest.catalog import Tool
-from mcptest.lint.findings import Hit
+from mcptest.lint.findings import Hit, pointer
 from mcptest.security import text
 from mcptest.security.patterns import compile_all, first_matches, quote
 
-_SENSITIVE = (
+_SENSITIVE_HINTS = (
+    "ssh", "id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "mcp.json", ".cursor", ".aws", ".env", "/etc/", ".npmrc",
+    ".netrc", ".git-credentials", ".kube", "claude_desktop_config", ".pgpass", ".docker",
+)  # fmt: skip
+"""Substrings every credential path below contains: texts without one skip the pattern."""
+SENSITIVE = re.compile(
     r"~/\.ssh\b|\bid_(rsa|ed25519|ecdsa|dsa)\b|\.ssh/|\bmcp\.json\b|~/\.cursor\b|\.aws/credentials|~/\.aws\b|"
     r"(?<![\w.])\.env\b|/etc/(passwd|shadow)\b|\.npmrc\b|\.netrc\b|\.git-credentials\b|\.kube/config\b|"
-    r"claude_desktop_config\.json|\.pgpass\b|\.docker/config\.json"
+    r"claude_desktop_config\.json|\.pgpass\b|\.docker/config\.json",
+    re.IGNORECASE,
+)
+_MOVERS = (
+    "send|forward|upload|post|transmit|exfiltrate|copy|include|pass|append|attach|bcc|cc|leak|report|paste|put|"
+    "insert|share|dump"
 )
 _PRECIOUS = (
-    r"(conversation|chat\s+history|message\s+history|previous\s+messages|last\s+messages|list\s+of\s+(the\s+)?last"
+    r"conversation|chat\s+history|message\s+history|previous\s+messages|last\s+messages|list\s+of\s+(the\s+)?last"
     r"\s+messages|entire\s+context|full\s+context|all\s+messages|system\s+prompt|api[\s_-]?keys?|credentials|"
     r"passwords?|private\s+keys?|secrets?|(access|auth|api|bearer|session)\s+tokens?|environment\s+variables|"
-    r"ssh\s+keys?)"
+    r"ssh\s+keys?"
 )
-EXFILTRATION = compile_all(
-    [
-        _SENSITIVE,
-        r"\b(send|forward|upload|post|transmit|bcc|cc|report|mail)\b[^.]{0,60}\bto\s+(https?://|[\w.+-]+@[\w-]+\.|"
-        r"\+?\d[\d\s-]{7,})",
-        r"\b(change|set|replace|redirect|override)\s+(the\s+)?(recipient|destination|to[\s-]address|phone\s+number|"
-        r"account\s+number|iban|wallet)",
-    ]
-)
-
-MOVES_PRECIOUS = re.compile(
-    r"\b(send|forward|upload|post|transmit|exfiltrate|copy|include|pass|append|attach|bcc|cc|leak|report|paste|put|"
-    rf"insert|share|dump)\b[^.]{{0,80}}\b(?P<what>{_PRECIOUS})",
+_PRECIOUS_WORDS = frozenset(re.findall(r"[a-z]+", _PRECIOUS) + ["api_key", "apikey"]) - {"s", "the", "of", "list"}
+MOVES_PRECIOUS = re.compile(rf"\b({_MOVERS})\b[^.]{{0,80}}\b(?P<what>{_PRECIOUS})", re.IGNORECASE | re.DOTALL)
+SENDS_TO_ADDRESS = re.compile(
+    r"\b(send|forward|upload|post|transmit|bcc|cc|report|mail)\b[^.]{0,60}\bto\s+(https?://|[\w.+-]+@[\w-]+\.|"
+    r"\+?\d[\d\s-]{7,})",
     re.IGNORECASE | re.DOTALL,
 )
+_TARGETS = frozenset(("recipient", "destination", "address", "phone", "account", "iban", "wallet"))
+REDIRECTS = re.compile(
+    r"\b(change|set|replace|redirect|override)\s+(the\s+)?(recipient|destination|to[\s-]address|phone\s+number|"
+    r"account\s+number|iban|wallet)",
+    re.IGNORECASE,
+)
+
 ADDRESSES = re.compile(r"\bhttps?://[^\s)\"'<>]+|\b[\w.+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b")
 _HARMLESS_HOST = re.compile(
     r"(^|\.)(example\.(com|org|net)|localhost|127\.0\.0\.1)$|\.(test|invalid|example|localhost)$", re.IGNORECASE
@@ -77,11 +86,13 @@ def sec_004_exfiltration_directive(tool: Tool) -> Iterator[Hit]:
     """
     declared = {_squash(name) for _, name in text.names(tool.raw)}
     for at, value in text.everything(tool.raw):
-        m = EXFILTRATION.search(value) or next(
-            (m for m in MOVES_PRECIOUS.finditer(value) if _squash(m.group("what")) not in declared), None
-        )
+        m = _exfiltration(value, declared)
         if m:
-            yield Hit(f"asks for data to be read or sent out: {quote(' '.join(m.group(0).split()))}", "Remove it.", at)
+            yield Hit(
+                f"asks for data to be read or sent out: {quote(' '.join(m.group(0).split()))}",
+                "Remove it.",
+                pointer(*at),
+            )
 
 
 def sec_005_address_in_description(tool: Tool) -> Iterator[Hit]:
@@ -98,7 +109,7 @@ def sec_005_address_in_description(tool: Tool) -> Iterator[Hit]:
     for at, value in [*text.prose(tool.raw), *text.values(tool.raw)]:
         for m in ADDRESSES.finditer(value):
             if not _HARMLESS_HOST.search(_host(m.group(0))):
-                yield Hit(f"address in the text the model reads: {quote(m.group(0))}", "Remove it.", at)
+                yield Hit(f"address in the text the model reads: {quote(m.group(0))}", "Remove it.", pointer(*at))
                 break
 
 
@@ -116,6 +127,25 @@ def sec_007_secret_in_catalog(tool: Tool) -> Iterator[Hit]:
     """
     for at, words in first_matches(SECRETS, [*text.prose(tool.raw), *text.values(tool.raw)]):
         yield Hit(f"looks like a credential: {quote(words[:12] + '…')}", "Remove and rotate it.", at)
+
+
+def _exfiltration(value: str, declared: set[str]) -> re.Match[str] | None:
+    """The first exfiltration pattern `value` matches; cheap word and substring tests decide which patterns run."""
+    lower, found = value.lower(), text.words(value)
+    if _HINTS.search(lower) and (m := SENSITIVE.search(value)):
+        return m
+    if ("://" in value or "@" in value or _DIGIT.search(value)) and (m := SENDS_TO_ADDRESS.search(value)):
+        return m
+    if found & _TARGETS and (m := REDIRECTS.search(value)):
+        return m
+    if found & _MOVER_WORDS and found & _PRECIOUS_WORDS:
+        return next((m for m in MOVES_PRECIOUS.finditer(value) if _squash(m.group("what")) not in declared), None)
+    return None
+
+
+_MOVER_WORDS = frozenset(_MOVERS.split("|"))
+_DIGIT = re.compile(r"\d")
+_HINTS = re.compile("|".join(re.escape(h) for h in _SENSITIVE_HINTS))
 
 
 def _host(address: str) -> str:

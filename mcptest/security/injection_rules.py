@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterator
 
 from mcptest.catalog import Tool
-from mcptest.lint.findings import Hit
+from mcptest.lint.findings import Hit, pointer
 from mcptest.security import text
 from mcptest.security.patterns import compile_all, first_matches, quote
 from mcptest.security.scope import EMPTY, Scope
@@ -113,7 +113,9 @@ def sec_003_shadowing(tool: Tool, scope: Scope = EMPTY) -> Iterator[Hit]:
             others = [n for n in scope.mentioned(sentence, tool.name) if _foreign(scope, n, tool.name)]
             if others and _DIRECTIVE.search(sentence):
                 words = " ".join(sentence.split())
-                yield Hit(f"directs the use of {', '.join(others)}: {quote(words)}", "Describe only this tool.", at)
+                yield Hit(
+                    f"directs the use of {', '.join(others)}: {quote(words)}", "Describe only this tool.", pointer(*at)
+                )
                 return
 
 

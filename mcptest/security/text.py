@@ -1,76 +1,110 @@
-"""The text a model reads from one catalog entry, each piece with its JSON pointer: what the SEC rules scan."""
+"""The text a model reads from one catalog entry, each piece with its path: what the SEC rules scan.
+
+Ten rules read the same entry, so each extraction is made once per entry object (a small cache keyed by the
+object itself) and a path becomes a JSON pointer only when a rule reports on it.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import re
+from collections.abc import Callable, Iterator
+from functools import lru_cache
 from typing import Any
 
-from mcptest.lint.findings import pointer
+Path = tuple[str | int, ...]
+Texts = list[tuple[Path, str]]
 
 _PROSE_KEYS = ("description", "title")
 _VALUE_KEYS = ("default", "examples", "enum", "const")
+_CACHE_SIZE = 64
 
 
-def prose(raw: dict[str, Any]) -> Iterator[tuple[str, str]]:
-    """Every description and title of an entry, its arguments and their nested schemas: (pointer, text)."""
+def _memo(extract: Callable[[dict[str, Any]], Iterator[tuple[Path, str]]]) -> Callable[[dict[str, Any]], Texts]:
+    cache: dict[int, tuple[dict[str, Any], Texts]] = {}
+
+    def cached(raw: dict[str, Any]) -> Texts:
+        hit = cache.get(id(raw))
+        if hit is not None and hit[0] is raw:  # the cache holds `raw`, so its id cannot be reused meanwhile
+            return hit[1]
+        if len(cache) >= _CACHE_SIZE:
+            cache.clear()
+        found = list(extract(raw))
+        cache[id(raw)] = (raw, found)
+        return found
+
+    cached.__doc__ = extract.__doc__
+    return cached
+
+
+@_memo
+def prose(raw: dict[str, Any]) -> Iterator[tuple[Path, str]]:
+    """Every description and title of an entry, its arguments and their nested schemas: (path, text)."""
     for key in _PROSE_KEYS:
         if isinstance(raw.get(key), str):
-            yield pointer(key), raw[key]
+            yield (key,), raw[key]
     for key in ("inputSchema", "outputSchema"):
         if isinstance(raw.get(key), dict):
             yield from _schema_prose(raw[key], (key,))
     for i, arg in enumerate(raw.get("arguments") or ()):
         if isinstance(arg, dict) and isinstance(arg.get("description"), str):
-            yield pointer("arguments", i, "description"), arg["description"]
+            yield ("arguments", i, "description"), arg["description"]
 
 
-def names(raw: dict[str, Any]) -> Iterator[tuple[str, str]]:
-    """The entry's name and every argument name: (pointer, name)."""
+@_memo
+def names(raw: dict[str, Any]) -> Iterator[tuple[Path, str]]:
+    """The entry's name and every argument name: (path, name)."""
     if isinstance(raw.get("name"), str):
-        yield pointer("name"), raw["name"]
+        yield ("name",), raw["name"]
     schema = raw.get("inputSchema")
     if isinstance(schema, dict):
-        for at, prop in _properties(schema, ("inputSchema",)):
-            yield pointer(*at), prop
+        yield from _properties(schema, ("inputSchema",))
     for i, arg in enumerate(raw.get("arguments") or ()):
         if isinstance(arg, dict) and isinstance(arg.get("name"), str):
-            yield pointer("arguments", i, "name"), arg["name"]
+            yield ("arguments", i, "name"), arg["name"]
 
 
-def values(raw: dict[str, Any]) -> Iterator[tuple[str, str]]:
-    """Every string a schema offers as a value (defaults, examples, enums, consts): (pointer, text)."""
+@_memo
+def values(raw: dict[str, Any]) -> Iterator[tuple[Path, str]]:
+    """Every string a schema offers as a value (defaults, examples, enums, consts): (path, text)."""
     for key in ("inputSchema", "outputSchema"):
         if isinstance(raw.get(key), dict):
             yield from _schema_values(raw[key], (key,))
 
 
-def everything(raw: dict[str, Any]) -> Iterator[tuple[str, str]]:
+@lru_cache(maxsize=4096)
+def words(text: str) -> frozenset[str]:
+    """The lowercase words of a text: a cheap test before a rule runs its slower patterns."""
+    return frozenset(_WORD.findall(text.lower()))
+
+
+_WORD = re.compile(r"[a-z0-9_]+")
+
+
+def everything(raw: dict[str, Any]) -> Texts:
     """Names, prose and values together."""
-    yield from names(raw)
-    yield from prose(raw)
-    yield from values(raw)
+    return names(raw) + prose(raw) + values(raw)
 
 
-def _schema_prose(schema: dict[str, Any], at: tuple[str | int, ...]) -> Iterator[tuple[str, str]]:
+def _schema_prose(schema: dict[str, Any], at: Path) -> Iterator[tuple[Path, str]]:
     for key in _PROSE_KEYS:
         if isinstance(schema.get(key), str):
-            yield pointer(*at, key), schema[key]
+            yield (*at, key), schema[key]
     for child, sub in _children(schema, at):
         yield from _schema_prose(sub, child)
 
 
-def _schema_values(schema: dict[str, Any], at: tuple[str | int, ...]) -> Iterator[tuple[str, str]]:
+def _schema_values(schema: dict[str, Any], at: Path) -> Iterator[tuple[Path, str]]:
     for key in _VALUE_KEYS:
         value = schema.get(key)
-        items = value if isinstance(value, list) else [value]
-        for i, item in enumerate(items):
-            if isinstance(item, str):
-                yield pointer(*at, key, *((i,) if isinstance(value, list) else ())), item
+        if isinstance(value, str):
+            yield (*at, key), value
+        elif isinstance(value, list):
+            yield from (((*at, key, i), item) for i, item in enumerate(value) if isinstance(item, str))
     for child, sub in _children(schema, at):
         yield from _schema_values(sub, child)
 
 
-def _properties(schema: dict[str, Any], at: tuple[str | int, ...]) -> Iterator[tuple[tuple[str | int, ...], str]]:
+def _properties(schema: dict[str, Any], at: Path) -> Iterator[tuple[Path, str]]:
     props = schema.get("properties")
     if isinstance(props, dict):
         for name in props:
@@ -79,22 +113,18 @@ def _properties(schema: dict[str, Any], at: tuple[str | int, ...]) -> Iterator[t
         yield from _properties(sub, child)
 
 
-def _children(
-    schema: dict[str, Any], at: tuple[str | int, ...]
-) -> Iterator[tuple[tuple[str | int, ...], dict[str, Any]]]:
+def _children(schema: dict[str, Any], at: Path) -> Iterator[tuple[Path, dict[str, Any]]]:
     props = schema.get("properties")
     if isinstance(props, dict):
         for name, sub in props.items():
             if isinstance(sub, dict):
                 yield (*at, "properties", name), sub
-    if isinstance(schema.get("items"), dict):
-        yield (*at, "items"), schema["items"]
-    for key in ("anyOf", "oneOf", "allOf"):
-        for i, sub in enumerate(schema.get(key) or ()):
-            if isinstance(sub, dict):
-                yield (*at, key, i), sub
-    defs = schema.get("$defs") or schema.get("definitions")
-    if isinstance(defs, dict):
-        for name, sub in defs.items():
-            if isinstance(sub, dict):
-                yield (*at, "$defs" if "$defs" in schema else "definitions", name), sub
+    items = schema.get("items")
+    if isinstance(items, dict):
+        yield (*at, "items"), items
+    for key in ("anyOf", "oneOf", "allOf", "$defs", "definitions"):
+        found = schema.get(key)
+        if isinstance(found, list):
+            yield from (((*at, key, i), sub) for i, sub in enumerate(found) if isinstance(sub, dict))
+        elif isinstance(found, dict):
+            yield from (((*at, key, name), sub) for name, sub in found.items() if isinstance(sub, dict))

@@ -7,7 +7,7 @@ import unicodedata
 from collections.abc import Iterator
 
 from mcptest.catalog import Tool
-from mcptest.lint.findings import Hit
+from mcptest.lint.findings import Hit, pointer
 from mcptest.security import text
 
 INVISIBLE = re.compile(
@@ -43,11 +43,11 @@ def sec_006_hidden_or_confusable_unicode(tool: Tool) -> Iterator[Hit]:
             smuggled = "".join(chr(ord(c) - 0xE0000) for c in hidden if 0xE0020 <= ord(c) <= 0xE007E)
             shown = ", ".join(sorted({f"U+{ord(c):04X}" for c in hidden})[:4])
             extra = f"; the tag characters spell {smuggled[:60]!r}" if smuggled else ""
-            yield Hit(f"{len(hidden)} invisible character(s) ({shown}){extra}", "Remove them.", at)
+            yield Hit(f"{len(hidden)} invisible character(s) ({shown}){extra}", "Remove them.", pointer(*at))
             continue
-        mixed = next((w for w in _WORD.findall(value) if _mixes_scripts(w)), None)
+        mixed = None if value.isascii() else next((w for w in _WORD.findall(value) if _mixes_scripts(w)), None)
         if mixed:
-            yield Hit(f"{mixed!r} mixes Latin letters with look-alikes from another script", "Use ASCII.", at)
+            yield Hit(f"{mixed!r} mixes Latin letters with look-alikes from another script", "Use ASCII.", pointer(*at))
 
 
 def sec_010_text_hidden_by_layout(tool: Tool) -> Iterator[Hit]:
@@ -63,7 +63,7 @@ def sec_010_text_hidden_by_layout(tool: Tool) -> Iterator[Hit]:
     """
     for at, value in text.prose(tool.raw):
         if _LAYOUT.search(value):
-            yield Hit("a run of blank lines or spaces hides what follows it", "Remove the padding.", at)
+            yield Hit("a run of blank lines or spaces hides what follows it", "Remove the padding.", pointer(*at))
 
 
 def _mixes_scripts(word: str) -> bool:
