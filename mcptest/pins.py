@@ -6,6 +6,7 @@ A pinned server whose catalog changed (a description rewritten, a schema edited,
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 from pathlib import Path
@@ -69,7 +70,7 @@ def pin(surface: Surface) -> PinnedServer:
         pins[f"{e.kind}:{e.key}"] = Pin.model_validate(
             {"kind": e.kind, "description": _sha(e.description), "schema": _sha(canonical(rest))}
         )
-    return PinnedServer(pins=pins, catalog=surface.wire())
+    return PinnedServer(pins=pins, catalog=copy.deepcopy(surface.wire()))
 
 
 def changes(pinned: PinnedServer, live: Surface, server: str) -> DiffReport | None:
