@@ -104,8 +104,8 @@ def sec_003_shadowing(tool: Tool, scope: Scope = EMPTY) -> Iterator[Hit]:
     Fix: describe only this tool; how tools combine belongs in the client's or the agent's own instructions.
     """
     found = list(first_matches(SHADOWING, text.prose(tool.raw)))
-    for at, words in found:
-        yield Hit(f"gives orders about other tools: {quote(words)}", "Describe only this tool.", at)
+    for where, words in found:
+        yield Hit(f"gives orders about other tools: {quote(words)}", "Describe only this tool.", where)
     if found:
         return
     for at, prose in text.prose(tool.raw):
