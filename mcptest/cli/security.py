@@ -83,14 +83,15 @@ def _surfaces(
 ) -> tuple[list[Surface], str | None]:
     from mcptest.entries import load
     from mcptest.errors import usage_error
-    from mcptest.lint.sources import resolve_sources
-    from mcptest.session import quiet_sdk_logs
-    from mcptest.surfaces import live_surfaces
 
     if catalogs:
         if suite or server or command or url:
             raise usage_error("--catalog reads saved files; it cannot be combined with SUITE, --command or --url")
         return [load(path) for path in catalogs], catalogs[0] if len(catalogs) == 1 else None
+    from mcptest.lint.sources import resolve_sources
+    from mcptest.session import quiet_sdk_logs
+    from mcptest.surfaces import live_surfaces
+
     sources = resolve_sources(suite, server, None, command, url, header, timeout)
     quiet_sdk_logs(debug)
     return [s for _, s in live_surfaces(sources)], sources.suite.file if sources.suite else None
