@@ -108,8 +108,8 @@ def _sha(text: str) -> str:
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def pinned_changes(suite: Suite, lock: Lock) -> list[tuple[str, DiffReport]]:
-    """List every pinned server of the suite live and return those whose catalog moved, with the diff.
+def pinned_changes(suite: Suite, lock: Lock) -> list[tuple[str, DiffReport, Surface]]:
+    """List every pinned server of the suite live and return those whose catalog moved: the diff, the live catalog.
 
     A pinned server the suite no longer has is skipped; one that cannot be listed raises `surfaces.Unreachable`.
     """
@@ -118,4 +118,10 @@ def pinned_changes(suite: Suite, lock: Lock) -> list[tuple[str, DiffReport]]:
 
     servers: list[tuple[str, ServerConfig]] = [(n, suite.servers[n]) for n in lock.servers if n in suite.servers]
     live = live_surfaces(Sources(servers=servers, suite=suite, base_dir=Path(suite.file).parent))
-    return [(name, d) for name, surface in live if (d := changes(lock.servers[name], surface, name)) is not None]
+    return [(n, d, live_) for n, live_ in live if (d := changes(lock.servers[n], live_, n)) is not None]
+
+
+def changed_entries(report: DiffReport, live: Surface) -> Surface:
+    """The entries of the live catalog that the diff says were added, renamed or changed (not removed)."""
+    keys = {c.new_name or c.name for c in report.changes if c.code != "removed"}
+    return Surface(live.source, tuple(e for e in live.entries if e.key in keys))

@@ -12,6 +12,7 @@ from mcptest.exit_codes import ExitCode
 
 if TYPE_CHECKING:
     from mcptest.catalog_diff.model import DiffReport
+    from mcptest.entries import Surface
     from mcptest.suite.models import Suite
 
 
@@ -42,7 +43,7 @@ def pin(
     except Unreachable as exc:
         _unreachable(exc)
         return ExitCode.FAILED
-    moved = [(n, d) for n, s in live if n in lock.servers and (d := changes(lock.servers[n], s, n)) is not None]
+    moved = [(n, d, s) for n, s in live if n in lock.servers and (d := changes(lock.servers[n], s, n)) is not None]
     if moved and not update:
         _print_changes(moved)
         print(f"mcptest: {path}: run `mcptest pin --update` to accept these changes", file=sys.stderr)
@@ -85,14 +86,20 @@ def check_before_run(suite: Suite, check_pins: bool | None) -> int | None:
     return ExitCode.FAILED
 
 
-def _print_changes(moved: list[tuple[str, DiffReport]]) -> None:
+def _print_changes(moved: list[tuple[str, DiffReport, Surface]]) -> None:
+    """Each server's diff, then what the SEC rules find in the entries that changed (a rug pull shows up here)."""
     from rich.text import Text
 
     from mcptest.catalog_diff.render import render_text
+    from mcptest.pins import changed_entries
+    from mcptest.security.engine import scan
 
-    for name, report in moved:
+    for name, report, live in moved:
         print(f"mcptest: server '{name}' no longer matches its pin", file=sys.stderr)
         print(Text.from_markup(render_text(report)).plain, file=sys.stderr, end="")
+        for flagged in scan([changed_entries(report, live)]).flagged:
+            f = flagged.finding
+            print(f"  security: {f.severity.value} {f.rule} {flagged.entry.label}: {f.message}", file=sys.stderr)
 
 
 def _unreachable(exc: Exception) -> None:
