@@ -19,6 +19,8 @@ from mcptest.lint.block import ToolQualityBlock
 from mcptest.providers import key_values
 from mcptest.report.model import AssertionFailure, GateReport, Report, Status, TestResult
 from mcptest.run_state import RunState, crash_message
+from mcptest.security.block import SecurityBlock
+from mcptest.security.gate import run_security_block
 from mcptest.selection import Selection
 from mcptest.session import CallOutcome, ServerConfig, ServerUnavailable, SessionPool
 from mcptest.snapshots import SnapshotStore, in_ci, snapshot_store
@@ -42,7 +44,7 @@ class RunResult:
     """Lines for stderr: cassettes written or not."""
 
 
-Test = ToolTest | ToolQualityBlock
+Test = ToolTest | ToolQualityBlock | SecurityBlock
 
 
 def selected_count(suite: Suite, selection: Selection) -> int:
@@ -51,8 +53,8 @@ def selected_count(suite: Suite, selection: Selection) -> int:
 
 
 def select(suite: Suite, selection: Selection) -> list[Test]:
-    """The suite's tests that the filters select: tool tests, then `tool_quality:` blocks, each in file order."""
-    tests: list[Test] = [*suite.tools, *suite.tool_quality]
+    """The suite's tests that the filters select: tool tests, `tool_quality:` then `security:` blocks, in file order."""
+    tests: list[Test] = [*suite.tools, *suite.tool_quality, *suite.security]
     return [t for t in tests if selection.matches(t)]
 
 
@@ -89,6 +91,8 @@ async def run_suite(
             try:
                 if isinstance(test, ToolTest):
                     result, timed_out = await run_tool_test(test, pool, suite.file)
+                elif isinstance(test, SecurityBlock):
+                    result, timed_out = await run_security_block(test, pool, suite.file, list(suite.servers))
                 else:
                     result, timed_out = await run_quality_block(test, pool, suite.file)
             except Exception as exc:  # a bug while checking one test must not lose the others' results
@@ -191,8 +195,9 @@ async def run_quality_block(block: ToolQualityBlock, pool: SessionPool, file: st
 
 def _base(test: Test, file: str) -> dict[str, Any]:
     tool = test.tool if isinstance(test, ToolTest) else None
-    kind = "tool" if isinstance(test, ToolTest) else "quality"
-    return dict(name=test.name, kind=kind, server=test.server, tool=tool, file=file, line=test._line, tags=test.tags)
+    kind = "tool" if isinstance(test, ToolTest) else "security" if isinstance(test, SecurityBlock) else "quality"
+    server = None if isinstance(test, SecurityBlock) else test.server
+    return dict(name=test.name, kind=kind, server=server, tool=tool, file=file, line=test._line, tags=test.tags)
 
 
 def _failed(base: dict[str, Any], start: float, error: str, stderr: str) -> TestResult:

@@ -61,6 +61,20 @@ def pick_cassette_schema() -> dict[str, Any]:
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", **PickCassette.model_json_schema()}
 
 
+def diff_schema() -> dict[str, Any]:
+    """The `mcptest diff --json` report."""
+    from mcptest.catalog_diff.model import DiffReport
+
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **DiffReport.model_json_schema()}
+
+
+def lock_schema() -> dict[str, Any]:
+    """The `mcptest.lock` file `mcptest pin` writes."""
+    from mcptest.pins import Lock
+
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **Lock.model_json_schema(by_alias=True)}
+
+
 # The formats and their files: one plain list, walked by the staleness test.
 SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
     "v1.json": suite_schema,
@@ -70,6 +84,8 @@ SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
     "tool-bench.v1.json": tool_bench_schema,
     "tool-bench-cassette.v1.json": pick_cassette_schema,
     "trace.v1.json": trace_schema,
+    "diff.v1.json": diff_schema,
+    "lock.v1.json": lock_schema,
 }
 
 

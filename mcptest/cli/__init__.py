@@ -16,12 +16,26 @@ import typer
 from typer.exceptions import TyperException
 
 from mcptest import __version__
-from mcptest.cli import doctor, init, mock, report, rules, run, schema, tool_bench, tools, validate
+from mcptest.cli import (
+    diff,
+    doctor,
+    init,
+    mock,
+    pin,
+    report,
+    rules,
+    run,
+    schema,
+    security,
+    tool_bench,
+    tools,
+    validate,
+)  # fmt: skip
 from mcptest.errors import UserError
 from mcptest.exit_codes import ExitCode
 
 # The command registry: one plain list, one module per command.
-COMMANDS = (run, validate, schema, mock, doctor, rules, tools, tool_bench, report, init)
+COMMANDS = (run, validate, schema, mock, doctor, rules, tools, tool_bench, report, init, diff, pin, security)
 
 
 def build_app(args: list[str]) -> typer.Typer:

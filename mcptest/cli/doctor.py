@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from mcptest.lint.engine import QualityReport
     from mcptest.lint.model_view import ModelView
     from mcptest.lint.sources import Sources
+    from mcptest.security.engine import SecurityReport
 
 FAIL_ON = {"critical": 2, "warning": 1, "never": 99}
 _MARK = {"pass": ("✓", "32"), "fail": ("✗", "31"), "skip": ("-", "2")}
@@ -54,6 +55,7 @@ def doctor(
         ),
     ] = None,
     dump_catalog: Annotated[str | None, typer.Option("--dump-catalog", help="Save the tools/list here.")] = None,
+    security: Annotated[bool, typer.Option("--security", help="Scan the catalogs with the SEC rules too.")] = False,
     no_color: Annotated[bool, typer.Option("--no-color", help="No ANSI colour.")] = False,
     debug: Annotated[bool, typer.Option("--debug", help="Log the SDK's debug output to stderr.")] = False,
 ) -> int:
@@ -80,18 +82,42 @@ def doctor(
             from mcptest.catalog import save_catalog
 
             save_catalog(p.catalog, dump_catalog)
+    scanned = _security(probes) if security else None
     failed = any(c.status == "fail" for c in checks) or any(
         f.severity.rank >= FAIL_ON[fail_on] for _, r in reports for f in r.findings
     )
+    failed = failed or bool(scanned and scanned.failed(fail_on))
     if sarif:
         from mcptest.report.sarif import lint_sarif
 
-        sys.stdout.write(lint_sarif(reports, sources.catalog_path or (sources.suite.file if sources.suite else None)))
+        log = lint_sarif(reports, sources.catalog_path or (sources.suite.file if sources.suite else None))
+        sys.stdout.write(_with_security_run(log, scanned, sources.catalog_path) if scanned else log)
     elif json_output:
-        _print_json(checks, reports, views, fail_on, failed, selection)
+        _print_json(checks, reports, views, fail_on, failed, selection, scanned)
     else:
         _print_console(checks, probes, reports, views, no_color, selection, verbose)
+        if scanned:
+            from mcptest.cli.security import print_report
+
+            print("")
+            print_report(scanned, no_color)
     return ExitCode.FAILED if failed else ExitCode.OK
+
+
+def _security(probes: list[Probe]) -> SecurityReport:
+    """The SEC scan over every catalog doctor listed, together (so names colliding across servers are found)."""
+    from mcptest.entries import from_catalog
+    from mcptest.security.engine import scan
+
+    return scan([from_catalog(p.catalog, p.source, p.source) for p in probes if p.catalog is not None])
+
+
+def _with_security_run(log: str, report: SecurityReport, uri: str | None) -> str:
+    from mcptest.security.sarif import security_sarif
+
+    merged = json.loads(log)
+    merged["runs"] += json.loads(security_sarif(report, uri))["runs"]
+    return json.dumps(merged, indent=2, ensure_ascii=False) + "\n"
 
 
 def _view(catalog: Any, managed: list[str] | None) -> ModelView:
@@ -127,8 +153,11 @@ def _print_json(
     fail_on: str,
     failed: bool,
     selection: str,
+    scanned: SecurityReport | None = None,
 ) -> None:
     out: dict[str, Any] = {"ok": not failed, "fail_on": fail_on, "checks": [c.to_json() for c in checks]}
+    if scanned is not None:
+        out["security"] = scanned.to_json()
     if views:
         out["model_view"] = [{"source": source} | view.to_json() for source, view in views]
     if reports:

@@ -17,19 +17,23 @@ def register(app: typer.Typer) -> None:
 
 
 def rules(
-    code: Annotated[str | None, typer.Argument(help="A rule code, e.g. DESC-009.")] = None,
+    code: Annotated[str | None, typer.Argument(help="A rule code, e.g. DESC-009 or SEC-001.")] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print JSON on stdout.")] = False,
     no_color: Annotated[bool, typer.Option("--no-color", help="No ANSI colour.")] = False,
 ) -> int:
-    """List the DESC and SCH lint rules, or print one rule's documentation."""
+    """List the DESC and SCH lint rules and the SEC security rules, or print one rule's documentation."""
     from rich.console import Console
     from rich.markup import escape
 
     from mcptest.cli.common import use_color
     from mcptest.lint import RULES, get_rule
     from mcptest.lint.smells import smell_of
+    from mcptest.security.registry import SEC_RULES, get_sec_rule
 
-    chosen = [get_rule(code)] if code else list(RULES)
+    if code:
+        chosen = [get_sec_rule(code) if code.strip().upper().startswith("SEC") else get_rule(code)]
+    else:
+        chosen = [*RULES, *SEC_RULES]
     if json_output:
         rows = [
             {

@@ -59,6 +59,10 @@ def run(
         float | None,
         typer.Option("--max-cost", min=0, help="Stop dispatching runs once this many USD are spent (exit 5)."),
     ] = None,
+    check_pins: Annotated[
+        bool | None,
+        typer.Option("--check-pins/--no-check-pins", help="Check mcptest.lock first (default: if it exists)."),
+    ] = None,
 ) -> int:
     """Run a suite against its MCP servers and report; exit 1 when anything fails."""
     from mcptest.cli.common import check_output, emit, loading, use_color
@@ -89,6 +93,10 @@ def run(
     if list_only:
         _print_selected(loaded, selection)
         return ExitCode.OK
+    from mcptest.cli.pin import check_before_run
+
+    if (pinned := check_before_run(loaded, check_pins)) is not None:
+        return pinned
     from pathlib import Path
 
     from mcptest.snapshots import SnapshotStore, in_ci

@@ -13,6 +13,7 @@ from mcptest import yaml_source
 from mcptest.errors import Problem, UserError
 from mcptest.judges.checks import judge_problems
 from mcptest.lint.block import TARGET_ROOTS as QUALITY_TARGET_ROOTS
+from mcptest.security.block import TARGET_ROOTS as SECURITY_TARGET_ROOTS
 from mcptest.suite.agents import AGENT_TARGET_ROOTS
 from mcptest.suite.interpolate import interpolate
 from mcptest.suite.models import Suite
@@ -23,7 +24,12 @@ from mcptest.yaml_source import Loc, SourceDoc
 DEFAULT_SUITE_NAMES = ("mcptest.yaml", "mcptest.yml")
 TOOL_TARGET_ROOTS = ("result", "error", "duration_ms")
 # The test lists of a suite and the first segments their targets may start with.
-_SECTIONS = {"tools": TOOL_TARGET_ROOTS, "agents": AGENT_TARGET_ROOTS, "tool_quality": QUALITY_TARGET_ROOTS}
+_SECTIONS = {
+    "tools": TOOL_TARGET_ROOTS,
+    "agents": AGENT_TARGET_ROOTS,
+    "tool_quality": QUALITY_TARGET_ROOTS,
+    "security": SECURITY_TARGET_ROOTS,
+}
 
 
 def find_suite(path: str | None) -> str:
@@ -67,6 +73,8 @@ def load_suite(path: str | Path, environ: Mapping[str, str] | None = None) -> Su
         agent._line = doc.value_pos(("agents", i))[0]
     for i, block in enumerate(suite.tool_quality):
         block._line = doc.value_pos(("tool_quality", i))[0]
+    for i, scan in enumerate(suite.security):
+        scan._line = doc.value_pos(("security", i))[0]
     return suite
 
 

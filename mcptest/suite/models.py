@@ -9,6 +9,7 @@ from pydantic import Discriminator, Field, PrivateAttr, Tag, field_validator
 from mcptest.expect import Assertion
 from mcptest.lint.block import ToolQualityBlock
 from mcptest.providers.prices import Price
+from mcptest.security.block import SecurityBlock
 from mcptest.suite.agents import AgentTest
 from mcptest.suite.strict import Strict
 
@@ -125,6 +126,10 @@ class Suite(Strict):
     )
     tool_quality: list[ToolQualityBlock] = Field(
         default_factory=list, description="Score a server's tool descriptions (TDQS, lint, smells) and gate on them."
+    )
+    security: list[SecurityBlock] = Field(
+        default_factory=list,
+        description="Scan servers' catalogs with the SEC rules (poisoning, secrets, ...) and gate.",
     )
     prices: dict[str, Price] = Field(
         default_factory=dict, description="Dollars per million tokens by model id, over the built-in price table."

@@ -1,0 +1,1 @@
+"""`mcptest diff`: classify every change between two catalogs (breaking, risky, compatible) and its effect."""

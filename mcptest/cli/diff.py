@@ -1,0 +1,121 @@
+"""`mcptest diff OLD NEW`: what changed between two catalogs, classified, and what it does to tool selection."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from mcptest.cli.server_options import CommandOpt, HeaderOpt, ServerOpt, TimeoutOpt, UrlOpt
+from mcptest.exit_codes import ExitCode
+
+if TYPE_CHECKING:
+    from mcptest.entries import Surface
+
+FAIL_ON = ("breaking", "risky", "never")
+FORMATS = ("pretty", "json", "md")
+
+
+def register(app: typer.Typer) -> None:
+    """Add `diff` to the app."""
+    app.command("diff")(diff)
+
+
+def diff(
+    old: Annotated[str, typer.Argument(help="The old catalog: a snapshot (tools/catalog --output) or a cassette.")],
+    new: Annotated[
+        str | None, typer.Argument(help="The new catalog (a file); omit it to list a live server instead.")
+    ] = None,
+    suite: Annotated[str | None, typer.Option("--suite", help="Take the new catalog from this suite's server.")] = None,
+    server: ServerOpt = None,
+    command: CommandOpt = None,
+    url: UrlOpt = None,
+    header: HeaderOpt = None,
+    timeout: TimeoutOpt = 30.0,
+    json_output: Annotated[bool, typer.Option("--json", help="Print the versioned JSON report.")] = False,
+    fmt: Annotated[str, typer.Option("--format", help="pretty, json or md (Markdown).")] = "pretty",
+    fail_on: Annotated[str, typer.Option("--fail-on", help="breaking, risky or never.")] = "breaking",
+    intents: Annotated[
+        str | None, typer.Option("--intents", help="Intents (a tool-bench spec's list): the effect on selection.")
+    ] = None,
+    output: Annotated[str | None, typer.Option("--output", "-o", help="Write the report here.")] = None,
+    no_color: Annotated[bool, typer.Option("--no-color", help="No ANSI colour.")] = False,
+    debug: Annotated[bool, typer.Option("--debug", help="Log the SDK's debug output to stderr.")] = False,
+) -> int:
+    """Classify every change between two catalogs; exit 1 when one reaches --fail-on (default: breaking)."""
+    from mcptest.catalog_diff.classify import diff as compare
+    from mcptest.catalog_diff.model import Impact
+    from mcptest.entries import load
+    from mcptest.errors import usage_error
+    from mcptest.surfaces import Unreachable
+
+    fmt = "json" if json_output else fmt
+    if fmt not in FORMATS:
+        raise usage_error(f"--format: expected one of {', '.join(FORMATS)}, got {fmt!r}")
+    if fail_on not in FAIL_ON:
+        raise usage_error(f"--fail-on: expected one of {', '.join(FAIL_ON)}, got {fail_on!r}")
+    live = bool(suite or server or command or url)
+    if live == (new is not None):
+        raise usage_error("give NEW as a file, or a live server with --command, --url or --suite (not both)")
+    before = load(old)
+    try:
+        after = load(new) if new is not None else _live(suite, server, command, url, header, timeout, debug)
+    except Unreachable as exc:
+        print(f"mcptest: {exc}", file=sys.stderr)
+        if exc.stderr:
+            print(exc.stderr, file=sys.stderr)
+        return ExitCode.FAILED
+    report = compare(before, after)
+    if intents:
+        from mcptest.catalog_diff.selection import selection_effect
+
+        report.selection = selection_effect(report, before, after, intents)
+    _emit(report, fmt, output, no_color)
+    worst = report.worst()
+    failed = fail_on != "never" and worst is not None and worst.rank >= Impact(fail_on).rank
+    return ExitCode.FAILED if failed else ExitCode.OK
+
+
+def _live(
+    suite: str | None,
+    server: str | None,
+    command: str | None,
+    url: str | None,
+    header: list[str] | None,
+    timeout: float,
+    debug: bool,
+) -> Surface:
+    from mcptest.errors import usage_error
+    from mcptest.lint.sources import resolve_sources
+    from mcptest.session import quiet_sdk_logs
+    from mcptest.surfaces import live_surfaces
+
+    sources = resolve_sources(suite, server, None, command, url, header, timeout)
+    if len(sources.servers) != 1:
+        raise usage_error(f"the suite has {len(sources.servers)} servers; pick one with --server")
+    quiet_sdk_logs(debug)
+    return live_surfaces(sources)[0][1]
+
+
+def _emit(report: object, fmt: str, output: str | None, no_color: bool) -> None:
+    from mcptest.catalog_diff.model import DiffReport
+    from mcptest.catalog_diff.render import render_markdown, render_text
+    from mcptest.cli.common import emit, use_color
+
+    assert isinstance(report, DiffReport)
+    if fmt == "json":
+        emit(json.dumps(report.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n", output)
+    elif fmt == "md":
+        emit(render_markdown(report), output)
+    elif output:
+        from rich.text import Text
+
+        emit(Text.from_markup(render_text(report)).plain, output)
+    else:
+        from rich.console import Console
+
+        color = use_color(no_color, sys.stdout)
+        console = Console(file=sys.stdout, color_system="auto" if color else None, highlight=False, soft_wrap=True)
+        console.print(render_text(report), end="")
