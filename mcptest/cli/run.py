@@ -150,10 +150,9 @@ def run(
 
 def _print_selected(suite: Suite, selection: Selection) -> None:
     """One line per selected test, in run order: kind, name, where it is defined."""
-    from mcptest.runner import select
-    from mcptest.suite.models import ToolTest
+    from mcptest.runner import _base, select
 
-    rows = [("tool" if isinstance(t, ToolTest) else "quality", t.name, t._line) for t in select(suite, selection)]
+    rows = [(_base(t, suite.file)["kind"], t.name, t._line) for t in select(suite, selection)]
     rows += [("agent", a.name, a._line) for a in suite.agents if selection.matches(a)]
     for kind, name, line in rows:
         print(f"{kind:<8} {name}  {suite.file}:{line}")
