@@ -38,6 +38,7 @@ def run(
     allow_update_in_ci: Annotated[
         bool, typer.Option("--allow-update-in-ci", help="Let --update-snapshots run where CI is set.")
     ] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No live progress on stderr.")] = False,
     list_only: Annotated[bool, typer.Option("--list", help="Print the selected tests and run nothing.")] = False,
     shard: Annotated[
         str | None, typer.Option("--shard", help="K/N: run shard K of N (merge with `mcptest report merge`).")
@@ -70,11 +71,11 @@ def run(
         import anyio
 
         from mcptest.agent_plan import AgentOptions
-        from mcptest.cli.progress import live_progress
+        from mcptest.cli.progress import live_progress, progress_mode
         from mcptest.errors import usage_error
         from mcptest.report.formats import REPORTERS
         from mcptest.run_state import RunState
-        from mcptest.runner import run_suite, selected_count
+        from mcptest.runner import run_suite, select, selected_count
         from mcptest.selection import Selection, parse_shard
         from mcptest.session import quiet_sdk_logs
         from mcptest.suite.loader import find_suite, load_suite
@@ -117,11 +118,14 @@ def run(
         return REPORTERS[reporter](report, use_color(no_color) and not output)
 
     try:
-        with live_progress(any(not a.recorded for a in loaded.agents)) as hook:
-            options.on_progress = hook
+        with live_progress(progress_mode(quiet), len(select(loaded, selection))) as progress:
+            options.on_progress = progress.on_agent_runs
             result = anyio.run(
-                lambda: run_suite(loaded, selection, agents_options=options, state=state, snapshots=snapshots)
-            )
+                lambda: run_suite(
+                    loaded, selection, agents_options=options, state=state, snapshots=snapshots,
+                    on_result=progress.on_result,
+                )
+            )  # fmt: skip
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM: servers are stopped; report what finished
         emit(render(state.report(interrupted=True)), output)
         return ExitCode.INTERRUPTED
@@ -146,10 +150,9 @@ def run(
 
 def _print_selected(suite: Suite, selection: Selection) -> None:
     """One line per selected test, in run order: kind, name, where it is defined."""
-    from mcptest.runner import select
-    from mcptest.suite.models import ToolTest
+    from mcptest.runner import _base, select
 
-    rows = [("tool" if isinstance(t, ToolTest) else "quality", t.name, t._line) for t in select(suite, selection)]
+    rows = [(_base(t, suite.file)["kind"], t.name, t._line) for t in select(suite, selection)]
     rows += [("agent", a.name, a._line) for a in suite.agents if selection.matches(a)]
     for kind, name, line in rows:
         print(f"{kind:<8} {name}  {suite.file}:{line}")

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from mcptest.errors import Problem, UserError
 from mcptest.report.model import Report, TestResult, summarize
 
-KIND_ORDER = {"tool": 0, "quality": 1}
-"""A run reports tool tests, then `tool_quality:` blocks, then agent tests, each group in file order."""
+KIND_ORDER = {"tool": 0, "resource": 1, "prompt": 2, "quality": 3, "security": 4}
+"""The order `runner.select` runs tests in (then agent tests), each kind in file order."""
 
 
 def merge_reports(reports: Sequence[tuple[str, Report]]) -> Report:
@@ -37,4 +37,4 @@ def merge_reports(reports: Sequence[tuple[str, Report]]) -> Report:
 
 def _order(result: TestResult) -> tuple[int, str, int]:
     # sorted() is stable: the rows of one agent test (its runs and models) keep the order their shard gave them
-    return KIND_ORDER.get(result.kind, 2), result.file, result.line
+    return KIND_ORDER.get(result.kind, len(KIND_ORDER)), result.file, result.line
