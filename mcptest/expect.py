@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
 if TYPE_CHECKING:  # the report models are built only when a check runs, not when a suite is loaded
     from mcptest.report.model import AssertionFailure
@@ -97,6 +97,7 @@ class Assertion(_Strict):
     target: str = Field(description="A dotted path with `[i]` indexes, e.g. `result.content[0].text`.")
     matcher: Matcher
     message: str | None = Field(None, description="Shown when the assertion fails.")
+    _pos: tuple[int, int] | None = PrivateAttr(None)
 
     @model_validator(mode="before")
     @classmethod
@@ -186,6 +187,8 @@ def _failure(a: Assertion, actual: Any, why: str) -> AssertionFailure:
         expected=a.matcher.expected,
         actual=actual,
         message=f"{a.message}: {why}" if a.message else why,
+        line=a._pos[0] if a._pos else None,
+        col=a._pos[1] if a._pos else None,
     )
 
 

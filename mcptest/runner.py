@@ -100,7 +100,7 @@ async def run_suite(
         duration_ms=round((time.perf_counter() - start) * 1000, 3),
         results=results,
         gates=gates,
-        summary=summarize(results),
+        summary=summarize(results, gates, capped=live.capped),
     )
     failed = [nr for nr, r in zip(not_ready, results, strict=True) if r.status == Status.FAILED]
     failed += [False for g in gates if g.status == Status.FAILED]

@@ -78,8 +78,16 @@ def test_the_json_report_is_valid_against_its_schema_and_carries_the_failure(wri
     assert ran.code == ExitCode.FAILED
     report = json.loads(ran.stdout)
     jsonschema.validate(report, report_schema())
-    assert report["format_version"] == "1"
-    assert report["summary"] == {"total": 2, "passed": 1, "failed": 1, "skipped": 0}
+    assert report["format_version"] == "2"
+    assert report["summary"] == {
+        "total": 2,
+        "passed": 1,
+        "failed": 1,
+        "skipped": 0,
+        "gates": {"total": 0, "passed": 0, "failed": 0, "incomplete": 0},
+        "capped": False,
+        "ok": False,
+    }
     failed = report["results"][1]
     assert (failed["name"], failed["kind"], failed["server"], failed["file"], failed["line"]) == (
         "fails",

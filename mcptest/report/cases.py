@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from mcptest.report.delta import CaseKind, Number
 from mcptest.report.model import GateReport, Report, Status, TestResult
-from mcptest.stats import percent
+from mcptest.stats import percent, rate
 
 Key = tuple[CaseKind, str, str, str | None, int | None, str | None]
 """(kind, file, test, model, run, block): what stays the same about a case from one run to the next."""
@@ -20,7 +20,8 @@ PASS_COUNTS = {
 fractions, not a count: its change is tested on the run successes it summarizes, the count certified_lower rests on."""
 
 PERCENT_OF_RUNS = ("tool_selection.pass_k",)
-"""Rate targets that are `percent(passes, runs)`: the count is recovered when exactly one count gives the percent."""
+"""Rate targets that are `rate(passes, runs)` (exact; a format "1" report held `percent(passes, runs)`, rounded):
+the count is recovered when exactly one count gives the figure."""
 
 
 @dataclass
@@ -97,11 +98,18 @@ def gate_counts(g: GateReport) -> dict[str, tuple[int, int]]:
         passes = given.get(target)
         if passes is None and g.targets.get(PASS_COUNTS.get(target, "")) is not None:
             passes = g.targets[PASS_COUNTS[target]]
-        if passes is None and target in PERCENT_OF_RUNS and isinstance(value, int):
-            passes = _from_percent(value, g.runs)
+        if passes is None and target in PERCENT_OF_RUNS and isinstance(value, int | float) and g.runs > 0:
+            passes = _from_rate(value, g.runs)
         if isinstance(passes, int) and g.runs > 0 and 0 <= passes <= g.runs:
             out[target] = (passes, g.runs)
     return out
+
+
+def _from_rate(value: float, runs: int) -> int | None:
+    exact = [k for k in range(runs + 1) if rate(k, runs) == value]
+    if exact:
+        return exact[0]
+    return _from_percent(int(value), runs) if float(value).is_integer() else None
 
 
 def _from_percent(value: int, runs: int) -> int | None:

@@ -54,8 +54,10 @@ def _failure(r: TestResult) -> list[str]:
 
 def _gate_failure(g: GateReport) -> list[str]:
     lines = [f"- **{_cell(_name(g.test, g.model))} · {g.block}** (`{g.file}:{g.line}`, {g.runs} runs)"]
-    lines += [f"  - {_cell(str(b))}" for b in g.detail.get("breaches", [])]
-    return lines + [f"  - `{f.target}`: {_cell(f.message)}" for f in g.failures]
+    return lines + [
+        f"  - {_cell(f.message)}" if f.matcher == "floor" else f"  - `{f.target}`: {_cell(f.message)}"
+        for f in g.failures
+    ]
 
 
 def render_delta_md(comparison: Comparison) -> list[str]:
