@@ -15,6 +15,7 @@ from mcptest.cassette.fingerprint import changes
 from mcptest.cassette.format import Cassette, CassetteRun, Fingerprint
 from mcptest.cassette.normalise import catalog_hash
 from mcptest.cassette.replay import ReplayProvider, ReplayTools
+from mcptest.gates.outcome import plural
 from mcptest.providers import build
 from mcptest.providers.base import Provider
 from mcptest.providers.errors import MissingKey
@@ -215,7 +216,7 @@ def _record(out: CellResult, catalog: list[CatalogTool], done: list[tuple[Trace,
     cell = out.cell
     failed = [i for i, (trace, _) in enumerate(done, 1) if trace.error]
     if out.skipped or failed:
-        why = f"{out.skipped} runs were not dispatched" if out.skipped else f"run {failed[0]} failed"
+        why = f"{plural(out.skipped, 'run was', 'runs were')} not dispatched" if out.skipped else f"run {failed[0]} failed"
         ctx.result.notes.append(f"mcptest: cassette not written for '{cell.test.name}' [{cell.model}]: {why}")
         return
     runs = [CassetteRun(replies=log.replies, exchanges=log.exchanges, cost_usd=t.cost_usd) for t, log in done]
