@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath, PureWindowsPath
 
 from mcptest.report.delta import CaseKind, Number
 from mcptest.report.model import GateReport, Report, Status, TestResult
@@ -47,6 +49,18 @@ def cases_of(report: Report) -> dict[Key, Case]:
     return out
 
 
+def suite_path(file: str, cwd: Path | None = None) -> str:
+    """A suite path as cases are matched on: POSIX separators, `./` and `a/../` folded, relative to the current
+    folder when it lies under it; so `./suite.yml`, `suite.yml` and `/project/suite.yml` (run in /project) agree."""
+    posix = PureWindowsPath(file).as_posix() if "\\" in file else file
+    folded = os.path.normpath(posix).replace("\\", "/")
+    if PurePosixPath(folded).is_absolute():
+        here = (cwd or Path.cwd()).resolve().as_posix()
+        if folded == here or folded.startswith(here.rstrip("/") + "/"):
+            folded = os.path.relpath(folded, here).replace("\\", "/")
+    return folded
+
+
 def models_of(report: Report) -> list[str]:
     """The models the report's agent tests ran, sorted."""
     return sorted({r.model for r in report.results if r.model} | {g.model for g in report.gates if g.model})
@@ -57,7 +71,7 @@ def _numbers(targets: dict[str, float | int | None]) -> dict[str, Number]:
 
 
 def _row(r: TestResult) -> Case:
-    key: Key = (CaseKind.TEST, r.file, r.name, r.model, r.run, None)
+    key: Key = (CaseKind.TEST, suite_path(r.file), r.name, r.model, r.run, None)
     return Case(key, r.line, r.status, {"duration_ms": r.duration_ms, **_numbers(r.targets)})
 
 
@@ -65,7 +79,7 @@ def _runs(results: list[TestResult]) -> list[Case]:
     groups: dict[Key, list[TestResult]] = {}
     for r in results:
         if r.run is not None:
-            groups.setdefault((CaseKind.RUNS, r.file, r.name, r.model, None, None), []).append(r)
+            groups.setdefault((CaseKind.RUNS, suite_path(r.file), r.name, r.model, None, None), []).append(r)
     return [_group(key, rows) for key, rows in groups.items()]
 
 
@@ -81,7 +95,7 @@ def _group(key: Key, rows: list[TestResult]) -> Case:
 
 
 def _gate(g: GateReport) -> Case:
-    key: Key = (CaseKind.GATE, g.file, g.test, g.model, None, g.block)
+    key: Key = (CaseKind.GATE, suite_path(g.file), g.test, g.model, None, g.block)
     return Case(key, g.line, g.status, _numbers(g.targets), gate_counts(g))
 
 
