@@ -216,7 +216,11 @@ def _record(out: CellResult, catalog: list[CatalogTool], done: list[tuple[Trace,
     cell = out.cell
     failed = [i for i, (trace, _) in enumerate(done, 1) if trace.error]
     if out.skipped or failed:
-        why = f"{plural(out.skipped, 'run was', 'runs were')} not dispatched" if out.skipped else f"run {failed[0]} failed"
+        why = (
+            f"{plural(out.skipped, 'run was', 'runs were')} not dispatched"
+            if out.skipped
+            else f"run {failed[0]} failed"
+        )
         ctx.result.notes.append(f"mcptest: cassette not written for '{cell.test.name}' [{cell.model}]: {why}")
         return
     runs = [CassetteRun(replies=log.replies, exchanges=log.exchanges, cost_usd=t.cost_usd) for t, log in done]

@@ -14,7 +14,7 @@ def shown(value: int | float, against: Iterable[int | float] = ()) -> str:
 
     A figure that is not whole gets at least one decimal, so 79.5 never prints as 80 next to an 80% floor.
     """
-    if isinstance(value, bool) or isinstance(value, int):
+    if isinstance(value, int):  # bool included
         return str(value)
     if value != value or value in (float("inf"), float("-inf")):
         return str(value)
@@ -27,6 +27,11 @@ def shown(value: int | float, against: Iterable[int | float] = ()) -> str:
         if all(_side(Decimal(text), t) == _side(exact, t) for t in limits):
             return text
     return repr(value)
+
+
+def plural(n: int, one: str, many: str = "") -> str:
+    """`1 tool`, `2 tools`; `many` for irregular plurals (`1 class`, `2 classes`)."""
+    return f"{n} {one if n == 1 else many or one + 's'}"
 
 
 def _rounded(exact: Decimal, places: int) -> str:

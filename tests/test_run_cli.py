@@ -103,6 +103,8 @@ def test_the_json_report_is_valid_against_its_schema_and_carries_the_failure(wri
             "expected": 0,
             "actual": 22,
             "message": "22 is not < 0",
+            "line": 16,
+            "col": 9,
         }
     ]
 

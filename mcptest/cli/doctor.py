@@ -10,6 +10,7 @@ import typer
 
 from mcptest.cli.server_options import CommandOpt, HeaderOpt, ServerOpt, SuiteArg, TimeoutOpt, UrlOpt
 from mcptest.exit_codes import ExitCode
+from mcptest.figures import plural
 
 if TYPE_CHECKING:
     from mcptest.lint.doctor import Check, Probe
@@ -162,7 +163,7 @@ def _print_lint(console: Any, source: str, report: QualityReport) -> None:
     from rich.markup import escape
 
     color = {"critical": "red", "warning": "yellow", "pass": "green"}
-    console.print(f"\n[bold]Descriptions[/] {escape(source)}: {len(report.tools)} tools")
+    console.print(f"\n[bold]Descriptions[/] {escape(source)}: {plural(len(report.tools), 'tool')}")
     for tool in report.tools:
         console.print(f"  [bold]{escape(tool.name)}[/]  score {tool.score:.3f}  {tool.tokens} tokens")
         for f in tool.findings:

@@ -9,10 +9,12 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from mcptest.expect import Assertion, TargetMissing, check
+from mcptest.figures import plural
 from mcptest.report.model import AssertionFailure
 from mcptest.suite.gate_blocks import GateConfig
 
 Number = int | float
+__all__ = ["plural"]  # re-exported: gates count things in their lines
 
 
 @dataclass(frozen=True)
@@ -143,8 +145,3 @@ def runs(traces: Sequence[Any]) -> Sequence[Any]:
     if not traces:
         raise ValueError("a gate needs at least one run")
     return traces
-
-
-def plural(n: int, one: str, many: str = "") -> str:
-    """`1 error`, `2 errors`; `many` for irregular plurals."""
-    return f"{n} {one if n == 1 else many or one + 's'}"

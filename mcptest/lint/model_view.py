@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mcptest.catalog import Catalog, Tool
+from mcptest.figures import plural
 from mcptest.lint.server_managed import DEFAULT_SERVER_MANAGED, managed_properties
 from mcptest.lint.shapes import follow, type_label
 from mcptest.lint.surface import tool_tokens
@@ -156,7 +157,7 @@ def render(view: ModelView) -> str:
         if view.server_managed_tokens
         else "no server-managed fields exposed"
     )
-    total = f"Total: {len(view.tools)} tools, {view.tokens:,} tokens (cl100k_base); {hide}"
+    total = f"Total: {plural(len(view.tools), 'tool')}, {view.tokens:,} tokens (cl100k_base); {hide}"
     return "\n\n".join([*sections, total]) + "\n"
 
 

@@ -8,7 +8,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from mcptest.expect import show
-from mcptest.figures import shown
+from mcptest.figures import plural, shown
 from mcptest.report.model import AssertionFailure, GateReport, Report, Status, TestResult
 
 _BADGE = {
@@ -85,8 +85,3 @@ def _summary_line(report: Report) -> str:
         if not g.failed and not g.incomplete:
             parts.append(f"{plural(g.total, 'gate')} passed")
     return ", ".join(parts) + f" [dim]in {report.duration_ms / 1000:.2f}s[/]"
-
-
-def plural(n: int, one: str) -> str:
-    """`1 gate`, `2 gates`."""
-    return f"{n} {one}{'' if n == 1 else 's'}"

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
+from mcptest.figures import plural
 from mcptest.report.model import AssertionFailure, GateReport, Report, Status, TestResult
 
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -75,7 +76,7 @@ def _gate(g: GateReport, server: str) -> ET.Element:
     if g.status == Status.SKIPPED:
         ET.SubElement(case, "skipped")
     if g.status == Status.FAILED:
-        extra = [f"over {g.runs} runs", f"defined at {g.file}:{g.line}"]
+        extra = [f"over {plural(g.runs, 'run')}", f"defined at {g.file}:{g.line}"]
         _failure(case, "failure", "gate", g.failures, extra)
     if g.lines:
         ET.SubElement(case, "system-out").text = _xml("\n".join(g.lines))

@@ -34,7 +34,7 @@ def _floor_suite(tmp_path: Path, extra: str = "") -> Path:
 
 
 def test_a_floor_fails_while_its_figure_says_it_holds(tmp_path: Path) -> None:
-    expect = "      expect:\n        - tool_selection.selection_rate: { \">=\": 88 }\n"
+    expect = '      expect:\n        - tool_selection.selection_rate: { ">=": 88 }\n'
     suite = _floor_suite(tmp_path, expect)
     ran = run_cli("run", str(suite), "--reporter", "json", cwd=tmp_path)
     assert ran.code == ExitCode.FAILED, ran.stderr
@@ -49,8 +49,7 @@ def test_a_floor_fails_while_its_figure_says_it_holds(tmp_path: Path) -> None:
     lines = ran.stderr.splitlines()
     assert "tool-selection floor [FAIL] weather floor: selection 7/8 (87.5%), pass^k 87.5%, tokens n/a" in lines
     assert (
-        "FLOOR weather floor: selection rate 87.5% is below the 88% floor (7 of 8 runs selected `get_weather`)"
-        in lines
+        "FLOOR weather floor: selection rate 87.5% is below the 88% floor (7 of 8 runs selected `get_weather`)" in lines
     )
     pretty = run_cli("run", str(suite), cwd=tmp_path)
     assert "tool_selection.selection_rate 87.5" in pretty.stdout and "selection_rate 88" not in pretty.stdout
@@ -159,5 +158,5 @@ def test_each_failure_carries_the_line_col_of_its_own_assertion_and_the_console_
         ("result.structuredContent.city", assertion_line, 9)
     ]
     pretty = run_cli("run", str(suite), cwd=tmp_path).stdout
-    assert f"✗ result.structuredContent.city exact \"Lyon\"  at {suite}:{assertion_line}:9" in pretty
+    assert f'✗ result.structuredContent.city exact "Lyon"  at {suite}:{assertion_line}:9' in pretty
     assert f"defined at {suite}:{test_line}" in pretty

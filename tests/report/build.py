@@ -50,8 +50,15 @@ def selection_gate(
     status = P if selected / runs >= floor else F
     breaches = [] if status == P else [f"FLOOR {name}: selection rate {rate}% is below the {round(floor * 100)}% floor"]
     failures = [
-        AssertionFailure(target="tool_selection.selection_rate", matcher=">=", expected=round(floor * 100),
-                         actual=rate, message=b, line=line + 6, col=7)
+        AssertionFailure(
+            target="tool_selection.selection_rate",
+            matcher=">=",
+            expected=round(floor * 100),
+            actual=rate,
+            message=b,
+            line=line + 6,
+            col=7,
+        )
         for b in breaches
     ]
     return GateReport(
@@ -70,7 +77,13 @@ def selection_gate(
 def report(results: list[TestResult], gates: list[GateReport] = (), **fields: Any) -> Report:  # type: ignore[assignment]
     """A report over these rows and gates, at a fixed start time."""
     base: dict[str, Any] = {"mcptest_version": "0.1.0", "suite": SUITE, "started_at": "2026-11-02T09:30:00+00:00"}
-    return Report(duration_ms=4321.0, results=results, gates=list(gates), summary=summarize(results, list(gates)), **(base | fields))
+    return Report(
+        duration_ms=4321.0,
+        results=results,
+        gates=list(gates),
+        summary=summarize(results, list(gates)),
+        **(base | fields),
+    )
 
 
 def fixed_report() -> Report:
