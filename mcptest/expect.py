@@ -256,7 +256,9 @@ def _schema(actual: Any, expected: dict[str, Any]) -> str | None:
     if not errors:
         return None
     at = "/".join(str(p) for p in errors[0].path)
-    return f"{show(actual)} does not satisfy the schema{f' at {at}' if at else ''}: {errors[0].message}"
+    from mcptest.schema_text import error_text
+
+    return f"{show(actual)} does not satisfy the schema{f' at {at}' if at else ''}: {error_text(errors[0])}"
 
 
 def _compare(op: str, ok: Callable[[float, float], bool]) -> Callable[[Any, Any], str | None]:

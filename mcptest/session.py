@@ -195,7 +195,9 @@ class ServerSession:
             return []
         err = min(errors, key=lambda e: len(e.path))
         at = "/".join(map(str, err.path)) or "(root)"
-        return [f"structuredContent does not match the outputSchema of '{tool}' at {at}: {err.message}"]
+        from mcptest.schema_text import error_text
+
+        return [f"structuredContent does not match the outputSchema of '{tool}' at {at}: {error_text(err)}"]
 
     async def _request(self, send: Any) -> Any:
         """Send one request, turning every way it can go wrong into ServerUnavailable."""

@@ -197,7 +197,8 @@ tools:
     [failure] = json.loads(ran.stdout)["results"][0]["failures"]
     assert failure["matcher"] == "outputSchema"
     assert failure["message"] == (
-        "structuredContent does not match the outputSchema of 'get_temp' at temperature: 'warm' is not of type 'number'"
+        "structuredContent does not match the outputSchema of 'get_temp' at temperature: "
+        "\"warm\" is not of type 'number'"
     )
 
 
