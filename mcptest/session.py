@@ -171,7 +171,8 @@ class ServerSession:
             result = await self._request(lambda: self._client.session.send_request(request, types.CallToolResult))
         except ServerUnavailable as exc:
             return CallOutcome(error=exc.message, duration_ms=_ms(start))
-        wire = result.model_dump(mode="json", by_alias=True, exclude_none=True)
+        # only the fields the server sent: the SDK's defaults (`resultType`, ...) are no part of the wire JSON
+        wire = result.model_dump(mode="json", by_alias=True, exclude_none=True, exclude_unset=True)
         outcome = CallOutcome(result=wire, duration_ms=_ms(start))
         outcome.findings = await self._output_findings(tool, wire)
         return outcome
