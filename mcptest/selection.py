@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -25,16 +24,20 @@ class Selection:
 
     def __post_init__(self) -> None:
         if self.filter and self.filter.startswith("re:"):
+            from mcptest.regexes import RegexError, compile_regex
+
             try:
-                re.compile(self.filter[3:])
-            except re.error as exc:
-                raise usage_error(f"--filter: invalid regex {self.filter[3:]!r}: {exc}") from None
+                compile_regex(self.filter[3:])
+            except RegexError as exc:
+                raise usage_error(f"--filter: {exc}") from None
 
     def matches(self, test: Selectable) -> bool:
         """Whether the test is selected: name filter, any of `tags`, none of `skip_tags`."""
         if self.filter:
             if self.filter.startswith("re:"):
-                if not re.search(self.filter[3:], test.name):
+                from mcptest.regexes import search
+
+                if not search(self.filter[3:], test.name):
                     return False
             elif self.filter not in test.name:
                 return False

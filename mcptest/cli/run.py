@@ -11,6 +11,7 @@ from mcptest.exit_codes import ExitCode
 
 if TYPE_CHECKING:
     from mcptest.agent_plan import RecordMode
+    from mcptest.report.model import Report
 
 
 def register(app: typer.Typer) -> None:
@@ -20,7 +21,9 @@ def register(app: typer.Typer) -> None:
 
 def run(
     suite: Annotated[str | None, typer.Argument(help="The suite file (default: mcptest.yaml or mcptest.yml).")] = None,
-    reporter: Annotated[str, typer.Option("--reporter", "-r", help="pretty, json, junit, md or sarif.")] = "pretty",
+    reporter: Annotated[
+        str, typer.Option("--reporter", "-r", help="pretty, json, junit, md, sarif or html.")
+    ] = "pretty",
     output: Annotated[
         str | None, typer.Option("--output", "-o", help="Write the report here (default: stdout).")
     ] = None,
@@ -45,7 +48,7 @@ def run(
     ] = None,
 ) -> int:
     """Run a suite against its MCP servers and report; exit 1 when anything fails."""
-    from mcptest.cli.common import emit, loading, use_color
+    from mcptest.cli.common import check_output, emit, loading, use_color
 
     with loading():
         import anyio
@@ -54,6 +57,7 @@ def run(
         from mcptest.cli.progress import live_progress
         from mcptest.errors import usage_error
         from mcptest.report.formats import REPORTERS
+        from mcptest.run_state import RunState
         from mcptest.runner import run_suite, selected_count
         from mcptest.selection import Selection
         from mcptest.session import quiet_sdk_logs
@@ -62,6 +66,7 @@ def run(
         if reporter not in REPORTERS:
             raise usage_error(f"--reporter: unknown format '{reporter}'; formats are {', '.join(REPORTERS)}")
         loaded = load_suite(find_suite(suite))
+        check_output(output)
     selection = Selection(filter=filter, tags=tag or (), skip_tags=skip_tag or ())
     if not selected_count(loaded, selection):
         print(f"mcptest: no tests selected in {loaded.file} (check --filter / --tag / --skip-tag)", file=sys.stderr)
@@ -73,15 +78,27 @@ def run(
         models=[m.strip() for m in models.split(",") if m.strip()] if models else None,
     )
     quiet_sdk_logs(debug)
-    with live_progress(any(not a.recorded for a in loaded.agents)) as hook:
-        options.on_progress = hook
-        result = anyio.run(lambda: run_suite(loaded, selection, agents_options=options))
+    state = RunState()
+
+    def render(report: Report) -> str:
+        return REPORTERS[reporter](report, use_color(no_color) and not output)
+
+    try:
+        with live_progress(any(not a.recorded for a in loaded.agents)) as hook:
+            options.on_progress = hook
+            result = anyio.run(lambda: run_suite(loaded, selection, agents_options=options, state=state))
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: servers are stopped; report what finished
+        emit(render(state.report(interrupted=True)), output)
+        return ExitCode.INTERRUPTED
+    except Exception:  # a bug in mcptest: the finished results still reach the report, then the traceback
+        emit(render(state.report(interrupted=True)), output)
+        raise
     for line in result.notes:
         print(line, file=sys.stderr)
     for gate in result.report.gates:  # the floor lines go to stderr, so a JSON report on stdout stays clean
         for line in gate.lines:
             print(line, file=sys.stderr)
-    emit(REPORTERS[reporter](result.report, use_color(no_color) and not output), output)
+    emit(render(result.report), output)
     if result.capped:
         print(f"mcptest: --max-cost {max_cost:g} USD spent; the remaining runs were not dispatched", file=sys.stderr)
         return ExitCode.POLICY  # the summary says ok: false (capped), so the JSON verdict and the exit code agree

@@ -8,6 +8,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from mcptest.judges.verdict import Judgement
+
 REPORT_FORMAT_VERSION = "2"
 
 
@@ -68,7 +70,18 @@ class TestResult(_Model):
         default_factory=dict, description="Named figures the test measured, e.g. `mean_score` for `tool_quality`."
     )
     error: str | None = Field(None, description="A failure that is not an assertion: a server crash, a timeout, ...")
+    judgements: list[Judgement] = Field(
+        default_factory=list,
+        exclude_if=lambda v: not v,
+        description="Each `judge`/`jury` assertion's verdict: score, reason, every juror's answer (absent when none).",
+    )
     stderr: str | None = Field(None, description="The tail of the server's stderr, when the failure involves it.")
+    selection: str | None = Field(
+        None,
+        description="For a `tool_quality` test: the lint rules its counts are over (`default`, `strict`, ...); "
+        "absent for other tests.",
+        exclude_if=lambda v: v is None,
+    )
 
 
 class GateReport(_Model):
@@ -111,7 +124,8 @@ class Summary(_Model):
     gates: GateCounts = Field(default_factory=GateCounts, description="Counts over the gate blocks.")
     capped: bool = Field(False, description="`--max-cost` was spent and runs were left undispatched (exit 5).")
     ok: bool = Field(
-        description="True exactly when `mcptest run` exits 0: no failed test, no failed or incomplete gate, no cap."
+        description="True exactly when `mcptest run` exits 0: no failed test, no failed or incomplete gate, no cap, "
+        "no interruption."
     )
 
 
@@ -126,6 +140,11 @@ class Report(_Model):
     results: list[TestResult] = Field(default_factory=list)
     gates: list[GateReport] = Field(default_factory=list, description="Gate blocks judged across runs.")
     summary: Summary
+    interrupted: bool = Field(
+        False,
+        description="The run stopped before every selected test ran (Ctrl-C, SIGTERM, or a bug in mcptest): "
+        "`results` holds the tests that finished.",
+    )
 
     @property
     def ok(self) -> bool:
@@ -133,7 +152,9 @@ class Report(_Model):
         return self.summary.ok
 
 
-def summarize(results: list[TestResult], gates: Sequence[GateReport] = (), *, capped: bool = False) -> Summary:
+def summarize(
+    results: list[TestResult], gates: Sequence[GateReport] = (), *, capped: bool = False, interrupted: bool = False
+) -> Summary:
     """Count the results and the gates by status, and give the one verdict."""
     count = {s: sum(r.status == s for r in results) for s in Status}
     by_gate = {s: sum(g.status == s for g in gates) for s in Status}
@@ -150,5 +171,5 @@ def summarize(results: list[TestResult], gates: Sequence[GateReport] = (), *, ca
         skipped=count[Status.SKIPPED],
         gates=counts,
         capped=capped,
-        ok=not count[Status.FAILED] and not counts.failed and not counts.incomplete and not capped,
+        ok=not count[Status.FAILED] and not counts.failed and not counts.incomplete and not capped and not interrupted,
     )
