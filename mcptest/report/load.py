@@ -58,7 +58,7 @@ def migrate_1_to_2(raw: Raw) -> Raw:
 
 def _gate_1_to_2(gate: Raw) -> Raw:
     # "1" kept a floor's breach in words only; "2" makes every breach a failure of the block
-    detail = gate.get("detail") if isinstance(gate.get("detail"), dict) else {}
+    detail: dict[str, Any] = gate["detail"] if isinstance(gate.get("detail"), dict) else {}
     failures = list(gate.get("failures") or [])
     said = {f.get("message") for f in failures if isinstance(f, dict)}
     block = gate.get("block", "")
