@@ -32,6 +32,8 @@ def test_one_server_and_one_tool_are_singular(tmp_path: Path) -> None:
     catalog.write_text(json.dumps({"tools": tools["tools"][:1]}))
     doctor = run_cli("doctor", "--catalog", str(catalog), cwd=tmp_path)
     assert "✓ catalog readable" in doctor.stdout and "1 tool\n" in doctor.stdout and "1 tools" not in doctor.stdout
+    lint = run_cli("doctor", "--catalog", str(catalog), "--lint-descriptions", cwd=tmp_path)
+    assert f"Descriptions {catalog}: 1 tool, " in lint.stdout
     live = run_cli("doctor", str(suite), cwd=tmp_path, timeout=120)
     assert f"{suite}: 1 server, 1 test" in live.stdout and "1 servers" not in live.stdout
 
