@@ -51,6 +51,7 @@ def judge_gates(
     label = f"{test.name} [{model}]" if matrix and model else test.name
     said = "\n".join([test.prompt or runs[0].prompt or "", *(test.turns or [])])  # discovery reads every message
     outcomes = evaluate_blocks(blocks, runs, label=label, prompt=said)
+    asked = len(runs) if test.recorded else test.runs
     return [
         GateReport(
             test=test.name,
@@ -58,15 +59,31 @@ def judge_gates(
             block=o.block,
             file=file,
             line=test._line,
-            status=Status.PASSED if o.passed else Status.FAILED,
+            status=_status(o.passed, len(runs), asked),
             runs=len(runs),
+            runs_asked=asked,
             targets=dict(o.targets),
             failures=o.failures,
-            lines=o.lines,
+            lines=_lines(o.lines, o.passed, len(runs), asked),
             detail={**o.detail, "breaches": o.breaches, "undefined": o.undefined, "default_gate": o.default_gate},
         )
         for o in outcomes
     ]
+
+
+def _status(passed: bool, runs: int, asked: int) -> Status:
+    # fewer runs than asked (a cost cap) decide nothing: the missing runs could move every figure either way
+    if runs < asked:
+        return Status.INCOMPLETE
+    return Status.PASSED if passed else Status.FAILED
+
+
+def _lines(lines: list[str], passed: bool, runs: int, asked: int) -> list[str]:
+    if runs >= asked or not lines:
+        return lines
+    verdict = "[PASS]" if passed else "[FAIL]"
+    first = lines[0].replace(verdict, "[INCOMPLETE]", 1)
+    return [first, f"  judged on {runs} of {asked} runs: the rest were not dispatched", *lines[1:]]
 
 
 def _row(test: AgentTest, trace: Trace, index: int | None, file: str) -> TestResult:

@@ -15,6 +15,7 @@ from mcptest.cassette.fingerprint import changes
 from mcptest.cassette.format import Cassette, CassetteRun, Fingerprint, JudgeCall
 from mcptest.cassette.normalise import catalog_hash
 from mcptest.cassette.replay import ReplayProvider, ReplayTools
+from mcptest.gates.outcome import plural
 from mcptest.judges.run import LiveJudges, RecordedJudges, fingerprints, moved, with_verdicts
 from mcptest.providers import build
 from mcptest.providers.base import Provider
@@ -235,7 +236,11 @@ def _record(
     cell = out.cell
     failed = [i for i, (trace, _, _) in enumerate(done, 1) if trace.error]
     if out.skipped or failed:
-        why = f"{out.skipped} runs were not dispatched" if out.skipped else f"run {failed[0]} failed"
+        why = (
+            f"{plural(out.skipped, 'run was', 'runs were')} not dispatched"
+            if out.skipped
+            else f"run {failed[0]} failed"
+        )
         ctx.result.notes.append(f"mcptest: cassette not written for '{cell.test.name}' [{cell.model}]: {why}")
         return
     runs = [

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
 from mcptest.judges.spec import JudgeSpec, JurySpec
 
@@ -135,6 +135,7 @@ class Assertion(_Strict):
     target: str = Field(description="A dotted path with `[i]` indexes, e.g. `result.content[0].text`.")
     matcher: Matcher
     message: str | None = Field(None, description="Shown when the assertion fails.")
+    _pos: tuple[int, int] | None = PrivateAttr(None)
 
     @model_validator(mode="before")
     @classmethod
@@ -235,6 +236,8 @@ def _failure(a: Assertion, actual: Any, why: str) -> AssertionFailure:
         expected=expected.model_dump(mode="json", exclude_none=True) if isinstance(expected, BaseModel) else expected,
         actual=actual,
         message=f"{a.message}: {why}" if a.message else why,
+        line=a._pos[0] if a._pos else None,
+        col=a._pos[1] if a._pos else None,
     )
 
 
@@ -313,7 +316,9 @@ def _schema(actual: Any, expected: dict[str, Any]) -> str | None:
     if not errors:
         return None
     at = "/".join(str(p) for p in errors[0].path)
-    return f"{show(actual)} does not satisfy the schema{f' at {at}' if at else ''}: {errors[0].message}"
+    from mcptest.schema_text import error_text
+
+    return f"{show(actual)} does not satisfy the schema{f' at {at}' if at else ''}: {error_text(errors[0])}"
 
 
 def _compare(op: str, ok: Callable[[float, float], bool]) -> Callable[[Any, Any], str | None]:

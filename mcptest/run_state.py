@@ -21,6 +21,7 @@ class RunState:
     secrets: set[str] = field(default_factory=set)
     results: list[TestResult] = field(default_factory=list)
     gates: list[GateReport] = field(default_factory=list)
+    capped: bool = False
     start: float = field(default_factory=time.perf_counter)
 
     def begin(self, suite: str, started_at: datetime, secrets: set[str]) -> None:
@@ -36,7 +37,7 @@ class RunState:
             duration_ms=round((time.perf_counter() - self.start) * 1000, 3),
             results=list(self.results),
             gates=list(self.gates),
-            summary=summarize(self.results),
+            summary=summarize(self.results, self.gates, capped=self.capped, interrupted=interrupted),
             interrupted=interrupted,
         )
         return redact(report, self.secrets)

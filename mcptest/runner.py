@@ -110,6 +110,7 @@ async def run_suite(
         state.results += rows
         state.gates += judged
         not_ready += [False] * len(rows)
+    state.capped = live.capped
     report = state.report()
     failed = [nr for nr, r in zip(not_ready, report.results, strict=True) if r.status == Status.FAILED]
     failed += [False for g in report.gates if g.status == Status.FAILED]

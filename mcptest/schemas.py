@@ -79,7 +79,7 @@ def lock_schema() -> dict[str, Any]:
 SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
     "v1.json": suite_schema,
     "cassette.v1.json": cassette_schema,
-    "report.v1.json": report_schema,
+    "report.v2.json": report_schema,
     "compare.v1.json": compare_schema,
     "tool-bench.v1.json": tool_bench_schema,
     "tool-bench-cassette.v1.json": pick_cassette_schema,

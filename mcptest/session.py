@@ -179,7 +179,8 @@ class ServerSession:
             result = await self._request(lambda: self._client.session.send_request(request, types.CallToolResult))
         except ServerUnavailable as exc:
             return CallOutcome(error=exc.message, duration_ms=_ms(start))
-        wire = result.model_dump(mode="json", by_alias=True, exclude_none=True)
+        # only the fields the server sent: the SDK's defaults (`resultType`, ...) are no part of the wire JSON
+        wire = result.model_dump(mode="json", by_alias=True, exclude_none=True, exclude_unset=True)
         outcome = CallOutcome(result=wire, duration_ms=_ms(start))
         outcome.findings = await self._output_findings(tool, wire)
         return outcome
@@ -206,7 +207,9 @@ class ServerSession:
             return []
         err = min(errors, key=lambda e: len(e.path))
         at = "/".join(map(str, err.path)) or "(root)"
-        return [f"structuredContent does not match the outputSchema of '{tool}' at {at}: {err.message}"]
+        from mcptest.schema_text import error_text
+
+        return [f"structuredContent does not match the outputSchema of '{tool}' at {at}: {error_text(err)}"]
 
     async def _request(self, send: Any) -> Any:
         """Send one request, turning every way it can go wrong into ServerUnavailable."""

@@ -32,6 +32,20 @@ def percent(numerator: int | Fraction, denominator: int = 1) -> int:
     return rounded
 
 
+def rate(numerator: int, denominator: int) -> int | float:
+    """An exact ratio as a percent, not rounded: 100 * n / d, an int when whole (7/8 -> 87.5, 2/3 -> 66.666...).
+
+    For the rates the source documents do not fix as integers (a selection rate, pass^k): the figure a user asserts
+    on is the figure the gate compares, so 159 of 200 is 79.5 and never passes a `>= 80` it fails. The float is the
+    correctly rounded double of the exact fraction, so it equals a short decimal threshold only when the fraction
+    does. Show it with `mcptest.figures.shown`, which keeps the decimals that decide.
+    """
+    if denominator <= 0:
+        raise ValueError("rate() needs a positive denominator; handle a zero denominator before calling it")
+    exact = Fraction(100 * numerator, denominator)
+    return int(exact) if exact.denominator == 1 else float(exact)
+
+
 def median(values: Sequence[int | float]) -> float:
     """The median: the middle value, or the mean of the two middle values of an even-sized sample."""
     if not values:

@@ -43,27 +43,27 @@ def test_the_breaching_path_example_exits_1_and_says_what_went_wrong_by_position
     assert ran.code == ExitCode.FAILED
     assert ran.stderr.splitlines() == [
         "trajectory [FAIL] research then answer: matched 0 of 1 run (subsequence), 1 of 3 steps",
-        "  trajectory.matched: 0 is not >= 1",
+        "  trajectory.matched: 0 is not >= 1 (line 10:7)",
         'step 2: expected fetch(url ~ ^https://), got docs.fetch(url="ftp://files.example.test/q3.pdf")',
         '  url: "ftp://files.example.test/q3.pdf" does not match /^https:///',
         "step 3: expected create_note, got no call to create_note after call 1",
         "golden path [FAIL] research then answer: reached in 0 of 1 run, efficiency 0, 5 extra calls, "
         "0 backtracks, 1 repeat",
-        "  golden_path.reached: 0 is not >= 1",
-        "  golden_path.efficiency: 0 is not >= 50",
+        "  golden_path.reached: 0 is not >= 1 (line 18:7)",
+        "  golden_path.efficiency: 0 is not >= 50 (line 18:7)",
         "MISSING never reached fetch → summarize → create_note (reached 1 golden step)",
         "EXTRA calls 2:docs.fetch, 3:docs.fetch, 4:docs.delete_document, 5:docs.search, 6:docs.summarize",
         "REPEATS calls 3:docs.fetch",
         "tool edges [FAIL] research then answer: 1 restricted attempt, allowed tools used 75%, 0 calls outside allowed",
-        "  edges.restricted_attempts: 1 is not <= 0",
+        "  edges.restricted_attempts: 1 is not <= 0 (line 20:7)",
         "RESTRICTED calls 4:docs.delete_document",
         "stability [FAIL] research then answer: score 0 (thrash 100, failure loop 83, progress 50, recovery 0), "
         "1 drift flag",
-        "  stability.drift_flags: 1 is not <= 0",
+        "  stability.drift_flags: 1 is not <= 0 (line 22:16)",
         "DRIFT unrecovered (recovery 0)",
         "narrative [FAIL] research then answer: 1 claim, 1 claimed but absent, 1 unclaimed mutation, "
         "0 argument mismatches",
-        "  narrative.claimed_but_absent: 1 is not <= 0",
+        "  narrative.claimed_but_absent: 1 is not <= 0 (line 23:16)",
         'CLAIMED BUT ABSENT "created note": no successful call backs it',
         'UNCLAIMED docs.delete_document(id="q3-draft"): a mutating call the answer never mentions',
     ]

@@ -78,8 +78,16 @@ def test_the_json_report_is_valid_against_its_schema_and_carries_the_failure(wri
     assert ran.code == ExitCode.FAILED
     report = json.loads(ran.stdout)
     jsonschema.validate(report, report_schema())
-    assert report["format_version"] == "1"
-    assert report["summary"] == {"total": 2, "passed": 1, "failed": 1, "skipped": 0}
+    assert report["format_version"] == "2"
+    assert report["summary"] == {
+        "total": 2,
+        "passed": 1,
+        "failed": 1,
+        "skipped": 0,
+        "gates": {"total": 0, "passed": 0, "failed": 0, "incomplete": 0},
+        "capped": False,
+        "ok": False,
+    }
     failed = report["results"][1]
     assert (failed["name"], failed["kind"], failed["server"], failed["file"], failed["line"]) == (
         "fails",
@@ -95,6 +103,8 @@ def test_the_json_report_is_valid_against_its_schema_and_carries_the_failure(wri
             "expected": 0,
             "actual": 22,
             "message": "22 is not < 0",
+            "line": 16,
+            "col": 9,
         }
     ]
 
@@ -187,7 +197,8 @@ tools:
     [failure] = json.loads(ran.stdout)["results"][0]["failures"]
     assert failure["matcher"] == "outputSchema"
     assert failure["message"] == (
-        "structuredContent does not match the outputSchema of 'get_temp' at temperature: 'warm' is not of type 'number'"
+        "structuredContent does not match the outputSchema of 'get_temp' at temperature: "
+        "\"warm\" is not of type 'number'"
     )
 
 

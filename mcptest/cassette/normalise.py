@@ -33,8 +33,24 @@ def renumber(replies: Sequence[ModelReply]) -> list[ModelReply]:
 
 
 def canonical(value: Any) -> str:
-    """Sorted keys, two-space indent, UTF-8 kept, a final newline: the same data always gives the same text."""
-    return json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    """Sorted keys, two-space indent, UTF-8 kept, a final newline: the same data always gives the same text.
+
+    A catalog tool's definition keeps the key order the server sent: it is what the model saw, and its tokens are
+    counted on that text, so a replay must give the `token_efficiency.tool_surface_tokens` the live run gave.
+    """
+    return json.dumps(_ordered(value), indent=2, ensure_ascii=False) + "\n"
+
+
+def _ordered(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_ordered(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    as_sent = _CATALOG_ENTRY.issuperset(value) and isinstance(value.get("tool"), dict)
+    return {k: value[k] if as_sent and k == "tool" else _ordered(value[k]) for k in sorted(value)}
+
+
+_CATALOG_ENTRY = frozenset(CatalogTool.model_fields)
 
 
 def dumps(cassette: Cassette) -> str:

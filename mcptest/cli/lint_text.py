@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from mcptest.cli.common import Style
+from mcptest.figures import plural
 from mcptest.lint.engine import QualityReport
 from mcptest.lint.findings import Severity
 from mcptest.lint.grouped import ToolGroup, group, per_rule
@@ -22,7 +23,7 @@ def render_lint(source: str, report: QualityReport, selection: str, *, verbose: 
     crit, warn = (sum(1 for f in report.findings if f.severity is sev) for sev in (Severity.CRITICAL, Severity.WARNING))
     out = [
         "",
-        f"{style('Descriptions', '1')} {source}: {len(report.tools)} tools, {crit} critical, {warn} warning "
+        f"{style('Descriptions', '1')} {source}: {plural(len(report.tools), 'tool')}, {crit} critical, {warn} warning "
         f"(rules: {selection})",
     ]
     for g in groups:

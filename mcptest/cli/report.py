@@ -52,11 +52,18 @@ def report(
         emit(REPORTERS[format](current, color), output)
         return ExitCode.OK
     from mcptest.report.compare import compare as compare_reports
+    from mcptest.report.compare import shared_cases
     from mcptest.report.delta_text import summary
 
     with loading():  # two reports and their delta: ~half the time at 50,000 results was the cyclic GC walking them
         current = load_report(path)
-        comparison = compare_reports(load_report(compare, "baseline"), current)
+        baseline = load_report(compare, "baseline")
+        comparison = compare_reports(baseline, current)
+    if comparison.cases and not shared_cases(comparison):
+        raise usage_error(
+            f"{path} and {compare} share no case (suites {current.suite} and {baseline.suite}): "
+            "nothing to compare; compare two runs of the same suite"
+        )
     emit(render_compared(current, comparison, "json-delta" if json_output else format, color), output)
     if json_output or output or format != "pretty":
         print(f"mcptest {summary(comparison)}", file=sys.stderr)

@@ -142,7 +142,7 @@ def run(
     emit(render(result.report), output)
     if result.capped:
         print(f"mcptest: --max-cost {max_cost:g} USD spent; the remaining runs were not dispatched", file=sys.stderr)
-        return ExitCode.POLICY
+        return ExitCode.POLICY  # the summary says ok: false (capped), so the JSON verdict and the exit code agree
     if result.report.ok:
         return ExitCode.OK
     return ExitCode.NOT_READY if result.not_ready else ExitCode.FAILED

@@ -23,7 +23,7 @@ def schema(
     from mcptest.errors import usage_error
     from mcptest.schemas import render
 
-    files = {"suite": "v1.json", "report": "report.v1.json"}
+    files = {"suite": "v1.json", "report": "report.v2.json"}
     if format not in files:
         raise usage_error(f"--format: unknown schema '{format}'; schemas are {', '.join(files)}")
     sys.stdout.write(render(files[format]))

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from mcptest.exit_codes import ExitCode
+from mcptest.figures import plural
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -105,8 +106,8 @@ def _print(report: BenchReport, no_color: bool) -> None:
     c = report.catalog
     console.print(f"[bold]tool-bench[/] {escape(report.spec)}  selector {report.selector}")
     console.print(
-        f"catalog: {c.tools} tools, TDQS mean {c.tdqs_mean:.3f} min {c.tdqs_min:.3f}, "
-        f"{c.smell_total} smells{_smells(c.smells)}, {c.whitespace_tokens} words (whitespace estimate), "
+        f"catalog: {plural(c.tools, 'tool')}, TDQS mean {c.tdqs_mean:.3f} min {c.tdqs_min:.3f}, "
+        f"{plural(c.smell_total, 'smell')}{_smells(c.smells)}, {c.whitespace_tokens} words (whitespace estimate), "
         f"{c.cl100k_tokens} cl100k_base tokens"
     )
     console.print(f"baseline: {_accuracy(report.baseline)}")

@@ -10,6 +10,7 @@ import typer
 
 from mcptest.cli.server_options import CommandOpt, HeaderOpt, ServerOpt, SuiteArg, TimeoutOpt, UrlOpt
 from mcptest.exit_codes import ExitCode
+from mcptest.figures import plural
 
 
 def register(app: typer.Typer) -> None:
@@ -54,7 +55,7 @@ def tools(
         return ExitCode.FAILED
     if output:
         save_catalog(probe.catalog, output)
-        print(f"mcptest: saved {len(probe.catalog.tools)} tools to {output}", file=sys.stderr)
+        print(f"mcptest: saved {plural(len(probe.catalog.tools), 'tool')} to {output}", file=sys.stderr)
     else:
         sys.stdout.write(json.dumps(probe.catalog.wire(), indent=2, ensure_ascii=False) + "\n")
     return ExitCode.OK

@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from mcptest.exit_codes import ExitCode
+from mcptest.figures import plural
 
 
 def register(app: typer.Typer) -> None:
@@ -25,8 +26,9 @@ def validate(suite: Annotated[str, typer.Argument(help="The suite file to check.
 
         loaded = load_suite(suite)
     counts = (
-        f"{len(loaded.servers)} servers, {len(loaded.tools)} tool tests, {len(loaded.agents)} agent tests, "
-        f"{len(loaded.tool_quality)} tool_quality blocks"
+        f"{plural(len(loaded.servers), 'server')}, {plural(len(loaded.tools), 'tool test')}, "
+        f"{plural(len(loaded.agents), 'agent test')}, "
+        f"{plural(len(loaded.tool_quality), 'tool_quality block')}"
     )
     print(f"{loaded.file}: ok ({counts})", file=sys.stderr)
     return ExitCode.OK

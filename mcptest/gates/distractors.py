@@ -57,11 +57,15 @@ class RunChoices:
 
 
 def score_run(trace: Trace, correct: Sequence[str], distractors: set[str]) -> RunChoices:
-    """Classify each distinct tool the run called: correct, distractor, or out of scope."""
+    """Classify each distinct tool the run called: correct, distractor, or out of scope.
+
+    A distractor is named by its own id, the bare name it was injected under (it belongs to no server), in every
+    line, target and detail; correct and ignored choices keep their qualified `server.tool` ids.
+    """
     chosen = {c.id: c for c in trace.tool_calls}.values()
     right = [c.id for c in chosen if any(matches(m, c) for m in correct)]
-    wrong = [c.id for c in chosen if c.id not in right and c.name in distractors]
-    ignored = [c.id for c in chosen if c.id not in right and c.id not in wrong]
+    wrong = list(dict.fromkeys(c.name for c in chosen if c.id not in right and c.name in distractors))
+    ignored = [c.id for c in chosen if c.id not in right and c.name not in distractors]
     return RunChoices(right, wrong, ignored, bool(correct))
 
 

@@ -9,10 +9,12 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from mcptest.expect import Assertion, TargetMissing, check
+from mcptest.figures import plural
 from mcptest.report.model import AssertionFailure
 from mcptest.suite.gate_blocks import GateConfig
 
 Number = int | float
+__all__ = ["plural"]  # re-exported: gates count things in their lines
 
 
 @dataclass(frozen=True)
@@ -40,8 +42,12 @@ class GateOutcome(BaseModel):
         description="The default assertions that were applied, e.g. `tool_selection.f1 >= 50` (empty when `expect:` "
         "was given or the block has no default).",
     )
-    failures: list[AssertionFailure] = Field(default_factory=list, description="Assertions that did not hold.")
-    breaches: list[str] = Field(default_factory=list, description="Built-in floor conditions that failed, in words.")
+    failures: list[AssertionFailure] = Field(
+        default_factory=list, description="Every breach, as a structured failure: assertions and built-in floors."
+    )
+    breaches: list[str] = Field(
+        default_factory=list, description="Built-in floor conditions that failed, in words (each is also a failure)."
+    )
     detail: dict[str, Any] = Field(default_factory=dict, description="Per-block figures and per-run rows.")
     lines: list[str] = Field(default_factory=list, description="The report lines, as the console prints them.")
 
@@ -69,6 +75,17 @@ def default(target: str, op: str, value: Number) -> Assertion:
     return Assertion.model_validate({"target": target, "matcher": {op: value}})
 
 
+def breach(
+    target: str, op: str, expected: Any, actual: Any, words: str, *, config: GateConfig | None = None, key: str = ""
+) -> AssertionFailure:
+    """A built-in floor that failed, as a structured failure: `words` is its `FLOOR ...` line; it points at the
+    block's `key` (e.g. `min_selection_rate`) when the suite wrote one."""
+    line, col = config._at.get(key, (None, None)) if config is not None else (None, None)
+    return AssertionFailure(
+        target=target, matcher=op, expected=expected, actual=actual, message=words, line=line, col=col
+    )
+
+
 def judged(
     block: str,
     targets: dict[str, Number],
@@ -76,21 +93,28 @@ def judged(
     defaults: Sequence[Assertion],
     *,
     undefined: dict[str, str] | None = None,
-    breaches: Sequence[str] = (),
+    breaches: Sequence[str | AssertionFailure] = (),
     detail: dict[str, Any] | None = None,
 ) -> GateOutcome:
-    """Apply `expect:` (or the defaults when it is omitted or empty) and build the outcome, lines still empty."""
+    """Apply `expect:` (or the defaults when it is omitted or empty) and build the outcome, lines still empty.
+
+    Every breach becomes a failure too (a bare string is a failure of the block itself), so a failed gate never
+    has an empty `failures`; failures without a place of their own (defaults, floors) point at the block.
+    """
     undefined = undefined or {}
     applied = list(defaults) if not config.expect else []
-    failures = check(config.expect or applied, lookup(block, targets, undefined))
+    floors = [b if isinstance(b, AssertionFailure) else breach(block, "floor", None, None, b) for b in breaches]
+    failures = check(config.expect or applied, lookup(block, targets, undefined)) + floors
+    line, col = config._pos or (None, None)
+    failures = [f if f.line is not None else f.model_copy(update={"line": line, "col": col}) for f in failures]
     return GateOutcome(
         block=block,
-        passed=not failures and not breaches,
+        passed=not failures,
         targets=targets,
         undefined=undefined,
         default_gate=[gate_text(a) for a in applied],
         failures=failures,
-        breaches=list(breaches),
+        breaches=[f.message for f in floors],
         detail=detail or {},
     )
 
@@ -101,8 +125,14 @@ def status(outcome: GateOutcome) -> str:
 
 
 def failure_lines(outcome: GateOutcome) -> list[str]:
-    """One indented line per failed assertion: `  tool_selection.f1: 50 is not >= 80`."""
-    return [f"  {f.target}: {f.message}" for f in outcome.failures]
+    """One indented line per failed assertion (floors print their own lines): `  tool_selection.f1: 50 is not >= 80`."""
+    floors = set(outcome.breaches)
+    return [f"  {f.target}: {f.message}{at(f)}" for f in outcome.failures if f.message not in floors]
+
+
+def at(failure: AssertionFailure) -> str:
+    """` (line 13:9)` where the failed assertion is written, or nothing when it has no place."""
+    return f" (line {failure.line}:{failure.col})" if failure.line is not None else ""
 
 
 def gate_text(assertion: Assertion) -> str:
@@ -115,8 +145,3 @@ def runs(traces: Sequence[Any]) -> Sequence[Any]:
     if not traces:
         raise ValueError("a gate needs at least one run")
     return traces
-
-
-def plural(n: int, one: str, many: str = "") -> str:
-    """`1 error`, `2 errors`; `many` for irregular plurals."""
-    return f"{n} {one if n == 1 else many or one + 's'}"

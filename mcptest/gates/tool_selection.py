@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from fractions import Fraction
 
-from mcptest.gates.outcome import GateContext, GateOutcome, Number, failure_lines, judged, runs, status
-from mcptest.stats import median, percent
+from mcptest.figures import shown
+from mcptest.gates.outcome import GateContext, GateOutcome, Number, breach, failure_lines, judged, runs, status
+from mcptest.report.model import AssertionFailure
+from mcptest.stats import median, rate
 from mcptest.suite.gate_blocks import ToolSelectionConfig
 from mcptest.trace import Trace
 
@@ -55,18 +55,20 @@ def evaluate(traces: Sequence[Trace], config: ToolSelectionConfig, context: Gate
 
     A run selects the tool when any call's name (or qualified id) equals `expected_tool`. Over N runs:
     selection rate = selected / N; pass^k = (runs that selected AND used at most `max_total_tokens`) / N, the
-    headline; tokens = the median and the max of the runs' `tokens.total`. The floor passes when selected / N >=
-    `min_selection_rate` (compared exactly, as fractions) AND every run stayed within the budget when one is set:
-    one run over the cap fails the floor even at 100% selection, and so does a run that recorded no token usage.
-    Targets (integer percents as in `mcptest.stats.percent`): `tool_selection.selection_rate`,
+    headline; tokens = the median and the max of the runs' `tokens.total`. The floor passes when the
+    `tool_selection.selection_rate` target >= 100 * `min_selection_rate` AND every run stayed within the budget when
+    one is set: one run over the cap fails the floor even at 100% selection, and so does a run that recorded no
+    token usage. The spec fixes no rounding for these rates, so they are exact percents (`mcptest.stats.rate`:
+    159 of 200 is 79.5, never 80), the very numbers the floor and `expect:` compare. Targets:
+    `tool_selection.selection_rate`,
     `tool_selection.pass_k`, `tool_selection.selected`, `tool_selection.runs`, `tool_selection.tokens_median`,
     `tool_selection.tokens_max` (absent when no run recorded tokens). No default gate: the floor is the gate.
     """
     scored = [score_run(t, config) for t in runs(traces)]
     n, selected = len(scored), sum(r.selected for r in scored)
     targets: dict[str, Number] = {
-        "tool_selection.selection_rate": percent(selected, n),
-        "tool_selection.pass_k": percent(sum(r.passed for r in scored), n),
+        "tool_selection.selection_rate": rate(selected, n),
+        "tool_selection.pass_k": rate(sum(r.passed for r in scored), n),
         "tool_selection.selected": selected,
         "tool_selection.runs": n,
     }
@@ -83,7 +85,7 @@ def evaluate(traces: Sequence[Trace], config: ToolSelectionConfig, context: Gate
         {"run": i, "selected": r.selected, "tokens": r.tokens, "over_budget": r.over_budget, "called": r.called}
         for i, r in enumerate(scored, 1)
     ]
-    breaches = floor_breaches(scored, config, context.label)
+    breaches = floor_breaches(scored, config, context.label, targets)
     outcome = judged(
         BLOCK,
         targets,
@@ -100,38 +102,64 @@ def evaluate(traces: Sequence[Trace], config: ToolSelectionConfig, context: Gate
             },
         },
     )
-    outcome.lines = [summary_line(outcome, context.label), *breaches, *run_lines(scored, config, breaches)]
+    outcome.lines = [summary_line(outcome, context.label), *outcome.breaches, *run_lines(scored, config, breaches)]
     outcome.lines += failure_lines(outcome)
     return outcome
 
 
-def floor_breaches(scored: Sequence[Run], config: ToolSelectionConfig, label: str) -> list[str]:
-    """The `FLOOR ...` lines, one per failed condition (empty when the floor holds)."""
+def floor_breaches(
+    scored: Sequence[Run], config: ToolSelectionConfig, label: str, targets: dict[str, Number]
+) -> list[AssertionFailure]:
+    """One structured failure per failed condition, its message the `FLOOR ...` line (empty when the floor holds)."""
     n, selected = len(scored), sum(r.selected for r in scored)
     out = []
-    if Fraction(selected, n) < Fraction(repr(config.min_selection_rate)):
-        floor = _decimal_percent(config.min_selection_rate)
+    actual, floor = targets["tool_selection.selection_rate"], floor_percent(config.min_selection_rate)
+    if actual < floor:
         out.append(
-            f"FLOOR {label}: selection rate {_rate(selected, n, floor)}% is below the {floor}% floor "
-            f"({selected} of {n} runs selected `{config.expected_tool}`)"
+            breach(
+                "tool_selection.selection_rate",
+                ">=",
+                floor,
+                actual,
+                f"FLOOR {label}: selection rate {shown(actual, [floor])}% is below the {floor}% floor "
+                f"({selected} of {n} runs selected `{config.expected_tool}`)",
+                config=config,
+                key="min_selection_rate",
+            )
         )
     over = [r for r in scored if r.over_budget]
     if over:
         worst = max(r.tokens or 0 for r in over)
         out.append(
-            f"FLOOR {label}: {len(over)} of {n} runs exceeded the {config.max_total_tokens}-token budget "
-            f"(worst run {worst} tokens)"
+            breach(
+                "tool_selection.tokens_max",
+                "<=",
+                config.max_total_tokens,
+                worst,
+                f"FLOOR {label}: {len(over)} of {n} runs exceeded the {config.max_total_tokens}-token budget "
+                f"(worst run {worst} tokens)",
+                config=config,
+                key="max_total_tokens",
+            )
         )
     unmetered = sum(r.unmetered for r in scored)
     if unmetered:
         out.append(
-            f"FLOOR {label}: {unmetered} of {n} runs recorded no token usage, so the "
-            f"{config.max_total_tokens}-token budget cannot be checked"
+            breach(
+                "tool_selection.tokens_max",
+                "<=",
+                config.max_total_tokens,
+                None,
+                f"FLOOR {label}: {unmetered} of {n} runs recorded no token usage, so the "
+                f"{config.max_total_tokens}-token budget cannot be checked",
+                config=config,
+                key="max_total_tokens",
+            )
         )
     return out
 
 
-def run_lines(scored: Sequence[Run], config: ToolSelectionConfig, breaches: Sequence[str]) -> list[str]:
+def run_lines(scored: Sequence[Run], config: ToolSelectionConfig, breaches: Sequence[object]) -> list[str]:
     """`  run 7: did not select `get_weather`, called search`: every run pass^k missed, when the floor failed."""
     if not breaches:
         return []
@@ -159,7 +187,8 @@ def summary_line(outcome: GateOutcome, label: str) -> str:
     )
     return (
         f"tool-selection floor {status(outcome)} {label}: selection {t['tool_selection.selected']}/"
-        f"{t['tool_selection.runs']} ({t['tool_selection.selection_rate']}%), pass^k {t['tool_selection.pass_k']}%, "
+        f"{t['tool_selection.runs']} ({shown(t['tool_selection.selection_rate'])}%), pass^k "
+        f"{shown(t['tool_selection.pass_k'])}%, "
         f"{tokens}"
     )
 
@@ -168,13 +197,7 @@ def _number(value: float) -> Number:
     return int(value) if value.is_integer() else value
 
 
-def _decimal_percent(rate: float) -> str:
-    text = f"{Decimal(repr(rate)) * 100:f}"
-    return text.rstrip("0").rstrip(".") if "." in text else text
-
-
-def _rate(selected: int, n: int, floor: str) -> str:
-    shown = percent(selected, n)
-    if shown < Decimal(floor):
-        return str(shown)
-    return str(Decimal(math.floor(Fraction(selected * 1000, n))) / 10)  # rounding up would hide the miss
+def floor_percent(rate_: float) -> Number:
+    """`min_selection_rate` as the percent the floor compares: 0.8 -> 80, 0.795 -> 79.5 (decimal, no float error)."""
+    exact = Decimal(repr(rate_)) * 100
+    return int(exact) if exact == exact.to_integral_value() else float(exact)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from mcptest.catalog import Catalog, from_wire, load_catalog
 from mcptest.errors import UserError
+from mcptest.figures import plural
 from mcptest.lint.surface import catalog_tokens
 
 if TYPE_CHECKING:
@@ -72,7 +73,7 @@ def probe_catalog_file(path: str) -> Probe:
     """Read a saved catalog (a bad file raises UserError) and count its surface tokens."""
     probe = Probe(path)
     probe.catalog = load_catalog(path)
-    probe.add("catalog readable", Status.PASS, f"{len(probe.catalog.tools)} tools", tools=len(probe.catalog.tools))
+    probe.add("catalog readable", Status.PASS, plural(len(probe.catalog.tools), "tool"), tools=len(probe.catalog.tools))
     add_token_check(probe)
     return probe
 
@@ -101,7 +102,13 @@ async def probe_server(name: str, config: ServerConfig, base_dir: Path | str = "
             probe.stderr = session.stderr_tail()
             return probe
         ms = _ms(start)
-        probe.add("tools/list", Status.PASS, f"{len(tools)} tools in {ms:.0f} ms (every page)", tools=len(tools), ms=ms)
+        probe.add(
+            "tools/list",
+            Status.PASS,
+            f"{plural(len(tools), 'tool')} in {ms:.0f} ms (every page)",
+            tools=len(tools),
+            ms=ms,
+        )
     add_token_check(probe)
     return probe
 
@@ -110,13 +117,13 @@ def add_token_check(probe: Probe) -> None:
     """The catalog's tool-surface token cost (name + description + inputSchema JSON, cl100k_base)."""
     if probe.catalog is not None:
         tokens = catalog_tokens(probe.catalog)
-        probe.add("tool-surface tokens", Status.PASS, f"{tokens} tokens (cl100k_base)", tokens=tokens)
+        probe.add("tool-surface tokens", Status.PASS, f"{plural(tokens, 'token')} (cl100k_base)", tokens=tokens)
 
 
 def suite_check(suite: Suite) -> Check:
     """The suite loaded (loading raises UserError otherwise): how many servers and tests it has."""
     tests = sum(len(v) for v in (getattr(suite, k, None) for k in ("tools", "agents", "tool_quality")) if v)
-    detail = f"{suite.file}: {len(suite.servers)} server(s), {tests} test(s)"
+    detail = f"{suite.file}: {plural(len(suite.servers), 'server')}, {plural(tests, 'test')}"
     return Check("suite readable", Status.PASS, detail, suite.file)
 
 
@@ -124,7 +131,7 @@ def provider_key_check(models: Iterable[str], environ: Mapping[str, str] = os.en
     """Whether the API key each agent model's provider needs is set (values are never shown)."""
     needed = sorted({var for m in models for pattern, var in PROVIDER_KEYS if pattern.match(m)})
     if not needed:
-        return Check("provider keys", Status.SKIP, "no agent models need a key")
+        return Check("provider keys", Status.SKIP, "no live agent run needs a key (cassettes replay without one)")
     missing = [var for var in needed if not environ.get(var)]
     if missing:
         return Check("provider keys", Status.FAIL, f"not set: {', '.join(missing)}", data={"missing": missing})
@@ -132,10 +139,15 @@ def provider_key_check(models: Iterable[str], environ: Mapping[str, str] = os.en
 
 
 def agent_models(suite: Suite) -> list[str]:
-    """Every model named by the suite's agent tests (`model:` or `models:`), if the suite has any."""
+    """The models a live run of the suite would call: agent tests that neither replay recorded runs or a script
+    nor find their cassette on disk (a replay needs no key)."""
+    from mcptest.cassette.store import cassette_path
+
     models: list[str] = []
     for test in getattr(suite, "agents", None) or []:
-        models += [m for m in (getattr(test, "model", None), *(getattr(test, "models", None) or [])) if m]
+        if test.recorded or test.scripted:
+            continue
+        models += [m for m in test.model_list if m and not cassette_path(suite.file, test.name, m).is_file()]
     return models
 
 

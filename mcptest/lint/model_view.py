@@ -7,11 +7,13 @@ the server-managed fields an author could hide, and what each costs in tool-surf
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from mcptest.catalog import Catalog, Tool
+from mcptest.figures import plural
 from mcptest.lint.server_managed import DEFAULT_SERVER_MANAGED, managed_properties
 from mcptest.lint.shapes import follow, type_label
 from mcptest.lint.surface import tool_tokens
@@ -28,12 +30,34 @@ class Param:
     description: str
     server_managed: bool
     params: tuple[Param, ...] = ()
+    limits: tuple[tuple[str, Any], ...] = ()
+    """What else the model reads on the parameter: `default`, `minimum`/`maximum` and the other bounds, in
+    schema order (`LIMITS`)."""
 
     def to_json(self) -> dict[str, Any]:
-        """The parameter as JSON (nested fields only when it has some)."""
+        """The parameter as JSON (limits and nested fields only when it has some)."""
         out: dict[str, Any] = {"name": self.name, "type": self.type, "required": self.required}
         out |= {"description": self.description, "server_managed": self.server_managed}
+        out |= {"limits": dict(self.limits)} if self.limits else {}
         return out | ({"params": [p.to_json() for p in self.params]} if self.params else {})
+
+
+LIMITS = (
+    "default",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "format",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+)
+"""The schema keywords the view shows beside a parameter's type: its default and its bounds."""
 
 
 @dataclass(frozen=True)
@@ -113,8 +137,14 @@ def _params(schema: dict[str, Any], ctx: _Ctx, path: Path, seen: frozenset[Path]
         sub, here = sub if isinstance(sub, dict) else {}, (*path, "properties", name)
         fields = _fields(sub, ctx, here, seen)
         required = isinstance(req, list) and name in req
-        out.append(Param(name, type_label(sub, ctx.root), required, description_of(sub), here in ctx.managed, fields))
+        managed = here in ctx.managed
+        limits = _limits(follow(sub, ctx.root, here)[0])
+        out.append(Param(name, type_label(sub, ctx.root), required, description_of(sub), managed, fields, limits))
     return tuple(out)
+
+
+def _limits(schema: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
+    return tuple((key, schema[key]) for key in LIMITS if key in schema)
 
 
 def _fields(schema: dict[str, Any], ctx: _Ctx, path: Path, seen: frozenset[Path]) -> tuple[Param, ...]:
@@ -156,7 +186,7 @@ def render(view: ModelView) -> str:
         if view.server_managed_tokens
         else "no server-managed fields exposed"
     )
-    total = f"Total: {len(view.tools)} tools, {view.tokens:,} tokens (cl100k_base); {hide}"
+    total = f"Total: {plural(len(view.tools), 'tool')}, {view.tokens:,} tokens (cl100k_base); {hide}"
     return "\n\n".join([*sections, total]) + "\n"
 
 
@@ -176,6 +206,7 @@ def _render_params(params: tuple[Param, ...], depth: int) -> list[str]:
         marks = (
             (" (required)" if p.required else "")
             + f" [{p.type}]"
+            + "".join(f" [{key}: {json.dumps(value, ensure_ascii=False)}]" for key, value in p.limits)
             + (" [server-managed: omit]" if p.server_managed else "")
         )
         desc = " ".join(p.description.split())

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath, PureWindowsPath
 
 from mcptest.report.delta import CaseKind, Number
 from mcptest.report.model import GateReport, Report, Status, TestResult
-from mcptest.stats import percent
+from mcptest.stats import percent, rate
 
 Key = tuple[CaseKind, str, str, str | None, int | None, str | None]
 """(kind, file, test, model, run, block): what stays the same about a case from one run to the next."""
@@ -20,7 +22,8 @@ PASS_COUNTS = {
 fractions, not a count: its change is tested on the run successes it summarizes, the count certified_lower rests on."""
 
 PERCENT_OF_RUNS = ("tool_selection.pass_k",)
-"""Rate targets that are `percent(passes, runs)`: the count is recovered when exactly one count gives the percent."""
+"""Rate targets that are `rate(passes, runs)` (exact; a format "1" report held `percent(passes, runs)`, rounded):
+the count is recovered when exactly one count gives the figure."""
 
 
 @dataclass
@@ -46,6 +49,18 @@ def cases_of(report: Report) -> dict[Key, Case]:
     return out
 
 
+def suite_path(file: str, cwd: Path | None = None) -> str:
+    """A suite path as cases are matched on: POSIX separators, `./` and `a/../` folded, relative to the current
+    folder when it lies under it; so `./suite.yml`, `suite.yml` and `/project/suite.yml` (run in /project) agree."""
+    posix = PureWindowsPath(file).as_posix() if "\\" in file else file
+    folded = os.path.normpath(posix).replace("\\", "/")
+    if PurePosixPath(folded).is_absolute():
+        here = (cwd or Path.cwd()).resolve().as_posix()
+        if folded == here or folded.startswith(here.rstrip("/") + "/"):
+            folded = os.path.relpath(folded, here).replace("\\", "/")
+    return folded
+
+
 def models_of(report: Report) -> list[str]:
     """The models the report's agent tests ran, sorted."""
     return sorted({r.model for r in report.results if r.model} | {g.model for g in report.gates if g.model})
@@ -56,7 +71,7 @@ def _numbers(targets: dict[str, float | int | None]) -> dict[str, Number]:
 
 
 def _row(r: TestResult) -> Case:
-    key: Key = (CaseKind.TEST, r.file, r.name, r.model, r.run, None)
+    key: Key = (CaseKind.TEST, suite_path(r.file), r.name, r.model, r.run, None)
     return Case(key, r.line, r.status, {"duration_ms": r.duration_ms, **_numbers(r.targets)})
 
 
@@ -64,7 +79,7 @@ def _runs(results: list[TestResult]) -> list[Case]:
     groups: dict[Key, list[TestResult]] = {}
     for r in results:
         if r.run is not None:
-            groups.setdefault((CaseKind.RUNS, r.file, r.name, r.model, None, None), []).append(r)
+            groups.setdefault((CaseKind.RUNS, suite_path(r.file), r.name, r.model, None, None), []).append(r)
     return [_group(key, rows) for key, rows in groups.items()]
 
 
@@ -80,7 +95,7 @@ def _group(key: Key, rows: list[TestResult]) -> Case:
 
 
 def _gate(g: GateReport) -> Case:
-    key: Key = (CaseKind.GATE, g.file, g.test, g.model, None, g.block)
+    key: Key = (CaseKind.GATE, suite_path(g.file), g.test, g.model, None, g.block)
     return Case(key, g.line, g.status, _numbers(g.targets), gate_counts(g))
 
 
@@ -97,11 +112,18 @@ def gate_counts(g: GateReport) -> dict[str, tuple[int, int]]:
         passes = given.get(target)
         if passes is None and g.targets.get(PASS_COUNTS.get(target, "")) is not None:
             passes = g.targets[PASS_COUNTS[target]]
-        if passes is None and target in PERCENT_OF_RUNS and isinstance(value, int):
-            passes = _from_percent(value, g.runs)
+        if passes is None and target in PERCENT_OF_RUNS and isinstance(value, int | float) and g.runs > 0:
+            passes = _from_rate(value, g.runs)
         if isinstance(passes, int) and g.runs > 0 and 0 <= passes <= g.runs:
             out[target] = (passes, g.runs)
     return out
+
+
+def _from_rate(value: float, runs: int) -> int | None:
+    exact = [k for k in range(runs + 1) if rate(k, runs) == value]
+    if exact:
+        return exact[0]
+    return _from_percent(int(value), runs) if float(value).is_integer() else None
 
 
 def _from_percent(value: int, runs: int) -> int | None:

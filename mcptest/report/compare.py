@@ -3,7 +3,9 @@
 The verdict rule, case by case (a case is a result row, the runs of a multi-run agent test, or a gate block;
 it is matched on suite file, test name, model, run index and gate block):
 
-1. A case only in the current report is `new`; only in the baseline, `removed`. Neither is a regression.
+1. A case only in the current report is `new`; only in the baseline, `removed`. Neither is a regression. Suite
+   paths are compared normalised (`./suite.yml` is `suite.yml`, see `cases.suite_path`); two reports that share no
+   case at all are not compared: `mcptest report --compare` says so and exits 2.
 2. A rate figure with known pass counts on both sides (a gate's selection rate, pass^k or distractor successes,
    the pass rate of a multi-run test's runs) that moved is tested with a two-sided Fisher's exact test on the two
    pass counts. p < alpha (0.05) is significant; otherwise the note says "not significant at this N; about M runs
@@ -24,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcptest.report.cases import Case, Key, cases_of, models_of
+from mcptest.report.cases import Case, Key, cases_of, models_of, suite_path
 from mcptest.report.delta import CaseKind, Comparison, RateTest, Verdict
 from mcptest.report.model import Report, Status
 from mcptest.report.significance import ALPHA, moved, rate_test
@@ -49,7 +51,7 @@ def compare(baseline: Report, current: Report, alpha: float = ALPHA) -> Comparis
             "alpha": alpha,
             "baseline": _side(baseline, old),
             "current": _side(current, new),
-            "suite_changed": baseline.suite != current.suite,
+            "suite_changed": suite_path(baseline.suite) != suite_path(current.suite),
             "models_added": [m for m in new if m not in old],
             "models_removed": [m for m in old if m not in new],
             "totals": totals,
@@ -57,6 +59,11 @@ def compare(baseline: Report, current: Report, alpha: float = ALPHA) -> Comparis
             "cases": cases,
         }
     )
+
+
+def shared_cases(comparison: Comparison) -> int:
+    """How many cases the two reports have in common (neither new nor removed)."""
+    return sum(d.verdict not in (Verdict.NEW, Verdict.REMOVED) for d in comparison.cases)
 
 
 def _side(report: Report, models: list[str]) -> dict[str, Any]:

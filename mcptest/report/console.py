@@ -8,9 +8,15 @@ from rich.console import Console
 from rich.markup import escape
 
 from mcptest.expect import show
-from mcptest.report.model import GateReport, Report, Status, TestResult
+from mcptest.figures import plural, shown
+from mcptest.report.model import AssertionFailure, GateReport, Report, Status, TestResult
 
-_BADGE = {Status.PASSED: "[green]PASS[/]", Status.FAILED: "[bold red]FAIL[/]", Status.SKIPPED: "[yellow]SKIP[/]"}
+_BADGE = {
+    Status.PASSED: "[green]PASS[/]",
+    Status.FAILED: "[bold red]FAIL[/]",
+    Status.SKIPPED: "[yellow]SKIP[/]",
+    Status.INCOMPLETE: "[yellow]INCOMPLETE[/]",
+}
 
 
 def render_pretty(report: Report, color: bool = False, width: int = 100) -> str:
@@ -38,9 +44,7 @@ def _result(console: Console, r: TestResult) -> None:
         return
     if r.error:
         console.print(f"{indent}[red]{escape(r.error)}[/]")
-    for f in r.failures:
-        console.print(f"{indent}[red]✗[/] {escape(f.target)} {escape(f.matcher)} {escape(show(f.expected, 80))}")
-        console.print(f"{indent}  {escape(f.message)}")
+    _failures(console, r.failures, r.file, indent)
     if r.stderr:
         console.print(f"{indent}[dim]server stderr (last lines):[/]")
         for line in r.stderr.splitlines():
@@ -48,19 +52,24 @@ def _result(console: Console, r: TestResult) -> None:
     console.print(f"{indent}[dim]defined at {escape(r.file)}:{r.line}[/]")
 
 
+def _failures(console: Console, failures: list[AssertionFailure], file: str, indent: str) -> None:
+    for f in failures:
+        where = f"  [dim]at {escape(file)}:{f.line}:{f.col}[/]" if f.line is not None else ""
+        console.print(f"{indent}[red]✗[/] {escape(f.target)} {escape(f.matcher)} {escape(show(f.expected, 80))}{where}")
+        console.print(f"{indent}  {escape(f.message)}")
+
+
 def _gate(console: Console, g: GateReport) -> None:
     name = g.test + (f" [{g.model}]" if g.model else "")
-    figures = ", ".join(f"{k} {v}" for k, v in g.targets.items())
-    runs = f"{g.runs} run{'s' if g.runs != 1 else ''}"
+    figures = ", ".join(f"{k} {shown(v) if v is not None else 'null'}" for k, v in g.targets.items())
+    runs = plural(g.runs, "run") + (f" of {g.runs_asked}" if g.runs_asked and g.runs_asked > g.runs else "")
     console.print(f"  {_BADGE[g.status]}  {escape(name)} · {escape(g.block)}  [dim]{runs} · {escape(figures)}[/]")
-    if g.status != Status.FAILED:
+    if g.status == Status.PASSED:
         return
     indent = " " * 8
-    for f in g.failures:
-        console.print(f"{indent}[red]✗[/] {escape(f.target)} {escape(f.matcher)} {escape(show(f.expected, 80))}")
-        console.print(f"{indent}  {escape(f.message)}")
-    for breach in g.detail.get("breaches", []):
-        console.print(f"{indent}[red]✗[/] {escape(breach)}")
+    if g.status == Status.INCOMPLETE:
+        console.print(f"{indent}[yellow]no verdict: judged on {g.runs} of {g.runs_asked} runs[/]")
+    _failures(console, g.failures, g.file, indent)
     console.print(f"{indent}[dim]defined at {escape(g.file)}:{g.line}[/]")
 
 
@@ -69,11 +78,14 @@ def _summary_line(report: Report) -> str:
     parts = [f"[green]{s.passed} passed[/]", f"[red]{s.failed} failed[/]" if s.failed else f"{s.failed} failed"]
     if s.skipped:
         parts.append(f"[yellow]{s.skipped} skipped[/]")
-    if report.gates:
-        failed = sum(g.status == Status.FAILED for g in report.gates)
-        parts.append(
-            f"[red]{failed} of {len(report.gates)} gates failed[/]" if failed else f"{len(report.gates)} gates passed"
-        )
+    g = s.gates
+    if g.total:
+        if g.failed:
+            parts.append(f"[red]{g.failed} of {plural(g.total, 'gate')} failed[/]")
+        if g.incomplete:
+            parts.append(f"[yellow]{g.incomplete} of {plural(g.total, 'gate')} incomplete[/]")
+        if not g.failed and not g.incomplete:
+            parts.append(f"{plural(g.total, 'gate')} passed")
     if report.interrupted:
         parts.append("[yellow]interrupted: the tests that had not finished are not listed[/]")
     return ", ".join(parts) + f" [dim]in {report.duration_ms / 1000:.2f}s[/]"

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from mcptest.expect import show
+from mcptest.figures import plural
 from mcptest.report.model import AssertionFailure, GateReport, Report, Status, TestResult
 
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -76,10 +76,7 @@ def _gate(g: GateReport, server: str) -> ET.Element:
     if g.status == Status.SKIPPED:
         ET.SubElement(case, "skipped")
     if g.status == Status.FAILED:
-        extra = [str(b) for b in g.detail.get("breaches", [])] + [
-            f"over {g.runs} runs",
-            f"defined at {g.file}:{g.line}",
-        ]
+        extra = [f"over {plural(g.runs, 'run')}", f"defined at {g.file}:{g.line}"]
         _failure(case, "failure", "gate", g.failures, extra)
     if g.lines:
         ET.SubElement(case, "system-out").text = _xml("\n".join(g.lines))
@@ -87,7 +84,7 @@ def _gate(g: GateReport, server: str) -> ET.Element:
 
 
 def _failure(case: ET.Element, tag: str, kind: str, failures: list[AssertionFailure], extra: list[str]) -> None:
-    lines = [f"{f.target} {f.matcher} {show(f.expected, 200)}: {f.message}" for f in failures] + extra
+    lines = [f.text() for f in failures] + extra
     message = lines[0] + (f" (+{len(lines) - len(extra) - 1} more)" if len(failures) > 1 else "")
     ET.SubElement(case, tag, message=_xml(message), type=kind).text = _xml("\n".join(lines))
 

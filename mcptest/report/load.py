@@ -37,7 +37,43 @@ def _test_0_to_1(test: Any) -> Any:
     return out
 
 
-MIGRATIONS: dict[str, tuple[str, Callable[[Raw], Raw]]] = {"0": ("1", migrate_0_to_1)}
+def migrate_1_to_2(raw: Raw) -> Raw:
+    """Format "1" to "2": the summary gains gate counts, `capped` and the one `ok` verdict.
+
+    "1" counted results only; "2" counts the gates too and says `ok` exactly when the run exits 0. A "1" report
+    never marked a gate incomplete nor recorded a cost cap, so both are derived from what it holds.
+    """
+    out = dict(raw)
+    summary = dict(raw.get("summary") or {})
+    gates = [_gate_1_to_2(g) if isinstance(g, dict) else g for g in raw.get("gates", [])]
+    out["gates"] = gates
+    gates = [g for g in gates if isinstance(g, dict)]
+    counts = {s: sum(g.get("status") == s for g in gates) for s in ("passed", "failed")}
+    summary["gates"] = {"total": len(gates), **counts, "incomplete": 0}
+    summary["ok"] = not summary.get("failed") and not counts["failed"]
+    out["summary"] = summary
+    out["format_version"] = "2"
+    return out
+
+
+def _gate_1_to_2(gate: Raw) -> Raw:
+    # "1" kept a floor's breach in words only; "2" makes every breach a failure of the block
+    detail: dict[str, Any] = gate["detail"] if isinstance(gate.get("detail"), dict) else {}
+    failures = list(gate.get("failures") or [])
+    said = {f.get("message") for f in failures if isinstance(f, dict)}
+    block = gate.get("block", "")
+    failures += [
+        {"target": block, "matcher": "floor", "expected": None, "actual": None, "message": b}
+        for b in detail.get("breaches", [])
+        if isinstance(b, str) and b not in said
+    ]
+    return {**gate, "failures": failures}
+
+
+MIGRATIONS: dict[str, tuple[str, Callable[[Raw], Raw]]] = {
+    "0": ("1", migrate_0_to_1),
+    "1": ("2", migrate_1_to_2),
+}
 """format_version -> (the next version, the function that lifts a raw report to it). Chained until current."""
 
 

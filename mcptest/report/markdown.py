@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from mcptest.expect import show
+from mcptest.figures import plural
 from mcptest.report.delta import CaseDelta, Comparison, Verdict
 from mcptest.report.model import GateReport, Report, Status, TestResult
 
@@ -53,9 +54,11 @@ def _failure(r: TestResult) -> list[str]:
 
 
 def _gate_failure(g: GateReport) -> list[str]:
-    lines = [f"- **{_cell(_name(g.test, g.model))} · {g.block}** (`{g.file}:{g.line}`, {g.runs} runs)"]
-    lines += [f"  - {_cell(str(b))}" for b in g.detail.get("breaches", [])]
-    return lines + [f"  - `{f.target}`: {_cell(f.message)}" for f in g.failures]
+    lines = [f"- **{_cell(_name(g.test, g.model))} · {g.block}** (`{g.file}:{g.line}`, {plural(g.runs, 'run')})"]
+    return lines + [
+        f"  - {_cell(f.message)}" if f.matcher == "floor" else f"  - `{f.target}`: {_cell(f.message)}"
+        for f in g.failures
+    ]
 
 
 def render_delta_md(comparison: Comparison) -> list[str]:

@@ -31,7 +31,13 @@ def merge_reports(reports: Sequence[tuple[str, Report]]) -> Report:
         duration_ms=max(rep.duration_ms for _, rep in reports),
         results=results,
         gates=gates,
-        summary=summarize(results),
+        interrupted=any(rep.interrupted for _, rep in reports),
+        summary=summarize(
+            results,
+            gates,
+            capped=any(rep.summary.capped for _, rep in reports),
+            interrupted=any(rep.interrupted for _, rep in reports),
+        ),
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import StrEnum
 from typing import Any
 
@@ -9,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from mcptest.judges.verdict import Judgement
 
-REPORT_FORMAT_VERSION = "1"
+REPORT_FORMAT_VERSION = "2"
 
 
 class _Model(BaseModel):
@@ -22,6 +23,8 @@ class Status(StrEnum):
     PASSED = "passed"
     FAILED = "failed"
     SKIPPED = "skipped"
+    INCOMPLETE = "incomplete"
+    """A gate judged on fewer runs than the test asked for (a `--max-cost` cap): no verdict, never a pass."""
 
 
 class AssertionFailure(_Model):
@@ -32,6 +35,18 @@ class AssertionFailure(_Model):
     expected: Any = Field(description="The expected value as written in the suite.")
     actual: Any = Field(description="The value found at the target (null when the target was absent).")
     message: str = Field(description="Why it failed, in words.")
+    line: int | None = Field(
+        None, description="The 1-based line of the assertion (or of the gate block, for a default gate or a floor)."
+    )
+    col: int | None = Field(None, description="The 1-based column of that assertion or block.")
+
+    def text(self) -> str:
+        """One line: `target matcher expected: message`, or the message alone for a floor stated in words."""
+        if self.matcher == "floor":
+            return self.message
+        from mcptest.expect import show
+
+        return f"{self.target} {self.matcher} {show(self.expected, 200)}: {self.message}"
 
 
 class TestResult(_Model):
@@ -79,6 +94,9 @@ class GateReport(_Model):
     line: int = Field(description="The 1-based line of the block's test in `file`.")
     status: Status
     runs: int = Field(description="How many runs the figures are over.")
+    runs_asked: int | None = Field(
+        None, description="How many runs the test asked for; more than `runs` makes the gate `incomplete`."
+    )
     targets: dict[str, float | int | None] = Field(
         default_factory=dict, description="Named figures, e.g. `tool_selection.f1`."
     )
@@ -87,13 +105,28 @@ class GateReport(_Model):
     detail: dict[str, Any] = Field(default_factory=dict, description="Gate-specific detail (per-run rows, ...).")
 
 
-class Summary(_Model):
-    """Counts over the results."""
+class GateCounts(_Model):
+    """Counts over the gate blocks."""
 
-    total: int
+    total: int = 0
+    passed: int = 0
+    failed: int = 0
+    incomplete: int = Field(0, description="Gates judged on fewer runs than asked (a `--max-cost` cap).")
+
+
+class Summary(_Model):
+    """Counts over the results and the gates, and the one verdict the exit code follows."""
+
+    total: int = Field(description="Result rows (tests, and runs of agent tests).")
     passed: int
     failed: int
     skipped: int
+    gates: GateCounts = Field(default_factory=GateCounts, description="Counts over the gate blocks.")
+    capped: bool = Field(False, description="`--max-cost` was spent and runs were left undispatched (exit 5).")
+    ok: bool = Field(
+        description="True exactly when `mcptest run` exits 0: no failed test, no failed or incomplete gate, no cap, "
+        "no interruption."
+    )
 
 
 class Report(_Model):
@@ -115,13 +148,28 @@ class Report(_Model):
 
     @property
     def ok(self) -> bool:
-        """True when no test and no gate failed."""
-        return self.summary.failed == 0 and all(g.status != Status.FAILED for g in self.gates)
+        """The summary's verdict: true exactly when the run exits 0."""
+        return self.summary.ok
 
 
-def summarize(results: list[TestResult]) -> Summary:
-    """Count the results by status."""
+def summarize(
+    results: list[TestResult], gates: Sequence[GateReport] = (), *, capped: bool = False, interrupted: bool = False
+) -> Summary:
+    """Count the results and the gates by status, and give the one verdict."""
     count = {s: sum(r.status == s for r in results) for s in Status}
+    by_gate = {s: sum(g.status == s for g in gates) for s in Status}
+    counts = GateCounts(
+        total=len(gates),
+        passed=by_gate[Status.PASSED],
+        failed=by_gate[Status.FAILED],
+        incomplete=by_gate[Status.INCOMPLETE],
+    )
     return Summary(
-        total=len(results), passed=count[Status.PASSED], failed=count[Status.FAILED], skipped=count[Status.SKIPPED]
+        total=len(results),
+        passed=count[Status.PASSED],
+        failed=count[Status.FAILED],
+        skipped=count[Status.SKIPPED],
+        gates=counts,
+        capped=capped,
+        ok=not count[Status.FAILED] and not counts.failed and not counts.incomplete and not capped and not interrupted,
     )

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from mcptest import __version__
+from mcptest.figures import plural
 from mcptest.report.model import GateReport, Report, Status, TestResult
 
 if TYPE_CHECKING:
@@ -66,8 +67,8 @@ def _test_results(r: TestResult) -> list[dict[str, Any]]:
 
 def _gate_result(g: GateReport) -> dict[str, Any]:
     name = g.test + (f" [{g.model}]" if g.model else "")
-    reasons = [str(b) for b in g.detail.get("breaches", [])] + [f"{f.target}: {f.message}" for f in g.failures]
-    text = f"{name}: {g.block} failed over {g.runs} runs" + (": " + "; ".join(reasons) if reasons else "")
+    reasons = [f.message if f.matcher == "floor" else f"{f.target}: {f.message}" for f in g.failures]
+    text = f"{name}: {g.block} failed over {plural(g.runs, 'run')}" + (": " + "; ".join(reasons) if reasons else "")
     return _result(f"gate/{g.block}", text, g.file, g.line)
 
 

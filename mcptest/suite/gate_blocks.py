@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
 from mcptest.expect import Assertion, Matcher, parse_path
 
@@ -24,6 +24,8 @@ class GateConfig(BaseModel):
         description='Assertions over this block\'s targets, e.g. `- tool_selection.f1: { ">=": 80 }` or '
         "`{ target: ..., matcher: { schema: { minimum: 80 } } }`. Omitted or empty: the block's default gate applies.",
     )
+    _pos: tuple[int, int] | None = PrivateAttr(None)
+    _at: dict[str, tuple[int, int]] = PrivateAttr(default_factory=dict)
 
 
 class FunctionClass(BaseModel):

@@ -17,6 +17,7 @@ from mcptest.security.block import TARGET_ROOTS as SECURITY_TARGET_ROOTS
 from mcptest.suite.agents import AGENT_TARGET_ROOTS
 from mcptest.suite.interpolate import interpolate
 from mcptest.suite.models import Suite
+from mcptest.suite.positions import place
 from mcptest.suite.recorded import load_recorded_runs
 from mcptest.suite.validation import did_you_mean, problems_from, where
 from mcptest.yaml_source import Loc, SourceDoc
@@ -67,6 +68,7 @@ def load_suite(path: str | Path, environ: Mapping[str, str] | None = None) -> Su
         raise UserError(sorted(set(problems)))
     suite._file = doc.path
     suite._secrets = secrets
+    place(suite, doc)
     for i, test in enumerate(suite.tools):
         test._line = doc.value_pos(("tools", i))[0]
     for i, agent in enumerate(suite.agents):

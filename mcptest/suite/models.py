@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Discriminator, Field, PrivateAttr, Tag, field_validator
+from pydantic import ConfigDict, Discriminator, Field, PrivateAttr, Tag, field_validator, model_validator
 
 from mcptest.expect import Assertion
 from mcptest.lint.block import ToolQualityBlock
@@ -116,7 +116,17 @@ class ToolTest(Strict):
 
 
 class Suite(Strict):
-    """An mcptest suite file."""
+    """An mcptest suite file. Top-level keys starting with `x-` are extensions, ignored (a place for YAML anchors)."""
+
+    model_config = ConfigDict(json_schema_extra={"patternProperties": {"^x-": {}}})
+
+    @model_validator(mode="before")
+    @classmethod
+    def _ignore_extensions(cls, data: Any) -> Any:
+        # the compose-file convention: `x-defaults: &defaults {...}` holds what tests share through `<<: *defaults`
+        if isinstance(data, dict):
+            return {k: v for k, v in data.items() if not (isinstance(k, str) and k.startswith("x-"))}
+        return data
 
     version: Literal[1] = Field(1, description="The suite format version.")
     servers: dict[str, Server] = Field(default_factory=dict, description="Named MCP servers the tests talk to.")

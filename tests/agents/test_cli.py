@@ -50,7 +50,7 @@ def test_an_over_budget_run_stops_dispatching_and_exits_5(tmp_path: Path) -> Non
     assert report["results"][2]["error"] == "1 of 3 runs not dispatched: the --max-cost budget was spent"
     assert len(fake.requests) == 4
     assert "mcptest: --max-cost 0.0001 USD spent; the remaining runs were not dispatched" in ran.stderr
-    assert "cassette not written for 'weather' [gpt-4o-mini]: 1 runs were not dispatched" in ran.stderr
+    assert "cassette not written for 'weather' [gpt-4o-mini]: 1 run was not dispatched" in ran.stderr
 
 
 def test_max_cost_refuses_a_model_without_a_price(tmp_path: Path) -> None:

@@ -39,7 +39,7 @@ def test_the_example_through_the_cli_prints_the_whole_picture(tmp_path: Path) ->
     assert ran.code == 0, ran.stderr
     assert ran.stdout.splitlines() == [
         f"tool-bench {spec}  selector lexical",
-        "catalog: 1 tools, TDQS mean 0.833 min 0.833, 1 smells (missing_annotations 1), "
+        "catalog: 1 tool, TDQS mean 0.833 min 0.833, 1 smell (missing_annotations 1), "
         "13 words (whitespace estimate), 19 cl100k_base tokens",
         "baseline: 1/1 correct (100.0%, 95% CI 20.7%–100.0%)",
         "blank lookup_a: 0/1 correct (0.0%, 95% CI 0.0%–79.3%), drop +100.0% (1 lost, 0 gained, p=1, "

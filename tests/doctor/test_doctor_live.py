@@ -45,7 +45,10 @@ def test_doctor_checks_a_suite_server_by_name(capsys: pytest.CaptureFixture[str]
         "tool-surface tokens",
         "provider keys",
     ]
-    assert out.stdout.splitlines()[-1] == "- provider keys        no agent models need a key"
+    assert (
+        out.stdout.splitlines()[-1]
+        == "- provider keys        no live agent run needs a key (cassettes replay without one)"
+    )
 
 
 def test_tools_saves_the_exact_tools_list(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -134,7 +134,8 @@ def test_the_floor_has_no_default_gate_but_accepts_expect():
     config = {**WEATHER, "expect": [{"tool_selection.pass_k": {">=": 100}}]}
     outcome = evaluate("tool_selection", config, runs(("get_weather", 1), ("x", 1)))
     assert outcome.default_gate == []
-    assert [f.target for f in outcome.failures] == ["tool_selection.pass_k"]
+    # the expect: assertion, then the floor (1 of 2 runs selected, below WEATHER's floor) as a failure of its own
+    assert [f.target for f in outcome.failures] == ["tool_selection.pass_k", "tool_selection.selection_rate"]
 
 
 def test_per_run_rows_land_in_the_detail():

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from mcptest.report.model import AssertionFailure, GateReport, Report, Status, TestResult, summarize
+from mcptest.stats import rate as rate_of
 
 SUITE = "suites/weather.yml"
 P, F, S = Status.PASSED, Status.FAILED, Status.SKIPPED
@@ -45,9 +46,21 @@ def selection_gate(
     name: str, model: str | None, selected: int, runs: int, floor: float = 0.8, line: int = 40
 ) -> GateReport:
     """A tool_selection gate block over `runs` runs, `selected` of which picked the tool (all within budget)."""
-    rate = round(100 * selected / runs)
+    rate = rate_of(selected, runs)
     status = P if selected / runs >= floor else F
     breaches = [] if status == P else [f"FLOOR {name}: selection rate {rate}% is below the {round(floor * 100)}% floor"]
+    failures = [
+        AssertionFailure(
+            target="tool_selection.selection_rate",
+            matcher=">=",
+            expected=round(floor * 100),
+            actual=rate,
+            message=b,
+            line=line + 6,
+            col=7,
+        )
+        for b in breaches
+    ]
     return GateReport(
         test=name, model=model, block="tool_selection", file=SUITE, line=line, status=status, runs=runs,
         targets={
@@ -55,6 +68,8 @@ def selection_gate(
             "tool_selection.runs": runs, "tool_selection.tokens_median": 1520, "tool_selection.tokens_max": 1840,
         },
         lines=[f"tool-selection floor [{'PASS' if status == P else 'FAIL'}] {name}: selection {selected}/{runs}"],
+        failures=failures,
+        runs_asked=runs,
         detail={"breaches": breaches},
     )  # fmt: skip
 
@@ -62,7 +77,13 @@ def selection_gate(
 def report(results: list[TestResult], gates: list[GateReport] = (), **fields: Any) -> Report:  # type: ignore[assignment]
     """A report over these rows and gates, at a fixed start time."""
     base: dict[str, Any] = {"mcptest_version": "0.1.0", "suite": SUITE, "started_at": "2026-11-02T09:30:00+00:00"}
-    return Report(duration_ms=4321.0, results=results, gates=list(gates), summary=summarize(results), **(base | fields))
+    return Report(
+        duration_ms=4321.0,
+        results=results,
+        gates=list(gates),
+        summary=summarize(results, list(gates)),
+        **(base | fields),
+    )
 
 
 def fixed_report() -> Report:

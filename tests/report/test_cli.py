@@ -61,7 +61,7 @@ def test_an_incompatible_baseline_is_one_line_and_exit_2() -> None:
     ran = run_cli("report", RUN, "--compare", str(baseline))
     assert (ran.code, ran.stdout) == (2, "")
     assert ran.stderr == (
-        f"{baseline}: report format_version '7' is not supported (this mcptest reads 0, 1); "
+        f"{baseline}: report format_version '7' is not supported (this mcptest reads 0, 1, 2); "
         "re-create it with this mcptest\n"
     )
 

@@ -44,7 +44,8 @@ def test_every_migration_leads_to_the_current_version() -> None:
 def test_an_unknown_format_version_is_one_line_naming_both_versions() -> None:
     path = FIXTURES / "baseline.v7.json"
     assert problems(path) == [
-        f"{path}: report format_version '7' is not supported (this mcptest reads 0, 1); re-create it with this mcptest"
+        f"{path}: report format_version '7' is not supported (this mcptest reads 0, 1, 2); "
+        "re-create it with this mcptest"
     ]
 
 
