@@ -13,6 +13,7 @@ from mcptest import __version__
 from mcptest.agent_plan import AgentOptions, plan
 from mcptest.agent_results import cell_row, judge_runs
 from mcptest.agent_runs import AgentRuns, run_agents
+from mcptest.call_tests import CallTest, UnknownName, describe, make_call
 from mcptest.errors import UserError
 from mcptest.expect import TargetMissing, check, resolve, show
 from mcptest.lint.block import ToolQualityBlock
@@ -22,7 +23,7 @@ from mcptest.report.redact import redact
 from mcptest.selection import Selection
 from mcptest.session import CallOutcome, ServerConfig, ServerUnavailable, SessionPool
 from mcptest.suite.agents import AgentTest
-from mcptest.suite.models import Suite, ToolTest
+from mcptest.suite.models import Suite
 
 Clock = Callable[[], datetime]
 
@@ -41,7 +42,7 @@ class RunResult:
     """Lines for stderr: cassettes written or not."""
 
 
-Test = ToolTest | ToolQualityBlock
+Test = CallTest | ToolQualityBlock
 
 
 def selected_count(suite: Suite, selection: Selection) -> int:
@@ -50,8 +51,8 @@ def selected_count(suite: Suite, selection: Selection) -> int:
 
 
 def select(suite: Suite, selection: Selection) -> list[Test]:
-    """The suite's tests that the filters select: tool tests, then `tool_quality:` blocks, each in file order."""
-    tests: list[Test] = [*suite.tools, *suite.tool_quality]
+    """The suite's tests that the filters select: tool, resource and prompt tests, then `tool_quality:` blocks."""
+    tests: list[Test] = [*suite.tools, *suite.resources, *suite.prompts, *suite.tool_quality]
     return [t for t in tests if selection.matches(t)]
 
 
@@ -78,10 +79,10 @@ async def run_suite(
     configs: dict[str, ServerConfig] = {**suite.servers, **(servers or {})}
     async with SessionPool(configs, base_dir=Path(suite.file).parent) as pool:
         for test in tests:
-            if isinstance(test, ToolTest):
-                result, timed_out = await run_tool_test(test, pool, suite.file)
-            else:
+            if isinstance(test, ToolQualityBlock):
                 result, timed_out = await run_quality_block(test, pool, suite.file)
+            else:
+                result, timed_out = await run_tool_test(test, pool, suite.file)
             results.append(result)
             not_ready.append(timed_out)
             if on_result:
@@ -128,18 +129,21 @@ def judge_agent(agent: AgentTest, live: AgentRuns, file: str) -> tuple[list[Test
     return rows, gates
 
 
-async def run_tool_test(test: ToolTest, pool: SessionPool, file: str) -> tuple[TestResult, bool]:
-    """Call the test's tool once and judge the outcome; the flag says the server never came up."""
+async def run_tool_test(test: CallTest, pool: SessionPool, file: str) -> tuple[TestResult, bool]:
+    """Make the test's one call (tool, resource or prompt) and judge the outcome; the flag: the server never came up."""
     start = time.perf_counter()
     base: dict[str, Any] = dict(
-        name=test.name, kind="tool", server=test.server, tool=test.tool, file=file, line=test._line, tags=test.tags
+        name=test.name, server=test.server, file=file, line=test._line, tags=test.tags, **describe(test)
     )
     try:
         session = await pool.get(test.server)
     except ServerUnavailable as exc:
         return _failed(base, start, exc.message, exc.stderr), "no handshake within" in exc.message
     start = time.perf_counter()  # the server's start-up is the run's cost, not this test's
-    outcome = await session.call_tool(test.tool, test.args)
+    try:
+        outcome = await make_call(test, session)
+    except (UnknownName, ServerUnavailable) as exc:
+        return _failed(base, start, str(exc), getattr(exc, "stderr", "")), False
     failures, error = judge(test, outcome)
     failed = bool(failures or error)
     return TestResult(
@@ -181,13 +185,16 @@ def _failed(base: dict[str, Any], start: float, error: str, stderr: str) -> Test
     return TestResult(**base, status=Status.FAILED, duration_ms=_ms(start), error=error, stderr=stderr or None)
 
 
-def judge(test: ToolTest, outcome: CallOutcome) -> tuple[list[AssertionFailure], str | None]:
-    """The failed assertions and the non-assertion error of one tool call.
+def judge(test: CallTest, outcome: CallOutcome) -> tuple[list[AssertionFailure], str | None]:
+    """The failed assertions and the non-assertion error of one call.
 
-    A protocol error fails the test unless an assertion targets `error`. An `isError` result fails a test
-    that has no assertions; a test with assertions is judged by them alone.
+    A server request the suite gives no answer to fails the test, saying how to answer it. A protocol error fails
+    the test unless an assertion targets `error`. An `isError` result fails a test that has no assertions; a test
+    with assertions is judged by them alone.
     """
     assertions = test.assertions
+    if outcome.capture.unanswered:
+        return [], "; ".join(outcome.capture.unanswered)
     if outcome.error and not any(_root(a.target) == "error" for a in assertions):
         return [], outcome.error
     if not assertions and outcome.result and outcome.result.get("isError"):
@@ -203,6 +210,7 @@ def judge(test: ToolTest, outcome: CallOutcome) -> tuple[list[AssertionFailure],
         for finding in outcome.findings
     ]
     root = {"result": outcome.result, "error": outcome.error, "duration_ms": outcome.duration_ms}
+    root |= outcome.capture.targets()
     failures += check(assertions, lambda path: _lookup(root, path, outcome))
     budget = test.max_duration_ms
     if budget is not None and outcome.duration_ms > budget:

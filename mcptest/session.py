@@ -17,6 +17,9 @@ from typing import Any
 
 import anyio
 
+from mcptest.client_answers import CallCapture, ClientSide
+from mcptest.primitives import MakeRequest, list_all, opt_in_logs, send_wire
+from mcptest.suite.client_config import ClientAnswers
 from mcptest.suite.models import HttpServer, StdioServer
 
 
@@ -27,6 +30,7 @@ class InProcessServer:
     server: Any
     connect_timeout_s: float = 10.0
     call_timeout_s: float = 10.0
+    client: ClientAnswers = field(default_factory=ClientAnswers)
 
 
 ServerConfig = StdioServer | HttpServer | InProcessServer
@@ -53,6 +57,8 @@ class CallOutcome:
     duration_ms: float = 0.0
     findings: list[str] = field(default_factory=list)
     """Protocol violations seen in the result, e.g. structuredContent that breaks the outputSchema."""
+    capture: CallCapture = field(default_factory=CallCapture)
+    """Log and progress notifications and server requests seen during the call."""
 
 
 @dataclass
@@ -77,6 +83,8 @@ class ServerSession:
         self._dead: str | None = None
         self._stdout_garbage: list[str] = []
         self._tools: dict[str, dict[str, Any]] | None = None
+        self._lists: dict[str, list[dict[str, Any]]] = {}
+        self.client_side = ClientSide(name, config.client)
         self.info: ServerInfo | None = None
         self._closing = anyio.Event()
 
@@ -92,6 +100,7 @@ class ServerSession:
             read_timeout_seconds=self.config.call_timeout_s,
             message_handler=self._on_message,
             cache=None,
+            **self.client_side.client_kwargs(),
         )
         started = False
         try:
@@ -100,6 +109,7 @@ class ServerSession:
                     scope.deadline = math.inf
                     self._client = client
                     self.info = _server_info(client)
+                    await opt_in_logs(client)
                     started = True
                     task_status.started()
                     await self._closing.wait()
@@ -165,16 +175,36 @@ class ServerSession:
         """Call a tool and return what the server really sent (no client-side result validation)."""
         from mcp import types
 
-        start = time.perf_counter()
-        request = types.CallToolRequest(params=types.CallToolRequestParams(name=tool, arguments=args))
-        try:
-            result = await self._request(lambda: self._client.session.send_request(request, types.CallToolResult))
-        except ServerUnavailable as exc:
-            return CallOutcome(error=exc.message, duration_ms=_ms(start))
-        wire = result.model_dump(mode="json", by_alias=True, exclude_none=True)
-        outcome = CallOutcome(result=wire, duration_ms=_ms(start))
-        outcome.findings = await self._output_findings(tool, wire)
+        def request(responses: Any, state: str | None) -> Any:
+            params = types.CallToolRequestParams(
+                name=tool, arguments=args, input_responses=responses, request_state=state
+            )
+            return types.CallToolRequest(params=params)
+
+        outcome = await self.call(request)
+        if outcome.result is not None:
+            outcome.findings = await self._output_findings(tool, outcome.result)
         return outcome
+
+    async def call(self, make: MakeRequest) -> CallOutcome:
+        """Send one request of a test, capturing what the server sends meanwhile; failures become `error`."""
+        start = time.perf_counter()
+        with self.client_side.capture() as capture:
+            try:
+                result = await self.send(make)
+            except ServerUnavailable as exc:
+                return CallOutcome(error=exc.message, duration_ms=_ms(start), capture=capture)
+        return CallOutcome(result=result, duration_ms=_ms(start), capture=capture)
+
+    async def send(self, make: MakeRequest) -> dict[str, Any]:
+        """Send a request (answering the server's input requests) and return the wire JSON result."""
+        return await self._request(lambda: send_wire(self._client, make, self.client_side.on_progress))  # type: ignore[no-any-return]
+
+    async def listing(self, method: str, key: str) -> list[dict[str, Any]]:
+        """Every item of `resources/list`, `resources/templates/list` or `prompts/list`, once per session."""
+        if method not in self._lists:
+            self._lists[method] = await list_all(self, method, key)
+        return self._lists[method]
 
     async def _output_findings(self, tool: str, wire: dict[str, Any]) -> list[str]:
         if wire.get("isError"):
