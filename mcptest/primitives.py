@@ -54,13 +54,18 @@ async def list_all(session: ServerSession, method: str, key: str) -> list[dict[s
     items: list[dict[str, Any]] = []
     cursor = None
     for _ in range(_MAX_PAGES):  # a server that never stops paginating must not hang the run
-        params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
-        page = await session.send(lambda _r, _s, p=params: request_type(params=p))
+        page = await session.send(
+            _fixed(request_type(params=types.PaginatedRequestParams(cursor=cursor) if cursor else None))
+        )
         items += [item for item in page.get(key) or [] if isinstance(item, dict)]
         cursor = page.get("nextCursor")
         if not cursor:
             break
     return items
+
+
+def _fixed(request: Any) -> MakeRequest:
+    return lambda _responses, _state: request
 
 
 def read_request(uri: str) -> MakeRequest:
