@@ -58,7 +58,8 @@ class ResourceTest(Strict, HasExpect):
         missing = [n for n in names if n not in args]
         unknown = [n for n in args if n not in names]
         if missing:
-            raise ValueError(f"template {template!r} needs {', '.join(missing)}: add them under args")
+            them = "it" if len(missing) == 1 else "them"
+            raise ValueError(f"template {template!r} needs {', '.join(missing)}: add {them} under `args:`")
         if unknown:
             raise ValueError(f"template {template!r} has no variable {', '.join(unknown)} (it has {', '.join(names)})")
         return args
