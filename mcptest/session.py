@@ -69,6 +69,7 @@ class ServerInfo:
     version: str | None
     protocol_version: str
     capabilities: dict[str, Any]
+    instructions: str | None = None
 
 
 class ServerSession:
@@ -345,6 +346,7 @@ def _server_info(client: Any) -> ServerInfo:
         version=info.version if info else None,
         protocol_version=client.protocol_version,
         capabilities=client.server_capabilities.model_dump(mode="json", by_alias=True, exclude_none=True),
+        instructions=client.instructions,
     )
 
 

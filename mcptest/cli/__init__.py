@@ -15,14 +15,14 @@ import sys
 import typer
 from typer.exceptions import TyperException
 
-from mcptest.cli import doctor, mock, report, rules, run, schema, tool_bench, tools, validate
+from mcptest.cli import catalog, doctor, mock, report, rules, run, schema, tool_bench, tools, validate
 from mcptest.errors import UserError
 from mcptest.exit_codes import ExitCode
 
 _INTERRUPTED = 130
 
 # The command registry: one plain list, one module per command.
-COMMANDS = (run, validate, schema, mock, doctor, rules, tools, tool_bench, report)
+COMMANDS = (run, validate, schema, mock, doctor, rules, tools, catalog, tool_bench, report)
 
 
 def build_app(args: list[str]) -> typer.Typer:

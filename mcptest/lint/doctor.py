@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from mcptest.catalog import Catalog, from_wire, load_catalog
 from mcptest.errors import UserError
+from mcptest.lint.primitive_checks import add_primitive_checks, list_primitives
 from mcptest.lint.surface import catalog_tokens
 
 if TYPE_CHECKING:
@@ -74,6 +75,13 @@ def probe_catalog_file(path: str) -> Probe:
     probe.catalog = load_catalog(path)
     probe.add("catalog readable", Status.PASS, f"{len(probe.catalog.tools)} tools", tools=len(probe.catalog.tools))
     add_token_check(probe)
+    catalog = probe.catalog
+    lists = {
+        "resources": catalog.resources,
+        "resourceTemplates": catalog.resource_templates,
+        "prompts": catalog.prompts,
+    }
+    add_primitive_checks(probe, {k: list(v) for k, v in lists.items() if v})
     return probe
 
 
@@ -102,7 +110,13 @@ async def probe_server(name: str, config: ServerConfig, base_dir: Path | str = "
             return probe
         ms = _ms(start)
         probe.add("tools/list", Status.PASS, f"{len(tools)} tools in {ms:.0f} ms (every page)", tools=len(tools), ms=ms)
+        try:
+            others = await list_primitives(session)
+        except ServerUnavailable as exc:
+            probe.add("resources and prompts", Status.FAIL, exc.message)
+            others = {}
     add_token_check(probe)
+    add_primitive_checks(probe, others)
     return probe
 
 
@@ -115,7 +129,11 @@ def add_token_check(probe: Probe) -> None:
 
 def suite_check(suite: Suite) -> Check:
     """The suite loaded (loading raises UserError otherwise): how many servers and tests it has."""
-    tests = sum(len(v) for v in (getattr(suite, k, None) for k in ("tools", "agents", "tool_quality")) if v)
+    tests = sum(
+        len(v)
+        for v in (getattr(suite, k, None) for k in ("tools", "resources", "prompts", "agents", "tool_quality"))
+        if v
+    )
     detail = f"{suite.file}: {len(suite.servers)} server(s), {tests} test(s)"
     return Check("suite readable", Status.PASS, detail, suite.file)
 

@@ -61,10 +61,21 @@ class Answers:
         """A ReadResourceResult holding the resource's inline text."""
         resource = self.resources.get(uri)
         if resource is None:
-            raise NotFound(f"Unknown resource: {uri}")
+            return self._templated(uri)
         contents = {"uri": uri, "text": resource.text}
         if "mimeType" in resource.listing:
             contents["mimeType"] = resource.listing["mimeType"]
+        return {"contents": [contents]}
+
+    def _templated(self, uri: str) -> dict[str, Any]:
+        from mcptest.uri_template import matches
+
+        templates = [t for t in self.spec.resource_templates or [] if matches(str(t.get("uriTemplate")), uri)]
+        if not templates:
+            raise NotFound(f"Unknown resource: {uri}")
+        contents = {"uri": uri, "text": f"mcptest mock: {uri} (from the template {templates[0]['uriTemplate']})"}
+        if "mimeType" in templates[0]:
+            contents["mimeType"] = templates[0]["mimeType"]
         return {"contents": [contents]}
 
 

@@ -40,7 +40,7 @@ def build(spec: MockSpec, fault: Fault) -> Server[Any]:
                 raise MCPError(types.INVALID_PARAMS, str(exc)) from None
 
         handlers.update(on_list_tools=list_tools, on_call_tool=call_tool)
-    if spec.resources is not None:
+    if spec.resources is not None or spec.resource_templates is not None:
         handlers.update(_resource_handlers(answers, spec))
     if spec.prompts is not None:
         handlers.update(_prompt_handlers(answers, spec))
@@ -72,7 +72,19 @@ def _resource_handlers(answers: Answers, spec: MockSpec) -> dict[str, Any]:
         except NotFound as exc:
             raise MCPError(types.INVALID_PARAMS, str(exc)) from None
 
-    return {"on_list_resources": list_resources, "on_read_resource": read_resource}
+    handlers = {"on_list_resources": list_resources, "on_read_resource": read_resource}
+    if spec.resource_templates is not None:
+        templates = types.ListResourceTemplatesResult(
+            resource_templates=_parse(types.ResourceTemplate, spec.resource_templates, spec.source)
+        )
+
+        async def list_templates(
+            ctx: Ctx, params: types.PaginatedRequestParams | None
+        ) -> types.ListResourceTemplatesResult:
+            return templates
+
+        handlers["on_list_resource_templates"] = list_templates
+    return handlers
 
 
 def _prompt_handlers(answers: Answers, spec: MockSpec) -> dict[str, Any]:

@@ -61,4 +61,6 @@ class MockSpec:
     tools: list[MockTool] | None = None
     resources: list[MockResource] | None = None
     prompts: list[MockPrompt] | None = None
+    resource_templates: list[dict[str, Any]] | None = None
+    """`resources/templates/list` entries (wire form); a URI one of them matches is read as placeholder text."""
     source: str = field(default="", compare=False)
