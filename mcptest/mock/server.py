@@ -15,6 +15,7 @@ from pydantic import ValidationError
 
 from mcptest.errors import Problem, UserError
 from mcptest.mock.answers import Answers, BadArguments, NotFound
+from mcptest.mock.asking import ask_client
 from mcptest.mock.faults import Fault, FaultState, crash
 from mcptest.mock.spec import MockSpec
 from mcptest.suite.validation import where
@@ -32,10 +33,16 @@ def build(spec: MockSpec, fault: Fault) -> Server[Any]:
         async def list_tools(ctx: Ctx, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
             return tools
 
-        async def call_tool(ctx: Ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
+        async def call_tool(
+            ctx: Ctx, params: types.CallToolRequestParams
+        ) -> types.CallToolResult | types.InputRequiredResult:
             await _apply_fault(state)
+            asks = answers.tools[params.name].asks if params.name in answers.tools else None
+            asked = await ask_client(ctx, asks, params) if asks else None
+            if isinstance(asked, types.InputRequiredResult):
+                return asked
             try:
-                return types.CallToolResult.model_validate(answers.call_tool(params.name, params.arguments))
+                return types.CallToolResult.model_validate(answers.call_tool(params.name, params.arguments, asked))
             except NotFound as exc:
                 raise MCPError(types.INVALID_PARAMS, str(exc)) from None
 

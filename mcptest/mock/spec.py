@@ -12,6 +12,8 @@ class MockTool:
 
     listing: dict[str, Any]
     response: dict[str, Any] | None = None
+    asks: dict[str, Any] | None = None
+    """What the tool asks the client before answering: `sampling` and/or `elicitation` (manifest `asks:`)."""
 
     @property
     def name(self) -> str:
