@@ -144,11 +144,9 @@ class ServerSession:
         if isinstance(self.config, InProcessServer):
             return self.config.server
         if isinstance(self.config, HttpServer):
-            from mcp.client.streamable_http import streamable_http_client
-            from mcp.shared._httpx_utils import create_mcp_http_client
+            from mcptest.auth import http_transport
 
-            http = create_mcp_http_client(headers=dict(self.config.headers))  # type: ignore[arg-type]
-            return _HttpTransport(streamable_http_client(self.config.url, http_client=http), http)
+            return http_transport(self.config)
         command, *args = self.config.command
         if command == "mcptest":  # this very mcptest, even when its venv is not on PATH
             command, args = sys.executable, ["-m", "mcptest", *args]
@@ -319,24 +317,6 @@ class SessionPool:
         finally:
             for session in self._open.values():
                 session.release()
-
-
-class _HttpTransport:
-    """The Streamable HTTP transport plus the httpx client it owns, closed together."""
-
-    def __init__(self, transport: Any, http: Any) -> None:
-        self._transport = transport
-        self._http = http
-
-    async def __aenter__(self) -> Any:
-        await self._http.__aenter__()
-        return await self._transport.__aenter__()
-
-    async def __aexit__(self, *exc: Any) -> None:
-        try:
-            await self._transport.__aexit__(*exc)
-        finally:
-            await self._http.__aexit__(None, None, None)
 
 
 def _server_info(client: Any) -> ServerInfo:
