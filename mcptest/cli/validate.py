@@ -25,7 +25,8 @@ def validate(suite: Annotated[str, typer.Argument(help="The suite file to check.
 
         loaded = load_suite(suite)
     counts = (
-        f"{len(loaded.servers)} servers, {len(loaded.tools)} tool tests, {len(loaded.agents)} agent tests, "
+        f"{len(loaded.servers)} servers, {len(loaded.tools)} tool tests, {len(loaded.resources)} resource tests, "
+        f"{len(loaded.prompts)} prompt tests, {len(loaded.agents)} agent tests, "
         f"{len(loaded.tool_quality)} tool_quality blocks"
     )
     print(f"{loaded.file}: ok ({counts})", file=sys.stderr)

@@ -41,8 +41,12 @@ class TestResult(_Model):
     kind: str = Field(description="`tool`, `resource`, `prompt`, `agent` or `quality`.")
     server: str | None = Field(None, description="The server the test talks to.")
     tool: str | None = Field(None, description="The tool a tool test calls.")
-    resource: str | None = Field(None, description="The URI (or template) a resource test reads.")
-    prompt: str | None = Field(None, description="The prompt a prompt test renders.")
+    resource: str | None = Field(
+        None, exclude_if=lambda v: v is None, description="The URI a resource test reads (absent for other kinds)."
+    )
+    prompt: str | None = Field(
+        None, exclude_if=lambda v: v is None, description="The prompt a prompt test renders (absent for other kinds)."
+    )
     model: str | None = Field(None, description="The model an agent test ran (null for tool tests).")
     run: int | None = Field(None, description="The 1-based run index of an agent test with `runs:` > 1.")
     file: str = Field(description="The suite file that defines the test.")
