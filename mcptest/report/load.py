@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -63,6 +64,10 @@ def load_report(path: str | Path, role: str = "report") -> Report:
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise _error(where, f"cannot read the {role}: {reason}") from None
+    with contextlib.suppress(ValidationError):  # the common case, parsed and checked in one pass by pydantic-core
+        report = Report.model_validate_json(text)
+        if report.format_version == REPORT_FORMAT_VERSION:
+            return report
     try:
         raw = json.loads(text)
     except json.JSONDecodeError as exc:
