@@ -27,6 +27,8 @@ def describe(test: CallTest) -> dict[str, Any]:
 
 async def make_call(test: CallTest, session: ServerSession) -> CallOutcome:
     """Make the test's call; a resource or prompt the server does not list raises UnknownName."""
+    from mcp import types
+
     if isinstance(test, ToolTest):
         return await session.call_tool(test.tool, test.args)
     if isinstance(test, ResourceTest):
@@ -35,12 +37,12 @@ async def make_call(test: CallTest, session: ServerSession) -> CallOutcome:
         why = unknown_resource(test.resolved_uri, test.template, resources, templates)
         if why:
             raise UnknownName(f"server '{test.server}': {why}")
-        return await session.call(read_request(test.resolved_uri))
+        return await session.call(read_request(test.resolved_uri), types.ReadResourceResult)
     prompts = await session.listing("prompts/list", "prompts") if _offers(session, "prompts") else []
     why = unknown_prompt(test.prompt, prompts)
     if why:
         raise UnknownName(f"server '{test.server}': {why}")
-    return await session.call(prompt_request(test.prompt, string_args(test.args)))
+    return await session.call(prompt_request(test.prompt, string_args(test.args)), types.GetPromptResult)
 
 
 async def _templates(session: ServerSession) -> list[dict[str, Any]]:

@@ -180,19 +180,27 @@ class ServerSession:
             )
             return types.CallToolRequest(params=params)
 
-        outcome = await self.call(request)
+        outcome = await self.call(request, types.CallToolResult)
         if outcome.result is not None:
             outcome.findings = await self._output_findings(tool, outcome.result)
         return outcome
 
-    async def call(self, make: MakeRequest) -> CallOutcome:
-        """Send one request of a test, capturing what the server sends meanwhile; failures become `error`."""
+    async def call(self, make: MakeRequest, model: Any) -> CallOutcome:
+        """Send one request of a test, capturing what the server sends meanwhile; failures become `error`.
+
+        The result is read as `model` (e.g. `CallToolResult`) and dumped as wire JSON, so key order and
+        defaults are the same whichever server or protocol version answered.
+        """
         start = time.perf_counter()
         with self.client_side.capture() as capture:
             try:
-                result = await self.send(make)
+                raw = await self.send(make)
+                result = model.model_validate(raw).model_dump(mode="json", by_alias=True, exclude_none=True)
             except ServerUnavailable as exc:
                 return CallOutcome(error=exc.message, duration_ms=_ms(start), capture=capture)
+            except ValueError as exc:  # pydantic's ValidationError: the server broke the result's shape
+                message = f"server '{self.name}': malformed result: {str(exc).splitlines()[0]}"
+                return CallOutcome(error=message, duration_ms=_ms(start), capture=capture)
         return CallOutcome(result=result, duration_ms=_ms(start), capture=capture)
 
     async def send(self, make: MakeRequest) -> dict[str, Any]:
