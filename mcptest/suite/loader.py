@@ -11,6 +11,7 @@ from pydantic import ValidationError
 
 from mcptest import yaml_source
 from mcptest.errors import Problem, UserError
+from mcptest.judges.checks import judge_problems
 from mcptest.lint.block import TARGET_ROOTS as QUALITY_TARGET_ROOTS
 from mcptest.suite.agents import AGENT_TARGET_ROOTS
 from mcptest.suite.interpolate import interpolate
@@ -64,6 +65,7 @@ def load_suite(path: str | Path, environ: Mapping[str, str] | None = None) -> Su
     if suite is not None:
         problems += load_recorded_runs(suite.agents, doc)
         problems += auth_secrets(suite, doc, os.environ if environ is None else environ, secrets)
+        problems += judge_problems(suite, doc)
     if problems or suite is None:
         raise UserError(sorted(set(problems)))
     suite._file = doc.path
