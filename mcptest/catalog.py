@@ -47,9 +47,15 @@ class Tool:
 
 @dataclass(frozen=True)
 class Catalog:
-    """The tools a server advertises, in the order it listed them."""
+    """The tools a server advertises, in the order it listed them, and (from a snapshot) its other primitives."""
 
     tools: tuple[Tool, ...]
+    resources: tuple[dict[str, Any], ...] = ()
+    """`resources/list` entries in wire form (from a `mcptest catalog` snapshot)."""
+    resource_templates: tuple[dict[str, Any], ...] = ()
+    """`resources/templates/list` entries in wire form (`resourceTemplates` in a snapshot)."""
+    prompts: tuple[dict[str, Any], ...] = ()
+    """`prompts/list` entries in wire form."""
 
     def wire(self) -> dict[str, Any]:
         """The catalog as a `tools/list` result: `{"tools": [...]}`."""
@@ -66,7 +72,18 @@ def from_wire(data: Any, source: str = "catalog") -> Catalog:
     problems = [Problem(source, 0, 0, msg) for i, raw in enumerate(tools) for msg in tool_problems(raw, i)]
     if problems:
         raise UserError(problems)
-    return Catalog(tuple(Tool(raw) for raw in tools))
+    others = {key: _objects(data, wire, source) for key, wire in _OTHER_PRIMITIVES.items()}
+    return Catalog(tuple(Tool(raw) for raw in tools), **others)
+
+
+_OTHER_PRIMITIVES = {"resources": "resources", "resource_templates": "resourceTemplates", "prompts": "prompts"}
+
+
+def _objects(data: Any, key: str, source: str) -> tuple[dict[str, Any], ...]:
+    items = data.get(key, []) if isinstance(data, dict) else []
+    if not isinstance(items, list) or not all(isinstance(i, dict) for i in items):
+        raise UserError([Problem(source, 0, 0, f"'{key}' must be an array of objects")])
+    return tuple(items)
 
 
 def tool_list(data: Any, source: str) -> list[Any]:

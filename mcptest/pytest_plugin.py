@@ -1,7 +1,7 @@
 """The pytest plugin (entry point `pytest11`): suites as test items, and fixtures for tests written in Python.
 
 `pytest` collects `mcptest.yml`, `mcptest.yaml` and `mcptest*.yml` / `mcptest*.yaml` files (and any YAML file named
-on the command line) as suites: one item per tool test, `tool_quality:` block and agent test (an agent test's runs
+on the command line) as suites: one item per tool, resource and prompt test, `tool_quality:` and `security:` block and agent test (an agent test's runs
 and gates are one item, since its gates fold over every run). Items run through mcptest's runner, each over the
 worker's one session per server, so under pytest-xdist every worker keeps its own sessions. A failing item's report
 is mcptest's own failure text. Tags become markers (`-m smoke`), `-k` selects by name, and `--mcptest-record`
@@ -62,8 +62,11 @@ class SuiteFile(pytest.File):
             suite = self.config.stash[_WORKER].suite(self.path)
         except UserError as exc:
             raise self.CollectError("\n".join(str(p) for p in exc.problems)) from None
-        tests: list[tuple[str, Any]] = [("tool", t) for t in suite.tools]
-        tests += [("quality", b) for b in suite.tool_quality] + [("agent", a) for a in suite.agents]
+        from mcptest.runner import _base, select
+        from mcptest.selection import Selection
+
+        tests: list[tuple[str, Any]] = [(_base(t, suite.file)["kind"], t) for t in select(suite, Selection())]
+        tests += [("agent", a) for a in suite.agents]
         for kind, test in tests:
             item = SuiteItem.from_parent(self, name=test.name, kind=kind, line=test._line)
             for tag in test.tags:

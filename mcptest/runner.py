@@ -13,6 +13,7 @@ from typing import Any
 from mcptest.agent_plan import AgentOptions, plan
 from mcptest.agent_results import cell_row, judge_runs
 from mcptest.agent_runs import AgentRuns, run_agents
+from mcptest.call_tests import CallTest, UnknownName, describe, make_call
 from mcptest.errors import UserError
 from mcptest.expect import TargetMissing, check, resolve, show
 from mcptest.lint.block import ToolQualityBlock
@@ -25,7 +26,7 @@ from mcptest.selection import Selection
 from mcptest.session import CallOutcome, ServerConfig, ServerUnavailable, SessionPool
 from mcptest.snapshots import SnapshotStore, in_ci, snapshot_store
 from mcptest.suite.agents import AgentTest
-from mcptest.suite.models import Suite, ToolTest
+from mcptest.suite.models import Suite
 
 Clock = Callable[[], datetime]
 
@@ -44,7 +45,7 @@ class RunResult:
     """Lines for stderr: cassettes written or not."""
 
 
-Test = ToolTest | ToolQualityBlock | SecurityBlock
+Test = CallTest | ToolQualityBlock | SecurityBlock
 
 
 def selected_count(suite: Suite, selection: Selection) -> int:
@@ -53,8 +54,9 @@ def selected_count(suite: Suite, selection: Selection) -> int:
 
 
 def select(suite: Suite, selection: Selection) -> list[Test]:
-    """The suite's tests that the filters select: tool tests, `tool_quality:` then `security:` blocks, in file order."""
-    tests: list[Test] = [*suite.tools, *suite.tool_quality, *suite.security]
+    """The suite's tests that the filters select: tool, resource and prompt tests, then `tool_quality:` and
+    `security:` blocks, each in file order."""
+    tests: list[Test] = [*suite.tools, *suite.resources, *suite.prompts, *suite.tool_quality, *suite.security]
     return [t for t in tests if selection.matches(t)]
 
 
@@ -89,12 +91,12 @@ async def run_suite(
     async with _snapshots_on(shared, store) as pool:
         for test in tests:
             try:
-                if isinstance(test, ToolTest):
-                    result, timed_out = await run_tool_test(test, pool, suite.file)
-                elif isinstance(test, SecurityBlock):
+                if isinstance(test, SecurityBlock):
                     result, timed_out = await run_security_block(test, pool, suite.file, list(suite.servers))
-                else:
+                elif isinstance(test, ToolQualityBlock):
                     result, timed_out = await run_quality_block(test, pool, suite.file)
+                else:
+                    result, timed_out = await run_tool_test(test, pool, suite.file)
             except Exception as exc:  # a bug while checking one test must not lose the others' results
                 result, timed_out = _failed(_base(test, suite.file), time.perf_counter(), crash_message(exc), ""), False
             state.results.append(result)
@@ -146,8 +148,8 @@ def judge_agent(agent: AgentTest, live: AgentRuns, file: str) -> tuple[list[Test
     return rows, gates
 
 
-async def run_tool_test(test: ToolTest, pool: SessionPool, file: str) -> tuple[TestResult, bool]:
-    """Call the test's tool once and judge the outcome; the flag says the server never came up."""
+async def run_tool_test(test: CallTest, pool: SessionPool, file: str) -> tuple[TestResult, bool]:
+    """Make the test's one call (tool, resource or prompt) and judge the outcome; the flag: the server never came up."""
     start = time.perf_counter()
     base = _base(test, file)
     try:
@@ -155,7 +157,10 @@ async def run_tool_test(test: ToolTest, pool: SessionPool, file: str) -> tuple[T
     except ServerUnavailable as exc:
         return _failed(base, start, exc.message, exc.stderr), "no handshake within" in exc.message
     start = time.perf_counter()  # the server's start-up is the run's cost, not this test's
-    outcome = await session.call_tool(test.tool, test.args)
+    try:
+        outcome = await make_call(test, session)
+    except (UnknownName, ServerUnavailable) as exc:
+        return _failed(base, start, str(exc), getattr(exc, "stderr", "")), False
     failures, error = judge(test, outcome)
     failed = bool(failures or error)
     return TestResult(
@@ -195,23 +200,26 @@ async def run_quality_block(block: ToolQualityBlock, pool: SessionPool, file: st
 
 
 def _base(test: Test, file: str) -> dict[str, Any]:
-    tool = test.tool if isinstance(test, ToolTest) else None
-    kind = "tool" if isinstance(test, ToolTest) else "security" if isinstance(test, SecurityBlock) else "quality"
-    server = None if isinstance(test, SecurityBlock) else test.server
-    return dict(name=test.name, kind=kind, server=server, tool=tool, file=file, line=test._line, tags=test.tags)
+    if isinstance(test, SecurityBlock):
+        return dict(name=test.name, kind="security", file=file, line=test._line, tags=test.tags)
+    what = {"kind": "quality"} if isinstance(test, ToolQualityBlock) else describe(test)
+    return dict(name=test.name, server=test.server, file=file, line=test._line, tags=test.tags, **what)
 
 
 def _failed(base: dict[str, Any], start: float, error: str, stderr: str) -> TestResult:
     return TestResult(**base, status=Status.FAILED, duration_ms=_ms(start), error=error, stderr=stderr or None)
 
 
-def judge(test: ToolTest, outcome: CallOutcome) -> tuple[list[AssertionFailure], str | None]:
-    """The failed assertions and the non-assertion error of one tool call.
+def judge(test: CallTest, outcome: CallOutcome) -> tuple[list[AssertionFailure], str | None]:
+    """The failed assertions and the non-assertion error of one call.
 
-    A protocol error fails the test unless an assertion targets `error`. An `isError` result fails a test
-    that has no assertions; a test with assertions is judged by them alone.
+    A server request the suite gives no answer to fails the test, saying how to answer it. A protocol error fails
+    the test unless an assertion targets `error`. An `isError` result fails a test that has no assertions; a test
+    with assertions is judged by them alone.
     """
     assertions = test.assertions
+    if outcome.capture.unanswered:
+        return [], "; ".join(outcome.capture.unanswered)
     if outcome.error and not any(_root(a.target) == "error" for a in assertions):
         return [], outcome.error
     if not assertions and outcome.result and outcome.result.get("isError"):
@@ -227,6 +235,7 @@ def judge(test: ToolTest, outcome: CallOutcome) -> tuple[list[AssertionFailure],
         for finding in outcome.findings
     ]
     root = {"result": outcome.result, "error": outcome.error, "duration_ms": outcome.duration_ms}
+    root |= outcome.capture.targets()
     failures += check(assertions, lambda path: _lookup(root, path, outcome))
     budget = test.max_duration_ms
     if budget is not None and outcome.duration_ms > budget:

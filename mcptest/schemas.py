@@ -75,10 +75,18 @@ def lock_schema() -> dict[str, Any]:
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", **Lock.model_json_schema(by_alias=True)}
 
 
+def catalog_snapshot_schema() -> dict[str, Any]:
+    """A server's catalog snapshot (`mcptest catalog --output`)."""
+    from mcptest.snapshot import CatalogSnapshot
+
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **CatalogSnapshot.model_json_schema()}
+
+
 # The formats and their files: one plain list, walked by the staleness test.
 SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
     "v1.json": suite_schema,
     "cassette.v1.json": cassette_schema,
+    "catalog.v1.json": catalog_snapshot_schema,
     "report.v2.json": report_schema,
     "compare.v1.json": compare_schema,
     "tool-bench.v1.json": tool_bench_schema,

@@ -17,6 +17,9 @@ from typing import Any
 
 import anyio
 
+from mcptest.client_answers import CallCapture, ClientSide
+from mcptest.primitives import MakeRequest, list_all, opt_in_logs, send_wire
+from mcptest.suite.client_config import ClientAnswers
 from mcptest.suite.models import HttpServer, StdioServer
 
 
@@ -27,6 +30,7 @@ class InProcessServer:
     server: Any
     connect_timeout_s: float = 10.0
     call_timeout_s: float = 10.0
+    client: ClientAnswers = field(default_factory=ClientAnswers)
 
 
 ServerConfig = StdioServer | HttpServer | InProcessServer
@@ -53,6 +57,8 @@ class CallOutcome:
     duration_ms: float = 0.0
     findings: list[str] = field(default_factory=list)
     """Protocol violations seen in the result, e.g. structuredContent that breaks the outputSchema."""
+    capture: CallCapture = field(default_factory=CallCapture)
+    """Log and progress notifications and server requests seen during the call."""
 
 
 @dataclass
@@ -63,6 +69,7 @@ class ServerInfo:
     version: str | None
     protocol_version: str
     capabilities: dict[str, Any]
+    instructions: str | None = None
 
 
 class ServerSession:
@@ -79,6 +86,8 @@ class ServerSession:
         self._stdout_garbage: list[str] = []
         self._waits: set[anyio.CancelScope] = set()  # the handshake or requests a broken stdout ends at once
         self._tools: dict[str, dict[str, Any]] | None = None
+        self._lists: dict[str, list[dict[str, Any]]] = {}
+        self.client_side = ClientSide(name, config.client)
         self.info: ServerInfo | None = None
         self._closing = anyio.Event()
 
@@ -94,6 +103,7 @@ class ServerSession:
             read_timeout_seconds=self.config.call_timeout_s,
             message_handler=self._on_message,
             cache=None,
+            **self.client_side.client_kwargs(),
         )
         started = False
         try:
@@ -104,6 +114,7 @@ class ServerSession:
                     self._waits.discard(scope)
                     self._client = client
                     self.info = _server_info(client)
+                    await opt_in_logs(client)
                     started = True
                     task_status.started()
                     await self._closing.wait()
@@ -140,11 +151,9 @@ class ServerSession:
         if isinstance(self.config, InProcessServer):
             return self.config.server
         if isinstance(self.config, HttpServer):
-            from mcp.client.streamable_http import streamable_http_client
-            from mcp.shared._httpx_utils import create_mcp_http_client
+            from mcptest.auth import http_transport
 
-            http = create_mcp_http_client(headers=dict(self.config.headers))  # type: ignore[arg-type]
-            return _HttpTransport(streamable_http_client(self.config.url, http_client=http), http)
+            return http_transport(self.config)
         command, *args = self.config.command
         if command == "mcptest":  # this very mcptest, even when its venv is not on PATH
             command, args = sys.executable, ["-m", "mcptest", *args]
@@ -173,17 +182,46 @@ class ServerSession:
         """Call a tool and return what the server really sent (no client-side result validation)."""
         from mcp import types
 
-        start = time.perf_counter()
-        request = types.CallToolRequest(params=types.CallToolRequestParams(name=tool, arguments=args))
-        try:
-            result = await self._request(lambda: self._client.session.send_request(request, types.CallToolResult))
-        except ServerUnavailable as exc:
-            return CallOutcome(error=exc.message, duration_ms=_ms(start))
-        # only the fields the server sent: the SDK's defaults (`resultType`, ...) are no part of the wire JSON
-        wire = result.model_dump(mode="json", by_alias=True, exclude_none=True, exclude_unset=True)
-        outcome = CallOutcome(result=wire, duration_ms=_ms(start))
-        outcome.findings = await self._output_findings(tool, wire)
+        def request(responses: Any, state: str | None) -> Any:
+            params = types.CallToolRequestParams(
+                name=tool, arguments=args, input_responses=responses, request_state=state
+            )
+            return types.CallToolRequest(params=params)
+
+        outcome = await self.call(request, types.CallToolResult)
+        if outcome.result is not None:
+            outcome.findings = await self._output_findings(tool, outcome.result)
         return outcome
+
+    async def call(self, make: MakeRequest, model: Any) -> CallOutcome:
+        """Send one request of a test, capturing what the server sends meanwhile; failures become `error`.
+
+        The result is read as `model` (e.g. `CallToolResult`) and dumped as wire JSON, so key order and
+        defaults are the same whichever server or protocol version answered.
+        """
+        start = time.perf_counter()
+        with self.client_side.capture() as capture:
+            try:
+                raw = await self.send(make)
+                # only what the server sent: the SDK's defaults (`resultType`, ...) are no part of the wire JSON
+                parsed = model.model_validate(raw)
+                result = parsed.model_dump(mode="json", by_alias=True, exclude_none=True, exclude_unset=True)
+            except ServerUnavailable as exc:
+                return CallOutcome(error=exc.message, duration_ms=_ms(start), capture=capture)
+            except ValueError as exc:  # pydantic's ValidationError: the server broke the result's shape
+                message = f"server '{self.name}': malformed result: {str(exc).splitlines()[0]}"
+                return CallOutcome(error=message, duration_ms=_ms(start), capture=capture)
+        return CallOutcome(result=result, duration_ms=_ms(start), capture=capture)
+
+    async def send(self, make: MakeRequest) -> dict[str, Any]:
+        """Send a request (answering the server's input requests) and return the wire JSON result."""
+        return await self._request(lambda: send_wire(self._client, make, self.client_side.on_progress))  # type: ignore[no-any-return]
+
+    async def listing(self, method: str, key: str) -> list[dict[str, Any]]:
+        """Every item of `resources/list`, `resources/templates/list` or `prompts/list`, once per session."""
+        if method not in self._lists:
+            self._lists[method] = await list_all(self, method, key)
+        return self._lists[method]
 
     async def _output_findings(self, tool: str, wire: dict[str, Any]) -> list[str]:
         if wire.get("isError"):
@@ -316,24 +354,6 @@ class SessionPool:
                 session.release()
 
 
-class _HttpTransport:
-    """The Streamable HTTP transport plus the httpx client it owns, closed together."""
-
-    def __init__(self, transport: Any, http: Any) -> None:
-        self._transport = transport
-        self._http = http
-
-    async def __aenter__(self) -> Any:
-        await self._http.__aenter__()
-        return await self._transport.__aenter__()
-
-    async def __aexit__(self, *exc: Any) -> None:
-        try:
-            await self._transport.__aexit__(*exc)
-        finally:
-            await self._http.__aexit__(None, None, None)
-
-
 def _server_info(client: Any) -> ServerInfo:
     info = client.server_info
     return ServerInfo(
@@ -341,6 +361,7 @@ def _server_info(client: Any) -> ServerInfo:
         version=info.version if info else None,
         protocol_version=client.protocol_version,
         capabilities=client.server_capabilities.model_dump(mode="json", by_alias=True, exclude_none=True),
+        instructions=client.instructions,
     )
 
 

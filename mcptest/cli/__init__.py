@@ -17,6 +17,7 @@ from typer.exceptions import TyperException
 
 from mcptest import __version__
 from mcptest.cli import (
+    catalog,
     diff,
     doctor,
     init,
@@ -35,7 +36,9 @@ from mcptest.errors import UserError
 from mcptest.exit_codes import ExitCode
 
 # The command registry: one plain list, one module per command.
-COMMANDS = (run, validate, schema, mock, doctor, rules, tools, tool_bench, report, init, diff, pin, security)
+COMMANDS = (
+    run, validate, schema, mock, doctor, rules, tools, catalog, tool_bench, report, init, diff, pin, security,
+)  # fmt: skip
 
 
 def build_app(args: list[str]) -> typer.Typer:

@@ -27,6 +27,7 @@ def validate(suite: Annotated[str, typer.Argument(help="The suite file to check.
         loaded = load_suite(suite)
     counts = (
         f"{plural(len(loaded.servers), 'server')}, {plural(len(loaded.tools), 'tool test')}, "
+        f"{plural(len(loaded.resources), 'resource test')}, {plural(len(loaded.prompts), 'prompt test')}, "
         f"{plural(len(loaded.agents), 'agent test')}, "
         f"{plural(len(loaded.tool_quality), 'tool_quality block')}"
     )

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from mcptest.catalog import Catalog, from_wire, load_catalog
 from mcptest.errors import UserError
 from mcptest.figures import plural
+from mcptest.lint.primitive_checks import add_primitive_checks, list_primitives
 from mcptest.lint.surface import catalog_tokens
 
 if TYPE_CHECKING:
@@ -75,6 +76,13 @@ def probe_catalog_file(path: str) -> Probe:
     probe.catalog = load_catalog(path)
     probe.add("catalog readable", Status.PASS, plural(len(probe.catalog.tools), "tool"), tools=len(probe.catalog.tools))
     add_token_check(probe)
+    catalog = probe.catalog
+    lists = {
+        "resources": catalog.resources,
+        "resourceTemplates": catalog.resource_templates,
+        "prompts": catalog.prompts,
+    }
+    add_primitive_checks(probe, {k: list(v) for k, v in lists.items() if v})
     return probe
 
 
@@ -109,7 +117,13 @@ async def probe_server(name: str, config: ServerConfig, base_dir: Path | str = "
             tools=len(tools),
             ms=ms,
         )
+        try:
+            others = await list_primitives(session)
+        except ServerUnavailable as exc:
+            probe.add("resources and prompts", Status.FAIL, exc.message)
+            others = {}
     add_token_check(probe)
+    add_primitive_checks(probe, others)
     return probe
 
 
@@ -122,7 +136,11 @@ def add_token_check(probe: Probe) -> None:
 
 def suite_check(suite: Suite) -> Check:
     """The suite loaded (loading raises UserError otherwise): how many servers and tests it has."""
-    tests = sum(len(v) for v in (getattr(suite, k, None) for k in ("tools", "agents", "tool_quality")) if v)
+    tests = sum(
+        len(v)
+        for v in (getattr(suite, k, None) for k in ("tools", "resources", "prompts", "agents", "tool_quality"))
+        if v
+    )
     detail = f"{suite.file}: {plural(len(suite.servers), 'server')}, {plural(tests, 'test')}"
     return Check("suite readable", Status.PASS, detail, suite.file)
 

@@ -33,3 +33,8 @@ def tool_tokens(tool: Tool) -> int:
 def catalog_tokens(catalog: Catalog) -> int:
     """The tool-surface tokens of a whole catalog: the sum of `tool_tokens` over its tools."""
     return sum(tool_tokens(tool) for tool in catalog.tools)
+
+
+def listing_tokens(items: tuple[dict[str, object], ...] | list[dict[str, object]]) -> int:
+    """cl100k_base tokens of resource, template or prompt listings: the sum over entries of their compact JSON."""
+    return sum(count_tokens(json.dumps(item, separators=(",", ":"), ensure_ascii=False)) for item in items)

@@ -30,7 +30,9 @@ class Answers:
         self.prompts = {prompt.listing["name"]: prompt for prompt in spec.prompts or []}
         self.resources = {resource.uri: resource for resource in spec.resources or []}
 
-    def call_tool(self, name: str, arguments: dict[str, Any] | None) -> dict[str, Any]:
+    def call_tool(
+        self, name: str, arguments: dict[str, Any] | None, asked: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
         """A CallToolResult: input-validation errors, the rendered canned response, or an echo."""
         tool = self.tools.get(name)
         if tool is None:
@@ -40,8 +42,8 @@ class Answers:
         if errors:
             return {"content": [{"type": "text", "text": "\n".join(errors)}], "isError": True}
         if tool.response is None:
-            return echo(tool, args)
-        result: dict[str, Any] = render(tool.response, args)
+            return echo(tool, args, asked)
+        result: dict[str, Any] = render(tool.response, args, asked)
         return result
 
     def get_prompt(self, name: str, arguments: dict[str, str] | None) -> dict[str, Any]:
@@ -61,16 +63,29 @@ class Answers:
         """A ReadResourceResult holding the resource's inline text."""
         resource = self.resources.get(uri)
         if resource is None:
-            raise NotFound(f"Unknown resource: {uri}")
+            return self._templated(uri)
         contents = {"uri": uri, "text": resource.text}
         if "mimeType" in resource.listing:
             contents["mimeType"] = resource.listing["mimeType"]
         return {"contents": [contents]}
 
+    def _templated(self, uri: str) -> dict[str, Any]:
+        from mcptest.uri_template import matches
 
-def echo(tool: MockTool, args: dict[str, Any]) -> dict[str, Any]:
+        templates = [t for t in self.spec.resource_templates or [] if matches(str(t.get("uriTemplate")), uri)]
+        if not templates:
+            raise NotFound(f"Unknown resource: {uri}")
+        contents = {"uri": uri, "text": f"mcptest mock: {uri} (from the template {templates[0]['uriTemplate']})"}
+        if "mimeType" in templates[0]:
+            contents["mimeType"] = templates[0]["mimeType"]
+        return {"contents": [contents]}
+
+
+def echo(tool: MockTool, args: dict[str, Any], asked: dict[str, Any] | None = None) -> dict[str, Any]:
     """The answer of a tool without a canned response: which tool, which arguments (plus a schema-shaped stub)."""
     text = f"mcptest mock: called {tool.name} with {json.dumps(args, sort_keys=True, ensure_ascii=False)}"
+    if asked:
+        text += f"; the client answered {json.dumps(asked, sort_keys=True, ensure_ascii=False)}"
     result: dict[str, Any] = {"content": [{"type": "text", "text": text}], "isError": False}
     stub = example(tool.output_schema) if tool.output_schema is not None else None
     if isinstance(stub, dict):

@@ -10,32 +10,33 @@ import json
 import re
 from typing import Any
 
-_PLACEHOLDER = re.compile(r"\$\$\{|\$\{args\.([A-Za-z0-9_\-.]+)\}")
+_PLACEHOLDER = re.compile(r"\$\$\{|\$\{(args|sampling|elicitation)\.([A-Za-z0-9_\-.]+)\}")
 
 
-def render(value: Any, args: dict[str, Any]) -> Any:
-    """`value` with every string in it rendered (dict keys are left alone)."""
+def render(value: Any, args: dict[str, Any], asked: dict[str, Any] | None = None) -> Any:
+    """`value` with every string in it rendered (dict keys are left alone); `asked`: the client's answers."""
     if isinstance(value, str):
-        return render_text(value, args)
+        return render_text(value, args, asked)
     if isinstance(value, dict):
-        return {k: render(v, args) for k, v in value.items()}
+        return {k: render(v, args, asked) for k, v in value.items()}
     if isinstance(value, list):
-        return [render(v, args) for v in value]
+        return [render(v, args, asked) for v in value]
     return value
 
 
-def render_text(text: str, args: dict[str, Any]) -> str:
-    """One string with its placeholders replaced."""
+def render_text(text: str, args: dict[str, Any], asked: dict[str, Any] | None = None) -> str:
+    """One string with its placeholders replaced (`${sampling.X}`, `${elicitation.X}` from the client's answers)."""
     if "${" not in text:
         return text
-    return _PLACEHOLDER.sub(lambda match: _replacement(match, args), text)
+    roots = {"args": args, **(asked or {})}
+    return _PLACEHOLDER.sub(lambda match: _replacement(match, roots), text)
 
 
-def _replacement(match: re.Match[str], args: dict[str, Any]) -> str:
+def _replacement(match: re.Match[str], roots: dict[str, Any]) -> str:
     if match.group(1) is None:
         return "${"
-    value: Any = args
-    for step in match.group(1).split("."):
+    value: Any = roots.get(match.group(1), {})
+    for step in match.group(2).split("."):
         if not isinstance(value, dict) or step not in value:
             return ""
         value = value[step]

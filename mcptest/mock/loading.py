@@ -88,12 +88,13 @@ def _camel(value: Any) -> Any:
 
 
 def _tool(tool: m.Tool) -> MockTool:
-    listing = _wire(tool, "response", "input_schema", "output_schema")
+    listing = _wire(tool, "response", "input_schema", "output_schema", "asks")
     listing["inputSchema"] = tool.input_schema
     if tool.output_schema is not None:
         listing["outputSchema"] = tool.output_schema
     response = None if tool.response is None else _wire(tool.response)
-    return MockTool(listing, response)
+    asks = None if tool.asks is None else tool.asks.model_dump(by_alias=True, exclude_none=True)
+    return MockTool(listing, response, asks)
 
 
 def _resource(resource: m.Resource) -> MockResource:

@@ -107,8 +107,30 @@ class Annotations(_Strict):
     open_world_hint: bool | None = None
 
 
+class SamplingAsk(_Strict):
+    """Ask the client's model (`sampling/createMessage`) one message; `${args.NAME}` renders in it."""
+
+    message: str
+    max_tokens: int = Field(100, gt=0)
+
+
+class ElicitationAsk(_Strict):
+    """Ask the user (`elicitation/create`) to fill a form: a message and a flat object schema."""
+
+    message: str
+    schema_: dict[str, Any] = Field(default_factory=lambda: {"type": "object", "properties": {}}, alias="schema")
+
+
+class Asks(_Strict):
+    """What a tool asks the client before answering; the answers render as `${sampling.text}`,
+    `${elicitation.action}` and `${elicitation.content.NAME}`."""
+
+    sampling: SamplingAsk | None = None
+    elicitation: ElicitationAsk | None = None
+
+
 class Tool(_Strict):
-    """A tool; without `response`, a call is answered with a text echo of its arguments."""
+    """A tool; without `response`, a call is answered with a text echo of its arguments (and the client's answers)."""
 
     name: str = Field(min_length=1)
     title: str | None = None
@@ -116,6 +138,7 @@ class Tool(_Strict):
     input_schema: dict[str, Any]
     output_schema: dict[str, Any] | None = None
     annotations: Annotations | None = None
+    asks: Asks | None = None
     response: Response | None = None
 
 

@@ -15,6 +15,7 @@ from pydantic import ValidationError
 
 from mcptest.errors import Problem, UserError
 from mcptest.mock.answers import Answers, BadArguments, NotFound
+from mcptest.mock.asking import ask_client
 from mcptest.mock.faults import Fault, FaultState, crash
 from mcptest.mock.spec import MockSpec
 from mcptest.suite.validation import where
@@ -32,15 +33,21 @@ def build(spec: MockSpec, fault: Fault) -> Server[Any]:
         async def list_tools(ctx: Ctx, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
             return tools
 
-        async def call_tool(ctx: Ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
+        async def call_tool(
+            ctx: Ctx, params: types.CallToolRequestParams
+        ) -> types.CallToolResult | types.InputRequiredResult:
             await _apply_fault(state)
+            asks = answers.tools[params.name].asks if params.name in answers.tools else None
+            asked = await ask_client(ctx, asks, params) if asks else None
+            if isinstance(asked, types.InputRequiredResult):
+                return asked
             try:
-                return types.CallToolResult.model_validate(answers.call_tool(params.name, params.arguments))
+                return types.CallToolResult.model_validate(answers.call_tool(params.name, params.arguments, asked))
             except NotFound as exc:
                 raise MCPError(types.INVALID_PARAMS, str(exc)) from None
 
         handlers.update(on_list_tools=list_tools, on_call_tool=call_tool)
-    if spec.resources is not None:
+    if spec.resources is not None or spec.resource_templates is not None:
         handlers.update(_resource_handlers(answers, spec))
     if spec.prompts is not None:
         handlers.update(_prompt_handlers(answers, spec))
@@ -72,7 +79,19 @@ def _resource_handlers(answers: Answers, spec: MockSpec) -> dict[str, Any]:
         except NotFound as exc:
             raise MCPError(types.INVALID_PARAMS, str(exc)) from None
 
-    return {"on_list_resources": list_resources, "on_read_resource": read_resource}
+    handlers = {"on_list_resources": list_resources, "on_read_resource": read_resource}
+    if spec.resource_templates is not None:
+        templates = types.ListResourceTemplatesResult(
+            resource_templates=_parse(types.ResourceTemplate, spec.resource_templates, spec.source)
+        )
+
+        async def list_templates(
+            ctx: Ctx, params: types.PaginatedRequestParams | None
+        ) -> types.ListResourceTemplatesResult:
+            return templates
+
+        handlers["on_list_resource_templates"] = list_templates
+    return handlers
 
 
 def _prompt_handlers(answers: Answers, spec: MockSpec) -> dict[str, Any]:

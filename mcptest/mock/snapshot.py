@@ -1,25 +1,31 @@
-"""Load a captured `tools/list` result (`{"tools": [...]}` or a bare array, wire form) as a MockSpec."""
+"""Load a captured `tools/list` result (`{"tools": [...]}` or a bare array, wire form), or a `mcptest catalog`
+snapshot (tools, resources, templates, prompts), as a MockSpec."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-from mcptest.catalog import read_json, tool_list, tool_problems
+from mcptest.catalog import from_wire, read_json, tool_list, tool_problems
 from mcptest.errors import Problem, UserError
 from mcptest.mock.schemas import schema_problem
+from mcptest.mock.served import served_snapshot
 from mcptest.mock.spec import MockSpec, MockTool
 from mcptest.suite.validation import where
 
 
 def load_snapshot(path: str) -> MockSpec:
     """Read a snapshot file, or raise a UserError listing every problem (JSON has no node positions)."""
-    tools = tool_list(read_json(path), path)
+    data = read_json(path)
+    tools = tool_list(data, path)
     problems = [Problem(path, 0, 0, msg) for i, tool in enumerate(tools) for msg in _tool_problems(i, tool)]
     problems += _duplicates(path, tools)
     if problems:
         raise UserError(problems)
-    return MockSpec(Path(path).stem, "0.1.0", tools=[MockTool(dict(tool)) for tool in tools], source=path)
+    spec = MockSpec(Path(path).stem, "0.1.0", tools=[MockTool(dict(tool)) for tool in tools], source=path)
+    if isinstance(data, dict) and "format_version" in data:
+        spec = served_snapshot(spec, from_wire(data, path))
+    return spec
 
 
 def _tool_problems(i: int, tool: Any) -> list[str]:

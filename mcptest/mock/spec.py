@@ -12,6 +12,8 @@ class MockTool:
 
     listing: dict[str, Any]
     response: dict[str, Any] | None = None
+    asks: dict[str, Any] | None = None
+    """What the tool asks the client before answering: `sampling` and/or `elicitation` (manifest `asks:`)."""
 
     @property
     def name(self) -> str:
@@ -61,4 +63,6 @@ class MockSpec:
     tools: list[MockTool] | None = None
     resources: list[MockResource] | None = None
     prompts: list[MockPrompt] | None = None
+    resource_templates: list[dict[str, Any]] | None = None
+    """`resources/templates/list` entries (wire form); a URI one of them matches is read as placeholder text."""
     source: str = field(default="", compare=False)

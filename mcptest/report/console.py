@@ -33,7 +33,8 @@ def render_pretty(report: Report, color: bool = False, width: int = 100) -> str:
 
 
 def _result(console: Console, r: TestResult) -> None:
-    where = f"{r.server}.{r.tool}" if r.tool else (r.server or "")
+    called = r.tool or r.prompt or r.resource
+    where = f"{r.server}.{called}" if r.tool or r.prompt else f"{r.server} {called}" if called else (r.server or "")
     name = r.name + (f" [{r.model}]" if r.model else "") + (f" #{r.run}" if r.run else "")
     meta = " · ".join(part for part in (where, f"{r.duration_ms:.0f} ms") if part)
     console.print(f"  {_BADGE[r.status]}  {escape(name)}  [dim]{escape(meta)}[/]")

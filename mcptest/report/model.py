@@ -55,9 +55,15 @@ class TestResult(_Model):
     __test__ = False  # not a pytest test class
 
     name: str = Field(description="The test name as written in the suite.")
-    kind: str = Field(description="`tool`, `agent` or `quality`.")
+    kind: str = Field(description="`tool`, `resource`, `prompt`, `agent` or `quality`.")
     server: str | None = Field(None, description="The server the test talks to.")
     tool: str | None = Field(None, description="The tool a tool test calls.")
+    resource: str | None = Field(
+        None, exclude_if=lambda v: v is None, description="The URI a resource test reads (absent for other kinds)."
+    )
+    prompt: str | None = Field(
+        None, exclude_if=lambda v: v is None, description="The prompt a prompt test renders (absent for other kinds)."
+    )
     model: str | None = Field(None, description="The model an agent test ran (null for tool tests).")
     run: int | None = Field(None, description="The 1-based run index of an agent test with `runs:` > 1.")
     file: str = Field(description="The suite file that defines the test.")

@@ -19,14 +19,17 @@ from mcptest.suite.interpolate import interpolate
 from mcptest.suite.models import Suite
 from mcptest.suite.positions import place
 from mcptest.suite.recorded import load_recorded_runs
+from mcptest.suite.server_checks import CAPTURE_ROOTS, auth_secrets, stdio_auth
 from mcptest.suite.validation import did_you_mean, problems_from, where
 from mcptest.yaml_source import Loc, SourceDoc
 
 DEFAULT_SUITE_NAMES = ("mcptest.yaml", "mcptest.yml")
-TOOL_TARGET_ROOTS = ("result", "error", "duration_ms")
+TOOL_TARGET_ROOTS = ("result", "error", "duration_ms", *CAPTURE_ROOTS)
 # The test lists of a suite and the first segments their targets may start with.
 _SECTIONS = {
     "tools": TOOL_TARGET_ROOTS,
+    "resources": TOOL_TARGET_ROOTS,
+    "prompts": TOOL_TARGET_ROOTS,
     "agents": AGENT_TARGET_ROOTS,
     "tool_quality": QUALITY_TARGET_ROOTS,
     "security": SECURITY_TARGET_ROOTS,
@@ -55,6 +58,7 @@ def load_suite(path: str | Path, environ: Mapping[str, str] | None = None) -> Su
     unset = {(p.line, p.col) for p in problems}
     problems += _resolve_env_refs(doc, os.environ if environ is None else environ, secrets)
     problems += _cross_references(doc)
+    problems += stdio_auth(doc)
     suite = None
     try:
         suite = Suite.model_validate(doc.data)
@@ -63,14 +67,16 @@ def load_suite(path: str | Path, environ: Mapping[str, str] | None = None) -> Su
         problems += [p for p in problems_from(Suite, exc, doc) if (p.line, p.col) not in unset]
     if suite is not None:
         problems += load_recorded_runs(suite.agents, doc)
+        problems += auth_secrets(suite, doc, os.environ if environ is None else environ, secrets)
         problems += judge_problems(suite, doc)
     if problems or suite is None:
         raise UserError(sorted(set(problems)))
     suite._file = doc.path
     suite._secrets = secrets
     place(suite, doc)
-    for i, test in enumerate(suite.tools):
-        test._line = doc.value_pos(("tools", i))[0]
+    for section in ("tools", "resources", "prompts"):
+        for i, test in enumerate(getattr(suite, section)):
+            test._line = doc.value_pos((section, i))[0]
     for i, agent in enumerate(suite.agents):
         agent._line = doc.value_pos(("agents", i))[0]
     for i, block in enumerate(suite.tool_quality):

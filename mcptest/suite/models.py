@@ -6,11 +6,13 @@ from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Discriminator, Field, PrivateAttr, Tag, field_validator, model_validator
 
-from mcptest.expect import Assertion
 from mcptest.lint.block import ToolQualityBlock
 from mcptest.providers.prices import Price
 from mcptest.security.block import SecurityBlock
 from mcptest.suite.agents import AgentTest
+from mcptest.suite.client_config import Auth, ClientAnswers
+from mcptest.suite.expect_block import Expect, HasExpect
+from mcptest.suite.primitives import PromptTest, ResourceTest
 from mcptest.suite.strict import Strict
 
 SUITE_FORMAT_VERSION = 1
@@ -26,6 +28,9 @@ class EnvRef(Strict):
 class _ServerBase(Strict):
     connect_timeout_s: float = Field(30.0, gt=0, description="Seconds to start the server and finish the handshake.")
     call_timeout_s: float = Field(30.0, gt=0, description="Seconds one request may take before the test fails.")
+    client: ClientAnswers = Field(
+        default_factory=ClientAnswers, description="How mcptest answers the server's requests (roots, sampling, ...)."
+    )
 
 
 class StdioServer(_ServerBase):
@@ -50,6 +55,10 @@ class HttpServer(_ServerBase):
     headers: dict[str, str | EnvRef] = Field(
         default_factory=dict, description="HTTP headers; a value is literal or `{ env: VAR }`."
     )
+    auth: Auth | None = Field(None, description="`{ bearer_env: VAR }` or `{ oauth: { client_credentials: ... } }`.")
+    transport: Literal["streamable-http", "sse"] = Field(
+        "streamable-http", description="`streamable-http`, or `sse` for legacy servers."
+    )
 
 
 def _server_kind(value: Any) -> str | None:
@@ -68,28 +77,7 @@ Server = Annotated[
 ]
 
 
-class ExpectBlock(Strict):
-    """The long form of `expect`: assertions plus a latency budget."""
-
-    assertions: list[Assertion] = Field(default_factory=list)
-    max_duration_ms: float | None = Field(None, gt=0, description="The call must answer within this many ms.")
-
-
-def _expect_form(value: Any) -> str | None:
-    return "list" if isinstance(value, list) else "block" if isinstance(value, dict) else None
-
-
-Expect = Annotated[
-    Annotated[list[Assertion], Tag("list")] | Annotated[ExpectBlock, Tag("block")],
-    Discriminator(
-        _expect_form,
-        custom_error_type="expect_form",
-        custom_error_message="expect is a list of assertions or a mapping `{ assertions: [...], max_duration_ms: N }`",
-    ),
-]
-
-
-class ToolTest(Strict):
+class ToolTest(Strict, HasExpect):
     """Call one tool once and assert on the result."""
 
     name: str = Field(min_length=1, description="Unique within the suite.")
@@ -101,18 +89,6 @@ class ToolTest(Strict):
         None, description="A list of assertions, or `{ assertions: [...], max_duration_ms: N }`."
     )
     _line: int = PrivateAttr(0)
-
-    @property
-    def assertions(self) -> list[Assertion]:
-        """The assertions, whichever form `expect` was written in."""
-        if isinstance(self.expect, ExpectBlock):
-            return self.expect.assertions
-        return self.expect or []
-
-    @property
-    def max_duration_ms(self) -> float | None:
-        """The latency budget, if any."""
-        return self.expect.max_duration_ms if isinstance(self.expect, ExpectBlock) else None
 
 
 class Suite(Strict):
@@ -131,6 +107,12 @@ class Suite(Strict):
     version: Literal[1] = Field(1, description="The suite format version.")
     servers: dict[str, Server] = Field(default_factory=dict, description="Named MCP servers the tests talk to.")
     tools: list[ToolTest] = Field(default_factory=list, description="Tool tests: call a tool, assert on the result.")
+    resources: list[ResourceTest] = Field(
+        default_factory=list, description="Resource tests: read a resource (URI or template), assert on its contents."
+    )
+    prompts: list[PromptTest] = Field(
+        default_factory=list, description="Prompt tests: render a prompt with arguments, assert on its messages."
+    )
     agents: list[AgentTest] = Field(
         default_factory=list, description="Agent tests: a model using the servers' tools, or recorded runs of one."
     )

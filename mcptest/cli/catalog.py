@@ -1,0 +1,57 @@
+"""`mcptest catalog`: save every primitive a server offers (tools, resources, templates, prompts) in one snapshot."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated
+
+import typer
+
+from mcptest.cli.server_options import CommandOpt, HeaderOpt, ServerOpt, SuiteArg, TimeoutOpt, UrlOpt
+from mcptest.exit_codes import ExitCode
+
+
+def register(app: typer.Typer) -> None:
+    """Add `catalog` to the app."""
+    app.command("catalog")(catalog)
+
+
+def catalog(
+    suite: SuiteArg = None,
+    server: ServerOpt = None,
+    command: CommandOpt = None,
+    url: UrlOpt = None,
+    header: HeaderOpt = None,
+    timeout: TimeoutOpt = 30.0,
+    output: Annotated[
+        str | None, typer.Option("--output", "-o", help="Write the snapshot here (default: stdout).")
+    ] = None,
+    debug: Annotated[bool, typer.Option("--debug", help="Log the SDK's debug output to stderr.")] = False,
+) -> int:
+    """Print or save a server's catalog snapshot (schema/catalog.v1.json); exit 1 when it cannot be listed."""
+    import anyio
+
+    from mcptest.errors import usage_error
+    from mcptest.lint.sources import resolve_sources
+    from mcptest.session import ServerUnavailable, quiet_sdk_logs
+    from mcptest.snapshot import counts, save_snapshot, snapshot_server
+
+    sources = resolve_sources(suite, server, None, command, url, header, timeout)
+    if len(sources.servers) != 1:
+        raise usage_error(f"the suite has {len(sources.servers)} servers; pick one with --server")
+    quiet_sdk_logs(debug)
+    name, config = sources.servers[0]
+    try:
+        snapshot = anyio.run(snapshot_server, name, config, sources.base_dir)
+    except ServerUnavailable as exc:
+        print(f"mcptest: {exc.message}", file=sys.stderr)
+        if exc.stderr:
+            print(exc.stderr, file=sys.stderr)
+        return ExitCode.FAILED
+    if output:
+        save_snapshot(snapshot, output)
+        print(f"mcptest: saved {counts(snapshot)} to {output}", file=sys.stderr)
+    else:
+        sys.stdout.write(json.dumps(snapshot.model_dump(mode="json", exclude_none=True), indent=2) + "\n")
+    return ExitCode.OK
