@@ -80,13 +80,10 @@ def tool_list(data: Any, source: str) -> list[Any]:
 
 def read_json(path: str | Path) -> Any:
     """Read a JSON file; a syntax error points at its line and column."""
+    from mcptest import json_source
     from mcptest.yaml_source import read_text
 
-    text = read_text(path)
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UserError([Problem(str(path), exc.lineno, exc.colno, f"JSON syntax error: {exc.msg}")]) from None
+    return json_source.loads(read_text(path), str(path))
 
 
 def load_catalog(path: str | Path) -> Catalog:

@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from mcptest import yaml_source
+from mcptest import json_source, yaml_source
 from mcptest.bench import mutations as m
 from mcptest.bench.spec import MUTATIONS, Bench, DropKeyword, Mutation, SpecFile
 from mcptest.bench.terms import word_key
@@ -32,8 +32,10 @@ def load_spec(path: str | Path) -> Bench:
     text = yaml_source.read_text(path)
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         data = None
+    if json_source.depth_exceeds(data, json_source.MAX_DEPTH):
+        data = json_source.loads(text, str(path))
     if isinstance(data, dict):
         try:
             return _load(SourceDoc(str(path), data), path)

@@ -12,7 +12,7 @@ from pydantic import BaseModel, ValidationError
 from mcptest.cassette.format import Cassette
 from mcptest.cassette.normalise import canonical, normalise
 from mcptest.fsutil import atomic_write_text
-from mcptest.report.redact import redact_text
+from mcptest.report.redact import redact_data
 
 CASSETTE_DIR = "cassettes"
 M = TypeVar("M", bound=BaseModel)
@@ -63,4 +63,4 @@ def write(path: Path, cassette: Cassette, secrets: set[str]) -> None:
 
 def save(path: Path, cassette: BaseModel, secrets: set[str]) -> None:
     """Any cassette kind as canonical JSON, every secret masked, replaced atomically (normalise it first)."""
-    atomic_write_text(path, redact_text(canonical(cassette.model_dump(mode="json")), secrets))
+    atomic_write_text(path, canonical(redact_data(cassette.model_dump(mode="json"), secrets)))
