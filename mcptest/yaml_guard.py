@@ -8,6 +8,7 @@ of the alias or the node that crosses the bound. Only the YAML 1.2 core types ar
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from ruamel.yaml.composer import Composer, ComposerError
@@ -46,7 +47,7 @@ class BoundedComposer(Composer):
                     "(an alias bomb?): repeat less through aliases",
                     event.start_mark,
                 )
-            return node
+            return self._at_alias(node, event)
         node = super().compose_node(parent, index)
         if node.tag not in ALLOWED_TAGS:
             raise Refused(
@@ -57,6 +58,13 @@ class BoundedComposer(Composer):
                 node.start_mark,
             )
         return node
+
+    def _at_alias(self, node: Any, event: Any) -> Any:
+        """The aliased node placed where the alias is written, so problems in it point at the alias's line."""
+        placed = copy.copy(node)
+        placed.start_mark, placed.end_mark = event.start_mark, event.end_mark
+        self.sizes[id(placed)] = self.sizes[id(node)]
+        return placed
 
     def _size(self, node: Any) -> int:
         """Nodes under `node`, itself included, counting each alias as the nodes it names (capped past the budget)."""
