@@ -18,6 +18,7 @@ from typer.exceptions import TyperException
 from mcptest.cli import doctor, mock, report, rules, run, schema, tool_bench, tools, validate
 from mcptest.errors import UserError
 from mcptest.exit_codes import ExitCode
+from mcptest.printable import printable
 
 _INTERRUPTED = 130
 
@@ -62,7 +63,7 @@ def main(argv: list[str] | None = None) -> None:
         code = build_app(args)(args=args, standalone_mode=False)
     except UserError as exc:
         for problem in exc.problems:
-            print(str(problem), file=sys.stderr)
+            print(printable(str(problem)), file=sys.stderr)
         sys.exit(ExitCode.USAGE)
     except (KeyboardInterrupt, typer.Abort):  # click turns Ctrl-C into Abort
         print("mcptest: interrupted", file=sys.stderr)

@@ -138,10 +138,11 @@ def _print_console(
     no_color: bool,
 ) -> None:
     from rich.console import Console
-    from rich.markup import escape
 
     from mcptest.cli.common import use_color
     from mcptest.lint.model_view import render
+    from mcptest.printable import markup_safe as escape
+    from mcptest.printable import printable
 
     color = use_color(no_color, sys.stdout)
     console = Console(file=sys.stdout, color_system="auto" if color else None, highlight=False, soft_wrap=True)
@@ -153,13 +154,13 @@ def _print_console(
             console.print(f"[dim]stderr of {escape(p.source)}:\n{escape(p.stderr)}[/]")
     for source, view in views:
         console.print(f"\n[bold]As the model sees it[/] {escape(source)}\n")
-        console.print(render(view), markup=False, end="")
+        console.print(printable(render(view)), markup=False, end="")
     for source, report in reports:
         _print_lint(console, source, report)
 
 
 def _print_lint(console: Any, source: str, report: QualityReport) -> None:
-    from rich.markup import escape
+    from mcptest.printable import markup_safe as escape
 
     color = {"critical": "red", "warning": "yellow", "pass": "green"}
     console.print(f"\n[bold]Descriptions[/] {escape(source)}: {len(report.tools)} tools")

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from mcptest.exit_codes import ExitCode
+from mcptest.printable import printable
 
 if TYPE_CHECKING:
     from mcptest.agent_plan import RecordMode
@@ -77,10 +78,10 @@ def run(
         options.on_progress = hook
         result = anyio.run(lambda: run_suite(loaded, selection, agents_options=options))
     for line in result.notes:
-        print(line, file=sys.stderr)
+        print(printable(line), file=sys.stderr)
     for gate in result.report.gates:  # the floor lines go to stderr, so a JSON report on stdout stays clean
         for line in gate.lines:
-            print(line, file=sys.stderr)
+            print(printable(line), file=sys.stderr)
     emit(REPORTERS[reporter](result.report, use_color(no_color) and not output), output)
     if result.capped:
         print(f"mcptest: --max-cost {max_cost:g} USD spent; the remaining runs were not dispatched", file=sys.stderr)

@@ -10,6 +10,7 @@ import typer
 
 from mcptest.cli.server_options import CommandOpt, HeaderOpt, ServerOpt, SuiteArg, TimeoutOpt, UrlOpt
 from mcptest.exit_codes import ExitCode
+from mcptest.printable import printable
 
 
 def register(app: typer.Typer) -> None:
@@ -46,9 +47,9 @@ def tools(
     probe = anyio.run(probe_server, name, config, sources.base_dir)
     if probe.catalog is None:
         failed = next(c for c in probe.checks if c.status == "fail")
-        print(f"mcptest: {failed.name}: {failed.detail}", file=sys.stderr)
+        print(printable(f"mcptest: {failed.name}: {failed.detail}"), file=sys.stderr)
         if probe.stderr:
-            print(probe.stderr, file=sys.stderr)
+            print(printable(probe.stderr), file=sys.stderr)
         return ExitCode.FAILED
     if output:
         save_catalog(probe.catalog, output)

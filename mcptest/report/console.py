@@ -5,9 +5,9 @@ from __future__ import annotations
 import io
 
 from rich.console import Console
-from rich.markup import escape
 
 from mcptest.expect import show
+from mcptest.printable import markup_safe as escape
 from mcptest.report.model import GateReport, Report, Status, TestResult
 
 _BADGE = {Status.PASSED: "[green]PASS[/]", Status.FAILED: "[bold red]FAIL[/]", Status.SKIPPED: "[yellow]SKIP[/]"}

@@ -97,8 +97,10 @@ def _check(o: Outcome, spec: dict, timeout: float, folder: Path, before: dict[Pa
         for fragment in spec.get(f"{stream}_contains", []):
             if fragment not in text:
                 o.shortfalls.append(f"{stream} lacks {fragment!r}")
-        if "Traceback" in text or "MemoryError" in text or "RecursionError" in text:
-            o.shortfalls.append(f"a traceback or crash on {stream}")
+        if stream == "stderr" and any(crash in text for crash in ("Traceback", "MemoryError", "RecursionError")):
+            o.shortfalls.append("a traceback or crash on stderr")  # stdout may quote a server's own traceback
+        if "\x1b" in text or "\x9b" in text:  # NO_COLOR is set, so any escape came from the input
+            o.shortfalls.append(f"a raw terminal escape reached {stream}")
     if "Warning" in o.stderr and "site-packages" in o.stderr:
         o.shortfalls.append("a library warning reached the user")
     written = [p for p in folder.rglob("*") if p.is_file() and before.get(p) != p.stat().st_mtime_ns]
