@@ -60,10 +60,13 @@ class Catalog:
         return next((t for t in self.tools if t.name == name), None)
 
 
-def from_wire(data: Any, source: str = "catalog") -> Catalog:
-    """Build a catalog from a `tools/list` result or a bare array of tools; problems raise UserError."""
+def from_wire(data: Any, source: str = "catalog", *, shorthand: bool = False) -> Catalog:
+    """Build a catalog from a `tools/list` result or a bare array of tools; problems raise UserError.
+
+    `shorthand` (a tool-bench spec's inline catalog) lets a tool leave out `inputSchema`.
+    """
     tools = tool_list(data, source)
-    problems = [Problem(source, 0, 0, msg) for i, raw in enumerate(tools) for msg in tool_problems(raw, i)]
+    problems = [Problem(source, 0, 0, m) for i, raw in enumerate(tools) for m in tool_problems(raw, i, shorthand)]
     if problems:
         raise UserError(problems)
     return Catalog(tuple(Tool(raw) for raw in tools))
@@ -101,8 +104,8 @@ def save_catalog(catalog: Catalog, path: str | Path) -> None:
         raise UserError([Problem(str(path), 0, 0, f"cannot write the catalog: {exc.strerror or exc}")]) from None
 
 
-def tool_problems(raw: Any, i: int) -> list[str]:
-    """What is wrong with the i-th tool of a catalog, one message each."""
+def tool_problems(raw: Any, i: int, shorthand: bool = False) -> list[str]:
+    """What is wrong with the i-th tool of a catalog, one message each: `doctor --catalog` and `mock` alike."""
     at = f"tools[{i}]"
     if not isinstance(raw, dict):
         return [f"{at}: a tool must be an object, found a JSON {_kind(raw)}"]
@@ -114,7 +117,26 @@ def tool_problems(raw: Any, i: int) -> list[str]:
     for key, kind, want in (*((k, str, "a string") for k in _OPTIONAL_STRINGS), *_OBJECT_KEYS):
         if raw.get(key) is not None and not isinstance(raw[key], kind):
             out.append(f"{at}.{key}: must be {want}, found a JSON {_kind(raw[key])}")
+    if "inputSchema" not in raw and not shorthand:
+        out.append(f'{at}: missing \'inputSchema\' (MCP requires one; write {{"type": "object"}} for no arguments)')
+    for key in ("inputSchema", "outputSchema"):
+        if isinstance(raw.get(key), dict):
+            out += _schema_problems(f"{at}.{key}", raw[key])
     return out
+
+
+def _schema_problems(at: str, schema: dict[str, Any]) -> list[str]:
+    """A tool's input or output schema must be a valid JSON Schema of an object (MCP requires both)."""
+    from mcptest.mock.schemas import schema_problem
+    from mcptest.suite.validation import where
+
+    found = schema_problem(schema)
+    if found is not None:
+        return [f"{where((at, *found[0]))}: not a valid JSON Schema: {found[1]}"]
+    if schema.get("type") != "object":
+        kind = f"type {json.dumps(schema['type'])}" if "type" in schema else "no type"
+        return [f'{at}: must be an object schema ("type": "object"), found {kind}']
+    return []
 
 
 def _kind(value: Any) -> str:

@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, field_validator, model_validator
 
 if TYPE_CHECKING:  # the report models are built only when a check runs, not when a suite is loaded
     from mcptest.report.model import AssertionFailure
@@ -35,10 +35,10 @@ class Matcher(_Strict):
     json_schema: dict[str, Any] | None = Field(
         None, alias="schema", description="A JSON Schema the value must satisfy, e.g. `{ minimum: 80 }`."
     )
-    ge: int | float | None = Field(None, alias=">=", description="A number at least this.")
-    gt: int | float | None = Field(None, alias=">", description="A number above this.")
-    le: int | float | None = Field(None, alias="<=", description="A number at most this.")
-    lt: int | float | None = Field(None, alias="<", description="A number below this.")
+    ge: StrictInt | StrictFloat | None = Field(None, alias=">=", description="A number at least this.")
+    gt: StrictInt | StrictFloat | None = Field(None, alias=">", description="A number above this.")
+    le: StrictInt | StrictFloat | None = Field(None, alias="<=", description="A number at most this.")
+    lt: StrictInt | StrictFloat | None = Field(None, alias="<", description="A number below this.")
 
     @model_validator(mode="after")
     def _one_kind(self) -> Matcher:

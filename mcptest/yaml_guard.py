@@ -33,6 +33,7 @@ class BoundedComposer(Composer):
         self.warn_double_anchors = False  # YAML 1.2 allows a reused anchor: an alias names the latest definition
         self.expanded = 0
         self.sizes: dict[int, int] = {}
+        self.origins: dict[int, int] = {}  # id of a node placed at an alias -> id of the node the alias names
 
     def compose_node(self, parent: Any, index: Any) -> Any:
         if self.parser.check_event(AliasEvent):
@@ -64,6 +65,7 @@ class BoundedComposer(Composer):
         placed = copy.copy(node)
         placed.start_mark, placed.end_mark = event.start_mark, event.end_mark
         self.sizes[id(placed)] = self.sizes[id(node)]
+        self.origins[id(placed)] = self.origins.get(id(node), id(node))
         return placed
 
     def _size(self, node: Any) -> int:

@@ -101,7 +101,7 @@ def parse(text: str, path: str) -> SourceDoc:
     doc.values[()] = (1, 1)
     try:
         root = yaml.compose(text)
-        doc.data = None if root is None else _Walk(doc, yaml.constructor).plain(root, ())
+        doc.data = None if root is None else _Walk(doc, yaml.constructor, yaml.composer.origins).plain(root, ())
     except MaxDepthExceededError as exc:
         mark = exc.problem_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
@@ -130,9 +130,10 @@ def load(path: str | Path) -> SourceDoc:
 class _Walk:
     """Plain data and positions from composed nodes; `<<` merges and aliases as the safe loader does them."""
 
-    def __init__(self, doc: SourceDoc, constructor: Any) -> None:
+    def __init__(self, doc: SourceDoc, constructor: Any, origins: dict[int, int]) -> None:
         self.doc = doc
         self.constructor = constructor
+        self.origins = origins
         self.open: set[int] = set()  # collections being walked, so an alias to an ancestor is an error, not a hang
 
     def plain(self, node: Any, loc: Loc) -> Any:
@@ -144,14 +145,15 @@ class _Walk:
             except ValueError as exc:  # an integer past Python's 4,300-digit limit, a date out of range
                 what = f"cannot read this value: {exc}".split("; use sys.")[0] + " (quote it to keep it as text)"
                 raise UserError([Problem(self.doc.path, *_mark(node), what)]) from None
-        if id(node) in self.open:
+        same = self.origins.get(id(node), id(node))
+        if same in self.open:
             what = "YAML syntax error: this alias refers to a node that contains it"
             raise UserError([self.doc.problem(loc, what, at_key=True)])
-        self.open.add(id(node))
+        self.open.add(same)
         try:
             return self._mapping(node, loc) if isinstance(node, MappingNode) else self._sequence(node, loc)
         finally:
-            self.open.discard(id(node))
+            self.open.discard(same)
 
     def _mapping(self, node: Any, loc: Loc) -> dict[Any, Any]:
         self.constructor.flatten_mapping(node)  # `<<` pairs come first, so the mapping's own keys override them

@@ -118,7 +118,7 @@ def _catalog(doc: SourceDoc, spec: SpecFile, problems: list[Problem]) -> Catalog
 
 def _inline_catalog(doc: SourceDoc, data: Any, problems: list[Problem]) -> Catalog | None:
     try:
-        return from_wire(data, doc.path)
+        return from_wire(data, doc.path, shorthand=True)
     except UserError as exc:
         for p in exc.problems:
             index = _TOOL_INDEX.match(p.message)

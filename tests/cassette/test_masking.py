@@ -57,9 +57,10 @@ def test_ordinary_env_values_survive_record_and_replay_and_secrets_do_not(tmp_pa
         recorded = run(suite, _env(url), record_mode="all")
     assert recorded.report.ok, recorded.report.results[0].failures
     text = (tmp_path / CASSETTE).read_text()
-    assert "You said: Weather in Paris (info level), key ***, region ***." in json.loads(text)["runs"][0][
-        "replies"
-    ][-1]["text"]
+    assert (
+        "You said: Weather in Paris (info level), key ***, region ***."
+        in json.loads(text)["runs"][0]["replies"][-1]["text"]
+    )
     assert '"city": "Paris"' in text and "22 degrees and sunny in Paris" in text
     replayed = run(suite, {"CITY": "Paris", "WEATHER_TOKEN": TOKEN, "REGION": REGION})
     row = replayed.report.results[0]
