@@ -104,7 +104,8 @@ def _catalog(doc: SourceDoc, spec: SpecFile, problems: list[Problem]) -> Catalog
     if spec.catalog_path is not None:
         file = Path(doc.path).parent / spec.catalog_path
         if not file.is_file():
-            message = f"catalog_path: no such file {str(file)!r} (the path is relative to the spec's folder)"
+            what = "is a folder, not a saved tools/list JSON file" if file.is_dir() else "no such file"
+            message = f"catalog_path: {what} {str(file)!r} (the path is relative to the spec's folder)"
             problems.append(doc.problem(("catalog_path",), message))
             return None
         catalog: Catalog | None = _collect(problems, lambda: load_catalog(file))

@@ -39,7 +39,8 @@ def tools(
     from mcptest.lint.sources import resolve_sources
     from mcptest.session import quiet_sdk_logs
 
-    sources = resolve_sources(suite, server, None, command, url, header, timeout)
+    usage = "mcptest tools FILE (or --command, --url)"
+    sources = resolve_sources(suite, server, None, command, url, header, timeout, usage)
     if len(sources.servers) != 1:
         raise usage_error(f"the suite has {len(sources.servers)} servers; pick one with --server")
     quiet_sdk_logs(debug)

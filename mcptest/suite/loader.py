@@ -26,14 +26,19 @@ TOOL_TARGET_ROOTS = ("result", "error", "duration_ms")
 _SECTIONS = {"tools": TOOL_TARGET_ROOTS, "agents": AGENT_TARGET_ROOTS, "tool_quality": QUALITY_TARGET_ROOTS}
 
 
-def find_suite(path: str | None) -> str:
-    """The suite to run: the given path, else `mcptest.yaml` or `mcptest.yml` in the working directory."""
+def find_suite(path: str | None, usage: str = "mcptest run FILE") -> str:
+    """The suite to use: the given path, else `mcptest.yaml` or `mcptest.yml` in the working directory.
+
+    `usage` is how the calling command is given what it needs, for the error when there is nothing.
+    """
+    if path is not None and not path.strip():
+        raise UserError(f"the suite file name is empty: {usage}")
     if path:
         return path
     for name in DEFAULT_SUITE_NAMES:
         if Path(name).is_file():
             return name
-    raise UserError("no suite given and no mcptest.yaml or mcptest.yml here (pass the suite file: mcptest run FILE)")
+    raise UserError(f"no suite given and no mcptest.yaml or mcptest.yml here (pass one: {usage})")
 
 
 def load_suite(path: str | Path, environ: Mapping[str, str] | None = None) -> Suite:
@@ -49,7 +54,7 @@ def load_suite(path: str | Path, environ: Mapping[str, str] | None = None) -> Su
     problems = interpolate(doc, env, secrets, marked)
     unset = {(p.line, p.col) for p in problems}
     problems += _resolve_env_refs(doc, env, secrets, marked)
-    problems += _cross_references(doc)
+    problems += _cross_references(doc) + _working_dirs(doc)
     suite = None
     try:
         suite = Suite.model_validate(doc.data)
@@ -109,6 +114,19 @@ def _resolve_env_refs(doc: SourceDoc, environ: Mapping[str, str], secrets: set[s
                     secret = secret or is_secret_name(var) or var in marked
                 if isinstance(value, str) and secret:
                     secrets |= secret_parts(value)
+    return problems
+
+
+def _working_dirs(doc: SourceDoc) -> list[Problem]:
+    """A server's `cwd:` must exist: a missing one would fail every test as if the command were missing."""
+    problems = []
+    for name, server in _servers(doc):
+        cwd = server.get("cwd")
+        if isinstance(cwd, str) and not (Path(doc.path).parent / cwd).is_dir():
+            loc: Loc = ("servers", name, "cwd")
+            what = "not a directory" if (Path(doc.path).parent / cwd).exists() else "no such directory"
+            message = f"{where(loc)}: {what} '{cwd}' (a relative cwd is from the suite's folder)"
+            problems.append(doc.problem(loc, message))
     return problems
 
 
