@@ -16,6 +16,11 @@ def percent(numerator: int | Fraction, denominator: int = 1) -> int:
     """
     if denominator <= 0:
         raise ValueError("percent() needs a positive denominator; handle a zero denominator before calling it")
+    if isinstance(numerator, int):  # the common case, in integers: floor(100n/d + 1/2) = (200n + d) // 2d
+        if not 0 <= numerator <= denominator:
+            raise ValueError(f"percent() takes a ratio between 0 and 1, got {Fraction(numerator, denominator)}")
+        rounded = (200 * numerator + denominator) // (2 * denominator)
+        return rounded if numerator in (0, denominator) else min(max(rounded, 1), 99)
     ratio = Fraction(numerator) / denominator
     if not 0 <= ratio <= 1:
         raise ValueError(f"percent() takes a ratio between 0 and 1, got {ratio}")

@@ -44,3 +44,13 @@ def test_the_pydantic_plugin_setting_is_not_passed_on_to_a_stdio_server(write, m
     )
     ran = run_cli("run", str(suite))
     assert ran.code == ExitCode.OK, ran.stdout + ran.stderr
+
+
+def test_version_prints_the_package_version_and_help_names_it_first() -> None:
+    from mcptest import __version__
+
+    for flag in ("--version", "-V"):
+        ran = run_cli(flag)
+        assert (ran.code, ran.stdout) == (ExitCode.OK, f"mcptest {__version__}\n")
+    described = [line for line in run_cli("--help").stdout.splitlines() if line.strip()][1]
+    assert f"mcptest {__version__}" in described

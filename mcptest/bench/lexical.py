@@ -45,7 +45,7 @@ class LexicalSelector:
     name = "lexical"
 
     def baseline(self, tools: Sequence[Tool], queries: Sequence[str]) -> np.ndarray:
-        """Scores of every tool for every query; keeps the index `rescore` updates."""
+        """Scores of every tool for every query (read-only); keeps the index `rescore` updates."""
         import numpy as np
 
         keys = [sorted(term_set(q)) for q in queries]
@@ -55,15 +55,17 @@ class LexicalSelector:
         self._lens = np.array([len(r) for r in rows])
         self._ptr = np.concatenate([[0], np.cumsum(self._lens)[:-1]])
         self._flat = np.array([j for r in rows for j in r], dtype=np.intp)
-        self._weights = np.zeros((null + 1, len(tools)))
+        # weights are 0..3: one byte each, so (keys x tools) stays small at thousands of tools
+        self._weights = np.zeros((null + 1, len(tools)), dtype=np.int8)
         for t, tool in enumerate(tools):
             self._weights[:, t] = self._column(tool)
         self._df = (self._weights > 0).sum(axis=1)
         self._n = len(tools)
-        self._wt = self._weights * self._idf(self._df)[:, None]
+        self._idfs = self._idf(self._df)
         self._intents_of = _postings(rows, null)
         self._scores = self._sum(np.arange(len(rows)), np.arange(self._n))
-        return self._scores.copy()
+        self._scores.flags.writeable = False  # shared with the caller, who must copy before editing
+        return self._scores
 
     def rescore(self, index: int, tool: Tool) -> tuple[np.ndarray, np.ndarray]:
         """The intents that contain a key whose weight in tool `index` changed, re-scored."""
@@ -74,23 +76,24 @@ class LexicalSelector:
         if not len(changed):
             return np.arange(0), np.zeros((0, self._n))
         df = self._df[changed] + (column[changed] > 0) - (self._weights[changed, index] > 0)
-        weights = self._weights[changed].copy()
-        weights[:, index] = column[changed]
-        saved = self._wt[changed].copy()
-        self._wt[changed] = weights * self._idf(df)[:, None]
+        saved = self._weights[changed, index].copy(), self._idfs[changed].copy()
+        self._weights[changed, index] = column[changed]
+        self._idfs[changed] = self._idf(df)
         try:
             rows = np.unique(np.concatenate([self._intents_of[j] for j in changed]))
             columns = np.union1d(np.flatnonzero((self._weights[changed] > 0).any(axis=0)), [index])
+            if len(columns) == self._n:  # every column moves: nothing of the old rows is kept
+                return rows, self._sum(rows, columns)
             scores = self._scores[rows]
-            scores[:, columns] = self._sum(rows, columns)
+            self._sum(rows, columns, into=scores)
             return rows, scores
         finally:
-            self._wt[changed] = saved
+            self._weights[changed, index], self._idfs[changed] = saved
 
     def _column(self, tool: Tool) -> np.ndarray:
         import numpy as np
 
-        column = np.zeros(len(self._vocab) + 1)
+        column = np.zeros(len(self._vocab) + 1, dtype=np.int8)
         for key, weight in tool_weights(tool).items():
             if key in self._vocab:
                 column[self._vocab[key]] = weight
@@ -101,16 +104,32 @@ class LexicalSelector:
 
         return np.log1p(self._n / np.maximum(df, 1))
 
-    def _sum(self, rows: np.ndarray, columns: np.ndarray) -> np.ndarray:
-        """Σ over each row's keys of idf·w for the given tool columns, in key order (np.add.reduceat)."""
+    def _sum(self, rows: np.ndarray, columns: np.ndarray, into: np.ndarray | None = None) -> np.ndarray:
+        """Σ over each row's keys of idf·w for the given tool columns, in key order (np.add.reduceat).
+
+        Worked in blocks of rows, so the gathered (keys x tools) terms stay a few MB whatever the catalog's size.
+        With `into` (rows x all tools), the sums are written into its `columns` and it is returned."""
         import numpy as np
 
-        if not len(rows):
-            return np.zeros((0, len(columns)))
-        lens = self._lens[rows]
-        offsets = np.concatenate([[0], np.cumsum(lens)[:-1]])
-        index = np.repeat(self._ptr[rows] - offsets, lens) + np.arange(lens.sum())
-        return np.add.reduceat(self._wt[np.ix_(self._flat[index], columns)], offsets, axis=0)
+        out = np.zeros((len(rows), len(columns))) if into is None else into
+        step = max(1, BLOCK_TERMS // max(1, len(columns) * int(self._lens.max(initial=1))))
+        for start in range(0, len(rows), step):
+            block = rows[start : start + step]
+            lens = self._lens[block]
+            offsets = np.concatenate([[0], np.cumsum(lens)[:-1]])
+            index = np.repeat(self._ptr[block] - offsets, lens) + np.arange(lens.sum())
+            keys = self._flat[index]
+            terms = self._weights[np.ix_(keys, columns)] * self._idfs[keys][:, None]
+            sums = np.add.reduceat(terms, offsets, axis=0)
+            if into is None:
+                out[start : start + len(block)] = sums
+            else:
+                out[start : start + len(block), columns] = sums
+        return out
+
+
+BLOCK_TERMS = 1 << 20
+"""How many idf·w terms `_sum` gathers at once (8 MiB of float64)."""
 
 
 def _postings(rows: list[list[int]], null: int) -> list[np.ndarray]:

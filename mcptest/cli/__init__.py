@@ -15,6 +15,7 @@ import sys
 import typer
 from typer.exceptions import TyperException
 
+from mcptest import __version__
 from mcptest.cli import doctor, mock, report, rules, run, schema, tool_bench, tools, validate
 from mcptest.errors import UserError
 from mcptest.exit_codes import ExitCode
@@ -34,7 +35,7 @@ def build_app(args: list[str]) -> typer.Typer:
     """
     app = typer.Typer(
         name="mcptest",
-        help="Test MCP servers and the AI agents that use them.",
+        help=f"mcptest {__version__}: test MCP servers and the AI agents that use them.",
         no_args_is_help=True,
         add_completion=False,
         pretty_exceptions_enable=False,
@@ -59,6 +60,9 @@ def main(argv: list[str] | None = None) -> None:
     """Entry point: run the app, turning user mistakes into `file:line:col` lines and exit 2."""
     signal.signal(signal.SIGTERM, _terminate)
     args = sys.argv[1:] if argv is None else argv
+    if args[:1] in (["--version"], ["-V"]):
+        print(f"mcptest {__version__}")
+        sys.exit(ExitCode.OK)
     try:
         code = build_app(args)(args=args, standalone_mode=False)
     except UserError as exc:

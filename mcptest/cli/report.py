@@ -25,7 +25,7 @@ def report(
     no_color: Annotated[bool, typer.Option("--no-color", help="No ANSI colour.")] = False,
 ) -> int:
     """Re-render a JSON report; with --compare, show its delta and exit 1 on any regression."""
-    from mcptest.cli.common import emit, use_color
+    from mcptest.cli.common import emit, loading, use_color
     from mcptest.errors import usage_error
     from mcptest.report.formats import REPORTERS, render_compared
     from mcptest.report.load import load_report
@@ -34,15 +34,18 @@ def report(
         raise usage_error(f"--format: unknown format '{format}'; formats are {', '.join(REPORTERS)}")
     if json_output and not compare:
         raise usage_error("--json prints the comparison and needs --compare; use --format json to re-render")
-    current = load_report(run_json)
     color = use_color(no_color) and not output
     if not compare:
+        with loading():
+            current = load_report(run_json)
         emit(REPORTERS[format](current, color), output)
         return ExitCode.OK
     from mcptest.report.compare import compare as compare_reports
     from mcptest.report.delta_text import summary
 
-    comparison = compare_reports(load_report(compare, "baseline"), current)
+    with loading():  # two reports and their delta: ~half the time at 50,000 results was the cyclic GC walking them
+        current = load_report(run_json)
+        comparison = compare_reports(load_report(compare, "baseline"), current)
     emit(render_compared(current, comparison, "json-delta" if json_output else format, color), output)
     if json_output or output or format != "pretty":
         print(f"mcptest {summary(comparison)}", file=sys.stderr)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -64,6 +65,10 @@ def load_report(path: str | Path, role: str = "report") -> Report:
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise _error(where, f"cannot read the {role}: {reason}") from None
+    with contextlib.suppress(ValidationError):  # the common case, parsed and checked in one pass by pydantic-core
+        report = Report.model_validate_json(text)
+        if report.format_version == REPORT_FORMAT_VERSION:
+            return report
     raw = json_source.loads(text, where, f"the {role} is not valid JSON")
     if not isinstance(raw, dict) or "format_version" not in raw:
         raise _error(

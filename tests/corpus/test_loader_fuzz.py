@@ -15,10 +15,42 @@ from mcptest.errors import UserError  # noqa: E402
 from mcptest.suite.loader import load_suite  # noqa: E402
 from mcptest.suite.models import Suite  # noqa: E402
 
-KEYS = (
-    "servers tools agents tool_quality prices secrets version name server tool args expect target matcher command "
-    "env cwd url headers exact contains regex schema >= < tags model prompt runs script turns answer weather x"
-).split()
+KEYS = [
+    "servers",
+    "tools",
+    "agents",
+    "tool_quality",
+    "prices",
+    "secrets",
+    "version",
+    "name",
+    "server",
+    "tool",
+    "args",
+    "expect",
+    "target",
+    "matcher",
+    "command",
+    "env",
+    "cwd",
+    "url",
+    "headers",
+    "exact",
+    "contains",
+    "regex",
+    "schema",
+    ">=",
+    "<",
+    "tags",
+    "model",
+    "prompt",
+    "runs",
+    "script",
+    "turns",
+    "answer",
+    "weather",
+    "x",
+]
 WORDS = ["${HOME}", "${UNSET_X}", "${}", "${A", "$${x}", "${API_TOKEN}", "weather", "result.isError", "([a-z", "."]
 SNIPPETS = [
     "&a ", "*a", "*b", "!!binary ", "!!python/object/apply:os.system ", "!!set ", "<<: *a\n", "\x00", "\x1b[2J",

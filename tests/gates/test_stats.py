@@ -7,6 +7,8 @@ import sys
 from fractions import Fraction
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from mcptest.stats import (
     clopper_pearson_interval,
@@ -97,3 +99,9 @@ def test_wilson_bounds_are_exactly_0_and_1_at_the_extremes() -> None:
     for n in (1, 7, 34, 1000):
         assert wilson_interval(n, n)[1] == 1.0
         assert wilson_interval(0, n)[0] == 0.0
+
+
+@given(st.integers(min_value=1, max_value=10_000).flatmap(lambda d: st.tuples(st.integers(0, d), st.just(d))))
+def test_percent_of_whole_counts_equals_percent_of_the_exact_fraction(pair: tuple[int, int]) -> None:
+    num, den = pair
+    assert percent(num, den) == percent(Fraction(num, den))

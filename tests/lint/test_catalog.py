@@ -37,7 +37,7 @@ def test_every_bad_tool_is_reported_at_once() -> None:
         from_wire(data, "t.json")
     assert _messages(exc) == [
         "t.json: tools[0].name: every tool needs a non-empty string name",
-        "t.json: tools[0]: missing 'inputSchema' (MCP requires one; write {\"type\": \"object\"} for no arguments)",
+        't.json: tools[0]: missing \'inputSchema\' (MCP requires one; write {"type": "object"} for no arguments)',
         "t.json: tools[1]: a tool must be an object, found a JSON number",
         "t.json: tools[2] (x).description: must be a string, found a JSON number",
         "t.json: tools[2] (x).inputSchema: must be an object, found a JSON array",

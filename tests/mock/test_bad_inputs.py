@@ -102,7 +102,7 @@ def test_a_broken_snapshot_lists_every_problem(tmp_path: Path) -> None:
     code, lines = _run(tmp_path, "s.json", json.dumps({"tools": tools}))
     assert code == 2
     assert lines == [
-        "s.json: tools[0] (a): missing 'inputSchema' (MCP requires one; write {\"type\": \"object\"} for no arguments)",
+        's.json: tools[0] (a): missing \'inputSchema\' (MCP requires one; write {"type": "object"} for no arguments)',
         "s.json: tools[1] (a).inputSchema.type: not a valid JSON Schema: 5 is not valid under any of the given schemas",
         "s.json: tools[2]: a tool must be an object, found a JSON number",
         "s.json: duplicate tool name 'a'",
