@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,7 @@ from mcptest.errors import Problem, UserError
 
 _OBJECT_KEYS = tuple((k, dict, "an object") for k in ("inputSchema", "outputSchema", "annotations"))
 _OPTIONAL_STRINGS = ("description", "title")
+_TOOL_AT = re.compile(r"^tools\[(\d+)\](?: \(.*?\))?((?:\.\w+)*)")
 
 
 @dataclass(frozen=True)
@@ -81,17 +83,44 @@ def tool_list(data: Any, source: str) -> list[Any]:
     return tools
 
 
-def read_json(path: str | Path) -> Any:
-    """Read a JSON file; a syntax error points at its line and column."""
+def read_json(path: str | Path) -> tuple[Any, str]:
+    """Read a JSON file: its data and its text; a syntax error points at its line and column."""
     from mcptest import json_source
     from mcptest.yaml_source import read_text
 
-    return json_source.loads(read_text(path), str(path))
+    text = read_text(path)
+    return json_source.loads(text, str(path)), text
 
 
 def load_catalog(path: str | Path) -> Catalog:
-    """Read a saved catalog (JSON)."""
-    return from_wire(read_json(path), str(path))
+    """Read a saved catalog (JSON); each problem is located at its tool (or the key of it) in the file."""
+    data, text = read_json(path)
+    try:
+        return from_wire(data, str(path))
+    except UserError as exc:
+        raise UserError(locate(exc.problems, text, data)) from None
+
+
+def locate(problems: list[Problem], text: str, data: Any) -> list[Problem]:
+    """Catalog problems (`tools[3] (name).inputSchema: ...`) placed at their line and column of the JSON text."""
+    from mcptest.yaml_source import parse
+
+    if all(p.line for p in problems):
+        return problems
+    try:
+        doc = parse(text, problems[0].file)  # JSON is YAML: parsed again only to find positions
+    except UserError:
+        return problems
+    out = []
+    for p in problems:
+        where = _TOOL_AT.match(p.message)
+        if p.line or where is None:
+            out.append(p)
+            continue
+        loc: tuple[str | int, ...] = ("tools",) if isinstance(data, dict) else ()
+        loc = (*loc, int(where.group(1)), *where.group(2).split(".")[1:])
+        out.append(doc.problem(loc, p.message))
+    return out
 
 
 def save_catalog(catalog: Catalog, path: str | Path) -> None:

@@ -5,18 +5,19 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from mcptest.catalog import read_json, tool_list, tool_problems
+from mcptest.catalog import locate, read_json, tool_list, tool_problems
 from mcptest.errors import Problem, UserError
 from mcptest.mock.spec import MockSpec, MockTool
 
 
 def load_snapshot(path: str) -> MockSpec:
     """Read a snapshot file, or raise a UserError listing every problem (JSON has no node positions)."""
-    tools = tool_list(read_json(path), path)
+    data, text = read_json(path)
+    tools = tool_list(data, path)
     problems = [Problem(path, 0, 0, msg) for i, tool in enumerate(tools) for msg in tool_problems(tool, i)]
     problems += _duplicates(path, tools)
     if problems:
-        raise UserError(problems)
+        raise UserError(locate(problems, text, data))
     return MockSpec(Path(path).stem, "0.1.0", tools=[MockTool(dict(tool)) for tool in tools], source=path)
 
 
