@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install demo test lint typecheck schema bench clean
+.PHONY: install browser demo test lint typecheck schema bench clean
 
 NPM_SERVERS := tests/servers/npm
 
@@ -22,8 +22,14 @@ install: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/mcptest run examples/quickstart/mcptest.yml
 
+## Debian's chromium, for the test that loads the HTML report in a real browser (best effort: it skips without).
+browser:
+	@command -v chromium >/dev/null || { command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ] && \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } || \
+		echo "chromium could not be installed: the HTML report's browser test will skip"
+
 ## Run the whole test suite.
-test: $(STAMP)
+test: $(STAMP) browser
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)

@@ -17,7 +17,7 @@ def register(app: typer.Typer) -> None:
 
 def report(
     run_json: Annotated[str, typer.Argument(help="A report saved by `mcptest run --reporter json`.")],
-    format: Annotated[str, typer.Option("--format", "-f", help="pretty, json, junit, md or sarif.")] = "pretty",
+    format: Annotated[str, typer.Option("--format", "-f", help="pretty, json, junit, md, sarif or html.")] = "pretty",
     output: Annotated[str | None, typer.Option("--output", "-o", help="Write here (default: stdout).")] = None,
     compare: Annotated[str | None, typer.Option("--compare", help="A baseline JSON report to compare with.")] = None,
     json_output: Annotated[bool, typer.Option("--json", help="With --compare: the delta as JSON.")] = False,

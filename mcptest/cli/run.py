@@ -21,7 +21,9 @@ def register(app: typer.Typer) -> None:
 
 def run(
     suite: Annotated[str | None, typer.Argument(help="The suite file (default: mcptest.yaml or mcptest.yml).")] = None,
-    reporter: Annotated[str, typer.Option("--reporter", "-r", help="pretty, json, junit, md or sarif.")] = "pretty",
+    reporter: Annotated[
+        str, typer.Option("--reporter", "-r", help="pretty, json, junit, md, sarif or html.")
+    ] = "pretty",
     output: Annotated[
         str | None, typer.Option("--output", "-o", help="Write the report here (default: stdout).")
     ] = None,

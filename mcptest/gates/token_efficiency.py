@@ -76,7 +76,12 @@ def evaluate(traces: Sequence[Trace], config: TokenEfficiencyConfig, context: Ga
     else:
         why = "the run's cost is unknown (unpriced or key-free provider)"
         undefined |= {"token_efficiency.cost": why, "token_efficiency.cost_per_correct": why}
-    outcome = judged(BLOCK, targets, config, DEFAULT_GATE, undefined=undefined, detail={"grade": grade(f1)})
+    detail: dict[str, object] = {"grade": grade(f1)}
+    catalogs = [t.catalog for t in traces if t.catalog is not None]
+    if catalogs:  # per tool, for the largest catalog a run saw: what the HTML report charts
+        widest = max(catalogs, key=surface_tokens)
+        detail["tool_tokens"] = {".".join(filter(None, (t.server, t.tool["name"]))): tool_tokens(t) for t in widest}
+    outcome = judged(BLOCK, targets, config, DEFAULT_GATE, undefined=undefined, detail=detail)
     outcome.lines = [summary_line(outcome, context.label), *gate.failure_lines(outcome)]
     return outcome
 

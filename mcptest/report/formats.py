@@ -40,18 +40,25 @@ def _sarif(report: Report, color: bool = False) -> str:
     return render_sarif(report)
 
 
+def _html(report: Report, color: bool = False) -> str:
+    from mcptest.report.html import render_html
+
+    return render_html(report)
+
+
 REPORTERS: dict[str, Callable[[Report, bool], str]] = {
     "pretty": _pretty,
     "json": render_json,
     "junit": _junit,
     "md": _md,
     "sarif": _sarif,
+    "html": _html,
 }
 
 
 def render_compared(report: Report, comparison: Comparison, fmt: str, color: bool = False) -> str:
-    """A report compared with its baseline: `json-delta` the delta document, `pretty` the delta lines, `md` the
-    summary with the delta table; the other formats carry no delta and render the report alone."""
+    """A report compared with its baseline: `json-delta` the delta document, `pretty` the delta lines, `md` and
+    `html` the report with the delta table; the other formats carry no delta and render the report alone."""
     if fmt == "json-delta":
         return comparison.model_dump_json(indent=2) + "\n"
     if fmt == "pretty":
@@ -62,4 +69,8 @@ def render_compared(report: Report, comparison: Comparison, fmt: str, color: boo
         from mcptest.report.markdown import render_md
 
         return render_md(report, comparison=comparison)
+    if fmt == "html":
+        from mcptest.report.html import render_html
+
+        return render_html(report, comparison)
     return REPORTERS[fmt](report, color)

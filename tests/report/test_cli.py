@@ -94,8 +94,8 @@ def test_md_with_compare_carries_the_delta_table_as_pinned() -> None:
     ("args", "message"),
     [
         (
-            ("--format", "html"),
-            "mcptest: --format: unknown format 'html'; formats are pretty, json, junit, md, sarif\n",
+            ("--format", "xml"),
+            "mcptest: --format: unknown format 'xml'; formats are pretty, json, junit, md, sarif, html\n",
         ),
         (("--json",), "mcptest: --json prints the comparison and needs --compare; use --format json to re-render\n"),
     ],

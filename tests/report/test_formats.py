@@ -23,7 +23,7 @@ HERE = Path(__file__).parent
 GOLDEN = HERE / "golden"
 SCHEMAS = HERE / "schemas"
 CATALOG = HERE.parent / "lint" / "fixtures" / "server-everything.json"
-SUFFIX = {"pretty": "txt", "json": "json", "junit": "xml", "md": "md", "sarif": "sarif.json"}
+SUFFIX = {"pretty": "txt", "json": "json", "junit": "xml", "md": "md", "sarif": "sarif.json", "html": "html"}
 
 
 def pinned(name: str, text: str) -> None:
@@ -58,7 +58,7 @@ def test_the_json_golden_is_the_fixture_that_report_rerenders() -> None:
     assert (GOLDEN / "run.json").read_text() == (HERE / "fixtures" / "run.json").read_text()
 
 
-@pytest.mark.parametrize(("fmt", "golden"), [("pretty", "txt"), ("md", "md"), ("json-delta", "json")])
+@pytest.mark.parametrize(("fmt", "golden"), [("pretty", "txt"), ("md", "md"), ("json-delta", "json"), ("html", "html")])
 def test_a_comparison_renders_as_pinned(fmt: str, golden: str) -> None:
     pinned(f"compare.{golden}", render_compared(*compared(), fmt))
 

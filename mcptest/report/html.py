@@ -1,0 +1,239 @@
+"""The HTML reporter: one self-contained page (inline CSS and SVG, no script, nothing fetched) that shows a run."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from html import escape
+from typing import TYPE_CHECKING, Any
+
+from mcptest.report.model import GateReport, Report, Status, TestResult
+
+if TYPE_CHECKING:
+    from mcptest.report.delta import Comparison
+
+COLORS = {Status.PASSED: "#1a7f37", Status.FAILED: "#cf222e", Status.SKIPPED: "#9a6700"}
+STYLE = """
+body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:72em;color:#1f2328;padding:0 1em}
+h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #d0d7de}
+table{border-collapse:collapse;width:100%}td,th{padding:.25em .5em;border-bottom:1px solid #eaeef2;text-align:left;
+vertical-align:top}th{background:#f6f8fa}.passed{color:#1a7f37}.failed{color:#cf222e}.skipped{color:#9a6700}
+.regression{color:#cf222e;font-weight:600}.improvement{color:#1a7f37}code,pre{font:12px ui-monospace,monospace}
+pre{background:#f6f8fa;padding:.5em;overflow-x:auto;white-space:pre-wrap}.num{text-align:right}
+.badge{display:inline-block;padding:.2em .7em;border-radius:1em;color:#fff;font-weight:600}
+"""
+
+
+def render_html(report: Report, comparison: Comparison | None = None) -> str:
+    """The whole page: summary, failures, tests with timing, agent pass rates, gates, distractors, tool surface, and
+    with a comparison the delta table. Every text from the run is HTML-escaped."""
+    sections = [
+        _summary(report),
+        _failures(report),
+        _tests(report.results),
+        _pass_rates(report.results),
+        _gates(report.gates),
+        _distractors(report.gates),
+        _surface(report.gates),
+        _delta(comparison) if comparison is not None else "",
+    ]
+    title = escape(f"mcptest {report.suite}")
+    body = "\n".join(s for s in sections if s)
+    return (
+        f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{title}</title>'
+        f'<meta name="viewport" content="width=device-width, initial-scale=1"><style>{STYLE}</style></head>\n'
+        f"<body>\n{body}\n</body></html>\n"
+    )
+
+
+def _summary(report: Report) -> str:
+    s = report.summary
+    failed_gates = sum(g.status == Status.FAILED for g in report.gates)
+    verdict, color = ("PASSED", COLORS[Status.PASSED]) if report.ok else ("FAILED", COLORS[Status.FAILED])
+    parts = [(s.passed, Status.PASSED), (s.failed, Status.FAILED), (s.skipped, Status.SKIPPED)]
+    return (
+        f"<h1>mcptest {escape(report.suite)} "
+        f'<span class="badge" id="verdict" style="background:{color}">{verdict}</span></h1>\n'
+        f"<p>{s.total} tests: {s.passed} passed, {s.failed} failed, {s.skipped} skipped; "
+        f"{len(report.gates)} gates, {failed_gates} failed. Started {escape(report.started_at)}, "
+        f"{report.duration_ms / 1000:.2f} s, mcptest {escape(report.mcptest_version)}.</p>\n"
+        + _stacked_bar([(n, COLORS[status], status.value) for n, status in parts])
+    )
+
+
+def _failures(report: Report) -> str:
+    failed = [r for r in report.results if r.status == Status.FAILED]
+    gates = [g for g in report.gates if g.status == Status.FAILED]
+    if not failed and not gates:
+        return ""
+    items = [_failure(f"{r.name}{f' #{r.run}' if r.run else ''}", r.file, r.line, r) for r in failed]
+    items += [_failure(f"{g.test} · {g.block}", g.file, g.line, g) for g in gates]
+    return "<h2>Failures</h2>\n" + "\n".join(items)
+
+
+def _failure(label: str, file: str, line: int, item: TestResult | GateReport) -> str:
+    rows = "".join(
+        f"<tr><td><code>{escape(f.target)}</code></td><td>{escape(f.matcher)}</td><td><code>{_value(f.expected)}"
+        f"</code></td><td><code>{_value(f.actual)}</code></td><td>{escape(f.message)}</td></tr>"
+        for f in item.failures
+    )
+    table = (
+        f"<table><tr><th>target</th><th>matcher</th><th>expected</th><th>actual</th><th>message</th></tr>{rows}</table>"
+        if rows
+        else ""
+    )
+    extra = ""
+    if isinstance(item, TestResult):
+        extra += f"<p>{escape(item.error)}</p>" if item.error else ""
+        extra += f"<pre>{escape(item.stderr)}</pre>" if item.stderr else ""
+    else:
+        extra += f"<pre>{escape(chr(10).join(item.lines))}</pre>" if item.lines else ""
+    return f'<h3 class="failed">{escape(label)} <small>{escape(file)}:{line}</small></h3>{table}{extra}'
+
+
+def _tests(results: list[TestResult]) -> str:
+    if not results:
+        return ""
+    longest = max(r.duration_ms for r in results) or 1.0
+    rows = "".join(
+        f"<tr><td>{escape(r.name)}{f' #{r.run}' if r.run else ''}</td><td>{escape(r.kind)}</td>"
+        f'<td>{escape(_subject(r))}</td><td class="{r.status.value}">{r.status.value}</td>'
+        f'<td class="num">{r.duration_ms:.0f} ms</td><td>{_bar(r.duration_ms / longest, "#57606a")}</td></tr>'
+        for r in results
+    )
+    return (
+        "<h2>Tests</h2>\n<table><tr><th>test</th><th>kind</th><th>subject</th><th>status</th><th>time</th><th></th>"
+        f"</tr>{rows}</table>"
+    )
+
+
+def _subject(r: TestResult) -> str:
+    if r.model:
+        return r.model
+    return ".".join(p for p in (r.server, r.tool) if p)
+
+
+def _pass_rates(results: list[TestResult]) -> str:
+    groups: dict[tuple[str, str | None], list[TestResult]] = {}
+    for r in results:
+        if r.run is not None:
+            groups.setdefault((r.name, r.model), []).append(r)
+    if not groups:
+        return ""
+    rows = ""
+    for (name, model), runs in groups.items():
+        judged = [r for r in runs if r.status != Status.SKIPPED]
+        passed = sum(r.status == Status.PASSED for r in judged)
+        rate = passed / len(judged) if judged else 0.0
+        label = escape(name + (f" [{model}]" if model else ""))
+        rows += (
+            f'<tr><td>{label}</td><td class="num">{passed}/{len(judged)}</td>'
+            f"<td>{_bar(rate, COLORS[Status.PASSED], background='#ffebe9')}</td></tr>"
+        )
+    return f"<h2>Pass rate across runs</h2>\n<table><tr><th>agent test</th><th>passed</th><th></th></tr>{rows}</table>"
+
+
+def _gates(gates: list[GateReport]) -> str:
+    if not gates:
+        return ""
+    rows = "".join(
+        f"<tr><td>{escape(g.test)}{f' [{escape(g.model)}]' if g.model else ''}</td><td>{escape(g.block)}</td>"
+        f'<td class="{g.status.value}">{g.status.value}</td><td class="num">{g.runs}</td>'
+        f"<td><code>{escape(', '.join(f'{k}={v}' for k, v in g.targets.items()))}</code></td></tr>"
+        for g in gates
+    )
+    return (
+        "<h2>Gates</h2>\n<table><tr><th>agent test</th><th>block</th><th>status</th><th>runs</th><th>figures</th>"
+        f"</tr>{rows}</table>"
+    )
+
+
+def _distractors(gates: list[GateReport]) -> str:
+    points = [
+        (int(g.detail["count"]), float(acc), f"{g.test}{f' [{g.model}]' if g.model else ''}")
+        for g in gates
+        if g.block == "distractors"
+        and isinstance(g.detail.get("count"), int)
+        and isinstance(acc := g.targets.get("distractors.accuracy"), int | float)
+    ]
+    if not points:
+        return ""
+    return "<h2>Distractor accuracy against distractor count</h2>\n" + _scatter(points, "distractors", "accuracy %")
+
+
+def _surface(gates: list[GateReport]) -> str:
+    tools: dict[str, int] = {}
+    for g in gates:
+        per_tool = g.detail.get("tool_tokens") if g.block == "token_efficiency" else None
+        if isinstance(per_tool, dict):
+            tools.update({str(k): int(v) for k, v in per_tool.items() if isinstance(v, int)})
+    if not tools:
+        return ""
+    largest = max(tools.values()) or 1
+    rows = "".join(
+        f'<tr><td><code>{escape(name)}</code></td><td class="num">{tokens}</td>'
+        f"<td>{_bar(tokens / largest, '#0969da')}</td></tr>"
+        for name, tokens in sorted(tools.items(), key=lambda kv: -kv[1])
+    )
+    return (
+        "<h2>Tool-surface tokens per tool (cl100k_base)</h2>\n"
+        f"<table><tr><th>tool</th><th>tokens</th><th></th></tr>{rows}</table>"
+    )
+
+
+def _delta(comparison: Comparison) -> str:
+    moved = [c for c in comparison.cases if c.verdict.value != "unchanged"]
+    totals = ", ".join(f"{n} {v.value}" for v, n in comparison.totals.items() if n)
+    rows = "".join(
+        f'<tr><td>{escape(c.label)}</td><td class="{c.verdict.value}">{c.verdict.value}</td>'
+        f"<td>{c.baseline_status.value if c.baseline_status else '-'} → "
+        f"{c.current_status.value if c.current_status else '-'}</td><td>{escape(c.note)}</td></tr>"
+        for c in moved
+    )
+    return (
+        f"<h2>Compared with the baseline</h2>\n<p>{escape(totals) or 'no cases'}.</p>\n"
+        f"<table><tr><th>case</th><th>verdict</th><th>status</th><th>why</th></tr>{rows}</table>"
+    )
+
+
+def _value(value: Any) -> str:
+    import json
+
+    return escape(json.dumps(value, ensure_ascii=False, default=str))
+
+
+def _bar(fraction: float, color: str, background: str = "#eaeef2", width: int = 160) -> str:
+    filled = max(0.0, min(1.0, fraction)) * width
+    return (
+        f'<svg width="{width}" height="10" role="img" aria-label="{fraction:.0%}">'
+        f'<rect width="{width}" height="10" fill="{background}"/>'
+        f'<rect width="{filled:.1f}" height="10" fill="{color}"/></svg>'
+    )
+
+
+def _stacked_bar(parts: Iterable[tuple[int, str, str]], width: int = 600) -> str:
+    parts = [p for p in parts if p[0] > 0]
+    total = sum(n for n, _, _ in parts) or 1
+    x, rects = 0.0, ""
+    for n, color, label in parts:
+        w = n / total * width
+        rects += f'<rect x="{x:.1f}" width="{w:.1f}" height="18" fill="{color}"><title>{n} {label}</title></rect>'
+        x += w
+    return f'<svg width="{width}" height="18" role="img" aria-label="results by status">{rects}</svg>'
+
+
+def _scatter(points: list[tuple[int, float, str]], x_label: str, y_label: str) -> str:
+    """Points (x, y 0..100, label) on axes from 0 to the largest x."""
+    width, height, pad = 480, 240, 40
+    top_x = max(x for x, _, _ in points) or 1
+    dots = "".join(
+        f'<circle cx="{pad + x / top_x * (width - 2 * pad):.1f}" cy="{height - pad - y / 100 * (height - 2 * pad):.1f}"'
+        f' r="5" fill="#8250df"><title>{escape(label)}: {y:g}% at {x}</title></circle>'
+        for x, y, label in points
+    )
+    axes = (
+        f'<line x1="{pad}" y1="{height - pad}" x2="{width - pad}" y2="{height - pad}" stroke="#57606a"/>'
+        f'<line x1="{pad}" y1="{pad}" x2="{pad}" y2="{height - pad}" stroke="#57606a"/>'
+        f'<text x="{width / 2}" y="{height - 8}" text-anchor="middle">{x_label} (0-{top_x})</text>'
+        f'<text x="12" y="{height / 2}" transform="rotate(-90 12 {height / 2})" text-anchor="middle">{y_label}</text>'
+    )
+    return f'<svg width="{width}" height="{height}" role="img" aria-label="{x_label} vs {y_label}">{axes}{dots}</svg>'
