@@ -45,6 +45,8 @@ def load(path: Path, kind: type[M]) -> M:
         raise CassetteUnreadable(f"cannot read {path}: {exc}") from None
     except json.JSONDecodeError as exc:
         raise CassetteUnreadable(f"{path}:{exc.lineno}:{exc.colno}: JSON syntax error: {exc.msg}") from None
+    except RecursionError:
+        raise CassetteUnreadable(f"{path}: nested too deeply to be a cassette") from None
     if isinstance(data, dict) and data.get("format_version") != "1":
         found = data.get("format_version")
         raise CassetteUnreadable(f"{path}: unsupported cassette format {found!r} (this mcptest reads '1')")
