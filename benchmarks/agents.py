@@ -1,16 +1,20 @@
-"""Agent-run figures (issue 4): replaying a 50-test suite with `runs: 10` from cassettes, and run concurrency.
+"""Agent-run figures (issues 4 and 16): replaying 50 tests x `runs: 10` from cassettes, run concurrency, and
+replaying 50 three-message conversations x 10 runs with a judge on each.
 
 1. Replay: one test's 10 runs are recorded through the OpenAI SDK against the fake Chat Completions server of
    the tests; its cassette is copied for 49 more tests with the same prompt. `mcptest run` then replays all 500
    runs. The servers' command does not exist, so the run would fail had replay started one. Target: under 3 s wall.
 2. Concurrency: the fake provider sleeps 200 ms per model call (two calls per run); 10 runs at `--concurrency 1`
    and at `--concurrency 10`. Target: well under the 10x serial time; the ratio is printed.
+3. Conversations with judges: as 1, but each test sends three user messages (`turns:`) and a `judge` grades the
+   final answer; the judge model's answers are recorded too. Replay asks no model. Target: under 3 s wall.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -35,29 +39,59 @@ AGENT = """
       - final_response: {{ contains: sunny }}
 """
 TURNS = [Turn(calls=[call("get_weather", city="Paris")]), Turn(text="It is sunny in Paris.")]
+CONVERSATION = """
+  - name: conversation {i}
+    model: gpt-4o-mini
+    servers: [weather]
+    prompt: What is the weather in Paris?
+    turns: [And in Fahrenheit?, Thanks. Which is warmer, Paris or Oslo?]
+    runs: {runs}
+    tool_selection: {{ expected_tool: get_weather, min_selection_rate: 1.0 }}
+    expect:
+      - turns[1].tool_calls[0].name: {{ exact: convert_temperature }}
+      - final_response:
+          judge: {{ rubric: Compares the two cities and names the warmer one., threshold: 0.7, model: gpt-judge }}
+"""
+CONVERSATION_TURNS = [
+    Turn(calls=[call("get_weather", city="Paris")]),
+    Turn(text="It is 22 degrees in Paris."),
+    Turn(calls=[call("convert_temperature", value=22, to="fahrenheit")]),
+    Turn(text="That is 71.6 Fahrenheit."),
+    Turn(calls=[call("get_weather", city="Oslo")]),
+    Turn(text="Both are 22 degrees: neither is warmer."),
+]
+VERDICT = Turn(text='{"pass": true, "score": 0.9, "reason": "Compares both cities."}')
 
 
-def replay_seconds(directory: Path) -> tuple[float, int]:
+def replay_seconds(directory: Path, agent: str = AGENT, fake: FakeLLM | None = None) -> tuple[float, float, int]:
     """Record one test, clone its cassette 49 times, and time `mcptest run` replaying all of them."""
-    one = write_suite(directory, "agents:" + AGENT.format(i=0, runs=RUNS))
-    with serve(FakeLLM(TURNS)) as url:
+    one = write_suite(directory, "agents:" + agent.format(i=0, runs=RUNS))
+    name = agent.split("name: ")[1].split(" {i}")[0]
+    with serve(fake or FakeLLM(TURNS)) as url:
         assert run(one, environ(url), record_mode="all", concurrency=10).report.ok
-    recorded = json.loads((directory / "cassettes" / "weather-0" / "gpt-4o-mini.json").read_text())
+    recorded = json.loads((directory / "cassettes" / f"{name}-0" / "gpt-4o-mini.json").read_text())
     for i in range(1, TESTS):
-        target = directory / "cassettes" / f"weather-{i}" / "gpt-4o-mini.json"
+        target = directory / "cassettes" / f"{name}-{i}" / "gpt-4o-mini.json"
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(json.dumps({**recorded, "test": f"weather {i}"}))
+        target.write_text(json.dumps({**recorded, "test": f"{name} {i}"}))
     suite = directory / "replay.yml"
-    body = "".join(AGENT.format(i=i, runs=RUNS) for i in range(TESTS))
+    body = "".join(agent.format(i=i, runs=RUNS) for i in range(TESTS))
     suite.write_text(f'servers:\n  weather:\n    command: ["/nonexistent/never-started"]\nagents:{body}')
     env = {**os.environ, "PYTHONPATH": str(ROOT), "CI": "true"}
+    before = _child_cpu()
     start = time.perf_counter()
     proc = subprocess.run(
         [sys.executable, "-m", "mcptest", "run", str(suite), "-r", "json"], env=env, capture_output=True, timeout=120
     )
     seconds = time.perf_counter() - start
     assert proc.returncode == 0, proc.stderr.decode()
-    return seconds, json.loads(proc.stdout)["summary"]["passed"]
+    return seconds, _child_cpu() - before, json.loads(proc.stdout)["summary"]["passed"]
+
+
+def _child_cpu() -> float:
+    """CPU seconds (user + system) of finished child processes: what a run costs, whatever else the machine does."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def concurrency_seconds(directory: Path, concurrency: int) -> float:
@@ -70,11 +104,19 @@ def concurrency_seconds(directory: Path, concurrency: int) -> float:
 
 
 def main() -> None:
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (wall time grows with it; CPU time less)")
     with tempfile.TemporaryDirectory() as tmp:
-        seconds, passed = replay_seconds(Path(tmp))
+        seconds, cpu, passed = replay_seconds(Path(tmp))
         print(
-            f"replay {TESTS} tests x {RUNS} runs from cassettes: {seconds:5.2f} s wall, {passed} runs passed, "
-            "no server started (target < 3 s)"
+            f"replay {TESTS} tests x {RUNS} runs from cassettes: {seconds:5.2f} s wall ({cpu:.2f} s CPU), "
+            f"{passed} runs passed, no server started (target < 3 s)"
+        )
+    with tempfile.TemporaryDirectory() as tmp:
+        fake = FakeLLM(CONVERSATION_TURNS, by_model={"gpt-judge": [VERDICT]})
+        seconds, cpu, passed = replay_seconds(Path(tmp), CONVERSATION, fake)
+        print(
+            f"replay {TESTS} three-message conversations x {RUNS} runs, a judge on each: {seconds:5.2f} s wall "
+            f"({cpu:.2f} s CPU), {passed} runs passed, no model asked (target < 3 s)"
         )
     with tempfile.TemporaryDirectory() as tmp:
         serial = concurrency_seconds(Path(tmp), 1)

@@ -67,6 +67,7 @@ class Cell:
     mode: Mode
     path: Path
     price: Price | None
+    judge_prices: dict[str, Price | None] = field(default_factory=dict)
 
 
 def plan(
@@ -81,14 +82,27 @@ def plan(
             if provider is None:
                 raise usage_error(f"--models: {unknown_model_hint(str(model))} in test '{test.name}'")
             path = cassette_path(suite_file, test.name, model)
-            cells.append(Cell(test, model, provider, _mode(test, path, options), path, price_for(model, prices)))
-    unpriced = sorted({str(c.model) for c in cells if c.mode == Mode.RECORD and c.price is None})
+            judges = {m: price_for(m, prices) for m in judge_models(test)}
+            mode = _mode(test, path, options)
+            cells.append(Cell(test, model, provider, mode, path, price_for(model, prices), judges))
+    unpriced = sorted(
+        {str(c.model) for c in cells if c.mode == Mode.RECORD and c.price is None}
+        | {m for c in cells if c.mode == Mode.RECORD for m, p in c.judge_prices.items() if p is None}
+    )
     if options.max_cost is not None and unpriced:
         raise usage_error(
             f"--max-cost cannot count the cost of {', '.join(unpriced)}: no price is known; "
             "give one under `prices:` in the suite (0 for a free local model)"
         )
     return cells
+
+
+def judge_models(test: AgentTest) -> list[str]:
+    """Every judge and juror model of the test's `judge`/`jury` assertions (their calls count toward --max-cost)."""
+    from mcptest.judges.spec import panel
+
+    specs = [a.matcher.judge or a.matcher.jury for a in test.expect or []]
+    return [j.model for s in specs if s is not None for j in panel(s)]
 
 
 def _mode(test: AgentTest, path: Path, options: AgentOptions) -> Mode:

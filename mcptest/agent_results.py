@@ -7,6 +7,7 @@ from typing import Any
 
 from mcptest.expect import check, resolve
 from mcptest.gates import blocks_of, evaluate_blocks
+from mcptest.judges.run import verdict_of
 from mcptest.report.model import GateReport, Status, TestResult
 from mcptest.suite.agents import AgentTest, agent_view
 from mcptest.trace import Trace
@@ -48,7 +49,8 @@ def judge_gates(
     if not blocks or not runs:
         return []
     label = f"{test.name} [{model}]" if matrix and model else test.name
-    outcomes = evaluate_blocks(blocks, runs, label=label, prompt=test.prompt or runs[0].prompt)
+    said = "\n".join([test.prompt or runs[0].prompt or "", *(test.turns or [])])  # discovery reads every message
+    outcomes = evaluate_blocks(blocks, runs, label=label, prompt=said)
     return [
         GateReport(
             test=test.name,
@@ -69,7 +71,7 @@ def judge_gates(
 
 def _row(test: AgentTest, trace: Trace, index: int | None, file: str) -> TestResult:
     view = agent_view(trace)
-    failures = check(test.expect or [], lambda path: resolve(view, path))
+    failures = check(test.expect or [], lambda path: resolve(view, path), verdict_of(trace))
     failed = bool(failures or trace.error)
     latency = sum(c.latency_ms or 0 for c in trace.tool_calls)
     return TestResult(
@@ -86,6 +88,7 @@ def _row(test: AgentTest, trace: Trace, index: int | None, file: str) -> TestRes
         failures=failures,
         targets=_figures(trace),
         error=trace.error,
+        judgements=trace.judgements or [],
     )
 
 

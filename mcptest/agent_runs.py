@@ -12,9 +12,10 @@ from pydantic import ValidationError
 from mcptest.agent_plan import AgentOptions, Cell, Mode, record_command
 from mcptest.cassette import store
 from mcptest.cassette.fingerprint import changes
-from mcptest.cassette.format import Cassette, CassetteRun, Fingerprint
+from mcptest.cassette.format import Cassette, CassetteRun, Fingerprint, JudgeCall
 from mcptest.cassette.normalise import catalog_hash
 from mcptest.cassette.replay import ReplayProvider, ReplayTools
+from mcptest.judges.run import LiveJudges, RecordedJudges, fingerprints, moved, with_verdicts
 from mcptest.providers import build
 from mcptest.providers.base import Provider
 from mcptest.providers.errors import MissingKey
@@ -109,6 +110,7 @@ def settings_of(cell: Cell, *, timeout: bool = True) -> LoopSettings:
     return LoopSettings(
         model=cell.model,
         prompt=t.prompt or "",
+        turns=tuple(t.turns or ()),
         system=t.system,
         max_turns=t.max_turns,
         max_tokens=t.max_tokens,
@@ -129,6 +131,8 @@ def fingerprint_of(cell: Cell, catalog: Sequence[CatalogTool], secrets: set[str]
         max_turns=t.max_turns,
         max_tokens=t.max_tokens,
         runs=t.runs,
+        turns=list(t.turns or ()),
+        judges=fingerprints(t),
     )
     return redact(current, secrets)
 
@@ -142,7 +146,8 @@ async def _replay(out: CellResult, ctx: _Context) -> None:
         out.error = f"{exc}; {again}"
         return
     real = [t for t in cassette.catalog if not t.distractor]
-    changed = changes(cassette.fingerprint, fingerprint_of(cell, _with_distractors(cell, real), ctx.secrets))
+    current = fingerprint_of(cell, _with_distractors(cell, real), ctx.secrets)
+    changed = changes(cassette.fingerprint, current)
     if changed:
         out.error = f"replay refused: {cell.path} was recorded with other settings: {'; '.join(changed)}; {again}"
         return
@@ -151,6 +156,8 @@ async def _replay(out: CellResult, ctx: _Context) -> None:
         trace, _ = await run_agent(
             settings_of(cell, timeout=False), cassette.catalog, ReplayProvider(run, where), ReplayTools(run, where)
         )
+        judges = RecordedJudges(run.judgements, where, moved(cassette.fingerprint.judges, current.judges))
+        trace, _ = await with_verdicts(cell.test, trace, judges)
         out.traces.append(trace.model_copy(update={"cost_usd": run.cost_usd}))
 
 
@@ -178,14 +185,16 @@ async def _live(out: CellResult, ctx: _Context) -> None:
         out.error = getattr(exc, "message", None) or str(exc).splitlines()[0]
         ctx.advance(runs)
         return
-    done: list[tuple[Trace, RunLog] | None] = [None] * runs
+    done: list[tuple[Trace, RunLog, list[JudgeCall]] | None] = [None] * runs
+    judges = LiveJudges(ctx.options.environ)
     try:
         async with anyio.create_task_group() as tg:
             for i in range(runs):
-                tg.start_soon(_one_run, i, cell, catalog, shared, done, ctx)
+                tg.start_soon(_one_run, i, cell, catalog, (shared, judges), done, ctx)
     finally:
         if shared is not None:
             await shared.aclose()
+        await judges.aclose()
     out.traces = [d[0] for d in done if d is not None]
     out.skipped = done.count(None)
     if cell.mode == Mode.RECORD:
@@ -193,7 +202,12 @@ async def _live(out: CellResult, ctx: _Context) -> None:
 
 
 async def _one_run(
-    i: int, cell: Cell, catalog: list[CatalogTool], shared: Provider | None, done: list[Any], ctx: _Context
+    i: int,
+    cell: Cell,
+    catalog: list[CatalogTool],
+    models: tuple[Provider | None, LiveJudges],
+    done: list[Any],
+    ctx: _Context,
 ) -> None:
     async with ctx.limiter:
         cap = ctx.options.max_cost
@@ -202,23 +216,32 @@ async def _one_run(
             ctx.advance()
             return
         script = cell.test.script or []
+        shared, judges = models
         provider = shared or ScriptedProvider(script[i] if len(script) > 1 else script[0])
         tools = PoolTools(ctx.pool)
-        done[i] = await run_agent(
+        trace, log = await run_agent(
             settings_of(cell), catalog, provider, tools, price=cell.price, sleep=ctx.options.sleep
         )
-        ctx.result.spent += done[i][0].cost_usd or 0.0
+        ctx.result.spent += trace.cost_usd or 0.0
+        trace, judged = await with_verdicts(cell.test, trace, judges, cell.judge_prices, ctx.options.sleep)
+        ctx.result.spent += judged.spent
+        done[i] = (trace, log, judged.calls)
         ctx.advance()
 
 
-def _record(out: CellResult, catalog: list[CatalogTool], done: list[tuple[Trace, RunLog]], ctx: _Context) -> None:
+def _record(
+    out: CellResult, catalog: list[CatalogTool], done: list[tuple[Trace, RunLog, list[JudgeCall]]], ctx: _Context
+) -> None:
     cell = out.cell
-    failed = [i for i, (trace, _) in enumerate(done, 1) if trace.error]
+    failed = [i for i, (trace, _, _) in enumerate(done, 1) if trace.error]
     if out.skipped or failed:
         why = f"{out.skipped} runs were not dispatched" if out.skipped else f"run {failed[0]} failed"
         ctx.result.notes.append(f"mcptest: cassette not written for '{cell.test.name}' [{cell.model}]: {why}")
         return
-    runs = [CassetteRun(replies=log.replies, exchanges=log.exchanges, cost_usd=t.cost_usd) for t, log in done]
+    runs = [
+        CassetteRun(replies=log.replies, exchanges=log.exchanges, cost_usd=t.cost_usd, judgements=calls)
+        for t, log, calls in done
+    ]
     cassette = Cassette(
         test=cell.test.name, fingerprint=fingerprint_of(cell, catalog, ctx.secrets), catalog=catalog, runs=runs
     )

@@ -20,3 +20,5 @@ class ExitCode(IntEnum):
     """A measured quality floor was not met (coverage-style gates)."""
     NOTHING_SELECTED = 7
     """No tests selected: the filters matched nothing."""
+    INTERRUPTED = 130
+    """Stopped by Ctrl-C or SIGTERM: servers were stopped, the tests that finished were reported (`interrupted`)."""

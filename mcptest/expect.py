@@ -6,16 +6,22 @@ import json
 import math
 import re
 from collections.abc import Callable
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, field_validator, model_validator
+
+from mcptest.judges.spec import JudgeSpec, JurySpec
 
 if TYPE_CHECKING:  # the report models are built only when a check runs, not when a suite is loaded
     from mcptest.report.model import AssertionFailure
 
 _SEGMENT = re.compile(r"""^([A-Za-z_$][\w$-]*)((?:\[(?:-?\d+|"[^"]*"|'[^']*')\])*)$""")
 _INDEX = re.compile(r"""\[(?:(-?\d+)|"([^"]*)"|'([^']*)')\]""")
-MATCHER_KINDS = ("exact", "contains", "icontains", "contains-all", "regex", "schema", ">=", ">", "<=", "<")
+GRADED = ("judge", "jury")
+MATCHER_KINDS = (
+    "exact", "contains", "icontains", "contains-all", "regex", "schema", ">=", ">", "<=", "<", "snapshot",
+) + GRADED  # fmt: skip
 
 
 class _Strict(BaseModel):
@@ -31,7 +37,9 @@ class Matcher(_Strict):
     )
     icontains: str | None = Field(None, description="A substring, ignoring case.")
     contains_all: list[Any] | None = Field(None, alias="contains-all", description="Every item is `contains`-ed.")
-    regex: str | None = Field(None, description="A Python regular expression found anywhere in the string.")
+    regex: str | None = Field(
+        None, description="An RE2 regular expression (linear time, no backreferences) found anywhere in the string."
+    )
     json_schema: dict[str, Any] | None = Field(
         None, alias="schema", description="A JSON Schema the value must satisfy, e.g. `{ minimum: 80 }`."
     )
@@ -39,6 +47,13 @@ class Matcher(_Strict):
     gt: StrictInt | StrictFloat | None = Field(None, alias=">", description="A number above this.")
     le: StrictInt | StrictFloat | None = Field(None, alias="<=", description="A number at most this.")
     lt: StrictInt | StrictFloat | None = Field(None, alias="<", description="A number below this.")
+    snapshot: str | dict[str, Any] | None = Field(
+        None,
+        description="Equal to the stored `__snapshots__/NAME.json` once timestamps, UUIDs and durations are "
+        "normalised: `NAME`, or `{ name, normalize: [{ pattern, replace }], volatile }`.",
+    )
+    judge: JudgeSpec | None = Field(None, description="A model grades the text against a rubric (agent tests).")
+    jury: JurySpec | None = Field(None, description="Several models grade the text; a quorum must pass it.")
 
     @model_validator(mode="after")
     def _one_kind(self) -> Matcher:
@@ -52,10 +67,23 @@ class Matcher(_Strict):
     @classmethod
     def _compiles(cls, value: str | None) -> str | None:
         if value is not None:
+            from mcptest.regexes import compile_regex
+
+            compile_regex(value)  # a RegexError is a ValueError: `invalid regex '…': why`
+        return value
+
+    @field_validator("snapshot")
+    @classmethod
+    def _snapshot_spec(cls, value: Any) -> Any:
+        if value is not None:
+            from pydantic import ValidationError
+
+            from mcptest.snapshots import spec_of
+
             try:
-                re.compile(value)
-            except re.error as exc:
-                raise ValueError(f"invalid regex {value!r}: {exc}") from None
+                spec_of(value)
+            except ValidationError as exc:
+                raise ValueError(exc.errors()[0]["msg"].removeprefix("Value error, ")) from None
         return value
 
     @field_validator("json_schema")
@@ -65,11 +93,16 @@ class Matcher(_Strict):
             from jsonschema.exceptions import SchemaError
             from jsonschema.validators import validator_for
 
+            from mcptest.json_schema import schema_problems
+
             try:
                 validator_for(value).check_schema(value)
             except SchemaError as exc:
                 at = "/".join(str(p) for p in exc.path)
                 raise ValueError(f"invalid JSON Schema{f' at {at}' if at else ''}: {exc.message}") from None
+            problems = schema_problems(value)
+            if problems:
+                raise ValueError(problems[0])
         return value
 
     @classmethod
@@ -85,6 +118,11 @@ class Matcher(_Strict):
     def expected(self) -> Any:
         """The expected value as written."""
         return getattr(self, next(iter(self.model_fields_set)))
+
+    @property
+    def graded(self) -> bool:
+        """A model decides (`judge`, `jury`): the verdict comes from the run, not from comparing values."""
+        return self.kind in GRADED
 
     def test(self, actual: Any) -> str | None:
         """None when `actual` matches; otherwise why it does not."""
@@ -142,11 +180,16 @@ def parse_path(path: str) -> list[str | int]:
     return out
 
 
+@lru_cache(maxsize=4096)
+def _parsed(path: str) -> tuple[str | int, ...]:
+    return tuple(parse_path(path))
+
+
 def resolve(root: dict[str, Any], path: str) -> Any:
     """The value at `path` in `root`, or TargetMissing saying where the path stops."""
     value: Any = root
     walked = ""
-    for step in parse_path(path):
+    for step in _parsed(path):
         if isinstance(step, int):
             if not isinstance(value, list) or not -len(value) <= step < len(value):
                 size = f"has {len(value)} items" if isinstance(value, list) else "is not a list"
@@ -162,16 +205,21 @@ def resolve(root: dict[str, Any], path: str) -> Any:
     return value
 
 
-def check(assertions: list[Assertion], lookup: Callable[[str], Any]) -> list[AssertionFailure]:
-    """Every assertion that fails, with the actual value it saw; `lookup` raises TargetMissing."""
+def check(
+    assertions: list[Assertion], lookup: Callable[[str], Any], grade: Callable[[int], str | None] | None = None
+) -> list[AssertionFailure]:
+    """Every assertion that fails, with the actual value it saw; `lookup` raises TargetMissing.
+
+    `grade(i)` gives the verdict of a `judge`/`jury` assertion (index `i` in `assertions`), judged beforehand.
+    """
     failures = []
-    for a in assertions:
+    for i, a in enumerate(assertions):
         try:
             actual = lookup(a.target)
         except TargetMissing as missing:
             failures.append(_failure(a, None, f"target not found: {missing}"))
             continue
-        why = a.matcher.test(actual)
+        why = (grade(i) if grade else _ungraded(a)) if a.matcher.graded else a.matcher.test(actual)
         if why is not None:
             failures.append(_failure(a, actual, why))
     return failures
@@ -180,13 +228,18 @@ def check(assertions: list[Assertion], lookup: Callable[[str], Any]) -> list[Ass
 def _failure(a: Assertion, actual: Any, why: str) -> AssertionFailure:
     from mcptest.report.model import AssertionFailure
 
+    expected = a.matcher.expected
     return AssertionFailure(
         target=a.target,
         matcher=a.matcher.kind,
-        expected=a.matcher.expected,
+        expected=expected.model_dump(mode="json", exclude_none=True) if isinstance(expected, BaseModel) else expected,
         actual=actual,
         message=f"{a.message}: {why}" if a.message else why,
     )
+
+
+def _ungraded(a: Assertion) -> str:
+    return f"a `{a.matcher.kind}` matcher needs an agent test that calls a model (its verdict is recorded there)"
 
 
 def json_equal(a: Any, b: Any) -> bool:
@@ -243,13 +296,20 @@ def _contains_all(actual: Any, expected: list[Any]) -> str | None:
 def _regex(actual: Any, expected: str) -> str | None:
     if not isinstance(actual, str):
         return f"expected a string to match /{expected}/, got {show(actual)}"
-    return None if re.search(expected, actual) else f"{show(actual)} does not match /{expected}/"
+    from mcptest.regexes import search
+
+    return None if search(expected, actual) else f"{show(actual)} does not match /{expected}/"
 
 
 def _schema(actual: Any, expected: dict[str, Any]) -> str | None:
-    from jsonschema.validators import validator_for
+    from mcptest.json_schema import validator
 
-    errors = sorted(validator_for(expected)(expected).iter_errors(actual), key=lambda e: list(e.path))
+    try:
+        errors = sorted(validator(expected).iter_errors(actual), key=lambda e: list(e.path))
+    except RecursionError:
+        return "the schema cannot be checked: its $ref refers back to itself without descending into the value"
+    except Exception as exc:  # an unresolvable $ref, ...: the assertion fails, the run goes on
+        return f"the schema cannot be checked: {type(exc).__name__}: {exc}"
     if not errors:
         return None
     at = "/".join(str(p) for p in errors[0].path)
@@ -277,4 +337,11 @@ _MATCHERS: dict[str, Callable[[Any, Any], str | None]] = {
     ">": _compare(">", lambda a, e: a > e),
     "<=": _compare("<=", lambda a, e: a <= e),
     "<": _compare("<", lambda a, e: a < e),
+    "snapshot": lambda actual, expected: _snapshot(actual, expected),
 }
+
+
+def _snapshot(actual: Any, expected: Any) -> str | None:
+    from mcptest.snapshots import check_snapshot
+
+    return check_snapshot(actual, expected)

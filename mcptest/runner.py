@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from mcptest import __version__
 from mcptest.agent_plan import AgentOptions, plan
 from mcptest.agent_results import cell_row, judge_runs
 from mcptest.agent_runs import AgentRuns, run_agents
@@ -17,10 +17,11 @@ from mcptest.errors import UserError
 from mcptest.expect import TargetMissing, check, resolve, show
 from mcptest.lint.block import ToolQualityBlock
 from mcptest.providers import key_values
-from mcptest.report.model import AssertionFailure, GateReport, Report, Status, TestResult, summarize
-from mcptest.report.redact import redact
+from mcptest.report.model import AssertionFailure, GateReport, Report, Status, TestResult
+from mcptest.run_state import RunState, crash_message
 from mcptest.selection import Selection
 from mcptest.session import CallOutcome, ServerConfig, ServerUnavailable, SessionPool
+from mcptest.snapshots import SnapshotStore, in_ci, snapshot_store
 from mcptest.suite.agents import AgentTest
 from mcptest.suite.models import Suite, ToolTest
 
@@ -63,54 +64,66 @@ async def run_suite(
     servers: dict[str, ServerConfig] | None = None,
     on_result: Callable[[TestResult], None] | None = None,
     agents_options: AgentOptions | None = None,
+    state: RunState | None = None,
+    pool: SessionPool | None = None,
+    snapshots: SnapshotStore | None = None,
 ) -> RunResult:
-    """Run the selected tool tests, then the agent tests (recorded, replayed or live), one session per server."""
+    """Run the selected tool tests, then the agent tests (recorded, replayed or live), one session per server.
+
+    `state` collects the results as they finish, so a caller can still report them when the run is interrupted.
+    With `pool` (already entered), its sessions are used and left open: the pytest plugin keeps one per worker.
+    """
     selection = selection or Selection()
     options = agents_options or AgentOptions()
     tests = select(suite, selection)
     agents = [a for a in suite.agents if selection.matches(a)]
     cells = plan([a for a in agents if not a.recorded], suite.file, suite.prices, options)
-    secrets = suite.secrets | key_values(options.environ)
-    started_at = clock()
-    start = time.perf_counter()
-    results: list[TestResult] = []
+    state = state if state is not None else RunState()
+    state.begin(suite.file, clock(), suite.secrets | key_values(options.environ))
     not_ready: list[bool] = []
     configs: dict[str, ServerConfig] = {**suite.servers, **(servers or {})}
-    async with SessionPool(configs, base_dir=Path(suite.file).parent) as pool:
+    shared = contextlib.nullcontext(pool) if pool else SessionPool(configs, base_dir=Path(suite.file).parent)
+    store = snapshots or SnapshotStore(Path(suite.file).parent, ci=in_ci())
+    async with _snapshots_on(shared, store) as pool:
         for test in tests:
-            if isinstance(test, ToolTest):
-                result, timed_out = await run_tool_test(test, pool, suite.file)
-            else:
-                result, timed_out = await run_quality_block(test, pool, suite.file)
-            results.append(result)
+            try:
+                if isinstance(test, ToolTest):
+                    result, timed_out = await run_tool_test(test, pool, suite.file)
+                else:
+                    result, timed_out = await run_quality_block(test, pool, suite.file)
+            except Exception as exc:  # a bug while checking one test must not lose the others' results
+                result, timed_out = _failed(_base(test, suite.file), time.perf_counter(), crash_message(exc), ""), False
+            state.results.append(result)
             not_ready.append(timed_out)
             if on_result:
                 on_result(result)
-        live = await run_agents(cells, pool, suite.file, secrets, options)
-    gates: list[GateReport] = []
+        live = await run_agents(cells, pool, suite.file, state.secrets, options)
     for agent in agents:
-        rows, judged = judge_agent(agent, live, suite.file)
-        results += rows
-        gates += judged
+        try:
+            rows, judged = judge_agent(agent, live, suite.file)
+        except Exception as exc:
+            rows, judged = [cell_row(agent, None, suite.file, crash_message(exc))], []
+        state.results += rows
+        state.gates += judged
         not_ready += [False] * len(rows)
-    report = Report(
-        mcptest_version=__version__,
-        suite=suite.file,
-        started_at=started_at.isoformat(),
-        duration_ms=round((time.perf_counter() - start) * 1000, 3),
-        results=results,
-        gates=gates,
-        summary=summarize(results),
-    )
-    failed = [nr for nr, r in zip(not_ready, results, strict=True) if r.status == Status.FAILED]
-    failed += [False for g in gates if g.status == Status.FAILED]
+    report = state.report()
+    failed = [nr for nr, r in zip(not_ready, report.results, strict=True) if r.status == Status.FAILED]
+    failed += [False for g in report.gates if g.status == Status.FAILED]
     return RunResult(
-        redact(report, secrets),
+        report,
         len(tests) + len(agents),
         bool(failed) and all(failed),
         capped=live.capped,
         notes=live.notes,
     )
+
+
+@contextlib.asynccontextmanager
+async def _snapshots_on(pool: Any, store: SnapshotStore) -> AsyncIterator[SessionPool]:
+    """The pool, with `store` as the snapshot folder of every matcher checked meanwhile."""
+    with snapshot_store(store):
+        async with pool as entered:
+            yield entered
 
 
 def judge_agent(agent: AgentTest, live: AgentRuns, file: str) -> tuple[list[TestResult], list[GateReport]]:
@@ -131,9 +144,7 @@ def judge_agent(agent: AgentTest, live: AgentRuns, file: str) -> tuple[list[Test
 async def run_tool_test(test: ToolTest, pool: SessionPool, file: str) -> tuple[TestResult, bool]:
     """Call the test's tool once and judge the outcome; the flag says the server never came up."""
     start = time.perf_counter()
-    base: dict[str, Any] = dict(
-        name=test.name, kind="tool", server=test.server, tool=test.tool, file=file, line=test._line, tags=test.tags
-    )
+    base = _base(test, file)
     try:
         session = await pool.get(test.server)
     except ServerUnavailable as exc:
@@ -155,12 +166,10 @@ async def run_tool_test(test: ToolTest, pool: SessionPool, file: str) -> tuple[T
 async def run_quality_block(block: ToolQualityBlock, pool: SessionPool, file: str) -> tuple[TestResult, bool]:
     """Score the server's live catalog and check the block's gate (its default gate when `expect` is empty)."""
     from mcptest.catalog import from_wire
-    from mcptest.lint.gate import evaluate
+    from mcptest.lint.gate import evaluate, selection
 
     start = time.perf_counter()
-    base: dict[str, Any] = dict(
-        name=block.name, kind="quality", server=block.server, file=file, line=block._line, tags=block.tags
-    )
+    base = _base(block, file)
     try:
         session = await pool.get(block.server)
         catalog = from_wire(await session.list_tools(), f"server '{block.server}'")
@@ -174,7 +183,16 @@ async def run_quality_block(block: ToolQualityBlock, pool: SessionPool, file: st
         k: v for k, v in targets.items() if isinstance(v, int | float) and not isinstance(v, bool)
     }
     status = Status.FAILED if failures else Status.PASSED
-    return TestResult(**base, status=status, duration_ms=_ms(start), failures=failures, targets=figures), False
+    result = TestResult(
+        **base, status=status, duration_ms=_ms(start), failures=failures, targets=figures, selection=selection(block)
+    )
+    return result, False
+
+
+def _base(test: Test, file: str) -> dict[str, Any]:
+    tool = test.tool if isinstance(test, ToolTest) else None
+    kind = "tool" if isinstance(test, ToolTest) else "quality"
+    return dict(name=test.name, kind=kind, server=test.server, tool=tool, file=file, line=test._line, tags=test.tags)
 
 
 def _failed(base: dict[str, Any], start: float, error: str, stderr: str) -> TestResult:

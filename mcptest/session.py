@@ -75,7 +75,9 @@ class ServerSession:
         self._stderr = tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace")  # noqa: SIM115
         self._client: Any = None
         self._dead: str | None = None
+        self._broken: str | None = None
         self._stdout_garbage: list[str] = []
+        self._waits: set[anyio.CancelScope] = set()  # the handshake or requests a broken stdout ends at once
         self._tools: dict[str, dict[str, Any]] | None = None
         self.info: ServerInfo | None = None
         self._closing = anyio.Event()
@@ -96,8 +98,10 @@ class ServerSession:
         started = False
         try:
             with anyio.CancelScope(deadline=anyio.current_time() + self.config.connect_timeout_s) as scope:
+                self._waits.add(scope)
                 async with client:
                     scope.deadline = math.inf
+                    self._waits.discard(scope)
                     self._client = client
                     self.info = _server_info(client)
                     started = True
@@ -110,8 +114,9 @@ class ServerSession:
         finally:
             self._client = None
             self._dead = self._dead or "the session is closed"
+            self._waits.clear()
         if not started:
-            raise self._unavailable(f"no handshake within {self.config.connect_timeout_s:g}s")
+            raise self._unavailable(self._broken or f"no handshake within {self.config.connect_timeout_s:g}s")
 
     def _where(self) -> str:
         """`cannot reach URL: ` for an HTTP server (user info stripped), nothing for the others."""
@@ -128,7 +133,9 @@ class ServerSession:
         self._closing.set()
 
     def _target(self) -> Any:
-        from mcp.client.stdio import StdioServerParameters, stdio_client
+        from mcp.client.stdio import StdioServerParameters
+
+        from mcptest.processes import GroupedStdio
 
         if isinstance(self.config, InProcessServer):
             return self.config.server
@@ -143,8 +150,9 @@ class ServerSession:
             command, args = sys.executable, ["-m", "mcptest", *args]
         cwd = self._base_dir / self.config.cwd if self.config.cwd else self._base_dir
         env = {k: v for k, v in self.config.env.items() if isinstance(v, str)}
-        params = StdioServerParameters(command=command, args=args, env=env, cwd=cwd)
-        return stdio_client(params, errlog=self._stderr)
+        # undecodable bytes become U+FFFD, so `_on_message` sees them at once instead of the reader stalling
+        params = StdioServerParameters(command=command, args=args, env=env, cwd=cwd, encoding_error_handler="replace")
+        return GroupedStdio(params, self._stderr)
 
     async def list_tools(self) -> list[dict[str, Any]]:
         """Every tool, following `nextCursor` pagination, in wire form."""
@@ -188,9 +196,12 @@ class ServerSession:
             return []
         if "structuredContent" not in wire:
             return [f"tool '{tool}' declares an outputSchema but returned no structuredContent"]
-        from jsonschema.validators import validator_for
+        from mcptest.json_schema import validator
 
-        errors = list(validator_for(schema)(schema).iter_errors(wire["structuredContent"]))
+        try:
+            errors = list(validator(schema).iter_errors(wire["structuredContent"]))
+        except Exception as exc:  # RecursionError, an unresolvable $ref: the server's schema is broken
+            return [f"the outputSchema of '{tool}' cannot be checked: {type(exc).__name__}: {str(exc)[:200]}"]
         if not errors:
             return []
         err = min(errors, key=lambda e: len(e.path))
@@ -203,8 +214,10 @@ class ServerSession:
 
         if self._dead:
             raise self._unavailable(self._dead)
+        wait = anyio.CancelScope()
+        self._waits.add(wait)
         try:
-            with anyio.fail_after(self.config.call_timeout_s + 1):
+            with wait, anyio.fail_after(self.config.call_timeout_s + 1):
                 return await send()
         except TimeoutError:
             raise self._unavailable(f"no answer within {self.config.call_timeout_s:g}s") from None
@@ -217,10 +230,20 @@ class ServerSession:
             raise self._unavailable(f"the server answered with error {exc.code}: {exc.message}") from None
         except Exception as exc:
             raise self._unavailable(_describe(exc)) from None
+        finally:
+            self._waits.discard(wait)
+        raise self._unavailable(self._dead or "the request was abandoned")
 
     async def _on_message(self, message: Any) -> None:
         if isinstance(message, Exception):
-            self._stdout_garbage.append(str(message).splitlines()[0][:200])
+            line = _offending_line(message)
+            if not self._stdout_garbage:  # the first is what the failure quotes; a flood must not pile up
+                self._stdout_garbage.append(line)
+            if "\ufffd" in line and self._broken is None:  # binary on stdout: no answer can follow, stop waiting
+                self._broken = "its stdout is not UTF-8"
+                self._dead = self._dead or self._broken
+                for scope in list(self._waits):
+                    scope.cancel()
 
     def _unavailable(self, message: str) -> ServerUnavailable:
         if self._stdout_garbage:
@@ -316,6 +339,18 @@ def _server_info(client: Any) -> ServerInfo:
         protocol_version=client.protocol_version,
         capabilities=client.server_capabilities.model_dump(mode="json", by_alias=True, exclude_none=True),
     )
+
+
+def _offending_line(exc: Exception) -> str:
+    """The stdout line the SDK could not parse, as a short literal (the SDK's message names only the error)."""
+    errors = getattr(exc, "errors", None)
+    try:
+        value = errors()[0].get("input") if callable(errors) else None
+    except (IndexError, TypeError):
+        value = None
+    if isinstance(value, str):
+        return repr(value[:100] + ("…" if len(value) > 100 else ""))
+    return str(exc).splitlines()[0][:200]
 
 
 def _ms(start: float) -> float:

@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from mcptest import json_source
 from mcptest.errors import Problem, UserError
+from mcptest.judges.verdict import Judgement
 from mcptest.suite.validation import problems_from
 from mcptest.yaml_source import Loc, parse, read_text
 
@@ -127,6 +128,18 @@ class CatalogTool(_Model):
         return qualified_id(self.server, self.name)
 
 
+class UserTurn(_Model):
+    """One user message of a multi-turn conversation and what the agent did about it."""
+
+    prompt: str = Field(description="The user message: the test's `prompt:`, then each of its `turns:`.")
+    calls: int = Field(
+        0, ge=0, description="How many of the trace's `tool_calls`, following the previous turns' calls, it made."
+    )
+    final_response: str | None = Field(None, description="The agent's answer to this message.")
+    model_turns: int = Field(0, ge=0, description="Requests to the model while answering this message.")
+    tokens: TokenUsage | None = Field(None, description="Tokens of this message's model calls; null when unreported.")
+
+
 class Trace(_Model):
     """One agent run. Gates read it; cassettes and trace files store it; format version 1."""
 
@@ -155,6 +168,30 @@ class Trace(_Model):
         None,
         description="Why the run ended early (provider failure, timeout, replay miss); null when it ended normally.",
     )
+    judgements: list[Judgement] | None = Field(
+        None,
+        exclude_if=lambda v: v is None,
+        description="The verdicts of the test's `judge` and `jury` assertions on this run; absent when none.",
+    )
+    user_turns: list[UserTurn] | None = Field(
+        None,
+        exclude_if=lambda v: v is None,
+        description="A multi-turn conversation, message by message; absent for one message. `tool_calls`, "
+        "`final_response`, `turns` and `tokens` still cover the whole conversation.",
+    )
+
+    @model_validator(mode="after")
+    def _turn_calls_add_up(self) -> Trace:
+        if self.user_turns is not None and sum(t.calls for t in self.user_turns) != len(self.tool_calls):
+            raise ValueError("the `calls` of `user_turns` must add up to the number of `tool_calls`")
+        return self
+
+    def calls_of_turn(self, index: int) -> list[ToolCall]:
+        """The tool calls made while answering user message `index` (every call for a one-message run)."""
+        if self.user_turns is None:
+            return list(self.tool_calls)
+        start = sum(t.calls for t in self.user_turns[:index])
+        return self.tool_calls[start : start + self.user_turns[index].calls]
 
     @property
     def tool_names(self) -> list[str]:

@@ -54,6 +54,29 @@ def write(tmp_path: Path):
     return _write
 
 
+def alive(pid: int) -> bool:
+    """Whether the process runs; a zombie is dead, only not yet reaped by its parent."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(")")[-1].split()[0] != "Z"
+    except FileNotFoundError:  # reaped between the two looks
+        return False
+
+
+def gone_within(pid: int, seconds: float) -> bool:
+    """Whether the process has ended, or ends within `seconds` (polled: it is another process's to end)."""
+    deadline = time.monotonic() + seconds
+    while alive(pid):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

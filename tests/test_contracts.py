@@ -23,6 +23,7 @@ def test_exit_codes_are_pinned() -> None:
         "POLICY": 5,
         "QUALITY_FLOOR": 6,
         "NOTHING_SELECTED": 7,
+        "INTERRUPTED": 130,
     }
 
 

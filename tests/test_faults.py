@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from mcptest.exit_codes import ExitCode
-from tests.conftest import PYTHON, ROOT, run_cli
+from tests.conftest import PYTHON, ROOT, alive, run_cli
 
 MANIFEST = ROOT / "examples" / "quickstart" / "weather.yml"
 
@@ -176,7 +176,7 @@ tools:
     assert ran.code == ExitCode.NOT_READY
     assert results(ran)["never starts"]["error"] == "server 'stuck': no handshake within 2s"
     assert ran.seconds < 20
-    assert not _alive(int((tmp_path / "pid").read_text()))
+    assert not alive(int((tmp_path / "pid").read_text()))
 
 
 def test_garbage_on_stdout_is_named_in_the_failure(write) -> None:
@@ -187,6 +187,48 @@ def test_garbage_on_stdout_is_named_in_the_failure(write) -> None:
     assert "the server wrote non-JSON-RPC output to stdout" in error
     assert results(ran)["healthy call"]["status"] == "passed"
     assert ran.code == ExitCode.NOT_READY and ran.seconds < 30
+
+
+@pytest.mark.timeout(60)
+def test_bytes_that_are_not_utf8_on_stdout_fail_at_once(write) -> None:
+    command = [PYTHON, str(ROOT / "tests" / "servers" / "binary_server.py")]
+    ran = run_cli("run", str(fault_suite(write, command, connect_timeout=300, calls=2)), "-r", "json")
+    broken = results(ran)
+    expected = (
+        "server 'broken': its stdout is not UTF-8; the server wrote non-JSON-RPC output to stdout ('\ufffdPNG\\r')"
+    )
+    assert broken["broken call 1"]["error"] == broken["broken call 2"]["error"] == expected
+    assert broken["broken call 1"]["stderr"] == "binary-server: wrote a PNG header to stdout"
+    assert broken["healthy call"]["status"] == "passed"
+    assert ran.code == ExitCode.FAILED and ran.seconds < 60  # not the 300 s connect timeout
+
+
+@pytest.mark.timeout(60)
+def test_bytes_that_are_not_utf8_in_place_of_an_answer_fail_the_call_at_once(write) -> None:
+    suite = write(
+        "suite.yml",
+        f"""
+servers:
+  broken:
+    command: {json.dumps([PYTHON, str(ROOT / "tests" / "servers" / "binary_midcall_server.py")])}
+    call_timeout_s: 300
+tools:
+  - name: spews
+    server: broken
+    tool: spew
+  - name: after it
+    server: broken
+    tool: spew
+""",
+    )
+    ran = run_cli("run", str(suite), "-r", "json")
+    errors = {name: r["error"] for name, r in results(ran).items()}
+    assert errors["spews"] == (
+        "server 'broken': its stdout is not UTF-8; "
+        "the server wrote non-JSON-RPC output to stdout ('\ufffd\ufffd\ufffd\ufffd a JPEG where JSON-RPC belongs')"
+    )
+    assert errors["after it"] == errors["spews"]
+    assert ran.code == ExitCode.FAILED and ran.seconds < 60  # not the 300 s call timeout
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
@@ -225,13 +267,4 @@ tools:
         proc.kill()
     assert proc.returncode == 130, stderr
     assert b"interrupted" in stderr and b"Traceback" not in stderr
-    assert not _alive(server_pid)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    with open(f"/proc/{pid}/stat") as f:  # a zombie is dead, only not yet reaped by its parent
-        return f.read().split(")")[-1].split()[0] != "Z"
+    assert not alive(server_pid)

@@ -9,7 +9,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from mcptest.cassette.format import Cassette
+from mcptest.cassette.format import CASSETTE_FORMATS, Cassette
 from mcptest.cassette.normalise import canonical, normalise
 from mcptest.fsutil import atomic_write_text
 from mcptest.report.redact import redact_data
@@ -47,9 +47,9 @@ def load(path: Path, kind: type[M]) -> M:
         raise CassetteUnreadable(f"{path}:{exc.lineno}:{exc.colno}: JSON syntax error: {exc.msg}") from None
     except RecursionError:
         raise CassetteUnreadable(f"{path}: nested too deeply to be a cassette") from None
-    if isinstance(data, dict) and data.get("format_version") != "1":
-        found = data.get("format_version")
-        raise CassetteUnreadable(f"{path}: unsupported cassette format {found!r} (this mcptest reads '1')")
+    if isinstance(data, dict) and data.get("format_version") not in CASSETTE_FORMATS:
+        found, known = data.get("format_version"), " and ".join(repr(v) for v in CASSETTE_FORMATS)
+        raise CassetteUnreadable(f"{path}: unsupported cassette format {found!r} (this mcptest reads {known})")
     try:
         return kind.model_validate(data)
     except ValidationError as exc:

@@ -16,15 +16,13 @@ import typer
 from typer.exceptions import TyperException
 
 from mcptest import __version__
-from mcptest.cli import doctor, mock, report, rules, run, schema, tool_bench, tools, validate
+from mcptest.cli import doctor, init, mock, report, rules, run, schema, tool_bench, tools, validate
 from mcptest.errors import UserError
 from mcptest.exit_codes import ExitCode
 from mcptest.printable import printable
 
-_INTERRUPTED = 130
-
 # The command registry: one plain list, one module per command.
-COMMANDS = (run, validate, schema, mock, doctor, rules, tools, tool_bench, report)
+COMMANDS = (run, validate, schema, mock, doctor, rules, tools, tool_bench, report, init)
 
 
 def build_app(args: list[str]) -> typer.Typer:
@@ -71,13 +69,13 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(ExitCode.USAGE)
     except (KeyboardInterrupt, typer.Abort):  # click turns Ctrl-C into Abort
         print("mcptest: interrupted", file=sys.stderr)
-        sys.exit(_INTERRUPTED)
+        sys.exit(ExitCode.INTERRUPTED)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
     except TyperException as exc:  # click's usage errors: bad flag, unknown command, missing argument
         exc.show()  # type: ignore[attr-defined]
         sys.exit(ExitCode.USAGE)
-    if code == _INTERRUPTED:  # typer returns Ctrl-C as this code when not in standalone mode
+    if code == ExitCode.INTERRUPTED:  # typer returns Ctrl-C as this code when not in standalone mode
         print("mcptest: interrupted", file=sys.stderr)
     sys.exit(int(code) if isinstance(code, int) else ExitCode.OK)
 
@@ -114,5 +112,13 @@ def _leave(code: list[int]) -> None:
 
 
 def _terminate(signum: int, frame: object) -> None:
-    """SIGTERM takes the Ctrl-C path, so servers are shut down and no child process is orphaned."""
-    raise KeyboardInterrupt
+    """SIGTERM takes the Ctrl-C path, so servers are shut down and no child process is orphaned.
+
+    Inside `anyio.run` the Ctrl-C handler is asyncio's, which cancels the run's task: sessions close, finished
+    results are reported. Elsewhere it is Python's, which raises KeyboardInterrupt.
+    """
+    handler = signal.getsignal(signal.SIGINT)
+    if callable(handler) and handler is not _terminate:
+        handler(signal.SIGINT, frame)  # type: ignore[arg-type]
+    else:
+        raise KeyboardInterrupt

@@ -28,6 +28,26 @@ def emit(text: str, output: str | None) -> None:
         sys.stdout.flush()
 
 
+def check_output(output: str | None) -> None:
+    """Refuse an `--output` that cannot be written, before anything runs rather than after (exit 2)."""
+    from pathlib import Path
+
+    from mcptest.errors import usage_error
+
+    if not output:
+        return
+    path = Path(output)
+    if path.is_dir():
+        raise usage_error(f"--output {output}: is a directory; name a file in it, e.g. {path / 'report.json'}")
+    folder = path.parent
+    while not folder.exists() and folder != folder.parent:  # missing folders are created when the report is written
+        folder = folder.parent
+    if not folder.is_dir():
+        raise usage_error(f"--output {output}: {folder} is not a directory")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise usage_error(f"--output {output}: cannot create files in {folder} (permission denied)")
+
+
 @contextmanager
 def loading() -> Iterator[None]:
     """Pause the cyclic GC while a command imports its modules and builds its models and suite.
@@ -44,3 +64,15 @@ def loading() -> Iterator[None]:
     finally:
         gc.freeze()
         gc.enable()
+
+
+class Style:
+    """ANSI styling by SGR code (`"1"` bold, `"31"` red, ...), or none: plain text written in one go beats rich's
+    markup parsing when a command prints thousands of lines (and spares importing rich)."""
+
+    def __init__(self, color: bool) -> None:
+        self.color = color
+
+    def __call__(self, text: str, code: str) -> str:
+        """`text` in the style `code` (unchanged without colour)."""
+        return f"\x1b[{code}m{text}\x1b[0m" if self.color else text

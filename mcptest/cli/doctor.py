@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from mcptest.lint.sources import Sources
 
 FAIL_ON = {"critical": 2, "warning": 1, "never": 99}
-_MARK = {"pass": "[green]✓[/]", "fail": "[red]✗[/]", "skip": "[dim]-[/]"}
+_MARK = {"pass": ("✓", "32"), "fail": ("✗", "31"), "skip": ("-", "2")}
 
 
 def register(app: typer.Typer) -> None:
@@ -40,6 +40,10 @@ def doctor(
     fail_on: Annotated[str, typer.Option("--fail-on", help="critical, warning or never.")] = "critical",
     select: Annotated[list[str] | None, typer.Option("--select", help="Only these rules or prefixes.")] = None,
     ignore: Annotated[list[str] | None, typer.Option("--ignore", help="Skip these rules or prefixes.")] = None,
+    strict: Annotated[
+        bool, typer.Option("--strict", help="Also run the pedantic rules (see `mcptest rules`).")
+    ] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", help="List every finding's field pointer.")] = False,
     model_view: Annotated[
         bool, typer.Option("--model-view", help="Print each catalog as a model reads it, with its token cost.")
     ] = False,
@@ -56,13 +60,14 @@ def doctor(
     """Check servers, handshake, tools/list and token cost, one line each; exit 1 when a check fails."""
     from mcptest.errors import usage_error
     from mcptest.lint import assess, select_rules
-    from mcptest.lint.registry import configure
+    from mcptest.lint.registry import configure, selection_label
     from mcptest.lint.sources import resolve_sources
 
     if fail_on not in FAIL_ON:
         raise usage_error(f"--fail-on: expected one of {', '.join(FAIL_ON)}, got {fail_on!r}")
     managed = None if server_managed is None else [n.strip() for v in server_managed for n in v.split(",") if n.strip()]
-    rules = configure(select_rules(select or (), ignore or ()), server_managed=managed)
+    rules = configure(select_rules(select or (), ignore or (), strict=strict), server_managed=managed)
+    selection = selection_label(select or (), ignore or (), strict=strict)
     sources = resolve_sources(suite, server, catalog, command, url, header, timeout)
     if dump_catalog and len(sources.servers) > 1:
         raise usage_error("--dump-catalog saves one catalog; pick a server with --server")
@@ -83,9 +88,9 @@ def doctor(
 
         sys.stdout.write(lint_sarif(reports, sources.catalog_path or (sources.suite.file if sources.suite else None)))
     elif json_output:
-        _print_json(checks, reports, views, fail_on, failed)
+        _print_json(checks, reports, views, fail_on, failed, selection)
     else:
-        _print_console(checks, probes, reports, views, no_color)
+        _print_console(checks, probes, reports, views, no_color, selection, verbose)
     return ExitCode.FAILED if failed else ExitCode.OK
 
 
@@ -121,12 +126,13 @@ def _print_json(
     views: list[tuple[str, ModelView]],
     fail_on: str,
     failed: bool,
+    selection: str,
 ) -> None:
     out: dict[str, Any] = {"ok": not failed, "fail_on": fail_on, "checks": [c.to_json() for c in checks]}
     if views:
         out["model_view"] = [{"source": source} | view.to_json() for source, view in views]
     if reports:
-        out["lint"] = [{"source": source} | report.to_json() for source, report in reports]
+        out["lint"] = [{"source": source, "selection": selection} | report.to_json() for source, report in reports]
     sys.stdout.write(json.dumps(out, indent=2, ensure_ascii=False) + "\n")
 
 
@@ -136,45 +142,28 @@ def _print_console(
     reports: list[tuple[str, QualityReport]],
     views: list[tuple[str, ModelView]],
     no_color: bool,
+    selection: str,
+    verbose: bool,
 ) -> None:
-    from rich.console import Console
-
-    from mcptest.cli.common import use_color
-    from mcptest.lint.model_view import render
-    from mcptest.printable import markup_safe as escape
+    from mcptest.cli.common import Style, use_color
     from mcptest.printable import printable
 
     color = use_color(no_color, sys.stdout)
-    console = Console(file=sys.stdout, color_system="auto" if color else None, highlight=False, soft_wrap=True)
+    style = Style(color)
+    out: list[str] = []
     for c in checks:
-        where = f"[bold]\\[{escape(c.source)}][/] " if c.source else ""
-        console.print(f"{_MARK[c.status]} {c.name:<20} {where}{escape(c.detail)}")
+        where = f"{style(f'[{printable(c.source)}]', '1')} " if c.source else ""
+        out.append(f"{style(*_MARK[c.status])} {c.name:<20} {where}{printable(c.detail)}\n")
     for p in probes:
         if p.stderr:
-            console.print(f"[dim]stderr of {escape(p.source)}:\n{escape(p.stderr)}[/]")
+            out.append(style(printable(f"stderr of {p.source}:\n{p.stderr}"), "2") + "\n")
     for source, view in views:
-        console.print(f"\n[bold]As the model sees it[/] {escape(source)}\n")
-        console.print(printable(render(view)), markup=False, end="")
-    for source, report in reports:
-        _print_lint(console, source, report)
+        from mcptest.lint.model_view import render
 
+        out.append(f"\n{style('As the model sees it', '1')} {printable(source)}\n\n{printable(render(view))}")
+    sys.stdout.write("".join(out))
+    if reports:
+        from mcptest.cli.lint_text import render_lint
 
-def _print_lint(console: Any, source: str, report: QualityReport) -> None:
-    from mcptest.printable import markup_safe as escape
-
-    color = {"critical": "red", "warning": "yellow", "pass": "green"}
-    console.print(f"\n[bold]Descriptions[/] {escape(source)}: {len(report.tools)} tools")
-    for tool in report.tools:
-        console.print(f"  [bold]{escape(tool.name)}[/]  score {tool.score:.3f}  {tool.tokens} tokens")
-        for f in tool.findings:
-            sev = f"[{color[f.severity]}]{f.severity.value:<8}[/]"
-            console.print(f"    {sev} {f.rule:<8} {escape(f.message)}")
-            if f.suggestion:
-                console.print(f"    {'':<17} [dim]→ {escape(f.suggestion)}[/]")
-    s = report.summary()
-    console.print(
-        f"  TDQS mean {s['mean_score']:.3f}, min {s['min_score']:.3f}; DESC {s['critical_count']} critical, "
-        f"{s['warning_count']} warning; SCH {s['schema_criticals']} critical, {s['schema_warnings']} warning"
-    )
-    smells = ", ".join(f"{k} {v}" for k, v in s["smells"].items() if v) or "none"
-    console.print(f"  Smells: {smells} (total {s['smell_total']}); {s['tool_surface_tokens']} surface tokens")
+        text = "".join(render_lint(s, r, selection, verbose=verbose, color=color) for s, r in reports)
+        sys.stdout.write(text if color else printable(text))  # styled text cannot be escaped whole

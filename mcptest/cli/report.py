@@ -16,7 +16,10 @@ def register(app: typer.Typer) -> None:
 
 
 def report(
-    run_json: Annotated[str, typer.Argument(help="A report saved by `mcptest run --reporter json`.")],
+    run_json: Annotated[
+        list[str],
+        typer.Argument(help="A report saved by `mcptest run --reporter json`; or `merge SHARD.json...`."),
+    ],
     format: Annotated[str, typer.Option("--format", "-f", help="pretty, json, junit, md, sarif or html.")] = "pretty",
     output: Annotated[str | None, typer.Option("--output", "-o", help="Write here (default: stdout).")] = None,
     compare: Annotated[str | None, typer.Option("--compare", help="A baseline JSON report to compare with.")] = None,
@@ -24,29 +27,58 @@ def report(
     advisory: Annotated[bool, typer.Option("--advisory", help="Exit 0 even on a regression.")] = False,
     no_color: Annotated[bool, typer.Option("--no-color", help="No ANSI colour.")] = False,
 ) -> int:
-    """Re-render a JSON report; with --compare, show its delta and exit 1 on any regression."""
-    from mcptest.cli.common import emit, loading, use_color
+    """Re-render a JSON report; with --compare, show its delta and exit 1 on any regression.
+
+    `mcptest report merge shard-*.json -o run.json` merges the reports of `mcptest run --shard K/N` into one."""
+    from mcptest.cli.common import check_output, emit, loading, use_color
     from mcptest.errors import usage_error
     from mcptest.report.formats import REPORTERS, render_compared
     from mcptest.report.load import load_report
 
+    if run_json[0] == "merge":
+        return _merge(run_json[1:], format, output, compare, json_output)
+    if len(run_json) > 1:
+        raise usage_error(f"report takes one report (got {len(run_json)}); to merge shards: mcptest report merge ...")
+    path = run_json[0]
     if format not in REPORTERS:
         raise usage_error(f"--format: unknown format '{format}'; formats are {', '.join(REPORTERS)}")
     if json_output and not compare:
         raise usage_error("--json prints the comparison and needs --compare; use --format json to re-render")
+    check_output(output)
     color = use_color(no_color) and not output
     if not compare:
         with loading():
-            current = load_report(run_json)
+            current = load_report(path)
         emit(REPORTERS[format](current, color), output)
         return ExitCode.OK
     from mcptest.report.compare import compare as compare_reports
     from mcptest.report.delta_text import summary
 
     with loading():  # two reports and their delta: ~half the time at 50,000 results was the cyclic GC walking them
-        current = load_report(run_json)
+        current = load_report(path)
         comparison = compare_reports(load_report(compare, "baseline"), current)
     emit(render_compared(current, comparison, "json-delta" if json_output else format, color), output)
     if json_output or output or format != "pretty":
         print(f"mcptest {summary(comparison)}", file=sys.stderr)
     return ExitCode.FAILED if comparison.regressed and not advisory else ExitCode.OK
+
+
+def _merge(paths: list[str], format: str, output: str | None, compare: str | None, json_output: bool) -> int:
+    from mcptest.cli.common import emit, loading
+    from mcptest.errors import usage_error
+    from mcptest.report.formats import REPORTERS
+    from mcptest.report.load import load_report
+    from mcptest.report.merge import merge_reports
+
+    if compare or json_output:
+        raise usage_error("report merge writes the merged report; compare it afterwards with mcptest report --compare")
+    if format not in REPORTERS:
+        raise usage_error(f"--format: unknown format '{format}'; formats are {', '.join(REPORTERS)}")
+    if not paths:
+        raise usage_error("report merge needs the shard reports: mcptest report merge shard-*.json -o run.json")
+    with loading():
+        merged = merge_reports([(p, load_report(p)) for p in paths])
+    emit(REPORTERS["json" if format == "pretty" and output else format](merged, False), output)
+    print(f"mcptest: merged {len(paths)} reports: {merged.summary.total} results, {len(merged.gates)} gates",
+          file=sys.stderr)  # fmt: skip
+    return ExitCode.OK if merged.ok else ExitCode.FAILED

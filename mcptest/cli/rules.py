@@ -37,6 +37,7 @@ def rules(
                 "name": r.name,
                 "severity": r.severity.value,
                 "smell": smell_of(r.code),
+                "tier": "pedantic" if r.pedantic else "default",
                 "summary": r.summary,
                 "docs": r.docs,
             }
@@ -48,11 +49,18 @@ def rules(
     console = Console(file=sys.stdout, color_system="auto" if color else None, highlight=False, soft_wrap=True)
     if code is None:
         for r in chosen:
-            console.print(f"[bold]{r.code:<9}[/]{r.severity.value:<9}{r.name:<34}{escape(r.summary)}")
-        console.print("\n[dim]mcptest rules CODE prints a rule's documentation.[/]")
+            tier = "pedantic" if r.pedantic else ""
+            console.print(f"[bold]{r.code:<9}[/]{r.severity.value:<9}{tier:<9}{r.name:<34}{escape(r.summary)}")
+        console.print(
+            "\n[dim]mcptest rules CODE prints a rule's documentation. Pedantic rules are off by default: "
+            "doctor --strict, or --select with the exact code, turns them on.[/]"
+        )
         return ExitCode.OK
     rule = chosen[0]
     smell = smell_of(rule.code)
-    console.print(f"[bold]{rule.code}[/] {rule.name} ({rule.severity.value}{f', smell: {smell}' if smell else ''})\n")
+    tier = f", pedantic: off by default, on with --strict or --select {rule.code}" if rule.pedantic else ""
+    console.print(
+        f"[bold]{rule.code}[/] {rule.name} ({rule.severity.value}{f', smell: {smell}' if smell else ''}{tier})\n"
+    )
     console.print(escape(rule.docs))
     return ExitCode.OK

@@ -12,6 +12,9 @@ from mcptest.printable import printable
 
 if TYPE_CHECKING:
     from mcptest.agent_plan import RecordMode
+    from mcptest.report.model import Report
+    from mcptest.selection import Selection
+    from mcptest.suite.models import Suite
 
 
 def register(app: typer.Typer) -> None:
@@ -30,6 +33,16 @@ def run(
     filter: Annotated[str | None, typer.Option("--filter", help="Test name substring, or re:REGEX.")] = None,
     tag: Annotated[list[str] | None, typer.Option("--tag", help="Only tests with this tag (repeatable).")] = None,
     skip_tag: Annotated[list[str] | None, typer.Option("--skip-tag", help="Skip tests with this tag.")] = None,
+    update_snapshots: Annotated[
+        bool, typer.Option("--update-snapshots", help="Write every `snapshot` matcher's value as its snapshot.")
+    ] = False,
+    allow_update_in_ci: Annotated[
+        bool, typer.Option("--allow-update-in-ci", help="Let --update-snapshots run where CI is set.")
+    ] = False,
+    list_only: Annotated[bool, typer.Option("--list", help="Print the selected tests and run nothing.")] = False,
+    shard: Annotated[
+        str | None, typer.Option("--shard", help="K/N: run shard K of N (merge with `mcptest report merge`).")
+    ] = None,
     no_color: Annotated[bool, typer.Option("--no-color", help="No ANSI colour.")] = False,
     debug: Annotated[bool, typer.Option("--debug", help="Log the SDK's debug output to stderr.")] = False,
     record: Annotated[
@@ -48,7 +61,7 @@ def run(
     ] = None,
 ) -> int:
     """Run a suite against its MCP servers and report; exit 1 when anything fails."""
-    from mcptest.cli.common import emit, loading, use_color
+    from mcptest.cli.common import check_output, emit, loading, use_color
 
     with loading():
         import anyio
@@ -57,18 +70,33 @@ def run(
         from mcptest.cli.progress import live_progress
         from mcptest.errors import usage_error
         from mcptest.report.formats import REPORTERS
+        from mcptest.run_state import RunState
         from mcptest.runner import run_suite, selected_count
-        from mcptest.selection import Selection
+        from mcptest.selection import Selection, parse_shard
         from mcptest.session import quiet_sdk_logs
         from mcptest.suite.loader import find_suite, load_suite
 
         if reporter not in REPORTERS:
             raise usage_error(f"--reporter: unknown format '{reporter}'; formats are {', '.join(REPORTERS)}")
         loaded = load_suite(find_suite(suite))
-    selection = Selection(filter=filter, tags=tag or (), skip_tags=skip_tag or ())
-    if not selected_count(loaded, selection):
+        check_output(output)
+    selection = Selection(
+        filter=filter, tags=tag or (), skip_tags=skip_tag or (), shard=parse_shard(shard) if shard else None
+    )
+    if not selected_count(loaded, selection.unsharded()):
         print(f"mcptest: no tests selected in {loaded.file} (check --filter / --tag / --skip-tag)", file=sys.stderr)
         return ExitCode.NOTHING_SELECTED
+    if list_only:
+        _print_selected(loaded, selection)
+        return ExitCode.OK
+    from pathlib import Path
+
+    from mcptest.snapshots import SnapshotStore, in_ci
+
+    if update_snapshots and in_ci() and not allow_update_in_ci:
+        print("mcptest: --update-snapshots refused where CI is set (pass --allow-update-in-ci)", file=sys.stderr)
+        return ExitCode.POLICY
+    snapshots = SnapshotStore(Path(loaded.file).parent, update=update_snapshots, ci=in_ci())
     options = AgentOptions(
         record_mode=_record_mode(record, record_mode),
         concurrency=concurrency,
@@ -76,21 +104,49 @@ def run(
         models=[m.strip() for m in models.split(",") if m.strip()] if models else None,
     )
     quiet_sdk_logs(debug)
-    with live_progress(any(not a.recorded for a in loaded.agents)) as hook:
-        options.on_progress = hook
-        result = anyio.run(lambda: run_suite(loaded, selection, agents_options=options))
+    state = RunState()
+
+    def render(report: Report) -> str:
+        return REPORTERS[reporter](report, use_color(no_color) and not output)
+
+    try:
+        with live_progress(any(not a.recorded for a in loaded.agents)) as hook:
+            options.on_progress = hook
+            result = anyio.run(
+                lambda: run_suite(loaded, selection, agents_options=options, state=state, snapshots=snapshots)
+            )
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: servers are stopped; report what finished
+        emit(render(state.report(interrupted=True)), output)
+        return ExitCode.INTERRUPTED
+    except Exception:  # a bug in mcptest: the finished results still reach the report, then the traceback
+        emit(render(state.report(interrupted=True)), output)
+        raise
+    for path in snapshots.written:
+        print(f"mcptest: wrote snapshot {path}", file=sys.stderr)
     for line in result.notes:
         print(printable(line), file=sys.stderr)
     for gate in result.report.gates:  # the floor lines go to stderr, so a JSON report on stdout stays clean
         for line in gate.lines:
             print(printable(line), file=sys.stderr)
-    emit(REPORTERS[reporter](result.report, use_color(no_color) and not output), output)
+    emit(render(result.report), output)
     if result.capped:
         print(f"mcptest: --max-cost {max_cost:g} USD spent; the remaining runs were not dispatched", file=sys.stderr)
         return ExitCode.POLICY
     if result.report.ok:
         return ExitCode.OK
     return ExitCode.NOT_READY if result.not_ready else ExitCode.FAILED
+
+
+def _print_selected(suite: Suite, selection: Selection) -> None:
+    """One line per selected test, in run order: kind, name, where it is defined."""
+    from mcptest.runner import select
+    from mcptest.suite.models import ToolTest
+
+    rows = [("tool" if isinstance(t, ToolTest) else "quality", t.name, t._line) for t in select(suite, selection)]
+    rows += [("agent", a.name, a._line) for a in suite.agents if selection.matches(a)]
+    for kind, name, line in rows:
+        print(f"{kind:<8} {name}  {suite.file}:{line}")
+    print(f"{len(rows)} selected", file=sys.stderr)
 
 
 def _record_mode(record: bool, mode: str | None) -> RecordMode:

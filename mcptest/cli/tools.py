@@ -34,11 +34,13 @@ def tools(
     import anyio
 
     from mcptest.catalog import save_catalog
+    from mcptest.cli.common import check_output
     from mcptest.errors import usage_error
     from mcptest.lint.doctor import probe_server
     from mcptest.lint.sources import resolve_sources
     from mcptest.session import quiet_sdk_logs
 
+    check_output(output)
     usage = "mcptest tools FILE (or --command, --url)"
     sources = resolve_sources(suite, server, None, command, url, header, timeout, usage)
     if len(sources.servers) != 1:

@@ -18,9 +18,14 @@ from mcptest.gates import (
     discovery,
     distractors,
     equal_function_sets,
+    golden_path,
+    narrative,
     orchestration,
+    stability,
     token_efficiency,
+    tool_edges,
     tool_selection,
+    trajectory,
     workflow,
 )
 from mcptest.gates.outcome import GateContext, GateOutcome
@@ -66,6 +71,11 @@ _SCORING = (
     token_efficiency,
     calls,
     workflow,
+    trajectory,
+    golden_path,
+    tool_edges,
+    stability,
+    narrative,
 )
 GATES: tuple[Gate, ...] = tuple(Gate(m.BLOCK, BLOCKS[m.BLOCK], m.evaluate, m.DEFAULT_GATE) for m in _SCORING)
 

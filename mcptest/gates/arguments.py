@@ -56,8 +56,12 @@ def judge_call(call: ToolCall, schemas: Mapping[str, dict[str, Any]], extra: Map
 
 def _schema_problems(schema: dict[str, Any], args: dict[str, Any]) -> list[tuple[str, Any, str]]:
     validator = _validator(json.dumps(schema, sort_keys=True))
+    try:
+        errors = sorted(validator.iter_errors(args), key=lambda e: [str(p) for p in e.path])
+    except Exception as exc:  # the server's schema recurses forever or refers outside itself
+        return [("", args, f"the tool's inputSchema cannot be checked: {type(exc).__name__}: {str(exc)[:200]}")]
     out = []
-    for error in sorted(validator.iter_errors(args), key=lambda e: [str(p) for p in e.path]):
+    for error in errors:
         field = ".".join(str(p) for p in error.path)
         out.append((field, error.instance, error.message))
     return out
@@ -65,10 +69,9 @@ def _schema_problems(schema: dict[str, Any], args: dict[str, Any]) -> list[tuple
 
 @lru_cache(maxsize=1024)
 def _validator(schema_json: str) -> Any:
-    from jsonschema.validators import validator_for
+    from mcptest.json_schema import validator
 
-    schema = json.loads(schema_json)
-    return validator_for(schema)(schema)
+    return validator(json.loads(schema_json))
 
 
 def _error_text(call: ToolCall) -> str:

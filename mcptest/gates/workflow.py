@@ -6,10 +6,12 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from mcptest.gates.arguments import show_value
+from mcptest.gates.equal_function_sets import matches
 from mcptest.gates.outcome import GateContext, GateOutcome, default, failure_lines, judged, runs
 from mcptest.gates.outcome import status as badge
+from mcptest.gates.sequence import align
 from mcptest.stats import percent
-from mcptest.suite.gate_blocks import IdFlow, WorkflowConfig
+from mcptest.suite.gate_blocks import IdFlow, Step, WorkflowConfig
 from mcptest.trace import ToolCall, Trace
 
 BLOCK = "workflow"
@@ -22,37 +24,38 @@ def successful(trace: Trace) -> list[ToolCall]:
 
 
 def order_holds(calls: Sequence[ToolCall], order: Sequence[str], match: str) -> bool:
-    """Whether the successful calls follow `order` under the `match` rule."""
-    names = [c.name for c in calls]
-    if match == "subset":
-        return set(order) <= set(names)
+    """Whether the successful calls follow `order` under `match`: the `trajectory:` matching on tool names only.
+
+    subsequence and subset are trajectory's modes as they are; workflow's strict is trajectory's strict over the
+    calls to listed tools with repeats collapsed (so a retry, or a call to an unlisted tool, does not break it).
+    """
+    steps = [Step(tool=tool) for tool in order]
     if match == "strict":
-        listed = [n for n in names if n in order]
-        collapsed = [n for i, n in enumerate(listed) if i == 0 or listed[i - 1] != n]
-        return collapsed == list(order)
-    it = iter(names)
-    return all(step in it for step in order)
+        listed = [c for c in calls if any(matches(tool, c) for tool in order)]
+        calls = [c for i, c in enumerate(listed) if i == 0 or listed[i - 1].name != c.name]
+    return align(steps, calls, match).matched
 
 
-def _strings(value: Any) -> Iterator[str]:
+def string_values(value: Any) -> Iterator[str]:
+    """Every string (and number, as text) inside a JSON value."""
     if isinstance(value, str):
         yield value
     elif isinstance(value, dict):
         for v in value.values():
-            yield from _strings(v)
+            yield from string_values(v)
     elif isinstance(value, list):
         for v in value:
-            yield from _strings(v)
+            yield from string_values(v)
     elif isinstance(value, int | float) and not isinstance(value, bool):
         yield str(value)
 
 
 def returned(call: ToolCall, value: str) -> bool:
     """Whether `value` is in the call's result: a string value in its structured content, or a word of its text."""
-    if value in _strings(call.structured_content):
+    if value in string_values(call.structured_content):
         return True
     texts = [c.get("text", "") for c in call.content if isinstance(c, dict)]
-    return any(value in _strings(_json(t)) or f'"{value}"' in t or value in t.split() for t in texts)
+    return any(value in string_values(_json(t)) or f'"{value}"' in t or value in t.split() for t in texts)
 
 
 def _json(text: str) -> Any:

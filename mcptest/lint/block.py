@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator
 
 from mcptest.expect import Assertion
 
@@ -51,7 +51,27 @@ class ToolQualityBlock(BaseModel):
         "nano_id, user_id, organization_id, owner_id, assignee_id, status_id. A list replaces those; [] turns "
         "the check off.",
     )
+    select: list[str] | None = Field(
+        None,
+        description="Only these rule codes or prefixes (`DESC`, `SCH-004`); a pedantic rule needs its exact code. "
+        "Omitted: the default tier.",
+    )
+    ignore: list[str] | None = Field(None, description="Skip these rule codes or prefixes.")
+    strict: bool = Field(False, description="Also run the pedantic tier (rules right by definition, rarely acted on).")
     _line: int = PrivateAttr(0)
+
+    @field_validator("select", "ignore")
+    @classmethod
+    def _known_codes(cls, codes: list[str] | None) -> list[str] | None:
+        if codes:
+            from mcptest.errors import UserError
+            from mcptest.lint.registry import select_rules
+
+            try:
+                select_rules(codes)
+            except UserError as exc:
+                raise ValueError(exc.problems[0].message) from None
+        return codes
 
     @property
     def assertions(self) -> list[Assertion]:

@@ -33,11 +33,14 @@ def _tool_claims(text: str, names: set[str]) -> dict[str, str]:
     """What the tool description says of each top-level argument it names: `required` or `optional`."""
     claims: dict[str, str] = {}
     for sentence in sentences(text):
+        lower = sentence.lower()
+        if "required" not in lower and "optional" not in lower:  # every claim names one: spare the regexes
+            continue
         for listed in _LIST.finditer(sentence):
             for item in (i.strip(" \"'`") for i in _ITEM_SPLIT.split(listed.group("names"))):
                 if item in names:
                     claims[item] = listed.group(1).lower()
-        for name in names:
+        for name in (n for n in names if n.lower() in lower):
             claim = _named_claim(sentence, name)
             if claim:
                 claims[name] = claim

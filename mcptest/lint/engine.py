@@ -9,12 +9,12 @@ from typing import Any
 from mcptest.catalog import Catalog, Tool
 from mcptest.lint import tdqs
 from mcptest.lint.findings import Finding, Rule, Severity
-from mcptest.lint.registry import PASS_RULE, RULES
+from mcptest.lint.registry import DEFAULT_RULES, PASS_RULE
 from mcptest.lint.smells import smell_counts
 from mcptest.lint.surface import tool_tokens
 
 
-def lint_tool(tool: Tool, rules: Sequence[Rule] = RULES) -> list[Finding]:
+def lint_tool(tool: Tool, rules: Sequence[Rule] = DEFAULT_RULES) -> list[Finding]:
     """Every finding the rules report on `tool`, in registry order; one synthetic Pass when none fire."""
     findings = [f for rule in rules for f in rule.run(tool)]
     return findings or [Finding(PASS_RULE, Severity.PASS, tool.name, "meets every rule that ran")]
@@ -99,8 +99,8 @@ class QualityReport:
         return {"rules": list(self.rules), "summary": self.summary(), "tools": [t.to_json() for t in self.tools]}
 
 
-def assess(catalog: Catalog, rules: Sequence[Rule] = RULES) -> QualityReport:
-    """Lint, score and count every tool of `catalog`."""
+def assess(catalog: Catalog, rules: Sequence[Rule] = DEFAULT_RULES) -> QualityReport:
+    """Lint, score and count every tool of `catalog` (with the default tier of rules unless told otherwise)."""
     return QualityReport(tuple(_tool_report(t, rules) for t in catalog.tools), tuple(r.code for r in rules))
 
 

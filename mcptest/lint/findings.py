@@ -35,6 +35,8 @@ class Hit:
     suggestion: str | None = None
     pointer: str | None = None
     """A JSON pointer into the tool object, e.g. `/inputSchema/properties/city`."""
+    pointers: tuple[str, ...] = ()
+    """Every field a tool-level finding concerns (DESC-008 names each long argument); empty for one field."""
 
 
 @dataclass(frozen=True)
@@ -47,12 +49,15 @@ class Finding:
     message: str
     suggestion: str | None = None
     pointer: str | None = None
+    pointers: tuple[str, ...] = ()
+    """Every field a tool-level finding concerns, when it concerns several (`pointer` is then the first)."""
 
     def to_json(self) -> dict[str, Any]:
         """The finding as a JSON object (absent fields omitted)."""
-        out = {"rule": self.rule, "severity": self.severity.value, "tool": self.tool, "message": self.message}
+        out: dict[str, Any] = {"rule": self.rule, "severity": self.severity.value, "tool": self.tool}
+        out["message"] = self.message
         out |= {k: v for k, v in (("suggestion", self.suggestion), ("pointer", self.pointer)) if v is not None}
-        return out
+        return out | ({"pointers": list(self.pointers)} if self.pointers else {})
 
 
 Check = Callable[..., Iterable[Hit]]
@@ -68,6 +73,8 @@ class Rule:
     check: Check
     options: tuple[tuple[str, Any], ...] = ()
     """Settings passed to `check` as keyword arguments (`registry.configure` sets them, e.g. `server_managed`)."""
+    pedantic: bool = False
+    """Right by definition but rarely worth acting on: off by default, on with `--strict` or `--select CODE`."""
 
     @property
     def name(self) -> str:
@@ -87,7 +94,7 @@ class Rule:
     def run(self, tool: Tool) -> list[Finding]:
         """Every finding this rule reports on `tool`."""
         return [
-            Finding(self.code, self.severity, tool.name, h.message, h.suggestion, h.pointer)
+            Finding(self.code, self.severity, tool.name, h.message, h.suggestion, h.pointer, h.pointers)
             for h in self.check(tool, **dict(self.options))
         ]
 

@@ -9,7 +9,7 @@ from mcptest.catalog import Catalog
 from mcptest.expect import TargetMissing, check, resolve
 from mcptest.lint.block import DEFAULT_GATE, TARGET_ROOTS, ToolQualityBlock, default_gate
 from mcptest.lint.engine import QualityReport, assess
-from mcptest.lint.registry import RULES, configure
+from mcptest.lint.registry import configure, select_rules, selection_label
 from mcptest.report.model import AssertionFailure
 
 _TOOL_TARGET = re.compile(r"""^tool\[(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)')\]\.(?P<field>\w+)$""")
@@ -46,10 +46,21 @@ def lookup(targets: dict[str, Any], path: str) -> Any:
 
 
 def evaluate(catalog: Catalog, block: ToolQualityBlock) -> tuple[dict[str, Any], list[AssertionFailure]]:
-    """Score `catalog`, then check the block's assertions: the targets and every failed assertion (none = PASS)."""
-    rules = configure(RULES, server_managed=block.server_managed)
-    targets = quality_targets(assess(catalog, rules))
-    return targets, check(block.assertions, lambda path: lookup(targets, path))
+    """Score `catalog`, then check the block's assertions: the targets and every failed assertion (none = PASS).
+
+    The counts are over the rules the block selects (`select`/`ignore`/`strict`; the default tier otherwise);
+    every failure message names that selection.
+    """
+    chosen = select_rules(block.select or (), block.ignore or (), strict=block.strict)
+    targets = quality_targets(assess(catalog, configure(chosen, server_managed=block.server_managed)))
+    label = selection(block)
+    failures = check(block.assertions, lambda path: lookup(targets, path))
+    return targets, [f.model_copy(update={"message": f"{f.message} (rules: {label})"}) for f in failures]
+
+
+def selection(block: ToolQualityBlock) -> str:
+    """The rule selection a block's counts are over, as a report shows it: `default`, `strict; ignore SCH`, ..."""
+    return selection_label(block.select or (), block.ignore or (), strict=block.strict)
 
 
 def _counts(report: QualityReport) -> dict[str, int]:

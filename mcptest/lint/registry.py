@@ -10,6 +10,7 @@ from dataclasses import replace
 from mcptest.errors import usage_error
 from mcptest.lint import annotation_rules as ann
 from mcptest.lint import arg_rules as arg
+from mcptest.lint import bound_rules as bound
 from mcptest.lint import constraint_rules as con
 from mcptest.lint import contradiction_rules as con_desc
 from mcptest.lint import desc_rules as desc
@@ -26,7 +27,7 @@ RULES: tuple[Rule, ...] = (
     Rule("DESC-005", S.WARNING, desc.desc_005_positional_phrase),
     Rule("DESC-006", S.CRITICAL, arg.desc_006_undocumented_required_argument),
     Rule("DESC-007", S.WARNING, arg.desc_007_enum_values_not_described),
-    Rule("DESC-008", S.WARNING, arg.desc_008_inverted_information_density),
+    Rule("DESC-008", S.WARNING, arg.desc_008_inverted_information_density, pedantic=True),
     Rule("DESC-009", S.WARNING, arg.desc_009_missing_examples),
     Rule("DESC-010", S.WARNING, desc.desc_010_missing_return_format),
     Rule("DESC-011", S.WARNING, ann.desc_011_non_boolean_annotation),
@@ -36,11 +37,14 @@ RULES: tuple[Rule, ...] = (
     Rule("SCH-001", S.WARNING, sch.sch_001_no_required_list),
     Rule("SCH-002", S.WARNING, sch.sch_002_additional_properties_open),
     Rule("SCH-003", S.CRITICAL, sch.sch_003_untyped_property),
-    Rule("SCH-004", S.WARNING, sch.sch_004_unbounded_string_or_array),
+    Rule("SCH-004", S.WARNING, bound.sch_004_unbounded_string_or_array),
     Rule("SCH-005", S.WARNING, managed.sch_005_server_managed_field),
     Rule("SCH-006", S.WARNING, con.sch_006_non_empty_array_without_min_items),
     Rule("SCH-007", S.WARNING, con.sch_007_nullable_hides_constraint),
 )
+
+DEFAULT_RULES: tuple[Rule, ...] = tuple(r for r in RULES if not r.pedantic)
+"""What runs when nothing is selected: every rule but the pedantic tier."""
 
 PASS_RULE = "PASS"
 """The rule id of the synthetic finding a clean tool gets (not a rule: nothing to select or ignore)."""
@@ -55,10 +59,28 @@ def get_rule(code: str) -> Rule:
     return found
 
 
-def select_rules(select: Sequence[str] = (), ignore: Sequence[str] = ()) -> tuple[Rule, ...]:
-    """The rules chosen by `--select`/`--ignore`: exact codes or prefixes (`DESC`, `SCH-00`); select empty = all."""
-    chosen = [r for r in RULES if not select or any(_matches(r, s) for s in _codes(select))]
+def select_rules(select: Sequence[str] = (), ignore: Sequence[str] = (), *, strict: bool = False) -> tuple[Rule, ...]:
+    """The rules chosen by `--select`/`--ignore`/`--strict`: exact codes or prefixes (`DESC`, `SCH-00`).
+
+    With no `select`, every rule of the default tier runs (and the pedantic ones too under `strict`). A pedantic
+    rule joins a selection only when `strict` is set or `select` names its exact code: a prefix such as `DESC`
+    picks the default-tier rules it matches (ruff's rule for its opt-in rules).
+    """
+    codes = _codes(select)
+    chosen = [r for r in RULES if (not codes or any(_matches(r, s) for s in codes)) and _tier_allows(r, codes, strict)]
     return tuple(r for r in chosen if not any(_matches(r, i) for i in _codes(ignore)))
+
+
+def selection_label(select: Sequence[str] = (), ignore: Sequence[str] = (), *, strict: bool = False) -> str:
+    """How a selection reads in a report: `default`, `strict`, plus any `select`/`ignore` codes."""
+    parts = ["strict" if strict else "default"]
+    parts += [f"select {','.join(_codes(select))}"] if select else []
+    parts += [f"ignore {','.join(_codes(ignore))}"] if ignore else []
+    return "; ".join(parts)
+
+
+def _tier_allows(rule: Rule, codes: list[str], strict: bool) -> bool:
+    return strict or not rule.pedantic or rule.code in codes
 
 
 def configure(rules: Sequence[Rule], *, server_managed: Sequence[str] | None = None) -> tuple[Rule, ...]:

@@ -77,33 +77,44 @@ def _is_object(schema: dict[str, Any]) -> bool:
     return "object" in types_of(schema) or isinstance(schema.get("properties"), dict)
 
 
+def _all_defaulted(props: Any) -> bool:
+    return isinstance(props, dict) and all(isinstance(p, dict) and "default" in p for p in props.values())
+
+
 def sch_001_no_required_list(tool: Tool) -> Iterator[Hit]:
     """An object declares `properties` but no `required` list.
 
     What it flags: any object schema in the input (the root, a nested object, an array's items, an anyOf
-    branch) with non-empty `properties` and no `required` array.
+    branch) with non-empty `properties` and no `required` array, unless every property declares a `default`:
+    such an object is plainly all-optional, and a `required: []` would add nothing.
     Why it matters: without `required` every argument is optional, so the agent cannot tell what it must send
     and the server has to reject incomplete calls itself.
     Example: `{"type": "object", "properties": {"city": {"type": "string"}}}`
     Fix: `"required": ["city"]` (an empty list `[]` states that all are optional on purpose).
     """
     for node in walk(tool.input_schema):
-        if node.schema.get("properties") and not isinstance(node.schema.get("required"), list):
+        props = node.schema.get("properties")
+        if props and not isinstance(node.schema.get("required"), list) and not _all_defaulted(props):
             yield Hit(f"{node.where}: properties but no required list", "Add a required list.", node.pointer)
 
 
 def sch_002_additional_properties_open(tool: Tool) -> Iterator[Hit]:
     """`additionalProperties` is not `false`.
 
-    What it flags: any object schema in the input whose `additionalProperties` is absent or anything but
-    `false`.
+    What it flags: any object schema in the input that declares at least one property and whose
+    `additionalProperties` is absent or anything but `false`. An object without properties (a tool that takes
+    no arguments, `properties: {}`, or a free-form map) has no argument name to misspell and is left alone.
     Why it matters: an open object accepts misspelled or invented argument names silently; the agent's typo
     (`citty`) is dropped instead of rejected, and the call does something other than intended.
     Example: `{"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}`
     Fix: add `"additionalProperties": false`.
     """
     for node in walk(tool.input_schema):
-        if _is_object(node.schema) and node.schema.get("additionalProperties") is not False:
+        if (
+            _is_object(node.schema)
+            and node.schema.get("properties")
+            and node.schema.get("additionalProperties") is not False
+        ):
             yield Hit(
                 f"{node.where}: additionalProperties is not false", "Add additionalProperties: false.", node.pointer
             )
@@ -123,23 +134,3 @@ def sch_003_untyped_property(tool: Tool) -> Iterator[Hit]:
     for node in walk(tool.input_schema):
         if node.is_property and not any(key in node.schema for key in _TYPED_BY):
             yield Hit(f"{node.where}: neither type nor enum", "Declare a type (or an enum).", node.pointer)
-
-
-def sch_004_unbounded_string_or_array(tool: Tool) -> Iterator[Hit]:
-    """A string property has no `maxLength`, or an array property has no `maxItems`.
-
-    What it flags: a property (or a property's anyOf/oneOf branch), at any depth, typed `string` without
-    `maxLength` (an `enum` or `const` bounds it already), or typed `array` without `maxItems`.
-    Why it matters: unbounded inputs let an agent paste a whole document or a thousand ids into one call;
-    the bound tells it the size the server really accepts.
-    Example: `"query": {"type": "string"}`
-    Fix: `"query": {"type": "string", "maxLength": 512}`; `"ids": {"type": "array", "maxItems": 100}`
-    """
-    for node in walk(tool.input_schema):
-        if not node.is_property:
-            continue
-        types, schema = types_of(node.schema), node.schema
-        if "string" in types and "maxLength" not in schema and "enum" not in schema and "const" not in schema:
-            yield Hit(f"{node.where}: string without maxLength", "Add maxLength.", node.pointer)
-        if "array" in types and "maxItems" not in schema:
-            yield Hit(f"{node.where}: array without maxItems", "Add maxItems.", node.pointer)

@@ -35,8 +35,18 @@ class Prop:
         return len(self.path) == 2
 
 
-def properties(root: dict[str, Any]) -> Iterator[Prop]:
+def properties(root: dict[str, Any]) -> list[Prop]:
     """Every object property under `root`: nested objects, array items, union branches and `$defs` included."""
+    global _last
+    if _last[0] is not root:  # several rules ask for one tool's properties in a row: list them once
+        _last = (root, list(_properties(root)))
+    return _last[1]
+
+
+_last: tuple[Any, list[Prop]] = (None, [])
+
+
+def _properties(root: dict[str, Any]) -> Iterator[Prop]:
     for node in walk(root):
         props = node.schema.get("properties")
         req = node.schema.get("required")

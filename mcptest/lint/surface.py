@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import json
+import weakref
 
 from mcptest.catalog import Catalog, Tool
 from mcptest.tokens import count_tokens
+
+_COUNTED: dict[int, int] = {}
+"""Tokens of each live Tool object, by id: doctor's token check and the lint both need them; count once."""
 
 
 def surface_parts(tool: Tool) -> tuple[str, str, str]:
@@ -15,8 +19,15 @@ def surface_parts(tool: Tool) -> tuple[str, str, str]:
 
 
 def tool_tokens(tool: Tool) -> int:
-    """cl100k_base tokens of one tool: tokens(name) + tokens(description) + tokens(compact inputSchema JSON)."""
-    return sum(count_tokens(part) for part in surface_parts(tool))
+    """cl100k_base tokens of one tool: tokens(name) + tokens(description) + tokens(compact inputSchema JSON).
+
+    Counted once per Tool object (a Tool is immutable); the entry goes when the object does.
+    """
+    key = id(tool)
+    if key not in _COUNTED:
+        _COUNTED[key] = sum(count_tokens(part) for part in surface_parts(tool))
+        weakref.finalize(tool, _COUNTED.pop, key, None)
+    return _COUNTED[key]
 
 
 def catalog_tokens(catalog: Catalog) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 from typing import Any
 
 from mcptest.catalog import Tool
@@ -57,7 +58,14 @@ _POSITIONAL_WORDS = (
     "aforementioned",
     "before",
 )
-_RETURN_WORDS = re.compile(r"\b(?:return|output|result|respon[sd]|yield)", re.IGNORECASE)
+_RETURN_WORDS = re.compile(r"\b(?:return|output|result|respon[sd]|yield|echo(?:es|ed)?\s+back)", re.IGNORECASE)
+READ_VERBS = frozenset(
+    """
+    get show list read fetch retrieve search find lookup display view print echo query describe count calculate
+    compute convert summarize translate preview inspect download
+    """.split()  # noqa: SIM905
+)
+"""DESC-010: a sentence that starts with one of these verbs names what comes back ("Shows the commit logs")."""
 _WORD = re.compile(r"[A-Za-z]+")
 _CAMEL = re.compile(r"([a-z])([A-Z])")
 _ENUM_LEAD = re.compile(
@@ -65,6 +73,8 @@ _ENUM_LEAD = re.compile(
     r"|(?:allowed|valid|possible|accepted|supported)\s+(?:values?|options?))\b\s*(?:is|are)?\s*:?\s*(?P<tail>[^.;()\n]*)",
     re.IGNORECASE,
 )
+_EXAMPLES_ANYWHERE = re.compile(r"e\.g\.|for example|for instance|such as", re.IGNORECASE)
+_PAREN_VALUE = re.compile(r"""\(\s*(["'`])(?P<value>[^"'`()]{1,40})\1\s*\)""")
 _QUOTED_OR = re.compile(r"""(?P<tail>(?:["'`][^"'`]{1,40}["'`]\s*,?\s*)+or\s+["'`][^"'`]{1,40}["'`])""")
 _EXAMPLES_LEAD = re.compile(r"(?:e\.g\.|for example|for instance|such as|like)\W*$", re.IGNORECASE)
 _LIST_SPLIT = re.compile(r"\s*(?:,|\bor\b|\band\b|\|)\s*", re.IGNORECASE)
@@ -85,6 +95,7 @@ def _stems(word: str) -> Iterator[str]:
             yield word[: -len(suffix)] + repl
 
 
+@lru_cache(maxsize=1024)  # DESC-004 and the purpose score ask of the same description
 def has_common_verb(text: str) -> bool:
     """Whether any word of `text` is a common action verb (base form or a regular inflection)."""
     return any(stem in COMMON_VERBS for w in words(text) for stem in _stems(w))
@@ -98,9 +109,19 @@ def positional_phrases(text: str) -> list[str]:
     return [m.group(0) for m in _POSITIONAL.finditer(text)]
 
 
+@lru_cache(maxsize=1024)  # DESC-010 and the return_format score ask of the same description
 def mentions_return(text: str) -> bool:
-    """Whether `text` gestures at what comes back (a return/output/result/response/yield word)."""
-    return bool(_RETURN_WORDS.search(text))
+    """Whether `text` says what comes back: a return/output/result/response/yield word, "echoes back", or a
+    sentence that starts with a read verb and names its object (`READ_VERBS`: "Shows the commit logs", "List Git
+    branches"; a bare "Search" names nothing)."""
+    if _RETURN_WORDS.search(text):
+        return True
+    return any(len(w) > 1 and has_verb_in(w[0], READ_VERBS) for w in (words(s) for s in sentences(text)))
+
+
+def has_verb_in(text: str, verbs: frozenset[str]) -> bool:
+    """Whether a word of `text` (camelCase, snake_case and kebab-case split) is one of `verbs`, in any inflection."""
+    return any(stem in verbs for w in words(_CAMEL.sub(r"\1 \2", text)) for stem in _stems(w))
 
 
 def normalized(text: str) -> str:
@@ -119,6 +140,7 @@ def prose_enum(text: str) -> list[str] | None:
 
 def prose_value_sets(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
     """Every value set `prose_enum` recognises in `text`, with the span of its lead phrase and list."""
+    yield from _parenthesised_values(text)
     candidates = [m for m in _ENUM_LEAD.finditer(text)] + [m for m in _QUOTED_OR.finditer(text)]
     for match in candidates:
         if _EXAMPLES_LEAD.search(text[: match.start()][-20:]):
@@ -127,6 +149,19 @@ def prose_value_sets(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
         token = _QUOTED if match.groupdict().get("weak") else _TOKEN
         if len(items) >= 2 and all(token.match(i) for i in items):
             yield match.span(), [i.strip("\"'`") for i in items]
+
+
+def _parenthesised_values(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
+    """ "local branches ('local'), remote branches ('remote') or all branches ('all')": two or more quoted values in
+    parentheses, in one sentence, the last joined by "or" (a closed set, not a list of examples)."""
+    found = list(_PAREN_VALUE.finditer(text))
+    if len(found) < 2 or _EXAMPLES_ANYWHERE.search(text[: found[0].start()][-40:]):
+        return
+    between = text[found[-2].end() : found[-1].start()]
+    if re.search(r"\bor\b", between, re.IGNORECASE) and not re.search(
+        r"[.;!?]\s", text[found[0].end() : found[-1].start()]
+    ):
+        yield (found[0].start(), found[-1].end()), [m.group("value") for m in found]
 
 
 def sentences(text: str) -> list[str]:

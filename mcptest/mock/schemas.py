@@ -22,6 +22,6 @@ def schema_problem(schema: Any) -> tuple[Loc, str] | None:
 
 def compile_validator(schema: dict[str, Any]) -> Any:
     """A reusable jsonschema validator for an already checked schema."""
-    from jsonschema import validators
+    from mcptest.json_schema import validator
 
-    return validators.validator_for(schema)(schema)
+    return validator(schema)

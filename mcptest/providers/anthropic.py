@@ -5,7 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from mcptest.providers.errors import from_sdk
-from mcptest.providers.messages import ModelReply, ModelRequest, RequestedCall, Usage, parse_arguments
+from mcptest.providers.messages import (
+    ModelReply,
+    ModelRequest,
+    RequestedCall,
+    Usage,
+    UserMessage,
+    parse_arguments,
+)
 
 
 class AnthropicProvider:
@@ -53,12 +60,15 @@ def to_messages(request: ModelRequest) -> list[dict[str, Any]]:
     """The neutral history as Messages API turns: tool_use blocks, then a user turn of tool_result blocks."""
     messages: list[dict[str, Any]] = [{"role": "user", "content": request.prompt}]
     for item in request.history:
-        if isinstance(item, ModelReply):
+        if isinstance(item, UserMessage):
+            messages.append({"role": "user", "content": item.text})
+        elif isinstance(item, ModelReply):
             content: list[dict[str, Any]] = [{"type": "text", "text": item.text}] if item.text else []
             for call in item.calls:
                 args = call.arguments if call.parsed and isinstance(call.arguments, dict) else {}
                 content.append({"type": "tool_use", "id": call.id, "name": call.name, "input": args})
-            messages.append({"role": "assistant", "content": content})
+            if content:  # an empty answer before the next user message: the API refuses empty content
+                messages.append({"role": "assistant", "content": content})
         else:
             results = [
                 {"type": "tool_result", "tool_use_id": r.call_id, "content": r.text, "is_error": r.is_error}

@@ -11,12 +11,20 @@ from typing import Any, Protocol
 import anyio
 
 from mcptest.providers.base import Provider
+from mcptest.providers.conversation import token_usage, turn_records
 from mcptest.providers.errors import RunFailed
-from mcptest.providers.messages import ModelReply, ModelRequest, RequestedCall, ToolExchange, ToolReply
+from mcptest.providers.messages import (
+    ModelReply,
+    ModelRequest,
+    RequestedCall,
+    ToolExchange,
+    ToolReply,
+    UserMessage,
+)
 from mcptest.providers.prices import Price, cost
 from mcptest.providers.retry import RetryPolicy, Sleep, with_retries
 from mcptest.session import CallOutcome
-from mcptest.trace import CatalogTool, TokenUsage, ToolCall, Trace
+from mcptest.trace import CatalogTool, ToolCall, Trace
 
 _NAME = re.compile(r"[^A-Za-z0-9_-]")
 
@@ -31,10 +39,11 @@ class ToolExecutor(Protocol):
 
 @dataclass(frozen=True)
 class LoopSettings:
-    """What shapes a run besides the model: the prompt, the limits and the retry policy."""
+    """What shapes a run besides the model: the prompt (and further user messages), the limits, the retry policy."""
 
     model: str | None
     prompt: str
+    turns: tuple[str, ...] = ()
     system: str | None = None
     max_turns: int = 10
     max_tokens: int = 4096
@@ -89,7 +98,7 @@ async def run_agent(
     error = None
     with anyio.move_on_after(settings.timeout_s if settings.timeout_s else float("inf")) as scope:
         try:
-            await run.turns(request, provider, settings, sleep)
+            await run.conversation(request, provider, settings, sleep)
         except RunFailed as exc:
             error = exc.message
     if scope.cancelled_caught:
@@ -115,16 +124,33 @@ class _Run:
         self.names, self.tools, self.log = names, tools, log
         self.calls: list[ToolCall] = []
         self.final: str | None = None
+        self.starts: list[tuple[str, int, int]] = []  # (message, first reply, first call) of each user turn
+        self.finals: list[str | None] = []
 
-    async def turns(self, request: ModelRequest, provider: Provider, settings: LoopSettings, sleep: Sleep) -> None:
+    async def conversation(
+        self, request: ModelRequest, provider: Provider, settings: LoopSettings, sleep: Sleep
+    ) -> None:
+        """Each user message in turn; a message left unanswered after `max_turns` model calls ends the run."""
+        for index, message in enumerate((settings.prompt, *settings.turns)):
+            if index:
+                request.history.append(UserMessage(text=message))
+            self.starts.append((message, len(self.log.replies), len(self.calls)))
+            self.final = None
+            if not await self.answer(request, provider, settings, sleep):
+                return
+
+    async def answer(self, request: ModelRequest, provider: Provider, settings: LoopSettings, sleep: Sleep) -> bool:
+        """Model calls and tool calls until the model answers (True) or `max_turns` runs out (False)."""
         for _ in range(settings.max_turns):
             reply = await with_retries(lambda: provider.reply(request), settings.retry, sleep)
             self.log.replies.append(reply)
+            request.history.append(reply)
             if not reply.calls:
                 self.final = reply.text
-                return
-            request.history.append(reply)
+                self.finals.append(reply.text)
+                return True
             request.history.append([await self.execute(call) for call in reply.calls])
+        return False
 
     async def execute(self, call: RequestedCall) -> ToolReply:
         """Route one call; a call that cannot run is recorded and answered with an error result."""
@@ -146,12 +172,8 @@ class _Run:
     def trace(
         self, settings: LoopSettings, catalog: list[CatalogTool], price: Price | None, error: str | None
     ) -> Trace:
-        usages = [r.usage for r in self.log.replies if r.usage is not None]
-        tokens = None
-        spent = None
-        if usages:
-            i, o = sum(u.input for u in usages), sum(u.output for u in usages)
-            tokens, spent = TokenUsage(input=i, output=o, total=i + o), cost(price, i, o)
+        tokens = token_usage(self.log.replies)
+        spent = cost(price, tokens.input or 0, tokens.output or 0) if tokens else None
         return Trace(
             model=settings.model,
             prompt=settings.prompt,
@@ -162,6 +184,9 @@ class _Run:
             cost_usd=spent,
             catalog=catalog,
             error=error,
+            user_turns=turn_records(self.starts, self.finals, self.log.replies, len(self.calls))
+            if settings.turns
+            else None,
         )
 
 

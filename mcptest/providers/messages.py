@@ -62,6 +62,12 @@ class ToolExchange(_Model):
     error: str | None = Field(None, description="A protocol error, timeout or lost connection instead of a result.")
 
 
+class UserMessage(_Model):
+    """A further user message of a multi-turn conversation, sent after the model's previous answer."""
+
+    text: str
+
+
 class ModelRequest(_Model):
     """Everything a provider needs for one call: the conversation so far and the tools on offer."""
 
@@ -71,7 +77,7 @@ class ModelRequest(_Model):
     tools: list[dict[str, Any]] = Field(
         default_factory=list, description="Presented tools: name, description, inputSchema."
     )
-    history: list[ModelReply | list[ToolReply]] = Field(default_factory=list)
+    history: list[ModelReply | list[ToolReply] | UserMessage] = Field(default_factory=list)
     max_tokens: int = 4096
 
 

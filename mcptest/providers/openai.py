@@ -5,7 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from mcptest.providers.errors import from_sdk
-from mcptest.providers.messages import ModelReply, ModelRequest, RequestedCall, Usage, parse_arguments
+from mcptest.providers.messages import (
+    ModelReply,
+    ModelRequest,
+    RequestedCall,
+    Usage,
+    UserMessage,
+    parse_arguments,
+)
 
 
 class OpenAIProvider:
@@ -51,7 +58,9 @@ def to_messages(request: ModelRequest) -> list[dict[str, Any]]:
     messages: list[dict[str, Any]] = [{"role": "system", "content": request.system}] if request.system else []
     messages.append({"role": "user", "content": request.prompt})
     for item in request.history:
-        if isinstance(item, ModelReply):
+        if isinstance(item, UserMessage):
+            messages.append({"role": "user", "content": item.text})
+        elif isinstance(item, ModelReply):
             message: dict[str, Any] = {"role": "assistant", "content": item.text}
             if item.calls:
                 message["tool_calls"] = [

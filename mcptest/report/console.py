@@ -31,9 +31,11 @@ def _result(console: Console, r: TestResult) -> None:
     name = r.name + (f" [{r.model}]" if r.model else "") + (f" #{r.run}" if r.run else "")
     meta = " · ".join(part for part in (where, f"{r.duration_ms:.0f} ms") if part)
     console.print(f"  {_BADGE[r.status]}  {escape(name)}  [dim]{escape(meta)}[/]")
+    indent = " " * 8
+    for j in r.judgements if r.status != Status.FAILED else []:
+        console.print(f"{indent}[dim]{j.kind} {escape(j.target)}: score {j.score:.3g}, {escape(j.reason)}[/]")
     if r.status != Status.FAILED:
         return
-    indent = " " * 8
     if r.error:
         console.print(f"{indent}[red]{escape(r.error)}[/]")
     for f in r.failures:
@@ -72,4 +74,6 @@ def _summary_line(report: Report) -> str:
         parts.append(
             f"[red]{failed} of {len(report.gates)} gates failed[/]" if failed else f"{len(report.gates)} gates passed"
         )
+    if report.interrupted:
+        parts.append("[yellow]interrupted: the tests that had not finished are not listed[/]")
     return ", ".join(parts) + f" [dim]in {report.duration_ms / 1000:.2f}s[/]"

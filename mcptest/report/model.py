@@ -7,6 +7,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from mcptest.judges.verdict import Judgement
+
 REPORT_FORMAT_VERSION = "1"
 
 
@@ -53,7 +55,18 @@ class TestResult(_Model):
         default_factory=dict, description="Named figures the test measured, e.g. `mean_score` for `tool_quality`."
     )
     error: str | None = Field(None, description="A failure that is not an assertion: a server crash, a timeout, ...")
+    judgements: list[Judgement] = Field(
+        default_factory=list,
+        exclude_if=lambda v: not v,
+        description="Each `judge`/`jury` assertion's verdict: score, reason, every juror's answer (absent when none).",
+    )
     stderr: str | None = Field(None, description="The tail of the server's stderr, when the failure involves it.")
+    selection: str | None = Field(
+        None,
+        description="For a `tool_quality` test: the lint rules its counts are over (`default`, `strict`, ...); "
+        "absent for other tests.",
+        exclude_if=lambda v: v is None,
+    )
 
 
 class GateReport(_Model):
@@ -94,6 +107,11 @@ class Report(_Model):
     results: list[TestResult] = Field(default_factory=list)
     gates: list[GateReport] = Field(default_factory=list, description="Gate blocks judged across runs.")
     summary: Summary
+    interrupted: bool = Field(
+        False,
+        description="The run stopped before every selected test ran (Ctrl-C, SIGTERM, or a bug in mcptest): "
+        "`results` holds the tests that finished.",
+    )
 
     @property
     def ok(self) -> bool:

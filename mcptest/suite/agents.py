@@ -13,15 +13,20 @@ from mcptest.suite.gate_blocks import (
     DiscoveryConfig,
     DistractorsConfig,
     EqualFunctionSetsConfig,
+    GoldenPathConfig,
+    NarrativeConfig,
     OrchestrationConfig,
+    StabilityConfig,
     TokenEfficiencyConfig,
+    ToolEdgesConfig,
     ToolSelectionConfig,
+    TrajectoryConfig,
     WorkflowConfig,
 )
 from mcptest.suite.strict import Strict
-from mcptest.trace import InlineCall, Trace
+from mcptest.trace import InlineCall, TokenUsage, ToolCall, Trace, UserTurn
 
-AGENT_TARGET_ROOTS = ("tool_calls", "tool_names", "final_response", "conversation")
+AGENT_TARGET_ROOTS = ("tool_calls", "tool_names", "final_response", "conversation", "turns")
 
 
 class AgentTest(Strict):
@@ -32,8 +37,16 @@ class AgentTest(Strict):
     models: list[str] | None = Field(None, min_length=1, description="A model matrix: every run for each model.")
     servers: list[str] = Field(default_factory=list, description="Keys of `servers:` whose tools the model sees.")
     prompt: str | None = Field(None, description="The user prompt.")
+    turns: list[str] | None = Field(
+        None,
+        min_length=1,
+        description="Further user messages, each sent after the agent's answer to the previous one; "
+        "target `turns[0]` is the exchange of `prompt:`, `turns[1]` the first of these.",
+    )
     system: str | None = Field(None, description="An optional system prompt.")
-    max_turns: int = Field(10, ge=1, description="Model turns before the loop stops.")
+    max_turns: int = Field(
+        10, ge=1, description="Model turns per user message before the loop stops (and the conversation ends)."
+    )
     runs: int = Field(1, description="Runs per model (0 is clamped to 1).")
     tags: list[str] = Field(default_factory=list, description="For `--tag` / `--skip-tag`.")
     provider: Literal["anthropic", "openai", "scripted"] | None = Field(
@@ -66,6 +79,11 @@ class AgentTest(Strict):
     token_efficiency: TokenEfficiencyConfig | None = None
     calls: CallsConfig | None = None
     workflow: WorkflowConfig | None = None
+    trajectory: TrajectoryConfig | None = None
+    golden_path: GoldenPathConfig | None = None
+    tool_edges: ToolEdgesConfig | None = None
+    stability: StabilityConfig | None = None
+    narrative: NarrativeConfig | None = None
     _line: int = PrivateAttr(0)
     _recorded: list[Trace] = PrivateAttr(default_factory=list)
 
@@ -106,21 +124,8 @@ class AgentTest(Strict):
 
 def agent_view(trace: Trace) -> dict[str, Any]:
     """A run as agent targets see it: `tool_calls[i].name`, `tool_names`, `final_response`, `conversation.*`."""
-    calls = [
-        {
-            "name": c.name,
-            "server": c.server,
-            "args": c.args,
-            "is_error": c.is_error,
-            "content": c.content,
-            "structuredContent": c.structured_content,
-        }
-        for c in trace.tool_calls
-    ]
-    tokens = trace.tokens
-    conversation: dict[str, Any] = {"tokens": {}}
-    if tokens is not None:
-        conversation["tokens"] = {"total": tokens.total, "input": tokens.input, "output": tokens.output}
+    calls = [_call_view(c) for c in trace.tool_calls]
+    conversation: dict[str, Any] = {"tokens": _tokens_view(trace.tokens)}
     if trace.turns is not None:
         conversation["turns"] = trace.turns
     if trace.cost_usd is not None:
@@ -130,4 +135,47 @@ def agent_view(trace: Trace) -> dict[str, Any]:
         "tool_names": [c.name for c in trace.tool_calls],
         "final_response": trace.final_response,
         "conversation": conversation,
+        "turns": _turns_view(trace),
     }
+
+
+def _turns_view(trace: Trace) -> list[dict[str, Any]]:
+    """`turns[i]`: the i-th user message's calls and answer (a one-message run is its one turn)."""
+    turns = trace.user_turns or [
+        UserTurn(
+            prompt=trace.prompt or "",
+            calls=len(trace.tool_calls),
+            final_response=trace.final_response,
+            model_turns=trace.turns or 0,
+            tokens=trace.tokens,
+        )
+    ]
+    out = []
+    for i, turn in enumerate(turns):
+        calls = trace.calls_of_turn(i)
+        out.append(
+            {
+                "prompt": turn.prompt,
+                "tool_calls": [_call_view(c) for c in calls],
+                "tool_names": [c.name for c in calls],
+                "final_response": turn.final_response,
+                "model_turns": turn.model_turns,
+                "tokens": _tokens_view(turn.tokens),
+            }
+        )
+    return out
+
+
+def _call_view(c: ToolCall) -> dict[str, Any]:
+    return {
+        "name": c.name,
+        "server": c.server,
+        "args": c.args,
+        "is_error": c.is_error,
+        "content": c.content,
+        "structuredContent": c.structured_content,
+    }
+
+
+def _tokens_view(tokens: TokenUsage | None) -> dict[str, Any]:
+    return {} if tokens is None else {"total": tokens.total, "input": tokens.input, "output": tokens.output}

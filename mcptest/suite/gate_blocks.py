@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from mcptest.expect import Assertion
+from mcptest.expect import Assertion, Matcher, parse_path
 
 
 class GateConfig(BaseModel):
@@ -176,6 +176,94 @@ class WorkflowConfig(GateConfig):
         return order
 
 
+class Step(BaseModel):
+    """One expected call: a tool id and matchers on some of its arguments (absent ones are not checked)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    tool: str = Field(min_length=1, description="`server.tool`, or a bare tool name that matches on any server.")
+    args: dict[str, Matcher] = Field(
+        default_factory=dict,
+        description='Argument path -> matcher, e.g. `{ url: { regex: "^https://" } }`; a plain value means '
+        "`{ exact: value }`; a path may go deeper (`filters.year`). Arguments not named are not checked.",
+        json_schema_extra=lambda schema: schema.update(
+            additionalProperties={"anyOf": [schema["additionalProperties"], {"not": {"type": "object"}}]}
+        ),
+    )
+
+    @field_validator("args", mode="before")
+    @classmethod
+    def _plain_is_exact(cls, args: Any) -> Any:
+        if not isinstance(args, dict):
+            return args
+        return {k: v if isinstance(v, dict | Matcher) else {"exact": v} for k, v in args.items()}
+
+    @field_validator("args")
+    @classmethod
+    def _paths(cls, args: dict[str, Matcher]) -> dict[str, Matcher]:
+        for path in args:
+            parse_path(path)
+        return args
+
+
+class TrajectoryConfig(GateConfig):
+    """`trajectory:` — pin the calls BFCL-style: tool, argument values and count, under one of four modes."""
+
+    mode: Literal["strict", "subsequence", "subset", "unordered"] = Field(
+        "strict",
+        description="strict (default): exactly these calls in this order and no other call; subsequence: these "
+        "calls in this order, others allowed between; subset: every step matched by its own call, any order, "
+        "others allowed; unordered: exactly these calls, same count, any order.",
+    )
+    steps: list[Step] = Field(description="The expected calls, in order.")
+
+
+class GoldenPathConfig(GateConfig):
+    """`golden_path:` — the shortest path to the goal, and how far the run strayed from it."""
+
+    calls: list[str] = Field(
+        min_length=1, description="The golden calls in order: tool ids (`server.tool` or a bare name)."
+    )
+
+
+class ToolEdgesConfig(GateConfig):
+    """`tool_edges:` — the tools a run may call and the ones it must never touch."""
+
+    allowed: list[str] | None = Field(
+        None, description="The tools the scenario may use (`server.tool` or bare); omit it to only police `restricted`."
+    )
+    restricted: list[str] = Field(default_factory=list, description="Tools no call may touch, e.g. `delete_document`.")
+
+    @model_validator(mode="after")
+    def _disjoint(self) -> ToolEdgesConfig:
+        both = sorted(set(self.allowed or []) & set(self.restricted))
+        if both:
+            raise ValueError(f"a tool cannot be both allowed and restricted: {', '.join(both)}")
+        if self.allowed is None and not self.restricted:
+            raise ValueError("give `allowed:`, `restricted:` or both")
+        return self
+
+
+class StabilityConfig(GateConfig):
+    """`stability:` — within-run stability sub-scores (thrash, failure loops, progress, recovery) and drift flags."""
+
+    threshold: int = Field(
+        50, ge=1, le=100, description="A run's sub-score below this raises a drift flag (default 50)."
+    )
+
+
+class NarrativeConfig(GateConfig):
+    """`narrative:` — the final answer against the trace, rule-based: claims with no call, silent mutations."""
+
+    verbs: list[str] | None = Field(
+        None,
+        min_length=1,
+        description="The mutating verbs (base form) a claim starts with and a mutating tool name contains; "
+        "default: create, update, delete, remove, send, write, post, insert, patch, publish, destroy, drop, add, "
+        "edit, upload, merge, close, cancel, approve, revoke.",
+    )
+
+
 # Every block's YAML key and config model, in the order blocks are evaluated (the registry follows this order).
 BLOCKS: dict[str, type[GateConfig]] = {
     "equal_function_sets": EqualFunctionSetsConfig,
@@ -186,6 +274,11 @@ BLOCKS: dict[str, type[GateConfig]] = {
     "token_efficiency": TokenEfficiencyConfig,
     "calls": CallsConfig,
     "workflow": WorkflowConfig,
+    "trajectory": TrajectoryConfig,
+    "golden_path": GoldenPathConfig,
+    "tool_edges": ToolEdgesConfig,
+    "stability": StabilityConfig,
+    "narrative": NarrativeConfig,
 }
 
 

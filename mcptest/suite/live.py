@@ -29,7 +29,7 @@ def live_problems(test: AgentTest, doc: SourceDoc, i: int) -> list[Problem]:
 
 def recorded_problems(test: AgentTest, doc: SourceDoc, i: int) -> list[Problem]:
     """Keys that only make sense for a live run, set on a test that judges recorded runs."""
-    keys = [k for k in ("provider", "base_url", "script") if getattr(test, k) is not None]
+    keys = [k for k in ("provider", "base_url", "script", "turns") if getattr(test, k) is not None]
     return [
         doc.problem(
             ("agents", i, k),

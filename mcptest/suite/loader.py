@@ -11,6 +11,7 @@ from pydantic import ValidationError
 
 from mcptest import yaml_source
 from mcptest.errors import Problem, UserError
+from mcptest.judges.checks import judge_problems
 from mcptest.lint.block import TARGET_ROOTS as QUALITY_TARGET_ROOTS
 from mcptest.suite.agents import AGENT_TARGET_ROOTS
 from mcptest.suite.interpolate import interpolate
@@ -63,6 +64,7 @@ def load_suite(path: str | Path, environ: Mapping[str, str] | None = None) -> Su
         problems += [p for p in problems_from(Suite, exc, doc) if (p.line, p.col) not in unset]
     if suite is not None:
         problems += load_recorded_runs(suite.agents, doc)
+        problems += judge_problems(suite, doc)
     if problems or suite is None:
         raise UserError(mask_problems(sorted(set(problems)), secrets))
     suite._file = doc.path

@@ -24,7 +24,7 @@ def test_json_lint_of_a_saved_catalog_is_the_golden_report(capsys: pytest.Captur
         ("tool-surface tokens", "pass", "238 tokens (cl100k_base)"),
     ]
     golden = json.loads((GOLDEN / "mcp-server-time.json").read_text(encoding="utf-8"))
-    assert report["lint"] == [{"source": str(TIME)} | golden]
+    assert report["lint"] == [{"source": str(TIME), "selection": "default"} | golden]
 
 
 @pytest.mark.parametrize(
@@ -53,22 +53,60 @@ def test_without_the_lint_findings_do_not_fail_the_checks(capsys: pytest.Capture
     assert out.code == 0 and "lint" not in out.json()
 
 
-def test_the_console_shows_checks_then_findings_grouped_by_tool(capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_console_groups_findings_per_tool_one_line_per_rule(capsys: pytest.CaptureFixture[str]) -> None:
     out = cli(capsys, "doctor", "--catalog", TIME, "--lint-descriptions", "--no-color")
     assert out.code == 0 and "\x1b[" not in out.stdout
-    lines = out.stdout.splitlines()
-    assert lines[:2] == [
+    assert out.stdout.splitlines() == [
         f"✓ catalog readable     [{TIME}] 2 tools",
         f"✓ tool-surface tokens  [{TIME}] 238 tokens (cl100k_base)",
+        "",
+        f"Descriptions {TIME}: 2 tools, 0 critical, 4 warning (rules: default)",
+        "  get_current_time  score 0.996  76 tokens  (2 warning)",
+        "    warning  DESC-009 1 argument(s) and no usage example",
+        "    warning  SCH-002  inputSchema: additionalProperties is not false",
+        "  convert_time  score 0.958  162 tokens  (2 warning)",
+        "    warning  DESC-009 3 argument(s) and no usage example",
+        "    warning  SCH-002  inputSchema: additionalProperties is not false",
+        "  By rule:",
+        "    warning  DESC-009    2 in   2 tool(s)  A tool with a non-trivial input schema provides no usage examples.",
+        "    warning  SCH-002     2 in   2 tool(s)  `additionalProperties` is not `false`.",
+        "  TDQS mean 0.977, min 0.958; DESC 0 critical, 2 warning; SCH 0 critical, 2 warning",
+        "  Smells: missing_examples 2 (total 2); 238 surface tokens",
     ]
-    assert lines[3:6] == [
-        f"Descriptions {TIME}: 2 tools",
-        "  get_current_time  score 0.996  76 tokens",
-        "    warning  DESC-008 argument 'timezone' is described at more length than the tool itself",
+
+
+def test_the_most_severe_tool_comes_first_and_several_findings_of_a_rule_share_a_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    lines = cli(capsys, "doctor", "--catalog", GIT, "--lint-descriptions", "--no-color").stdout.splitlines()
+    assert lines[3:5] == [
+        f"Descriptions {GIT}: 12 tools, 19 critical, 27 warning (rules: default)",
+        "  git_checkout  score 0.571  50 tokens  (3 critical, 3 warning)",
     ]
-    assert lines[-2:] == [
-        "  TDQS mean 0.977, min 0.958; DESC 0 critical, 6 warning; SCH 0 critical, 6 warning",
-        "  Smells: verbose 4, missing_examples 2 (total 6); 238 surface tokens",
+    assert "    critical DESC-006 2× A required argument has no description: repo_path, branch_name" in lines
+
+
+def test_verbose_lists_every_field_pointer_and_the_fix_and_strict_adds_the_pedantic_rules(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    out = cli(capsys, "doctor", "--catalog", TIME, "--lint-descriptions", "--no-color", "--strict", "--verbose")
+    lines = out.stdout.splitlines()
+    assert f"Descriptions {TIME}: 2 tools, 0 critical, 6 warning (rules: strict)" in lines
+    at = lines.index("  convert_time  score 0.958  162 tokens  (3 warning)")
+    assert lines[at + 1 : at + 6] == [
+        "    warning  DESC-008 arguments 'source_timezone', 'time', 'target_timezone' described at more length than "
+        "the tool itself (30 characters)",
+        f"{'':<22}/inputSchema/properties/source_timezone",
+        f"{'':<22}/inputSchema/properties/time",
+        f"{'':<22}/inputSchema/properties/target_timezone",
+        f"{'':<22}→ Move purpose and result into the tool description.",
+    ]
+    data = cli(capsys, "doctor", "--catalog", TIME, "--lint-descriptions", "--json", "--strict").json()["lint"][0]
+    assert data["selection"] == "strict" and "DESC-008" in data["rules"]
+    assert data["tools"][1]["findings"][0]["pointers"] == [
+        "/inputSchema/properties/source_timezone",
+        "/inputSchema/properties/time",
+        "/inputSchema/properties/target_timezone",
     ]
 
 

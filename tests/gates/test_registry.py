@@ -23,6 +23,11 @@ MINIMAL = {
     "token_efficiency": {"classes": classes(search=["search"])},
     "calls": {},
     "workflow": {"order": ["search"], "ids": [{"to": "fetch.url", "from": "search"}]},
+    "trajectory": {"steps": [{"tool": "search", "args": {"q": {"exact": "x"}}}]},
+    "golden_path": {"calls": ["search"]},
+    "tool_edges": {"allowed": ["search"], "restricted": ["delete"]},
+    "stability": {},
+    "narrative": {},
 }
 
 
@@ -65,7 +70,8 @@ def test_every_block_rejects_an_unknown_key_and_accepts_an_expect_list(g):
 
 @pytest.mark.parametrize("g", GATES, ids=lambda g: g.name)
 def test_every_default_gate_is_an_assertion_on_one_of_its_own_targets(g):
-    outcome = g.evaluate([run("search")], g.config.model_validate(MINIMAL[g.name]), _context(prompt="hi"))
+    answered = run("search", final_response="I searched.")
+    outcome = g.evaluate([answered], g.config.model_validate(MINIMAL[g.name]), _context(prompt="hi"))
     for assertion in g.default_gate:
         assert assertion.target in outcome.targets
 

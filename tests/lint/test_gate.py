@@ -54,14 +54,14 @@ def test_the_catalog_targets_of_the_weak_catalog() -> None:
         "min_score": 0.3333,
         "mean_score": 0.3704,
         "critical_count": 7,
-        "warning_count": 14,
+        "warning_count": 12,
         "schema_criticals": 1,
-        "schema_warnings": 7,
-        "smell_total": 21,
+        "schema_warnings": 5,
+        "smell_total": 19,
         "tool_surface_tokens": 108,
         "smells": {
             "underspecified": 5,
-            "verbose": 2,
+            "verbose": 0,
             "uninformative": 3,
             "brittle": 2,
             "missing_examples": 3,
@@ -80,27 +80,49 @@ def test_per_rule_counts_add_up_to_the_severity_counts() -> None:
         "DESC-004": 1,
         "DESC-005": 1,
         "DESC-006": 3,
-        "DESC-008": 2,
         "DESC-009": 3,
         "DESC-010": 3,
         "DESC-012": 3,
         "DESC-013": 1,
         "SCH-002": 3,
         "SCH-003": 1,
-        "SCH-004": 4,
+        "SCH-004": 2,
     }
     desc = sum(n for code, n in t["rules"].items() if code.startswith("DESC-"))
     sch = sum(n for code, n in t["rules"].items() if code.startswith("SCH-"))
     assert desc == t["critical_count"] + t["warning_count"]
     assert sch == t["schema_criticals"] + t["schema_warnings"]
-    assert lookup(t, 'rules["SCH-004"]') == 4
+    assert lookup(t, 'rules["SCH-004"]') == 2
+
+
+def test_the_counts_are_over_the_selected_rules_and_a_failure_names_the_selection() -> None:
+    weak = load_catalog(FIXTURES / "tickets" / "weak-tickets.json")
+    expect = [{"target": "warning_count", "matcher": {"schema": {"maximum": 0}}}]
+    default, failures = evaluate(weak, block(expect))
+    assert "DESC-008" not in default["rules"] and failures[0].actual == 12
+    assert failures[0].message.endswith("(rules: default)")
+    strict = ToolQualityBlock.model_validate({"name": "n", "server": "s", "expect": expect, "strict": True})
+    targets, failures = evaluate(weak, strict)
+    assert targets["rules"]["DESC-008"] == 1 and failures[0].actual == 13
+    assert failures[0].message.endswith("(rules: strict)")
+    chosen = ToolQualityBlock.model_validate(
+        {"name": "n", "server": "s", "expect": expect, "select": ["DESC-008", "DESC-010"], "ignore": ["DESC-010"]}
+    )
+    targets, failures = evaluate(weak, chosen)
+    assert targets["rules"] == {"DESC-008": 1} and failures[0].actual == 1
+    assert failures[0].message.endswith("(rules: default; select DESC-008,DESC-010; ignore DESC-010)")
+
+
+def test_an_unknown_rule_in_select_is_a_validation_error_with_a_suggestion() -> None:
+    with pytest.raises(ValidationError, match=r"unknown rule or prefix 'DESC-99' \(did you mean 'DESC-009'\?\)"):
+        ToolQualityBlock.model_validate({"name": "n", "server": "s", "select": ["DESC-99"]})
 
 
 def test_schema_targets_only_gate_when_declared() -> None:
     catalog = load_catalog(FIXTURES / "mcp-server-time.json")
     assert evaluate(catalog, block())[1] == []
     declared = [{"target": "schema_warnings", "matcher": {"schema": {"maximum": 0}}}]
-    assert [f.actual for f in evaluate(catalog, block(declared))[1]] == [6]
+    assert [f.actual for f in evaluate(catalog, block(declared))[1]] == [2]
 
 
 def test_smell_targets_use_dotted_paths() -> None:
@@ -109,7 +131,7 @@ def test_smell_targets_use_dotted_paths() -> None:
         {"target": "smell_total", "matcher": {"<=": 2}},
     ]
     failures = evaluate(load_catalog(FIXTURES / "mcp-server-git.json"), block(expect))[1]
-    assert [(f.target, f.actual) for f in failures] == [("smells.underspecified", 19), ("smell_total", 43)]
+    assert [(f.target, f.actual) for f in failures] == [("smells.underspecified", 19), ("smell_total", 33)]
 
 
 def test_one_tool_is_addressed_by_name_with_either_quote() -> None:

@@ -31,14 +31,17 @@ def test_rule_case(code: str, kind: str, case: dict) -> None:
     if kind == "passes":
         assert findings == []
     else:
-        assert [f.pointer for f in findings] == case["pointers"]
+        assert [p for f in findings for p in f.pointers or (f.pointer,)] == case["pointers"]
+        assert len(findings) == case.get("findings", len(case["pointers"]))
         assert all(f.rule == code and f.tool == case["tool"]["name"] and f.message for f in findings)
 
 
 def test_every_rule_has_a_case_file_with_both_kinds_and_no_case_file_is_orphaned() -> None:
+    """`CODE.json` is the rule's own case file; `CODE-<change>.json` pins one refinement (what fires, what not)."""
     files = {p.stem: json.loads(p.read_text(encoding="utf-8")) for p in CASES.glob("*.json")}
-    assert sorted(files) == sorted(r.code for r in RULES)
-    assert all(case["rule"] == code and case["fires"] and case["passes"] for code, case in files.items())
+    assert {r.code for r in RULES} <= set(files)
+    assert all(stem.split("-")[:2] == case["rule"].split("-") for stem, case in files.items())
+    assert all(case["fires"] and case["passes"] for case in files.values())
 
 
 @pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)

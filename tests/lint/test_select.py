@@ -13,8 +13,16 @@ def codes(select: list[str] = [], ignore: list[str] = []) -> list[str]:  # noqa:
     return [r.code for r in select_rules(select, ignore)]
 
 
-def test_no_flags_select_every_rule() -> None:
-    assert len(codes()) == 21
+def test_no_flags_select_every_rule_but_the_pedantic_tier() -> None:
+    assert len(codes()) == 20 and "DESC-008" not in codes()
+    assert len(select_rules(strict=True)) == 21
+
+
+def test_a_pedantic_rule_joins_by_its_exact_code_or_strict_never_by_a_prefix() -> None:
+    assert "DESC-008" not in codes(["DESC"]) and "DESC-008" not in codes(["DESC-00"])
+    assert codes(["DESC-008"]) == ["DESC-008"]
+    assert "DESC-008" in [r.code for r in select_rules(["DESC"], strict=True)]
+    assert [r.code for r in select_rules([], ["DESC-008"], strict=True)] == codes()
 
 
 def test_prefixes_codes_and_comma_lists_combine() -> None:

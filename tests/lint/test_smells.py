@@ -49,7 +49,7 @@ def test_smells_count_findings_and_the_total_is_their_sum() -> None:
                 "description": "a",
                 "inputSchema": {"type": "object", "properties": {"x": {}, "y": {}}, "required": ["x", "y"]},
             },
-            {"name": "b", "description": "Get the b record, see above.", "annotations": {"readOnlyHint": "yes"}},
+            {"name": "b", "description": "Set the b record, see above.", "annotations": {"readOnlyHint": "yes"}},
         ],
         shorthand=True,
     )

@@ -68,7 +68,7 @@ def test_purpose_rewards_an_action_verb_and_a_self_contained_text(description: s
 
 
 def test_the_score_is_the_mean_of_the_six_heuristics() -> None:
-    t = tool("Get the weather", annotations={})
+    t = tool("Set the weather", annotations={})
     # description 15/40, parameters 1, conciseness 1, return 0, annotations 0.5, purpose 1
     assert tdqs.heuristics(t) == {
         "description_length": 0.375,

@@ -33,13 +33,15 @@ def call(name: str, **args: Any) -> tuple[str, str]:
 
 @dataclass
 class FakeLLM:
-    """The behaviour: turns by index, failures for the first requests, a delay per call, hanging past a count."""
+    """The behaviour: turns by index (per model when `by_model` names it), failures for the first requests, a delay
+    per call, hanging past a count."""
 
     turns: list[Turn]
     failures: list[tuple[int, dict[str, str]]] = field(default_factory=list)
     delay_s: float = 0.0
     hang_after: int | None = None
     echo_prompt: bool = False
+    by_model: dict[str, list[Turn]] = field(default_factory=dict)
     requests: list[dict[str, Any]] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
     released: threading.Event = field(default_factory=threading.Event)
@@ -67,7 +69,8 @@ class FakeLLM:
                 self.inflight -= 1
         messages = body.get("messages", [])
         index = sum(m.get("role") == "assistant" for m in messages)
-        turn = self.turns[min(index, len(self.turns) - 1)]
+        turns = self.by_model.get(body.get("model", ""), self.turns)
+        turn = turns[min(index, len(turns) - 1)]
         if self.echo_prompt and not turn.calls:
             first = next(m for m in messages if m.get("role") == "user")
             turn = Turn(text=f"You said: {first['content']}", usage=turn.usage)

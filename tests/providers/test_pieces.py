@@ -107,3 +107,27 @@ def test_normalising_renumbers_call_ids_so_two_recordings_compare_equal() -> Non
 
     assert dumps(cassette(["toolu_x", "toolu_y"])) == dumps(cassette(["call_abc", "call_def"]))
     assert '"id": "call_2"' in dumps(cassette(["toolu_x", "toolu_y"]))
+
+
+def test_a_later_user_message_follows_the_answer_in_both_wire_formats() -> None:
+    from mcptest.providers import anthropic, openai
+    from mcptest.providers.messages import ModelReply, ModelRequest, UserMessage
+
+    request = ModelRequest(
+        model="m",
+        prompt="Hi",
+        history=[ModelReply(text="Hello."), UserMessage(text="Again?"), ModelReply(), UserMessage(text="Hm?")],
+    )
+    assert anthropic.to_messages(request) == [
+        {"role": "user", "content": "Hi"},
+        {"role": "assistant", "content": [{"type": "text", "text": "Hello."}]},
+        {"role": "user", "content": "Again?"},
+        {"role": "user", "content": "Hm?"},  # an empty answer is left out: the Messages API refuses empty content
+    ]
+    assert [(m["role"], m["content"]) for m in openai.to_messages(request)] == [
+        ("user", "Hi"),
+        ("assistant", "Hello."),
+        ("user", "Again?"),
+        ("assistant", None),
+        ("user", "Hm?"),
+    ]

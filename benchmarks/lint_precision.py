@@ -1,0 +1,116 @@
+"""Precision and recall of the default lint on the labelled real catalogs in tests/lint/real/labels/.
+
+Every finding the default rule selection reports on a real third-party catalog must carry a label (TP: a careful
+server author would act on it; FP: they would dismiss it), each with a reason. A label file holds:
+- `findings`: the labels of what the lint reported when the set was labelled (before the rules were refined);
+- `misses`: true problems a rule's own definition covers that the lint did not report then (always TP);
+- `extra`: findings a refined rule reports that the first labelling had not seen, labelled the same way.
+
+precision = reported findings labelled TP / reported findings
+recall    = TP labels (findings + misses) a reported finding still covers / all TP labels
+
+A finding that concerns several fields (`pointers`) covers the label of each. Prints the figures, a per-rule
+table, and any reported finding without a label (the test in tests/lint/test_real_precision.py fails on one).
+
+    python benchmarks/lint_precision.py [--strict] [--select CODES]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+LABELS = ROOT / "tests" / "lint" / "real" / "labels"
+
+Key = tuple[str, str, str]
+
+
+@dataclass
+class Tally:
+    """The counts behind the figures, overall and per rule."""
+
+    reported_tp: Counter[str] = field(default_factory=Counter)
+    reported_fp: Counter[str] = field(default_factory=Counter)
+    true_labels: Counter[str] = field(default_factory=Counter)
+    caught: Counter[str] = field(default_factory=Counter)
+    unlabelled: list[str] = field(default_factory=list)
+
+    @property
+    def precision(self) -> float:
+        """Reported findings labelled TP over reported findings (1.0 when nothing is reported)."""
+        reported = sum(self.reported_tp.values()) + sum(self.reported_fp.values())
+        return sum(self.reported_tp.values()) / reported if reported else 1.0
+
+    @property
+    def recall(self) -> float:
+        """TP labels still covered by a reported finding over all TP labels."""
+        total = sum(self.true_labels.values())
+        return sum(self.caught.values()) / total if total else 1.0
+
+
+def _labels(data: dict) -> dict[Key, str]:
+    out: dict[Key, str] = {}
+    for kind in ("findings", "misses", "extra"):
+        for row in data.get(kind, []):
+            out[(row["tool"], row["rule"], row["pointer"])] = "TP" if kind == "misses" else row["label"]
+    return out
+
+
+def measure(select: list[str] | None = None, strict: bool = False) -> Tally:
+    """Lint every labelled catalog with the chosen rules and tally the findings against the labels."""
+    from mcptest.catalog import load_catalog
+    from mcptest.lint import assess, select_rules
+
+    rules = select_rules(select or (), (), strict=strict)
+    tally = Tally()
+    for path in sorted(LABELS.glob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        labels = _labels(data)
+        covered: set[Key] = set()
+        for finding in assess(load_catalog(ROOT / data["catalog"]), rules).findings:
+            if finding.rule == "PASS":
+                continue
+            keys = [(finding.tool, finding.rule, p) for p in finding.pointers or (finding.pointer or "",)]
+            covered.update(keys)
+            verdicts = {labels[k] for k in keys if k in labels}
+            if not verdicts:
+                tally.unlabelled.append(f"{path.stem}: {finding.tool} {finding.rule} {finding.pointer}")
+            elif "TP" in verdicts:
+                tally.reported_tp[finding.rule] += 1
+            else:
+                tally.reported_fp[finding.rule] += 1
+        for key, verdict in labels.items():
+            if verdict == "TP":
+                tally.true_labels[key[1]] += 1
+                tally.caught[key[1]] += key in covered
+    return tally
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--strict", action="store_true", help="Also run the pedantic rules.")
+    parser.add_argument("--select", action="append", help="Rule codes or prefixes (repeatable).")
+    args = parser.parse_args()
+    tally = measure(args.select, args.strict)
+    rules = sorted(set(tally.reported_tp) | set(tally.reported_fp) | set(tally.true_labels))
+    print(f"{'rule':<10}{'TP':>5}{'FP':>5}{'true':>6}{'caught':>8}")
+    for rule in rules:
+        counters = (tally.reported_tp, tally.reported_fp, tally.true_labels, tally.caught)
+        tp, fp, true, caught = (c[rule] for c in counters)
+        print(f"{rule:<10}{tp:>5}{fp:>5}{true:>6}{caught:>8}")
+    tp, fp = sum(tally.reported_tp.values()), sum(tally.reported_fp.values())
+    print(f"\nreported {tp + fp} findings: {tp} TP, {fp} FP")
+    print(
+        f"precision {tally.precision:.1%}  recall {tally.recall:.1%} "
+        f"({sum(tally.caught.values())} of {sum(tally.true_labels.values())} true problems)"
+    )
+    for line in tally.unlabelled:
+        print(f"UNLABELLED {line}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,186 @@
+"""The pytest plugin (entry point `pytest11`): suites as test items, and fixtures for tests written in Python.
+
+`pytest` collects `mcptest.yml`, `mcptest.yaml` and `mcptest*.yml` / `mcptest*.yaml` files (and any YAML file named
+on the command line) as suites: one item per tool test, `tool_quality:` block and agent test (an agent test's runs
+and gates are one item, since its gates fold over every run). Items run through mcptest's runner, each over the
+worker's one session per server, so under pytest-xdist every worker keeps its own sessions. A failing item's report
+is mcptest's own failure text. Tags become markers (`-m smoke`), `-k` selects by name, and `--mcptest-record`
+records agent runs live (as `mcptest run --record`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import ExitStack
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+if TYPE_CHECKING:
+    from anyio.from_thread import BlockingPortal
+
+    from mcptest.python_api import Server
+    from mcptest.report.model import Report
+    from mcptest.runner import RunResult
+    from mcptest.session import SessionPool
+    from mcptest.suite.models import Suite
+
+SUITE_NAME = re.compile(r"mcptest[^/]*\.ya?ml$")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("mcptest")
+    group.addoption("--mcptest-record", action="store_true", help="Run agent tests live and (re)write their cassettes.")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.stash[_WORKER] = _Worker(config.getoption("--mcptest-record", False))
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    worker = config.stash.get(_WORKER, None)
+    if worker is not None:
+        worker.close()
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> SuiteFile | None:
+    named = {Path(a.split("::")[0]).resolve() for a in parent.config.args}
+    if SUITE_NAME.search(file_path.name) or (file_path.suffix in (".yml", ".yaml") and file_path.resolve() in named):
+        return SuiteFile.from_parent(parent, path=file_path)
+    return None
+
+
+class SuiteFile(pytest.File):
+    """A suite file: loaded once, an item per test."""
+
+    def collect(self) -> Iterator[SuiteItem]:
+        from mcptest.errors import UserError
+
+        try:
+            suite = self.config.stash[_WORKER].suite(self.path)
+        except UserError as exc:
+            raise self.CollectError("\n".join(str(p) for p in exc.problems)) from None
+        tests: list[tuple[str, Any]] = [("tool", t) for t in suite.tools]
+        tests += [("quality", b) for b in suite.tool_quality] + [("agent", a) for a in suite.agents]
+        for kind, test in tests:
+            item = SuiteItem.from_parent(self, name=test.name, kind=kind, line=test._line)
+            for tag in test.tags:
+                self.config.addinivalue_line("markers", f"{tag}: an mcptest tag")
+                item.add_marker(tag)
+            yield item
+
+
+class SuiteItem(pytest.Item):
+    """One test of a suite, run through mcptest's runner."""
+
+    def __init__(self, *, kind: str, line: int, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.kind, self.line = kind, line
+
+    def runtest(self) -> None:
+        from mcptest.report.model import Status
+
+        report = self.config.stash[_WORKER].run_one(self.path, self.name, self.kind)
+        rows = [r for r in report.results if r.kind == self.kind]
+        if not rows:
+            raise MCPTestFailure(report, f"mcptest ran nothing for {self.kind} test {self.name!r}")
+        if any(r.status == Status.FAILED for r in rows) or any(g.status == Status.FAILED for g in report.gates):
+            raise MCPTestFailure(report)
+        if all(r.status == Status.SKIPPED for r in rows):
+            pytest.skip(next((r.error for r in rows if r.error), "skipped by mcptest"))
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+        if isinstance(excinfo.value, MCPTestFailure):
+            return str(excinfo.value)
+        return str(super().repr_failure(excinfo))
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return self.path, self.line - 1, f"mcptest {self.kind}: {self.name}"
+
+
+class MCPTestFailure(Exception):
+    """A failed mcptest test; its text is mcptest's own report of it."""
+
+    def __init__(self, report: Report, message: str | None = None) -> None:
+        from mcptest.report.console import render_pretty
+
+        super().__init__(message or render_pretty(report).rstrip())
+
+
+class _Worker:
+    """What one pytest process keeps: loaded suites, a portal running one event loop, one session pool per suite."""
+
+    def __init__(self, record: bool) -> None:
+        self._record = record
+        self._suites: dict[Path, Suite] = {}
+        self._pools: dict[Path, SessionPool] = {}
+        self._stack = ExitStack()
+        self._portal: BlockingPortal | None = None
+
+    def suite(self, path: Path) -> Suite:
+        from mcptest.suite.loader import load_suite
+
+        key = path.resolve()
+        if key not in self._suites:
+            self._suites[key] = load_suite(path)
+        return self._suites[key]
+
+    def run_one(self, path: Path, name: str, kind: str) -> Report:
+        from mcptest.agent_plan import AgentOptions, RecordMode
+        from mcptest.runner import run_suite
+        from mcptest.selection import Selection
+
+        suite, portal = self.suite(path), self._loop()
+        options = AgentOptions(record_mode=RecordMode.ALL if self._record else RecordMode.NONE)
+        selection = Selection(filter=f"re:^{re.escape(name)}$")
+        pool = self._pool(path.resolve(), suite)
+        result: RunResult = portal.call(lambda: run_suite(suite, selection, agents_options=options, pool=pool))
+        for note in result.notes:
+            print(note)
+        return result.report
+
+    def python_server(self, name: str, suite_path: Path | None, command: str | None) -> Server:
+        from mcptest.python_api import Server, server_config
+
+        config, base = server_config(name, suite_path, command, self.suite)
+        return Server(name, config, base, self._loop(), self._stack)
+
+    def _loop(self) -> BlockingPortal:
+        from anyio.from_thread import start_blocking_portal
+
+        if self._portal is None:
+            self._portal = self._stack.enter_context(start_blocking_portal())
+        return self._portal
+
+    def _pool(self, key: Path, suite: Suite) -> SessionPool:
+        from mcptest.session import SessionPool
+
+        if key not in self._pools:
+            pool = SessionPool(dict(suite.servers), base_dir=Path(suite.file).parent)
+            assert self._portal is not None
+            self._pools[key] = self._stack.enter_context(self._portal.wrap_async_context_manager(pool))
+        return self._pools[key]
+
+    def close(self) -> None:
+        self._stack.close()
+
+
+_WORKER = pytest.StashKey[_Worker]()
+
+
+@pytest.fixture(scope="session")
+def mcp_server(pytestconfig: pytest.Config) -> Any:
+    """`mcp_server("weather")`: a connected server from `./mcptest.yml` (or `suite=`), or `mcp_server(command=...)`;
+    one session per server and worker, closed at the end of the session. See docs/python-api.md."""
+    worker = pytestconfig.stash[_WORKER]
+    opened: dict[tuple[str, str | None, str | None], Server] = {}
+
+    def connect(name: str = "server", *, suite: str | Path | None = None, command: str | None = None) -> Server:
+        key = (name, str(suite) if suite else None, command)
+        if key not in opened:
+            opened[key] = worker.python_server(name, Path(suite) if suite else None, command)
+        return opened[key]
+
+    return connect

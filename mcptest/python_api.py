@@ -1,0 +1,110 @@
+"""mcptest from Python: a connected server, the suite's matchers as assertions, and the trace gates as functions.
+
+Used by the pytest plugin's `mcp_server` fixture, and usable on its own (see docs/python-api.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import ExitStack
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from anyio.from_thread import BlockingPortal
+
+    from mcptest.gates.outcome import GateOutcome
+    from mcptest.session import CallOutcome, ServerConfig, ServerSession
+    from mcptest.suite.models import Suite
+    from mcptest.trace import Trace
+
+
+class MatchFailed(AssertionError):
+    """An `assert_that` that did not hold; the message is mcptest's failure text."""
+
+
+def assert_that(value: Any, target: str | None = None, **matcher: Any) -> None:
+    """Check one matcher of the suite format on `value` (or on the `target` path inside it).
+
+    `assert_that(outcome, "result.content[0].text", contains="Paris")`, `assert_that(7, **{">=": 5})`; a
+    `CallOutcome` is read as `{result, error, duration_ms}`, the roots a tool test's targets start from.
+    """
+    from mcptest.expect import Assertion, check, resolve
+
+    if len(matcher) != 1:
+        raise TypeError(f"assert_that takes exactly one matcher keyword, got {sorted(matcher) or 'none'}")
+    ((kind, expected),) = matcher.items()
+    root = _root(value)
+    assertion = Assertion.model_validate({"target": target or "value", "matcher": {kind.replace("_", "-"): expected}})
+    failures = check([assertion], lambda path: resolve(root, path) if target else value)
+    if failures:
+        f = failures[0]
+        raise MatchFailed(f"{f.target} {f.matcher} {f.expected!r}: {f.message}")
+
+
+def _root(value: Any) -> Any:
+    from mcptest.session import CallOutcome
+
+    if isinstance(value, CallOutcome):
+        return {"result": value.result, "error": value.error, "duration_ms": value.duration_ms}
+    return value
+
+
+def run_gate(block: str, traces: Sequence[Trace] | str | Path, config: Mapping[str, Any] | None = None) -> GateOutcome:
+    """Score recorded runs with one gate block, as a suite's agent test would: `run_gate("tool_selection",
+    "traces/weather.json", {"expected_tools": ["weather.get_weather"]})`. The outcome has `.targets`, `.status`
+    and `.failures`, judged against the block's `expect:` in `config` or its default gate."""
+    from mcptest.gates import GATES, evaluate_blocks
+    from mcptest.trace import load_traces
+
+    runs = load_traces(traces) if isinstance(traces, str | Path) else list(traces)
+    gate = next((g for g in GATES if g.name == block), None)
+    if gate is None:
+        raise KeyError(f"unknown gate block {block!r}; blocks are {', '.join(g.name for g in GATES)}")
+    (outcome,) = evaluate_blocks({block: gate.config.model_validate(dict(config or {}))}, runs)
+    return outcome
+
+
+def server_config(
+    name: str, suite_path: Path | None, command: str | None, load: Callable[[Path], Suite]
+) -> tuple[ServerConfig, Path]:
+    """The config of a server named in a suite (default `./mcptest.yml` or `./mcptest.yaml`), or of a command."""
+    from mcptest.errors import usage_error
+    from mcptest.lint.sources import resolve_sources
+    from mcptest.suite.loader import find_suite
+
+    if command:
+        sources = resolve_sources(None, None, None, command)
+        return sources.servers[0][1], Path(sources.base_dir)
+    path = suite_path or Path(find_suite(None))
+    suite = load(path)
+    if name not in suite.servers:
+        raise usage_error(f"{path}: no server named {name!r}; servers are {', '.join(suite.servers) or 'none'}")
+    return suite.servers[name], Path(suite.file).parent
+
+
+class Server:
+    """A connected MCP server for tests written in Python; every call blocks until the server answers."""
+
+    def __init__(self, name: str, config: ServerConfig, base: Path, portal: BlockingPortal, stack: ExitStack):
+        self.name = name
+        self._config, self._base, self._portal, self._stack = config, base, portal, stack
+        self._session: ServerSession | None = None
+
+    def call_tool(self, tool: str, args: Mapping[str, Any] | None = None) -> CallOutcome:
+        """`tools/call`: the result as the server sent it (`.result`, wire JSON), or `.error`."""
+        session = self._open()
+        return self._portal.call(session.call_tool, tool, dict(args or {}))
+
+    def list_tools(self) -> list[dict[str, Any]]:
+        """`tools/list`, every page, as wire JSON."""
+        return self._portal.call(self._open().list_tools)
+
+    def _open(self) -> ServerSession:
+        from mcptest.session import SessionPool
+
+        if self._session is None:
+            pool = SessionPool({self.name: self._config}, base_dir=self._base)
+            entered = self._stack.enter_context(self._portal.wrap_async_context_manager(pool))
+            self._session = self._portal.call(entered.get, self.name)
+        return self._session

@@ -1,0 +1,178 @@
+"""`mcptest init`'s starter files: a suite with one smoke test per tool, a quality gate, and a CI workflow."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from mcptest.catalog import Catalog, Tool
+
+FORMAT_EXAMPLES = {
+    "uri": "https://example.com/",
+    "url": "https://example.com/",
+    "email": "user@example.com",
+    "date": "2026-01-01",
+    "date-time": "2026-01-01T00:00:00Z",
+    "time": "12:00:00",
+    "uuid": "00000000-0000-4000-8000-000000000000",
+    "hostname": "example.com",
+    "ipv4": "127.0.0.1",
+}
+"""A value for a string whose validity comes from its `format`: an empty string would not be one."""
+
+
+@dataclass(frozen=True)
+class Starter:
+    """The starter suite's YAML, and per tool the arguments it chose (None: none valid could be built)."""
+
+    suite: str
+    workflow: str
+    args: dict[str, dict[str, Any] | None]
+
+
+def arguments(schema: dict[str, Any]) -> dict[str, Any] | None:
+    """Arguments for a smoke call: the required properties, each from its `examples`, `default`, `const` or first
+    `enum` value, else the smallest value its type and bounds allow; None when the result fails the schema."""
+    value = _value(schema, 0)
+    if not isinstance(value, dict) or not _valid(value, schema):
+        return None
+    return value
+
+
+def _value(schema: Any, depth: int) -> Any:
+    if not isinstance(schema, dict) or depth > 12:
+        return None
+    if isinstance(schema.get("examples"), list) and schema["examples"]:
+        return schema["examples"][0]
+    for key in ("default", "const"):
+        if key in schema:
+            return schema[key]
+    if schema.get("enum"):
+        return schema["enum"][0]
+    for key in ("anyOf", "oneOf", "allOf"):
+        if isinstance(schema.get(key), list) and schema[key]:
+            options = [s for s in schema[key] if not (isinstance(s, dict) and s.get("type") == "null")]
+            return _value((options or schema[key])[0], depth + 1)
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        kind = next((k for k in kind if k != "null"), None)
+    if kind == "object" or (kind is None and "properties" in schema):
+        props = schema.get("properties") or {}
+        return {name: _value(props.get(name, {}), depth + 1) for name in schema.get("required", [])}
+    if kind == "array":
+        return [_value(schema.get("items", {}), depth + 1) for _ in range(int(schema.get("minItems", 0)))]
+    if kind in ("integer", "number"):
+        low = schema.get("minimum", schema.get("exclusiveMinimum", 0) + (1 if "exclusiveMinimum" in schema else 0))
+        high = schema.get("maximum")
+        value = max(low, 0) if high is None or high >= max(low, 0) else low
+        return int(value) if kind == "integer" else value
+    if kind == "boolean":
+        return False
+    if kind == "string":
+        return _string(schema)
+    return None
+
+
+def _string(schema: dict[str, Any]) -> str:
+    text = FORMAT_EXAMPLES.get(str(schema.get("format", "")), "example")
+    low, high = int(schema.get("minLength", 0)), schema.get("maxLength")
+    text = text.ljust(low, "x")
+    return text[: int(high)] if isinstance(high, int) else text
+
+
+def _valid(value: Any, schema: dict[str, Any]) -> bool:
+    import jsonschema
+
+    try:
+        validator = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+        return validator(schema, format_checker=validator.FORMAT_CHECKER).is_valid(value)
+    except (jsonschema.SchemaError, jsonschema.exceptions.RefResolutionError, RecursionError):
+        return False
+
+
+def starter(catalog: Catalog, server: str, connection: dict[str, Any], mcptest_spec: str = "mcptest") -> Starter:
+    """The starter suite for `catalog` served as `server` (`connection`: its `command:` or `url:` entry)."""
+    chosen = {tool.name: arguments(tool.input_schema) for tool in catalog.tools}
+    lines = [
+        "# A starter suite written by `mcptest init`: one smoke test per tool and a description-quality gate.",
+        "# Run it with `mcptest run mcptest.yml`; replace each smoke test's arguments and checks with real ones.",
+        "servers:",
+        f"  {server}:",
+        *(f"    {key}: {_flow(value)}" for key, value in connection.items()),
+        "",
+        "tools:",
+    ]
+    for tool in catalog.tools:
+        lines += _smoke_test(tool, server, chosen[tool.name])
+    lines += ["", "tool_quality:", f"  - name: {_flow(f'{server} tool descriptions')}", f"    server: {server}"]
+    lines += _quality_ratchet(catalog)
+    return Starter("\n".join(lines), workflow(mcptest_spec), chosen)
+
+
+def _quality_ratchet(catalog: Catalog) -> list[str]:
+    """The quality gate as a ratchet: today's figures are the floors, so the starter passes and any slide fails.
+    The defaults (`min_score >= 0.5`, `mean_score >= 0.7`, no critical finding) are named as the goal."""
+    import math
+
+    from mcptest.lint import assess
+    from mcptest.lint.gate import quality_targets
+
+    now = quality_targets(assess(catalog))
+    floors = [
+        ("min_score", ">=", math.floor(float(now["min_score"]) * 100) / 100),
+        ("mean_score", ">=", math.floor(float(now["mean_score"]) * 100) / 100),
+        ("critical_count", "<=", int(now["critical_count"])),
+    ]
+    out = [
+        "    # today's figures as floors; tighten them as you fix findings (`mcptest doctor --lint-descriptions`)",
+        "    # until the default gate holds: min_score >= 0.5, mean_score >= 0.7, critical_count <= 0",
+        "    expect:",
+    ]
+    for target, op, value in floors:
+        out += [f"      - target: {target}", f'        matcher: {{ "{op}": {value} }}']
+    return [*out, ""]
+
+
+def _smoke_test(tool: Tool, server: str, args: dict[str, Any] | None) -> list[str]:
+    out = [f"  - name: {_flow(f'{tool.name} answers')}", f"    server: {server}", f"    tool: {_flow(tool.name)}"]
+    if args is None:
+        out.append("    # no valid arguments could be built from the inputSchema: fill them in")
+        out.append("    args: {}")
+    elif args:
+        out.append(f"    args: {_flow(args)}")
+    out += ["    expect:", "      - target: result.isError", "        matcher: { exact: false }"]
+    return out
+
+
+def _flow(value: Any) -> str:
+    """YAML flow text for a value: JSON is YAML, and a plain scalar where that reads the same."""
+    plain = isinstance(value, str) and re.fullmatch(r"[A-Za-z_][\w .-]*", value) and value.strip() == value
+    if plain and value.lower() not in ("true", "false", "null", "yes", "no", "on", "off", "y", "n", "~"):
+        return str(value)
+    return json.dumps(value, ensure_ascii=False)
+
+
+def workflow(mcptest_spec: str) -> str:
+    """A GitHub Actions workflow that installs mcptest and runs the suite on every push and pull request."""
+    return f"""# Written by `mcptest init`: run the MCP suite in CI.
+name: mcptest
+on: [push, pull_request]
+jobs:
+  mcptest:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - uses: actions/setup-python@v5
+        with:
+          python-version: "3.12"
+      # mcptest from its repository (or a pinned version): `mcptest init --mcptest-spec` chose this line
+      - run: python -m pip install {json.dumps(mcptest_spec)}
+      - run: mcptest run mcptest.yml --reporter junit --output mcptest-junit.xml
+      - if: always()
+        uses: actions/upload-artifact@v4
+        with:
+          name: mcptest-report
+          path: mcptest-junit.xml
+"""

@@ -1,0 +1,82 @@
+"""`mcptest init`: a starter suite from a live server's catalog that validates and passes against its mock."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from mcptest.catalog import load_catalog
+from mcptest.exit_codes import ExitCode
+from mcptest.scaffold import _valid, arguments
+from tests.conftest import ROOT, run_cli
+
+CATALOGS = sorted((ROOT / "tests" / "lint" / "fixtures").glob("*.json"))
+
+
+@pytest.mark.parametrize("catalog", CATALOGS, ids=lambda p: p.stem)
+def test_the_starter_validates_and_passes_against_the_mock_of_the_same_catalog(catalog: Path, tmp_path: Path) -> None:
+    command = f"{sys.executable} -m mcptest mock --tools-from {catalog}"
+    made = run_cli("init", "--command", command, "--name", "srv", "--dir", str(tmp_path), timeout=120)
+    assert made.code == ExitCode.OK, made.stderr
+    suite = tmp_path / "mcptest.yml"
+    tools = json.loads(catalog.read_text())["tools"]
+    assert suite.read_text().count("\n  - name: ") == len(tools) + 1  # a smoke test per tool, one quality block
+    assert run_cli("validate", str(suite)).code == ExitCode.OK
+    ran = run_cli("run", str(suite), timeout=240)
+    assert ran.code == ExitCode.OK, ran.stdout + ran.stderr
+    workflow = (tmp_path / ".github" / "workflows" / "mcptest.yml").read_text()
+    assert "pip install" in workflow and "mcptest run mcptest.yml" in workflow
+
+
+@pytest.mark.parametrize("catalog", CATALOGS, ids=lambda p: p.stem)
+def test_every_smoke_argument_set_satisfies_its_tools_input_schema(catalog: Path) -> None:
+    for tool in load_catalog(catalog).tools:
+        args = arguments(tool.input_schema)
+        assert args is not None and _valid(args, tool.input_schema), tool.name
+
+
+def test_arguments_prefer_examples_then_defaults_then_enums_then_the_smallest_valid_value() -> None:
+    schema = {
+        "type": "object",
+        "required": ["a", "b", "c", "d", "e", "f"],
+        "properties": {
+            "a": {"type": "string", "examples": ["Paris"], "default": "Oslo"},
+            "b": {"type": "string", "default": "Oslo", "enum": ["Rome", "Oslo"]},
+            "c": {"type": "string", "enum": ["Rome", "Oslo"]},
+            "d": {"type": "integer", "minimum": 3, "maximum": 9},
+            "e": {"type": "string", "format": "date", "minLength": 4},
+            "f": {"type": "array", "minItems": 2, "items": {"type": "string", "minLength": 12}},
+        },
+    }
+    assert arguments(schema) == {
+        "a": "Paris", "b": "Oslo", "c": "Rome", "d": 3, "e": "2026-01-01", "f": ["examplexxxxx", "examplexxxxx"],
+    }  # fmt: skip
+
+
+def test_no_arguments_are_offered_when_none_valid_can_be_built() -> None:
+    assert (
+        arguments({"type": "object", "required": ["x"], "properties": {"x": {"type": "string", "pattern": "^\\d+$"}}})
+        is None
+    )
+
+
+def test_a_real_third_party_server_gets_a_suite_that_validates(tmp_path: Path) -> None:
+    server = Path(sys.executable).parent / "mcp-server-time"
+    made = run_cli("init", "--command", str(server), "--name", "time", "--dir", str(tmp_path), timeout=120)
+    assert made.code == ExitCode.OK, made.stderr
+    text = (tmp_path / "mcptest.yml").read_text()
+    assert "tool: get_current_time" in text and "tool: convert_time" in text
+    assert run_cli("validate", str(tmp_path / "mcptest.yml")).code == ExitCode.OK
+
+
+def test_init_refuses_to_overwrite_without_force_and_needs_a_server(tmp_path: Path) -> None:
+    (tmp_path / "mcptest.yml").write_text("tools: []\n")
+    catalog = CATALOGS[0]
+    again = run_cli("init", "--command", f"mcptest mock --tools-from {catalog}", "--dir", str(tmp_path))
+    assert again.code == ExitCode.USAGE and "exists; pass --force" in again.stderr
+    assert (tmp_path / "mcptest.yml").read_text() == "tools: []\n"
+    nothing = run_cli("init", "--dir", str(tmp_path))
+    assert nothing.code == ExitCode.USAGE and "--command" in nothing.stderr

@@ -1,0 +1,81 @@
+"""Token counts stay identical to tiktoken's: the fast rank loader and the plain-Python merge against the encoder."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import random
+from pathlib import Path
+
+import pytest
+import tiktoken.load
+
+from mcptest import tokens
+from tests.conftest import ROOT
+
+CATALOGS = sorted((ROOT / "tests" / "lint" / "fixtures").glob("*.json")) + sorted(
+    (ROOT / "tests" / "lint" / "real").glob("*.json")
+)
+TRICKY = [
+    "",
+    " ",
+    "\n\n\n",
+    "  leading and trailing  ",
+    "Hello, world! It's 2026; we'll   see.\r\n\tTabs\tand CRLF\r\n",
+    "numbers 1 12 123 1234 12345 3.14159 -7",
+    "don't DON'T y'all I'M they've",
+    "日本語のテキストと中文字符，还有한국어",
+    "emoji 👍🏽🚀 and combining é (e\u0301) and zero\u200bwidth",
+    "<|endoftext|> <|fim_prefix|> are text here",
+    "snake_case camelCase kebab-case SCREAMING_CASE path/to/file.py:12:5",
+    '{"type":"object","properties":{"a":{"type":"string","maxLength":100}},"required":["a"]}',
+    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" * 3,
+    "\x00\x01 control \x7f bytes",
+]
+
+
+def _texts() -> list[str]:
+    texts = list(TRICKY)
+    for path in CATALOGS:
+        for tool in json.loads(path.read_text(encoding="utf-8"))["tools"]:
+            texts += [tool["name"], tool.get("description") or "", json.dumps(tool.get("inputSchema", {}))]
+    rng = random.Random(13)
+    alphabet = "ab xyz09 \n\t.,'-_/é日👍\x1c\x0b\r"
+    texts += ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 80))) for _ in range(300)]
+    texts += ["".join(chr(rng.randrange(128)) for _ in range(rng.randint(1, 80))) for _ in range(300)]
+    return texts
+
+
+def test_the_fast_loader_reads_the_same_ranks_as_tiktokens_own(tmp_path: Path) -> None:
+    plain = tmp_path / "cl100k_base.tiktoken"
+    plain.write_bytes(gzip.decompress(tokens._bpe_file().read_bytes()))
+    assert tokens.ranks() == tiktoken.load.load_tiktoken_bpe(str(plain))
+
+
+@pytest.mark.parametrize("budget", [10**9, 0], ids=["plain-python", "encoder"])
+def test_counts_are_identical_to_tiktoken_on_real_catalogs_and_tricky_text(budget: int) -> None:
+    counter = tokens._Counter()
+    counter.budget = budget
+    encoder = tokens.encoding()
+    for text in _texts():
+        assert counter.count(text) == len(encoder.encode(text, disallowed_special=())), repr(text)
+
+
+def test_the_counter_switches_to_the_encoder_once_the_budget_is_spent() -> None:
+    counter = tokens._Counter()
+    counter.budget = 10
+    assert counter.count("hello world") == 2 and counter.budget == 0
+    assert counter.count("hello") == 1 and counter.pieces == {}
+
+
+def test_the_ascii_split_is_tiktokens_split_on_every_ascii_character() -> None:
+    import re
+
+    import regex
+
+    rng = random.Random(7)
+    full, fast = regex.compile(tokens._PAT), re.compile(tokens._ASCII_PAT)
+    texts = ["".join(chr(rng.randrange(128)) for _ in range(rng.randint(1, 60))) for _ in range(2000)]
+    texts += ["a \x1c b\x1f\n", "x  \n", "  \r\n\r\n", "I'M 1234567 don'T", "\x0b\x0c\t end  "]
+    for text in texts:
+        assert fast.findall(text) == full.findall(text), repr(text)
