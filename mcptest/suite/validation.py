@@ -32,7 +32,7 @@ def problems_from(model: type[BaseModel], exc: ValidationError, doc: SourceDoc, 
     problems = []
     for err in one_per_value(data, exc.errors(include_url=False)):
         loc = tuple(err["loc"])
-        path = (*base, *_data_path(data, loc, keep_last=err["type"] == "missing"))
+        path = (*base, *_data_path(data, loc, keep_last=True))
         kind = err["type"]
         if kind == "extra_forbidden":
             key = str(loc[-1])
@@ -152,7 +152,8 @@ def _merged(data: Any, errors: list[Any]) -> list[Any]:
     for err in errors:
         by_place.setdefault(_data_path(data, tuple(err["loc"])), []).append(err)
     out = []
-    for same in by_place.values():
+    for place, found in by_place.items():
+        same = [e if e["type"] == "missing" else {**e, "loc": place} for e in found]  # no member tag in the path
         typed = [e for e in same if e["msg"].startswith("Input should be ")]
         if len(typed) < 2 or len(typed) != len(same):
             out += same
