@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,7 @@ from mcptest.errors import Problem, UserError
 
 _OBJECT_KEYS = tuple((k, dict, "an object") for k in ("inputSchema", "outputSchema", "annotations"))
 _OPTIONAL_STRINGS = ("description", "title")
+_TOOL_AT = re.compile(r"^tools\[(\d+)\](?: \(.*?\))?((?:\.\w+)*)")
 
 
 @dataclass(frozen=True)
@@ -66,10 +68,13 @@ class Catalog:
         return next((t for t in self.tools if t.name == name), None)
 
 
-def from_wire(data: Any, source: str = "catalog") -> Catalog:
-    """Build a catalog from a `tools/list` result or a bare array of tools; problems raise UserError."""
+def from_wire(data: Any, source: str = "catalog", *, shorthand: bool = False) -> Catalog:
+    """Build a catalog from a `tools/list` result or a bare array of tools; problems raise UserError.
+
+    `shorthand` (a tool-bench spec's inline catalog) lets a tool leave out `inputSchema`.
+    """
     tools = tool_list(data, source)
-    problems = [Problem(source, 0, 0, msg) for i, raw in enumerate(tools) for msg in tool_problems(raw, i)]
+    problems = [Problem(source, 0, 0, m) for i, raw in enumerate(tools) for m in tool_problems(raw, i, shorthand)]
     if problems:
         raise UserError(problems)
     others = {key: _objects(data, wire, source) for key, wire in _OTHER_PRIMITIVES.items()}
@@ -95,20 +100,44 @@ def tool_list(data: Any, source: str) -> list[Any]:
     return tools
 
 
-def read_json(path: str | Path) -> Any:
-    """Read a JSON file; a syntax error points at its line and column."""
+def read_json(path: str | Path) -> tuple[Any, str]:
+    """Read a JSON file: its data and its text; a syntax error points at its line and column."""
+    from mcptest import json_source
     from mcptest.yaml_source import read_text
 
     text = read_text(path)
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UserError([Problem(str(path), exc.lineno, exc.colno, f"JSON syntax error: {exc.msg}")]) from None
+    return json_source.loads(text, str(path)), text
 
 
 def load_catalog(path: str | Path) -> Catalog:
-    """Read a saved catalog (JSON)."""
-    return from_wire(read_json(path), str(path))
+    """Read a saved catalog (JSON); each problem is located at its tool (or the key of it) in the file."""
+    data, text = read_json(path)
+    try:
+        return from_wire(data, str(path))
+    except UserError as exc:
+        raise UserError(locate(exc.problems, text, data)) from None
+
+
+def locate(problems: list[Problem], text: str, data: Any) -> list[Problem]:
+    """Catalog problems (`tools[3] (name).inputSchema: ...`) placed at their line and column of the JSON text."""
+    from mcptest.yaml_source import parse
+
+    if all(p.line for p in problems):
+        return problems
+    try:
+        doc = parse(text, problems[0].file)  # JSON is YAML: parsed again only to find positions
+    except UserError:
+        return problems
+    out = []
+    for p in problems:
+        where = _TOOL_AT.match(p.message)
+        if p.line or where is None:
+            out.append(p)
+            continue
+        loc: tuple[str | int, ...] = ("tools",) if isinstance(data, dict) else ()
+        loc = (*loc, int(where.group(1)), *where.group(2).split(".")[1:])
+        out.append(doc.problem(loc, p.message))
+    return out
 
 
 def save_catalog(catalog: Catalog, path: str | Path) -> None:
@@ -121,8 +150,8 @@ def save_catalog(catalog: Catalog, path: str | Path) -> None:
         raise UserError([Problem(str(path), 0, 0, f"cannot write the catalog: {exc.strerror or exc}")]) from None
 
 
-def tool_problems(raw: Any, i: int) -> list[str]:
-    """What is wrong with the i-th tool of a catalog, one message each."""
+def tool_problems(raw: Any, i: int, shorthand: bool = False) -> list[str]:
+    """What is wrong with the i-th tool of a catalog, one message each: `doctor --catalog` and `mock` alike."""
     at = f"tools[{i}]"
     if not isinstance(raw, dict):
         return [f"{at}: a tool must be an object, found a JSON {_kind(raw)}"]
@@ -134,7 +163,26 @@ def tool_problems(raw: Any, i: int) -> list[str]:
     for key, kind, want in (*((k, str, "a string") for k in _OPTIONAL_STRINGS), *_OBJECT_KEYS):
         if raw.get(key) is not None and not isinstance(raw[key], kind):
             out.append(f"{at}.{key}: must be {want}, found a JSON {_kind(raw[key])}")
+    if "inputSchema" not in raw and not shorthand:
+        out.append(f'{at}: missing \'inputSchema\' (MCP requires one; write {{"type": "object"}} for no arguments)')
+    for key in ("inputSchema", "outputSchema"):
+        if isinstance(raw.get(key), dict):
+            out += _schema_problems(f"{at}.{key}", raw[key])
     return out
+
+
+def _schema_problems(at: str, schema: dict[str, Any]) -> list[str]:
+    """A tool's input or output schema must be a valid JSON Schema of an object (MCP requires both)."""
+    from mcptest.mock.schemas import schema_problem
+    from mcptest.suite.validation import where
+
+    found = schema_problem(schema)
+    if found is not None:
+        return [f"{where((at, *found[0]))}: not a valid JSON Schema: {found[1]}"]
+    if schema.get("type") != "object":
+        kind = f"type {json.dumps(schema['type'])}" if "type" in schema else "no type"
+        return [f'{at}: must be an object schema ("type": "object"), found {kind}']
+    return []
 
 
 def _kind(value: Any) -> str:

@@ -130,7 +130,8 @@ def from_json(data: Any, source: str) -> Surface:
 
 def load(path: str | Path) -> Surface:
     """Read a saved snapshot or a cassette file."""
-    return from_json(read_json(path), str(path))
+    data, _ = read_json(path)
+    return from_json(data, str(path))
 
 
 def _from_cassette(data: dict[str, Any], source: str) -> Surface:

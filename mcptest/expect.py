@@ -9,7 +9,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, StrictFloat, StrictInt, field_validator, model_validator
 
 from mcptest.judges.spec import JudgeSpec, JurySpec
 
@@ -43,10 +43,10 @@ class Matcher(_Strict):
     json_schema: dict[str, Any] | None = Field(
         None, alias="schema", description="A JSON Schema the value must satisfy, e.g. `{ minimum: 80 }`."
     )
-    ge: int | float | None = Field(None, alias=">=", description="A number at least this.")
-    gt: int | float | None = Field(None, alias=">", description="A number above this.")
-    le: int | float | None = Field(None, alias="<=", description="A number at most this.")
-    lt: int | float | None = Field(None, alias="<", description="A number below this.")
+    ge: StrictInt | StrictFloat | None = Field(None, alias=">=", description="A number at least this.")
+    gt: StrictInt | StrictFloat | None = Field(None, alias=">", description="A number above this.")
+    le: StrictInt | StrictFloat | None = Field(None, alias="<=", description="A number at most this.")
+    lt: StrictInt | StrictFloat | None = Field(None, alias="<", description="A number below this.")
     snapshot: str | dict[str, Any] | None = Field(
         None,
         description="Equal to the stored `__snapshots__/NAME.json` once timestamps, UUIDs and durations are "

@@ -1,11 +1,11 @@
 """The pytest plugin (entry point `pytest11`): suites as test items, and fixtures for tests written in Python.
 
 `pytest` collects `mcptest.yml`, `mcptest.yaml` and `mcptest*.yml` / `mcptest*.yaml` files (and any YAML file named
-on the command line) as suites: one item per tool, resource and prompt test, `tool_quality:` and `security:` block and agent test (an agent test's runs
-and gates are one item, since its gates fold over every run). Items run through mcptest's runner, each over the
-worker's one session per server, so under pytest-xdist every worker keeps its own sessions. A failing item's report
-is mcptest's own failure text. Tags become markers (`-m smoke`), `-k` selects by name, and `--mcptest-record`
-records agent runs live (as `mcptest run --record`).
+on the command line) as suites: one item per tool, resource and prompt test, `tool_quality:` and `security:` block,
+and agent test (an agent test's runs and gates are one item, since its gates fold over every run). Items run
+through mcptest's runner, each over the worker's one session per server, so under pytest-xdist every worker keeps
+its own sessions. A failing item's report is mcptest's own failure text. Tags become markers (`-m smoke`), `-k`
+selects by name, and `--mcptest-record` records agent runs live (as `mcptest run --record`).
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from mcptest import json_source
 from mcptest.errors import Problem, UserError
 from mcptest.judges.verdict import Judgement
 from mcptest.suite.validation import problems_from
@@ -265,10 +266,7 @@ def _text(text: str) -> dict[str, Any]:
 def load_traces(path: str | Path) -> list[Trace]:
     """Read a trace file: one trace object or a JSON array of them. Every problem raises one UserError."""
     text = read_text(path)
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UserError([Problem(str(path), exc.lineno, exc.colno, f"JSON syntax error: {exc.msg}")]) from None
+    data = json_source.loads(text, str(path))
     if not isinstance(data, dict | list) or (isinstance(data, list) and not data):
         kinds = {str: "string", bool: "boolean", type(None): "null"}
         found = "an empty array" if isinstance(data, list) else f"a JSON {kinds.get(type(data), 'number')}"

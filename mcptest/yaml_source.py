@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import datetime as _dt
+import errno
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,13 +40,18 @@ class SourceDoc:
         return Problem(self.path, line, col, message)
 
 
-def read_text(path: str | Path) -> str:
-    """Read a user's file, turning every OS-level failure into a one-line UserError."""
+MAX_FILE_BYTES = 64 * 1024 * 1024
+# What YAML (and so mcptest) accepts in a file: tab, newlines and printable Unicode; a NUL is the usual intruder.
+_UNPRINTABLE = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def read_text(path: str | Path, limit: int = MAX_FILE_BYTES) -> str:
+    """Read a user's file (at most `limit` bytes), turning every OS-level failure into a one-line UserError."""
     p = Path(path)
     try:
         if p.is_dir():
             raise UserError([Problem(str(path), 0, 0, "is a directory, not a file (name the YAML file inside it)")])
-        return p.read_text(encoding="utf-8")
+        return read_limited(p, limit)
     except FileNotFoundError:
         raise UserError([Problem(str(path), 0, 0, "no such file")]) from None
     except UnicodeDecodeError as exc:
@@ -53,21 +60,55 @@ def read_text(path: str | Path) -> str:
         raise UserError([Problem(str(path), 0, 0, f"cannot read: {exc.strerror or exc}")]) from None
 
 
+def read_limited(path: str | Path, limit: int = MAX_FILE_BYTES) -> str:
+    """A UTF-8 file's text; past `limit` bytes (`/dev/zero`, a runaway log) it is an OSError, never a MemoryError."""
+    with Path(path).open("rb") as handle:
+        raw = handle.read(limit + 1)
+    if len(raw) > limit:
+        raise OSError(errno.EFBIG, f"larger than {limit // 2**20} MiB, more than mcptest reads from one file")
+    return raw.decode("utf-8")
+
+
+def unprintable(text: str, path: str) -> Problem | None:
+    """The first character YAML does not allow (a NUL, an escape...), located, or None."""
+    bad = _UNPRINTABLE.search(text)
+    if bad is None:
+        return None
+    line = text.count("\n", 0, bad.start()) + 1
+    col = bad.start() - (text.rfind("\n", 0, bad.start()) + 1) + 1
+    return Problem(path, line, col, f"character U+{ord(bad.group()):04X} is not allowed in a YAML file (remove it)")
+
+
 def parse(text: str, path: str) -> SourceDoc:
-    """Parse YAML text; a syntax error is a UserError at its line and column.
+    """Parse YAML text; a syntax error, a bomb or a tag is a UserError at its line and column.
 
     The document is composed into nodes (which carry their positions) and walked once, building plain data and
     the position table together; the round-trip loader would also keep comments and styles, at twice the cost.
     """
     from ruamel.yaml import YAML
+    from ruamel.yaml.composer import MaxDepthExceededError
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
+    from mcptest.yaml_guard import MAX_DEPTH, BoundedComposer, Refused
+
+    bad = unprintable(text, path)
+    if bad:
+        raise UserError([bad])
     yaml = YAML(typ="safe", pure=True)
+    yaml.Composer = BoundedComposer
+    yaml.max_depth = MAX_DEPTH
     doc = SourceDoc(path=path, data=None)
     doc.values[()] = (1, 1)
     try:
         root = yaml.compose(text)
-        doc.data = None if root is None else _Walk(doc, yaml.constructor).plain(root, ())
+        doc.data = None if root is None else _Walk(doc, yaml.constructor, yaml.composer.origins).plain(root, ())
+    except MaxDepthExceededError as exc:
+        mark = exc.problem_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
+        raise UserError([Problem(path, line, col, f"nested deeper than {MAX_DEPTH} levels: flatten it")]) from None
+    except Refused as exc:
+        mark = exc.problem_mark
+        raise UserError([Problem(path, mark.line + 1, mark.column + 1, str(exc.problem))]) from None
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
@@ -89,24 +130,30 @@ def load(path: str | Path) -> SourceDoc:
 class _Walk:
     """Plain data and positions from composed nodes; `<<` merges and aliases as the safe loader does them."""
 
-    def __init__(self, doc: SourceDoc, constructor: Any) -> None:
+    def __init__(self, doc: SourceDoc, constructor: Any, origins: dict[int, int]) -> None:
         self.doc = doc
         self.constructor = constructor
+        self.origins = origins
         self.open: set[int] = set()  # collections being walked, so an alias to an ancestor is an error, not a hang
 
     def plain(self, node: Any, loc: Loc) -> Any:
         from ruamel.yaml.nodes import MappingNode, SequenceNode
 
         if not isinstance(node, MappingNode | SequenceNode):
-            return _scalar(self.constructor.construct_object(node, deep=True))
-        if id(node) in self.open:
+            try:
+                return _scalar(self.constructor.construct_object(node, deep=True))
+            except ValueError as exc:  # an integer past Python's 4,300-digit limit, a date out of range
+                what = f"cannot read this value: {exc}".split("; use sys.")[0] + " (quote it to keep it as text)"
+                raise UserError([Problem(self.doc.path, *_mark(node), what)]) from None
+        same = self.origins.get(id(node), id(node))
+        if same in self.open:
             what = "YAML syntax error: this alias refers to a node that contains it"
             raise UserError([self.doc.problem(loc, what, at_key=True)])
-        self.open.add(id(node))
+        self.open.add(same)
         try:
             return self._mapping(node, loc) if isinstance(node, MappingNode) else self._sequence(node, loc)
         finally:
-            self.open.discard(id(node))
+            self.open.discard(same)
 
     def _mapping(self, node: Any, loc: Loc) -> dict[Any, Any]:
         self.constructor.flatten_mapping(node)  # `<<` pairs come first, so the mapping's own keys override them
@@ -136,6 +183,10 @@ class _Walk:
             self.doc.values[(*loc, i)] = (item.start_mark.line + 1, item.start_mark.column + 1)
             items.append(self.plain(item, (*loc, i)))
         return items
+
+
+def _mark(node: Any) -> tuple[int, int]:
+    return node.start_mark.line + 1, node.start_mark.column + 1
 
 
 def _key(value: Any) -> Any:

@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from mcptest import yaml_source
+from mcptest import json_source, yaml_source
 from mcptest.bench import mutations as m
 from mcptest.bench.spec import MUTATIONS, Bench, DropKeyword, Mutation, SpecFile
 from mcptest.bench.terms import word_key
@@ -32,8 +32,10 @@ def load_spec(path: str | Path) -> Bench:
     text = yaml_source.read_text(path)
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         data = None
+    if json_source.depth_exceeds(data, json_source.MAX_DEPTH):
+        data = json_source.loads(text, str(path))
     if isinstance(data, dict):
         try:
             return _load(SourceDoc(str(path), data), path)
@@ -102,7 +104,8 @@ def _catalog(doc: SourceDoc, spec: SpecFile, problems: list[Problem]) -> Catalog
     if spec.catalog_path is not None:
         file = Path(doc.path).parent / spec.catalog_path
         if not file.is_file():
-            message = f"catalog_path: no such file {str(file)!r} (the path is relative to the spec's folder)"
+            what = "is a folder, not a saved tools/list JSON file" if file.is_dir() else "no such file"
+            message = f"catalog_path: {what} {str(file)!r} (the path is relative to the spec's folder)"
             problems.append(doc.problem(("catalog_path",), message))
             return None
         catalog: Catalog | None = _collect(problems, lambda: load_catalog(file))
@@ -116,7 +119,7 @@ def _catalog(doc: SourceDoc, spec: SpecFile, problems: list[Problem]) -> Catalog
 
 def _inline_catalog(doc: SourceDoc, data: Any, problems: list[Problem]) -> Catalog | None:
     try:
-        return from_wire(data, doc.path)
+        return from_wire(data, doc.path, shorthand=True)
     except UserError as exc:
         for p in exc.problems:
             index = _TOOL_INDEX.match(p.message)

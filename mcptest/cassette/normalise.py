@@ -9,7 +9,7 @@ from typing import Any
 
 from mcptest.cassette.format import Cassette, CassetteRun
 from mcptest.providers.messages import ModelReply
-from mcptest.report.redact import redact_text
+from mcptest.report.redact import redact_data
 from mcptest.trace import CatalogTool
 
 
@@ -60,6 +60,6 @@ def dumps(cassette: Cassette) -> str:
 
 def catalog_hash(catalog: Sequence[CatalogTool], secrets: set[str] = set()) -> str:  # noqa: B006 - never mutated
     """`sha256:` of the catalog's canonical JSON with secrets masked, as the cassette stores it."""
-    data = [t.model_dump(mode="json") for t in catalog]
-    text = redact_text(json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False), secrets)
+    data = redact_data([t.model_dump(mode="json") for t in catalog], secrets)
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return "sha256:" + hashlib.sha256(text.encode()).hexdigest()

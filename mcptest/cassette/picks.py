@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from mcptest.cassette.normalise import renumber
 from mcptest.providers.messages import ModelReply
-from mcptest.report.redact import redact_text
+from mcptest.report.redact import redact_data
 
 
 class _Model(BaseModel):
@@ -46,7 +46,7 @@ class PickCassette(_Model):
 
 def tools_hash(offered: Sequence[dict[str, Any]], secrets: set[str] = set()) -> str:  # noqa: B006 - never mutated
     """`sha256:` of the presented tool definitions' canonical JSON, secrets masked as the cassette stores them."""
-    return _sha(redact_text(_compact(list(offered)), secrets))
+    return _sha(_compact(redact_data(list(offered), secrets)))
 
 
 def pick_key(model: str, system: str, max_tokens: int, intent: str, catalog: str) -> str:

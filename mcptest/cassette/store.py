@@ -12,7 +12,7 @@ from pydantic import BaseModel, ValidationError
 from mcptest.cassette.format import CASSETTE_FORMATS, Cassette
 from mcptest.cassette.normalise import canonical, normalise
 from mcptest.fsutil import atomic_write_text
-from mcptest.report.redact import redact_text
+from mcptest.report.redact import redact_data
 
 CASSETTE_DIR = "cassettes"
 M = TypeVar("M", bound=BaseModel)
@@ -45,6 +45,8 @@ def load(path: Path, kind: type[M]) -> M:
         raise CassetteUnreadable(f"cannot read {path}: {exc}") from None
     except json.JSONDecodeError as exc:
         raise CassetteUnreadable(f"{path}:{exc.lineno}:{exc.colno}: JSON syntax error: {exc.msg}") from None
+    except RecursionError:
+        raise CassetteUnreadable(f"{path}: nested too deeply to be a cassette") from None
     if isinstance(data, dict) and data.get("format_version") not in CASSETTE_FORMATS:
         found, known = data.get("format_version"), " and ".join(repr(v) for v in CASSETTE_FORMATS)
         raise CassetteUnreadable(f"{path}: unsupported cassette format {found!r} (this mcptest reads {known})")
@@ -63,4 +65,4 @@ def write(path: Path, cassette: Cassette, secrets: set[str]) -> None:
 
 def save(path: Path, cassette: BaseModel, secrets: set[str]) -> None:
     """Any cassette kind as canonical JSON, every secret masked, replaced atomically (normalise it first)."""
-    atomic_write_text(path, redact_text(canonical(cassette.model_dump(mode="json")), secrets))
+    atomic_write_text(path, canonical(redact_data(cassette.model_dump(mode="json"), secrets)))

@@ -34,6 +34,7 @@ from mcptest.cli import (
 )  # fmt: skip
 from mcptest.errors import UserError
 from mcptest.exit_codes import ExitCode
+from mcptest.printable import printable
 
 # The command registry: one plain list, one module per command.
 COMMANDS = (
@@ -81,7 +82,7 @@ def main(argv: list[str] | None = None) -> None:
         code = build_app(args)(args=args, standalone_mode=False)
     except UserError as exc:
         for problem in exc.problems:
-            print(str(problem), file=sys.stderr)
+            print(printable(str(problem)), file=sys.stderr)
         sys.exit(ExitCode.USAGE)
     except (KeyboardInterrupt, typer.Abort):  # click turns Ctrl-C into Abort
         print("mcptest: interrupted", file=sys.stderr)

@@ -175,22 +175,24 @@ def _print_console(
     verbose: bool,
 ) -> None:
     from mcptest.cli.common import Style, use_color
+    from mcptest.printable import printable
 
     color = use_color(no_color, sys.stdout)
     style = Style(color)
     out: list[str] = []
     for c in checks:
-        where = f"{style(f'[{c.source}]', '1')} " if c.source else ""
-        out.append(f"{style(*_MARK[c.status])} {c.name:<20} {where}{c.detail}\n")
+        where = f"{style(f'[{printable(c.source)}]', '1')} " if c.source else ""
+        out.append(f"{style(*_MARK[c.status])} {c.name:<20} {where}{printable(c.detail)}\n")
     for p in probes:
         if p.stderr:
-            out.append(style(f"stderr of {p.source}:\n{p.stderr}", "2") + "\n")
+            out.append(style(printable(f"stderr of {p.source}:\n{p.stderr}"), "2") + "\n")
     for source, view in views:
         from mcptest.lint.model_view import render
 
-        out.append(f"\n{style('As the model sees it', '1')} {source}\n\n{render(view)}")
+        out.append(f"\n{style('As the model sees it', '1')} {printable(source)}\n\n{printable(render(view))}")
     sys.stdout.write("".join(out))
     if reports:
         from mcptest.cli.lint_text import render_lint
 
-        sys.stdout.write("".join(render_lint(s, r, selection, verbose=verbose, color=color) for s, r in reports))
+        text = "".join(render_lint(s, r, selection, verbose=verbose, color=color) for s, r in reports)
+        sys.stdout.write(text if color else printable(text))  # styled text cannot be escaped whole

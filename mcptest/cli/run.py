@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from mcptest.exit_codes import ExitCode
+from mcptest.printable import printable
 
 if TYPE_CHECKING:
     from mcptest.agent_plan import RecordMode
@@ -135,10 +136,10 @@ def run(
     for path in snapshots.written:
         print(f"mcptest: wrote snapshot {path}", file=sys.stderr)
     for line in result.notes:
-        print(line, file=sys.stderr)
+        print(printable(line), file=sys.stderr)
     for gate in result.report.gates:  # the floor lines go to stderr, so a JSON report on stdout stays clean
         for line in gate.lines:
-            print(line, file=sys.stderr)
+            print(printable(line), file=sys.stderr)
     emit(render(result.report), output)
     if result.capped:
         print(f"mcptest: --max-cost {max_cost:g} USD spent; the remaining runs were not dispatched", file=sys.stderr)

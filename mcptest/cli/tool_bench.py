@@ -9,6 +9,7 @@ import typer
 
 from mcptest.exit_codes import ExitCode
 from mcptest.figures import plural
+from mcptest.printable import printable
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -83,10 +84,10 @@ def run(
     try:
         chosen, notes = resolve(selector, bench, ModelOptions(record=record, provider=provider, base_url=base_url))
     except PicksFailed as exc:
-        print(exc, file=sys.stderr)
+        print(printable(str(exc)), file=sys.stderr)
         return ExitCode.FAILED
     for note in notes:
-        print(note, file=sys.stderr)
+        print(printable(note), file=sys.stderr)
     report = run_bench(bench, chosen, min_drop)
     if json_output:
         sys.stdout.write(report.model_dump_json(indent=2) + "\n")
@@ -97,9 +98,9 @@ def run(
 
 def _print(report: BenchReport, no_color: bool) -> None:
     from rich.console import Console
-    from rich.markup import escape
 
     from mcptest.cli.common import use_color
+    from mcptest.printable import markup_safe as escape
 
     color = use_color(no_color, sys.stdout)
     console = Console(file=sys.stdout, color_system="auto" if color else None, highlight=False, soft_wrap=True)
@@ -123,7 +124,7 @@ def _print(report: BenchReport, no_color: bool) -> None:
 
 
 def _print_mutations(console: Console, report: BenchReport) -> None:
-    from rich.markup import escape
+    from mcptest.printable import markup_safe as escape
 
     if not report.mutations:
         console.print("no mutations")

@@ -11,6 +11,7 @@ import typer
 from mcptest.cli.server_options import CommandOpt, HeaderOpt, ServerOpt, SuiteArg, TimeoutOpt, UrlOpt
 from mcptest.exit_codes import ExitCode
 from mcptest.figures import plural
+from mcptest.printable import printable
 
 
 def register(app: typer.Typer) -> None:
@@ -41,7 +42,8 @@ def tools(
     from mcptest.session import quiet_sdk_logs
 
     check_output(output)
-    sources = resolve_sources(suite, server, None, command, url, header, timeout)
+    usage = "mcptest tools FILE (or --command, --url)"
+    sources = resolve_sources(suite, server, None, command, url, header, timeout, usage)
     if len(sources.servers) != 1:
         raise usage_error(f"the suite has {len(sources.servers)} servers; pick one with --server")
     quiet_sdk_logs(debug)
@@ -49,9 +51,9 @@ def tools(
     probe = anyio.run(probe_server, name, config, sources.base_dir)
     if probe.catalog is None:
         failed = next(c for c in probe.checks if c.status == "fail")
-        print(f"mcptest: {failed.name}: {failed.detail}", file=sys.stderr)
+        print(printable(f"mcptest: {failed.name}: {failed.detail}"), file=sys.stderr)
         if probe.stderr:
-            print(probe.stderr, file=sys.stderr)
+            print(printable(probe.stderr), file=sys.stderr)
         return ExitCode.FAILED
     if output:
         save_catalog(probe.catalog, output)

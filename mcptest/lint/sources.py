@@ -32,12 +32,16 @@ def resolve_sources(
     url: str | None = None,
     headers: list[str] | None = None,
     timeout: float = 30.0,
+    usage: str = "mcptest doctor FILE (or --catalog, --command, --url)",
 ) -> Sources:
-    """Turn the command-line choice into Sources; conflicting or incomplete flags are UserErrors (exit 2)."""
+    """Turn the command-line choice into Sources; conflicting or incomplete flags are UserErrors (exit 2).
+
+    A flag given an empty value is an error, never the same as leaving it out (which falls back to ./mcptest.yml).
+    """
     given = [
         flag
         for flag, value in (("SUITE", suite), ("--catalog", catalog), ("--command", command), ("--url", url))
-        if value
+        if value is not None
     ]
     if len(given) > 1:
         raise usage_error(f"choose one of SUITE, --catalog, --command, --url (got {' and '.join(given)})")
@@ -47,13 +51,16 @@ def resolve_sources(
         raise usage_error("--server picks a server from a suite; it cannot be combined with --catalog/--command/--url")
     if timeout <= 0:
         raise usage_error("--timeout must be a positive number of seconds")
-    if catalog:
+    for flag, value in (("SUITE", suite), ("--catalog", catalog), ("--url", url)):
+        if value is not None and not value.strip():
+            raise usage_error(f"{flag} is empty (pass one: {usage})")
+    if catalog is not None:
         return Sources(catalog_path=catalog)
-    if command:
+    if command is not None:
         return Sources(servers=[("command", _stdio(command, timeout))])
-    if url:
+    if url is not None:
         return Sources(servers=[("url", _http(url, headers or [], timeout))])
-    return _from_suite(suite, server)
+    return _from_suite(suite, server, usage)
 
 
 def _stdio(command: str, timeout: float) -> ServerConfig:
@@ -64,7 +71,7 @@ def _stdio(command: str, timeout: float) -> ServerConfig:
     except ValueError as exc:
         raise usage_error(f"--command: cannot split {command!r}: {exc}") from None
     if not argv:
-        raise usage_error("--command is empty")
+        raise usage_error('--command is empty: name the server to start, e.g. --command "uvx mcp-server-time"')
     return StdioServer.model_validate({"command": argv, "connect_timeout_s": timeout, "call_timeout_s": timeout})
 
 
@@ -86,11 +93,11 @@ def _http(url: str, headers: list[str], timeout: float) -> ServerConfig:
         raise usage_error(f"--url {url!r}: expected an http:// or https:// URL") from None
 
 
-def _from_suite(path: str | None, server: str | None) -> Sources:
+def _from_suite(path: str | None, server: str | None, usage: str) -> Sources:
     from mcptest.suite.loader import find_suite, load_suite
     from mcptest.suite.validation import did_you_mean
 
-    suite = load_suite(find_suite(path))
+    suite = load_suite(find_suite(path, usage))
     names = list(suite.servers)
     if server is not None and server not in suite.servers:
         known = did_you_mean(server, names) or f"; servers are {', '.join(names) or '(none)'}"

@@ -40,7 +40,7 @@ def _check(server: m.MockServer, doc: SourceDoc) -> list[Problem]:
         loc = (*base, "tools", i)
         problems += _schema(doc, (*loc, "input_schema"), tool.input_schema, require_object=True)
         if tool.output_schema is not None:
-            problems += _schema(doc, (*loc, "output_schema"), tool.output_schema, require_object=False)
+            problems += _schema(doc, (*loc, "output_schema"), tool.output_schema, require_object=True)
     return problems
 
 
@@ -62,7 +62,8 @@ def _schema(doc: SourceDoc, loc: Loc, schema: dict[str, Any], *, require_object:
         at, message = found
         return [doc.problem((*loc, *at), f"{where((*loc, *at))}: not a valid JSON Schema: {message}")]
     if require_object and schema.get("type") != "object":
-        return [doc.problem(loc, f"{where(loc)}: an input schema must be an object schema ('type: object')")]
+        kind = "an input" if loc[-1] == "input_schema" else "an output"
+        return [doc.problem(loc, f"{where(loc)}: {kind} schema must be an object schema ('type: object')")]
     return []
 
 

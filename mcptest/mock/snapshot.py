@@ -6,40 +6,24 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from mcptest.catalog import from_wire, read_json, tool_list, tool_problems
+from mcptest.catalog import from_wire, locate, read_json, tool_list, tool_problems
 from mcptest.errors import Problem, UserError
-from mcptest.mock.schemas import schema_problem
 from mcptest.mock.served import served_snapshot
 from mcptest.mock.spec import MockSpec, MockTool
-from mcptest.suite.validation import where
 
 
 def load_snapshot(path: str) -> MockSpec:
     """Read a snapshot file, or raise a UserError listing every problem (JSON has no node positions)."""
-    data = read_json(path)
+    data, text = read_json(path)
     tools = tool_list(data, path)
-    problems = [Problem(path, 0, 0, msg) for i, tool in enumerate(tools) for msg in _tool_problems(i, tool)]
+    problems = [Problem(path, 0, 0, msg) for i, tool in enumerate(tools) for msg in tool_problems(tool, i)]
     problems += _duplicates(path, tools)
     if problems:
-        raise UserError(problems)
+        raise UserError(locate(problems, text, data))
     spec = MockSpec(Path(path).stem, "0.1.0", tools=[MockTool(dict(tool)) for tool in tools], source=path)
     if isinstance(data, dict) and "format_version" in data:
         spec = served_snapshot(spec, from_wire(data, path))
     return spec
-
-
-def _tool_problems(i: int, tool: Any) -> list[str]:
-    """The catalog's own checks, then what serving needs: an `inputSchema`, and valid schemas."""
-    problems = tool_problems(tool, i)
-    if not isinstance(tool, dict):
-        return problems
-    if "inputSchema" not in tool:
-        problems.append(f"tools[{i}]: missing 'inputSchema'")
-    for key in ("inputSchema", "outputSchema"):
-        found = schema_problem(tool[key]) if isinstance(tool.get(key), dict) else None
-        if found is not None:
-            problems.append(f"{where((f'tools[{i}]', key, *found[0]))}: not a valid JSON Schema: {found[1]}")
-    return problems
 
 
 def _duplicates(path: str, tools: list[Any]) -> list[Problem]:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import io
 
 from rich.console import Console
-from rich.markup import escape
 
 from mcptest.expect import show
 from mcptest.figures import plural, shown
+from mcptest.printable import markup_safe as escape
 from mcptest.report.model import AssertionFailure, GateReport, Report, Status, TestResult
 
 _BADGE = {

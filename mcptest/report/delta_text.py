@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from mcptest.printable import printable
 from mcptest.report.delta import CaseDelta, Comparison, Verdict
 
 
@@ -16,7 +17,7 @@ def render_delta_text(comparison: Comparison, color: bool = False) -> str:
         out.append(f"  models added: {added}; removed: {removed}")
     out += [_line(d) for d in c.cases if d.verdict != Verdict.UNCHANGED]
     out.append(summary(c))
-    return "\n".join(out) + "\n"
+    return printable("\n".join(out) + "\n")
 
 
 def summary(c: Comparison) -> str:

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from html import escape
 from typing import TYPE_CHECKING, Any
 
+from mcptest.printable import printable
 from mcptest.report.model import GateReport, Report, Status, TestResult
 
 if TYPE_CHECKING:
@@ -38,7 +39,7 @@ def render_html(report: Report, comparison: Comparison | None = None) -> str:
     ]
     title = escape(f"mcptest {report.suite}")
     body = "\n".join(s for s in sections if s)
-    return (
+    return printable(  # a control character would reach the terminal when the page goes to stdout
         f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{title}</title>'
         f'<meta name="viewport" content="width=device-width, initial-scale=1"><style>{STYLE}</style></head>\n'
         f"<body>\n{body}\n</body></html>\n"

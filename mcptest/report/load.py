@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import contextlib
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
+from mcptest import json_source
 from mcptest.errors import Problem, UserError
 from mcptest.report.model import REPORT_FORMAT_VERSION, Report
+from mcptest.yaml_source import read_limited
 
 Raw = dict[str, Any]
 
@@ -96,7 +97,7 @@ def load_report(path: str | Path, role: str = "report") -> Report:
     """Read, migrate and validate a JSON report; every problem is a UserError located in `path`."""
     where = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = read_limited(path)
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise _error(where, f"cannot read the {role}: {reason}") from None
@@ -104,10 +105,7 @@ def load_report(path: str | Path, role: str = "report") -> Report:
         report = Report.model_validate_json(text)
         if report.format_version == REPORT_FORMAT_VERSION:
             return report
-    try:
-        raw = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UserError([Problem(where, exc.lineno, exc.colno, f"the {role} is not valid JSON: {exc.msg}")]) from None
+    raw = json_source.loads(text, where, f"the {role} is not valid JSON")
     if not isinstance(raw, dict) or "format_version" not in raw:
         raise _error(
             where, f"the {role} is not an mcptest JSON report (no format_version): save one with --reporter json"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from mcptest.expect import show
 from mcptest.figures import plural
+from mcptest.printable import printable
 from mcptest.report.delta import CaseDelta, Comparison, Verdict
 from mcptest.report.model import GateReport, Report, Status, TestResult
 
@@ -25,7 +26,7 @@ def render_md(report: Report, color: bool = False, comparison: Comparison | None
         out += _more(len(failed) - MAX_ROWS, "failed tests") + [""]
     if comparison is not None:
         out += render_delta_md(comparison)
-    return "\n".join(out).rstrip("\n") + "\n"
+    return printable("\n".join(out).rstrip("\n") + "\n")
 
 
 def _headline(report: Report) -> str:

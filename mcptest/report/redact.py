@@ -1,4 +1,8 @@
-"""Keep secrets (API keys, auth headers, env values) out of reports."""
+"""Keep secrets (API keys, auth headers, secret env values) out of reports, cassettes and logs.
+
+Masking works on values, never on serialised text: JSON escapes a secret holding `"` or `\\` so a text search
+misses it, and a text replace can corrupt the document around it.
+"""
 
 from __future__ import annotations
 
@@ -6,27 +10,40 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
+from mcptest.suite.secrets import maskable
+
 M = TypeVar("M", bound=BaseModel)
 MASK = "***"
 
 
 def redact(model: M, secrets: set[str]) -> M:
     """A copy of `model` with every occurrence of a secret in any string replaced by `***`."""
-    if not secrets:
+    ordered = _ordered(secrets)
+    if not ordered:
         return model
-    ordered = sorted(secrets, key=len, reverse=True)
     return type(model).model_validate(_walk(model.model_dump(mode="json"), ordered))
 
 
+def redact_data(value: Any, secrets: set[str]) -> Any:
+    """Plain JSON-like data with every secret masked in every string (keys included)."""
+    ordered = _ordered(secrets)
+    return _walk(value, ordered) if ordered else value
+
+
 def redact_text(text: str, secrets: set[str]) -> str:
-    """`text` with every secret masked."""
-    return _mask(text, sorted(secrets, key=len, reverse=True))
+    """Plain text (not JSON) with every secret masked."""
+    return _mask(text, _ordered(secrets))
+
+
+def _ordered(secrets: set[str]) -> list[str]:
+    # Longest first, so a secret that contains another is masked whole; short values are never secrets.
+    return sorted((s for s in secrets if maskable(s)), key=len, reverse=True)
 
 
 def _mask(text: str, ordered: list[str]) -> str:
-    # Longest first, so a secret that contains another is masked whole.
     for secret in ordered:
-        text = text.replace(secret, MASK)
+        if secret in text:
+            text = text.replace(secret, MASK)
     return text
 
 

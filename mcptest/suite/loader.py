@@ -19,6 +19,7 @@ from mcptest.suite.interpolate import interpolate
 from mcptest.suite.models import Suite
 from mcptest.suite.positions import place
 from mcptest.suite.recorded import load_recorded_runs
+from mcptest.suite.secrets import is_secret_name, mask_problems, secret_parts
 from mcptest.suite.server_checks import CAPTURE_ROOTS, auth_secrets, stdio_auth
 from mcptest.suite.validation import did_you_mean, problems_from, where
 from mcptest.yaml_source import Loc, SourceDoc
@@ -36,14 +37,19 @@ _SECTIONS = {
 }
 
 
-def find_suite(path: str | None) -> str:
-    """The suite to run: the given path, else `mcptest.yaml` or `mcptest.yml` in the working directory."""
+def find_suite(path: str | None, usage: str = "mcptest run FILE") -> str:
+    """The suite to use: the given path, else `mcptest.yaml` or `mcptest.yml` in the working directory.
+
+    `usage` is how the calling command is given what it needs, for the error when there is nothing.
+    """
+    if path is not None and not path.strip():
+        raise UserError(f"the suite file name is empty: {usage}")
     if path:
         return path
     for name in DEFAULT_SUITE_NAMES:
         if Path(name).is_file():
             return name
-    raise UserError("no suite given and no mcptest.yaml or mcptest.yml here (pass the suite file: mcptest run FILE)")
+    raise UserError(f"no suite given and no mcptest.yaml or mcptest.yml here (pass one: {usage})")
 
 
 def load_suite(path: str | Path, environ: Mapping[str, str] | None = None) -> Suite:
@@ -53,11 +59,13 @@ def load_suite(path: str | Path, environ: Mapping[str, str] | None = None) -> Su
         raise UserError([Problem(doc.path, 1, 1, "the file is empty; a suite needs `servers:` and `tools:`")])
     if not isinstance(doc.data, dict):
         raise UserError([doc.problem((), "the top level of a suite must be a mapping of keys like `servers:`")])
+    env = os.environ if environ is None else environ
+    marked = _marked_secret(doc)
     secrets: set[str] = set()
-    problems = interpolate(doc, os.environ if environ is None else environ, secrets)
+    problems = interpolate(doc, env, secrets, marked)
     unset = {(p.line, p.col) for p in problems}
-    problems += _resolve_env_refs(doc, os.environ if environ is None else environ, secrets)
-    problems += _cross_references(doc)
+    problems += _resolve_env_refs(doc, env, secrets, marked)
+    problems += _cross_references(doc) + _working_dirs(doc)
     problems += stdio_auth(doc)
     suite = None
     try:
@@ -70,7 +78,7 @@ def load_suite(path: str | Path, environ: Mapping[str, str] | None = None) -> Su
         problems += auth_secrets(suite, doc, os.environ if environ is None else environ, secrets)
         problems += judge_problems(suite, doc)
     if problems or suite is None:
-        raise UserError(sorted(set(problems)))
+        raise UserError(mask_problems(sorted(set(problems)), secrets))
     suite._file = doc.path
     suite._secrets = secrets
     place(suite, doc)
@@ -94,8 +102,18 @@ def _servers(doc: SourceDoc) -> Iterator[tuple[str, dict[str, Any]]]:
                 yield str(name), server
 
 
-def _resolve_env_refs(doc: SourceDoc, environ: Mapping[str, str], secrets: set[str]) -> list[Problem]:
-    """Replace `{ env: VAR }` in server `env:` and `headers:`; every such value is a secret."""
+def _marked_secret(doc: SourceDoc) -> set[str]:
+    """The environment variables the suite lists under `secrets:` (pydantic reports a malformed list)."""
+    listed = doc.data.get("secrets")
+    return {v for v in listed if isinstance(v, str)} if isinstance(listed, list) else set()
+
+
+def _resolve_env_refs(doc: SourceDoc, environ: Mapping[str, str], secrets: set[str], marked: set[str]) -> list[Problem]:
+    """Replace `{ env: VAR }` in server `env:` and `headers:`, collecting the values that are secrets.
+
+    A header value is secret when the header's name says so (`Authorization`, `X-API-Key`, `Cookie`...); an `env:`
+    value when the entry's name or the variable's name says so, or the variable is listed under `secrets:`.
+    """
     problems = []
     for name, server in _servers(doc):
         for block in ("env", "headers"):
@@ -104,14 +122,29 @@ def _resolve_env_refs(doc: SourceDoc, environ: Mapping[str, str], secrets: set[s
                 continue
             for key, value in values.items():
                 loc: Loc = ("servers", name, block, key)
+                secret = is_secret_name(str(key)) or key in marked
                 if isinstance(value, dict) and set(value) == {"env"} and isinstance(value["env"], str):
                     var = value["env"]
                     if var not in environ:
                         problems.append(doc.problem(loc, f"{where(loc)}: environment variable {var} is not set"))
                         continue
                     values[key] = value = environ[var]
-                if isinstance(value, str) and len(value) >= 4:
-                    secrets.add(value)
+                    secret = secret or is_secret_name(var) or var in marked
+                if isinstance(value, str) and secret:
+                    secrets |= secret_parts(value)
+    return problems
+
+
+def _working_dirs(doc: SourceDoc) -> list[Problem]:
+    """A server's `cwd:` must exist: a missing one would fail every test as if the command were missing."""
+    problems = []
+    for name, server in _servers(doc):
+        cwd = server.get("cwd")
+        if isinstance(cwd, str) and not (Path(doc.path).parent / cwd).is_dir():
+            loc: Loc = ("servers", name, "cwd")
+            what = "not a directory" if (Path(doc.path).parent / cwd).exists() else "no such directory"
+            message = f"{where(loc)}: {what} '{cwd}' (a relative cwd is from the suite's folder)"
+            problems.append(doc.problem(loc, message))
     return problems
 
 

@@ -126,6 +126,12 @@ class Suite(Strict):
     prices: dict[str, Price] = Field(
         default_factory=dict, description="Dollars per million tokens by model id, over the built-in price table."
     )
+    secret_vars: list[str] = Field(
+        default_factory=list,
+        alias="secrets",
+        description="Environment variables whose values are secrets (masked in reports and cassettes) although "
+        "their names do not say so; names with KEY, TOKEN, SECRET, PASSWORD, AUTH, CREDENTIAL... are always secret.",
+    )
     _file: str = PrivateAttr("")
     _secrets: set[str] = PrivateAttr(default_factory=set)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 import types
 from collections.abc import Mapping, Sequence
 from inspect import isclass
@@ -14,6 +15,7 @@ from mcptest.errors import Problem, UserError
 from mcptest.yaml_source import Loc, SourceDoc
 
 M = TypeVar("M", bound=BaseModel)
+_MODEL_TYPE = re.compile(r"a valid dictionary or instance of \w+")
 
 
 def validate(model: type[M], doc: SourceDoc, data: Any = None, base: Loc = ()) -> M:
@@ -28,9 +30,9 @@ def problems_from(model: type[BaseModel], exc: ValidationError, doc: SourceDoc, 
     """One Problem per pydantic error, located in the YAML and phrased for a user."""
     data = _at(doc.data, base)
     problems = []
-    for err in exc.errors(include_url=False):
+    for err in one_per_value(data, exc.errors(include_url=False)):
         loc = tuple(err["loc"])
-        path = (*base, *_data_path(data, loc))
+        path = (*base, *_data_path(data, loc, keep_last=True))
         kind = err["type"]
         if kind == "extra_forbidden":
             key = str(loc[-1])
@@ -96,16 +98,69 @@ def _at(data: Any, loc: Loc) -> Any:
     return data
 
 
-def _data_path(data: Any, loc: Loc) -> Loc:
+def _data_path(data: Any, loc: Loc, keep_last: bool = False) -> Loc:
     """The pydantic loc without union tags: only the steps that exist in the data (plus a missing last key)."""
     out: list[str | int] = []
     for i, el in enumerate(loc):
         if _has(data, el):
             data = data[el]
             out.append(el)
-        elif i == len(loc) - 1:
+        elif keep_last and i == len(loc) - 1:
             out.append(el)
     return tuple(out)
+
+
+def one_per_value(data: Any, errors: list[Any]) -> list[Any]:
+    """The errors with each union's reduced to one per bad value.
+
+    Pydantic reports a value that fits no member of a union once per member. Only the members that got furthest
+    into the value are kept (`{ env: 5 }` is a bad EnvRef, not a bad string), and what they say about the same
+    place is merged: `input should be a valid integer or a valid number, got bool True`.
+    """
+    kept: list[Any] = []
+    groups: dict[Loc, dict[Any, list[Any]]] = {}
+    for err in errors:
+        loc = tuple(err["loc"])
+        fork = _last_tag(data, loc[:-1] if err["type"] == "missing" else loc)
+        if fork is None:
+            kept.append(err)
+        else:
+            groups.setdefault(loc[:fork], {}).setdefault(loc[fork], []).append(err)
+    for members in groups.values():
+        if len(members) == 1:  # one member named by its tag (a discriminated union): every error is its own
+            kept += next(iter(members.values()))
+            continue
+        reach = {m: max(len(_data_path(data, tuple(e["loc"]))) for e in errs) for m, errs in members.items()}
+        best = [e for m, errs in members.items() if reach[m] == max(reach.values()) for e in errs]
+        kept += _merged(data, best)
+    return kept
+
+
+def _last_tag(data: Any, loc: Loc) -> int | None:
+    """The index of the last step of `loc` that names a union member rather than a key or index of the data."""
+    last = None
+    for i, el in enumerate(loc):
+        if _has(data, el):
+            data = data[el]
+        else:
+            last = i
+    return last
+
+
+def _merged(data: Any, errors: list[Any]) -> list[Any]:
+    by_place: dict[Loc, list[Any]] = {}
+    for err in errors:
+        by_place.setdefault(_data_path(data, tuple(err["loc"])), []).append(err)
+    out = []
+    for place, found in by_place.items():
+        same = [e if e["type"] == "missing" else {**e, "loc": place} for e in found]  # no member tag in the path
+        typed = [e for e in same if e["msg"].startswith("Input should be ")]
+        if len(typed) < 2 or len(typed) != len(same):
+            out += same
+            continue
+        wants = dict.fromkeys(_MODEL_TYPE.sub("a mapping", e["msg"][len("Input should be ") :]) for e in typed)
+        out.append({**typed[0], "msg": "Input should be " + " or ".join(wants)})
+    return out
 
 
 def _has(data: Any, el: str | int) -> bool:

@@ -134,7 +134,9 @@ def test_dump_catalog_saves_the_exact_wire_catalog(capsys: pytest.CaptureFixture
             "--header 'nocolon': write it as NAME:VALUE, e.g. 'Authorization: Bearer x'",
         ),
         (["--url", "ftp://host"], "--url 'ftp://host': expected an http:// or https:// URL"),
-        (["--command", "  "], "--command is empty"),
+        (["--command", "  "], '--command is empty: name the server to start, e.g. --command "uvx mcp-server-time"'),
+        (["--command", ""], '--command is empty: name the server to start, e.g. --command "uvx mcp-server-time"'),
+        (["--catalog", ""], "--catalog is empty (pass one: mcptest doctor FILE (or --catalog, --command, --url))"),
     ],
 )
 def test_bad_flags_exit_2_with_one_line(capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:

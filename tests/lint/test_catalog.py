@@ -37,6 +37,7 @@ def test_every_bad_tool_is_reported_at_once() -> None:
         from_wire(data, "t.json")
     assert _messages(exc) == [
         "t.json: tools[0].name: every tool needs a non-empty string name",
+        't.json: tools[0]: missing \'inputSchema\' (MCP requires one; write {"type": "object"} for no arguments)',
         "t.json: tools[1]: a tool must be an object, found a JSON number",
         "t.json: tools[2] (x).description: must be a string, found a JSON number",
         "t.json: tools[2] (x).inputSchema: must be an object, found a JSON array",
@@ -60,7 +61,7 @@ def test_a_missing_file_is_a_user_error(tmp_path: Path) -> None:
 
 
 def test_null_optional_fields_count_as_absent_and_defaults_apply() -> None:
-    tool = from_wire([{"name": "t", "description": None, "annotations": None}]).tools[0]
+    tool = from_wire([{"name": "t", "description": None, "annotations": None}], shorthand=True).tools[0]
     assert (tool.description, tool.input_schema, tool.annotations, tool.output_schema) == (
         "",
         {"type": "object"},

@@ -31,7 +31,8 @@ def test_tools_rank_by_criticals_then_warnings_and_clean_tools_are_set_apart() -
                     "additionalProperties": False,
                 },
             },
-        ]
+        ],
+        shorthand=True,
     )
     groups, clean = group(assess(catalog))
     assert [g.tool.name for g in groups] == ["bad", "warned"] and [t.name for t in clean] == ["clean"]

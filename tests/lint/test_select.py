@@ -40,7 +40,7 @@ def test_an_unknown_code_is_a_user_error_with_a_suggestion() -> None:
 
 
 def test_a_clean_tool_under_the_selected_rules_gets_one_pass_finding() -> None:
-    catalog = from_wire([{"name": "a", "description": "a"}])
+    catalog = from_wire([{"name": "a", "description": "a"}], shorthand=True)
     report = assess(catalog, select_rules(["DESC-012"], []))
     assert [f.to_json() for f in report.findings] == [
         {

@@ -50,7 +50,8 @@ def test_smells_count_findings_and_the_total_is_their_sum() -> None:
                 "inputSchema": {"type": "object", "properties": {"x": {}, "y": {}}, "required": ["x", "y"]},
             },
             {"name": "b", "description": "Set the b record, see above.", "annotations": {"readOnlyHint": "yes"}},
-        ]
+        ],
+        shorthand=True,
     )
     summary = assess(catalog).summary()
     assert summary["smells"] == {

@@ -102,9 +102,11 @@ def test_a_broken_snapshot_lists_every_problem(tmp_path: Path) -> None:
     code, lines = _run(tmp_path, "s.json", json.dumps({"tools": tools}))
     assert code == 2
     assert lines == [
-        "s.json: tools[0]: missing 'inputSchema'",
-        "s.json: tools[1].inputSchema.type: not a valid JSON Schema: 5 is not valid under any of the given schemas",
-        "s.json: tools[2]: a tool must be an object, found a JSON number",
+        "s.json:1:12: tools[0] (a): missing 'inputSchema' (MCP requires one; "
+        'write {"type": "object"} for no arguments)',
+        "s.json:1:65: tools[1] (a).inputSchema.type: "
+        "not a valid JSON Schema: 5 is not valid under any of the given schemas",
+        "s.json:1:70: tools[2]: a tool must be an object, found a JSON number",
         "s.json: duplicate tool name 'a'",
     ]
 
@@ -114,7 +116,7 @@ def test_a_snapshot_tool_the_sdk_rejects_is_a_user_error_not_a_crash(tmp_path: P
     code, lines = _run(tmp_path, "s.json", json.dumps({"tools": tools}))
     assert (code, lines) == (
         2,
-        ["s.json: tools[0] (a).annotations: must be an object, found a JSON string"],
+        ["s.json:1:76: tools[0] (a).annotations: must be an object, found a JSON string"],
     )
 
 

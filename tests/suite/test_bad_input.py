@@ -82,7 +82,7 @@ CASES = {
     ),
     "an unknown YAML tag": (
         GOOD_SERVER + "tools:\n  - name: a\n    server: weather\n    tool: !secret t\n",
-        ":8:11: YAML syntax error: could not determine a constructor for the tag '!secret'",
+        ":8:11: tag !secret is not supported: mcptest reads plain YAML 1.2 data",
     ),
     "top level is not a mapping": ("- a\n- b\n", ":1:1: the top level of a suite must be a mapping"),
     "empty file": ("", ":1:1: the file is empty"),
