@@ -32,12 +32,16 @@ def catalog(
     """Print or save a server's catalog snapshot (schema/catalog.v1.json); exit 1 when it cannot be listed."""
     import anyio
 
+    from mcptest.cli.common import check_output
     from mcptest.errors import usage_error
     from mcptest.lint.sources import resolve_sources
+    from mcptest.printable import printable
     from mcptest.session import ServerUnavailable, quiet_sdk_logs
     from mcptest.snapshot import counts, save_snapshot, snapshot_server
 
-    sources = resolve_sources(suite, server, None, command, url, header, timeout)
+    check_output(output)
+    usage = "mcptest catalog FILE (or --command, --url)"
+    sources = resolve_sources(suite, server, None, command, url, header, timeout, usage)
     if len(sources.servers) != 1:
         raise usage_error(f"the suite has {len(sources.servers)} servers; pick one with --server")
     quiet_sdk_logs(debug)
@@ -45,9 +49,9 @@ def catalog(
     try:
         snapshot = anyio.run(snapshot_server, name, config, sources.base_dir)
     except ServerUnavailable as exc:
-        print(f"mcptest: {exc.message}", file=sys.stderr)
+        print(printable(f"mcptest: {exc.message}"), file=sys.stderr)
         if exc.stderr:
-            print(exc.stderr, file=sys.stderr)
+            print(printable(exc.stderr), file=sys.stderr)
         return ExitCode.FAILED
     if output:
         save_snapshot(snapshot, output)
