@@ -75,6 +75,7 @@ def from_wire(data: Any, source: str = "catalog", *, shorthand: bool = False) ->
     """
     tools = tool_list(data, source)
     problems = [Problem(source, 0, 0, m) for i, raw in enumerate(tools) for m in tool_problems(raw, i, shorthand)]
+    problems += [Problem(source, 0, 0, m) for m in _other_problems(data)]
     if problems:
         raise UserError(problems)
     others = {key: _objects(data, wire, source) for key, wire in _OTHER_PRIMITIVES.items()}
@@ -82,6 +83,24 @@ def from_wire(data: Any, source: str = "catalog", *, shorthand: bool = False) ->
 
 
 _OTHER_PRIMITIVES = {"resources": "resources", "resource_templates": "resourceTemplates", "prompts": "prompts"}
+_IDENTITY = {"resources": "uri", "resourceTemplates": "uriTemplate", "prompts": "name"}
+"""The key that names each other primitive, as `resources/read` and `prompts/get` need it."""
+
+
+def _other_problems(data: Any) -> list[str]:
+    """Every malformed resource, resource template and prompt list or entry (all at once, like the tools')."""
+    out = []
+    for key, identity in _IDENTITY.items():
+        items = data.get(key) if isinstance(data, dict) else None
+        if items is None:
+            continue
+        if not isinstance(items, list):
+            out.append(f"{key}: expected an array")
+            continue
+        for i, raw in enumerate(items):
+            if not isinstance(raw, dict) or not isinstance(raw.get(identity), str) or not raw[identity]:
+                out.append(f"{key}[{i}]: needs a non-empty string {identity!r}")
+    return out
 
 
 def _objects(data: Any, key: str, source: str) -> tuple[dict[str, Any], ...]:

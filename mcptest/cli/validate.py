@@ -25,11 +25,11 @@ def validate(suite: Annotated[str, typer.Argument(help="The suite file to check.
         from mcptest.suite.loader import load_suite
 
         loaded = load_suite(suite)
-    counts = (
-        f"{plural(len(loaded.servers), 'server')}, {plural(len(loaded.tools), 'tool test')}, "
-        f"{plural(len(loaded.resources), 'resource test')}, {plural(len(loaded.prompts), 'prompt test')}, "
-        f"{plural(len(loaded.agents), 'agent test')}, "
-        f"{plural(len(loaded.tool_quality), 'tool_quality block')}"
-    )
+    # the four kinds every suite may have always; the newer ones only when the suite uses them
+    kinds = [(loaded.servers, "server"), (loaded.tools, "tool test")]
+    kinds += [(v, k) for v, k in ((loaded.resources, "resource test"), (loaded.prompts, "prompt test")) if v]
+    kinds += [(loaded.agents, "agent test"), (loaded.tool_quality, "tool_quality block")]
+    kinds += [(loaded.security, "security block")] if loaded.security else []
+    counts = ", ".join(plural(len(v), k) for v, k in kinds)
     print(f"{loaded.file}: ok ({counts})", file=sys.stderr)
     return ExitCode.OK

@@ -167,7 +167,12 @@ def test_type_narrowed_and_changed_are_breaking() -> None:
     assert _codes([_edit(lambda t: t["inputSchema"]["properties"]["limit"].update(type="number"))], [narrowed]) == [
         ("breaking", "type_narrowed")
     ]
-    retyped = _edit(lambda t: t["inputSchema"]["properties"]["query"].update(type="integer", maxLength=None))
+    retyped = _edit(
+        lambda t: (
+            t["inputSchema"]["properties"]["query"].update(type="integer")
+            or t["inputSchema"]["properties"]["query"].pop("maxLength")
+        )
+    )
     assert ("breaking", "type_changed") in _codes([SEARCH], [retyped])
 
 

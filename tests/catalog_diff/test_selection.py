@@ -11,11 +11,20 @@ import pytest
 from mcptest.schemas import SCHEMA_DIR
 from tests.doctor.helpers import cli
 
+OBJECT = {"type": "object"}  # every MCP tool declares one; catalogs without it are refused
 OLD = {
     "tools": [
-        {"name": "search_issues", "description": "Search issues in the bug tracker by keyword, label or assignee."},
-        {"name": "create_issue", "description": "Create a new issue in the bug tracker with a title and a body."},
-        {"name": "list_repos", "description": "List the repositories of an organisation."},
+        {
+            "name": "search_issues",
+            "description": "Search issues in the bug tracker by keyword, label or assignee.",
+            "inputSchema": OBJECT,
+        },
+        {
+            "name": "create_issue",
+            "description": "Create a new issue in the bug tracker with a title and a body.",
+            "inputSchema": OBJECT,
+        },
+        {"name": "list_repos", "description": "List the repositories of an organisation.", "inputSchema": OBJECT},
     ]
 }
 QUERIES = [
