@@ -13,7 +13,18 @@ import pytest
 
 from tests.conftest import ROOT, run_cli
 
+# What legitimately varies between two runs, so a doc can show one run's figures: wall times and temp paths.
+VARIES = (
+    (re.compile(r"\b\d+(?:\.\d+)?\s?(?:ms|s)\b"), "<time>"),
+    (re.compile(r"(?:/private)?/(?:tmp|var/folders)/[^\s'\"]*"), "<tmp>"),
+)
 TAG = re.compile(r"<!-- doc-example: (?P<cmd>.+?) \((?P<stream>stdout|stderr)\) -->\n```[^\n]*\n(?P<body>.*?)```", re.S)
+
+
+def normalised(line: str) -> str:
+    for pattern, placeholder in VARIES:
+        line = pattern.sub(placeholder, line)
+    return line.rstrip()
 
 
 def examples() -> list[tuple[str, str, str, str]]:
@@ -36,9 +47,9 @@ def test_every_tagged_doc_example_is_what_mcptest_prints(doc: str, command: str,
     argv = [w for w in words if not re.match(r"^[A-Z_]+=", w)]
     assert argv[0] == "mcptest", f"{doc}: a doc example runs mcptest, not {argv[0]}"
     ran = run_cli(*argv[1:], env=env, cwd=ROOT, timeout=120)
-    printed = (ran.stdout if stream == "stdout" else ran.stderr).splitlines()
+    printed = [normalised(p) for p in (ran.stdout if stream == "stdout" else ran.stderr).splitlines()]
     at = 0
-    for line in block.splitlines():
+    for line in map(normalised, block.splitlines()):
         if line.strip() == "...":
             continue
         assert line in printed[at:], f"{doc}: `{command}` no longer prints (after line {at}):\n{line}"
