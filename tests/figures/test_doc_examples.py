@@ -38,7 +38,15 @@ def examples() -> list[tuple[str, str, str, str]]:
 
 # The docs whose console examples a committed example, fixture or corpus case produces. The examples left untagged
 # elsewhere show a hypothetical suite or file that nothing committed produces (a typo'd spec, an edited prompt).
-PRODUCIBLE = {"gates.md", "matchers.md", "quality.md", "reports.md", "tool-bench.md", "validation-loops.md"}
+PRODUCIBLE = {
+    "gates.md",
+    "matchers.md",
+    "quality.md",
+    "reports.md",
+    "suite-format.md",
+    "tool-bench.md",
+    "validation-loops.md",
+}
 
 
 def test_the_docs_tag_their_console_examples() -> None:
