@@ -41,6 +41,7 @@ def examples() -> list[tuple[str, str, str, str]]:
 PRODUCIBLE = {
     "gates.md",
     "matchers.md",
+    "mock-server.md",
     "quality.md",
     "reports.md",
     "suite-format.md",
