@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath, PureWindowsPath
+from functools import lru_cache
+from pathlib import Path, PureWindowsPath
 
 from mcptest.report.delta import CaseKind, Number
 from mcptest.report.model import GateReport, Report, Status, TestResult
@@ -52,13 +53,20 @@ def cases_of(report: Report) -> dict[Key, Case]:
 def suite_path(file: str, cwd: Path | None = None) -> str:
     """A suite path as cases are matched on: POSIX separators, `./` and `a/../` folded, relative to the current
     folder when it lies under it; so `./suite.yml`, `suite.yml` and `/project/suite.yml` (run in /project) agree."""
-    posix = PureWindowsPath(file).as_posix() if "\\" in file else file
-    folded = os.path.normpath(posix).replace("\\", "/")
-    if PurePosixPath(folded).is_absolute():
-        here = (cwd or Path.cwd()).resolve().as_posix()
-        if folded == here or folded.startswith(here.rstrip("/") + "/"):
-            folded = os.path.relpath(folded, here).replace("\\", "/")
+    folded = _folded(file)
+    if not folded.startswith("/"):  # what PurePosixPath.is_absolute tests, without building a path per case
+        return folded
+    here = (cwd or Path.cwd()).resolve().as_posix()
+    if folded == here or folded.startswith(here.rstrip("/") + "/"):
+        return os.path.relpath(folded, here).replace("\\", "/")
     return folded
+
+
+@lru_cache(maxsize=256)
+def _folded(file: str) -> str:
+    # a report names a handful of suite files across tens of thousands of cases: fold each spelling once
+    posix = PureWindowsPath(file).as_posix() if "\\" in file else file
+    return os.path.normpath(posix).replace("\\", "/")
 
 
 def models_of(report: Report) -> list[str]:
