@@ -23,20 +23,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from lint import build_catalog  # noqa: E402  the same real-catalog generator the lint benchmark uses
+
 FIXTURES = ROOT / "tests" / "lint" / "fixtures"
 LABELS = ROOT / "tests" / "security" / "labelled" / "labels.json"
-
-
-def build_catalog(size: int) -> dict:
-    """`size` tools cycled from the real catalogs, each with a unique name and description."""
-    real = [t for p in sorted(FIXTURES.glob("*.json")) for t in json.loads(p.read_text())["tools"]]
-    tools = []
-    for i in range(size):
-        tool = copy.deepcopy(real[i % len(real)])
-        tool["name"] = f"{tool['name']}_{i}"
-        tool["description"] = f"{tool.get('description', '')} (variant {i})"
-        tools.append(tool)
-    return {"tools": tools}
 
 
 def changed(catalog: dict) -> dict:

@@ -33,7 +33,6 @@ def catalog(
     import anyio
 
     from mcptest.cli.common import check_output
-    from mcptest.errors import usage_error
     from mcptest.lint.sources import resolve_sources
     from mcptest.printable import printable
     from mcptest.session import ServerUnavailable, quiet_sdk_logs
@@ -42,10 +41,8 @@ def catalog(
     check_output(output)
     usage = "mcptest catalog FILE (or --command, --url)"
     sources = resolve_sources(suite, server, None, command, url, header, timeout, usage)
-    if len(sources.servers) != 1:
-        raise usage_error(f"the suite has {len(sources.servers)} servers; pick one with --server")
+    name, config = sources.one()
     quiet_sdk_logs(debug)
-    name, config = sources.servers[0]
     try:
         snapshot = anyio.run(snapshot_server, name, config, sources.base_dir)
     except ServerUnavailable as exc:

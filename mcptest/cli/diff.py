@@ -87,14 +87,12 @@ def _live(
     timeout: float,
     debug: bool,
 ) -> Surface:
-    from mcptest.errors import usage_error
     from mcptest.lint.sources import resolve_sources
     from mcptest.session import quiet_sdk_logs
     from mcptest.surfaces import live_surfaces
 
     sources = resolve_sources(suite, server, None, command, url, header, timeout)
-    if len(sources.servers) != 1:
-        raise usage_error(f"the suite has {len(sources.servers)} servers; pick one with --server")
+    sources.one()
     quiet_sdk_logs(debug)
     return live_surfaces(sources)[0][1]
 

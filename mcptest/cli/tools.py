@@ -36,7 +36,6 @@ def tools(
 
     from mcptest.catalog import save_catalog
     from mcptest.cli.common import check_output
-    from mcptest.errors import usage_error
     from mcptest.lint.doctor import probe_server
     from mcptest.lint.sources import resolve_sources
     from mcptest.session import quiet_sdk_logs
@@ -44,10 +43,8 @@ def tools(
     check_output(output)
     usage = "mcptest tools FILE (or --command, --url)"
     sources = resolve_sources(suite, server, None, command, url, header, timeout, usage)
-    if len(sources.servers) != 1:
-        raise usage_error(f"the suite has {len(sources.servers)} servers; pick one with --server")
+    name, config = sources.one()
     quiet_sdk_logs(debug)
-    name, config = sources.servers[0]
     probe = anyio.run(probe_server, name, config, sources.base_dir)
     if probe.catalog is None:
         failed = next(c for c in probe.checks if c.status == "fail")

@@ -23,6 +23,12 @@ class Sources:
     suite: Suite | None = None
     base_dir: Path = Path(".")
 
+    def one(self) -> tuple[str, ServerConfig]:
+        """The one server a command that reads a single server (tools, catalog, diff) needs; else a usage error."""
+        if len(self.servers) != 1:
+            raise usage_error(f"the suite has {len(self.servers)} servers; pick one with --server")
+        return self.servers[0]
+
 
 def resolve_sources(
     suite: str | None = None,
