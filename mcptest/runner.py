@@ -89,6 +89,7 @@ async def run_suite(
     shared = contextlib.nullcontext(pool) if pool else SessionPool(configs, base_dir=Path(suite.file).parent)
     store = snapshots or SnapshotStore(Path(suite.file).parent, ci=in_ci())
     async with _snapshots_on(shared, store) as pool:
+        await pool.start_early(getattr(tests[0], "server", None) if tests else None)
         for test in tests:
             try:
                 if isinstance(test, SecurityBlock):

@@ -90,6 +90,14 @@ class ServerSession:
         self.client_side = ClientSide(name, config.client)
         self.info: ServerInfo | None = None
         self._closing = anyio.Event()
+        self._early: Any = None  # the process `start_early` started, for the transport to adopt
+
+    async def start_early(self) -> None:
+        """Start the stdio server before the SDK is imported (see `early_stdio`); OSError if it cannot start."""
+        from mcptest.early_stdio import spawn
+
+        command, args, env, cwd = self._stdio_command()
+        self._early = await spawn(command, args, env, cwd, self._stderr)
 
     async def run(self, *, task_status: Any = anyio.TASK_STATUS_IGNORED) -> None:
         """Own the connection for its whole life (the SDK's cancel scopes must open and close in one task).
@@ -126,6 +134,10 @@ class ServerSession:
             self._client = None
             self._dead = self._dead or "the session is closed"
             self._waits.clear()
+            if self._early is not None and self._early.returncode is None:  # no transport took it over
+                from mcptest.early_stdio import discard
+
+                await discard(self._early)
         if not started:
             raise self._unavailable(self._broken or f"no handshake within {self.config.connect_timeout_s:g}s")
 
@@ -154,14 +166,22 @@ class ServerSession:
             from mcptest.auth import http_transport
 
             return http_transport(self.config)
+        if self._early is not None:
+            from mcptest.early_stdio import adopted_stdio
+
+            return adopted_stdio(self._early, errors="replace")
+        command, args, env, cwd = self._stdio_command()
+        # undecodable bytes become U+FFFD, so `_on_message` sees them at once instead of the reader stalling
+        params = StdioServerParameters(command=command, args=args, env=env, cwd=cwd, encoding_error_handler="replace")
+        return GroupedStdio(params, self._stderr)
+
+    def _stdio_command(self) -> tuple[str, list[str], dict[str, str], Path]:
+        assert isinstance(self.config, StdioServer)
         command, *args = self.config.command
         if command == "mcptest":  # this very mcptest, even when its venv is not on PATH
             command, args = sys.executable, ["-m", "mcptest", *args]
         cwd = self._base_dir / self.config.cwd if self.config.cwd else self._base_dir
-        env = {k: v for k, v in self.config.env.items() if isinstance(v, str)}
-        # undecodable bytes become U+FFFD, so `_on_message` sees them at once instead of the reader stalling
-        params = StdioServerParameters(command=command, args=args, env=env, cwd=cwd, encoding_error_handler="replace")
-        return GroupedStdio(params, self._stderr)
+        return command, args, {k: v for k, v in self.config.env.items() if isinstance(v, str)}, cwd
 
     async def list_tools(self) -> list[dict[str, Any]]:
         """Every tool, following `nextCursor` pagination, in wire form."""
@@ -316,6 +336,25 @@ class SessionPool:
         self._failed: dict[str, ServerUnavailable] = {}
         self._locks: dict[str, anyio.Lock] = {}
         self._tg: Any = None
+        self._early: dict[str, ServerSession] = {}
+
+    async def start_early(self, name: str | None) -> None:
+        """Start the stdio server `name` now, while this process still imports the SDK, so their start-ups
+        overlap; its session opens on the first `get` as before. One that cannot start is left to `get` to report."""
+        from mcptest.early_stdio import early_start_possible
+
+        config = self._servers.get(name) if name else None
+        if name is None or not isinstance(config, StdioServer) or not early_start_possible():
+            return
+        if name in self._open or name in self._early or name in self._failed:
+            return
+        session = ServerSession(name, config, self._base_dir)
+        try:
+            await session.start_early()
+        except (OSError, ValueError):
+            session.release()
+            return
+        self._early[name] = session
 
     async def get(self, name: str) -> ServerSession:
         """The open session for `name`; a server that failed to start fails again at once.
@@ -329,7 +368,7 @@ class SessionPool:
         if name in self._failed:
             raise self._failed[name]
         if name not in self._open:
-            session = ServerSession(name, self._servers[name], self._base_dir)
+            session = self._early.pop(name, None) or ServerSession(name, self._servers[name], self._base_dir)
             try:
                 await self._tg.start(session.run)
             except ServerUnavailable as exc:
@@ -352,6 +391,17 @@ class SessionPool:
         finally:
             for session in self._open.values():
                 session.release()
+            await _discard_early(self._early)
+
+
+async def _discard_early(sessions: dict[str, ServerSession]) -> None:
+    """End the servers started early that no test came to use (the run was interrupted or stopped first)."""
+    from mcptest.early_stdio import discard
+
+    for session in sessions.values():
+        await discard(session._early)
+        session.release()
+    sessions.clear()
 
 
 def _server_info(client: Any) -> ServerInfo:
