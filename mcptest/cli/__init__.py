@@ -109,6 +109,9 @@ def entry() -> None:
     # of every installed package (~15 ms). mcptest's own models are not what they are for; a user's setting wins.
     # Servers do not inherit it: a stdio server gets only the SDK's default variables and the suite's `env:`.
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    from mcptest.cli import common
+
+    common.FAST_EXIT = True
     code: list[int] = []
     atexit.register(_leave, code)
     try:

@@ -30,7 +30,7 @@ def report(
     """Re-render a JSON report; with --compare, show its delta and exit 1 on any regression.
 
     `mcptest report merge shard-*.json -o run.json` merges the reports of `mcptest run --shard K/N` into one."""
-    from mcptest.cli.common import check_output, emit, loading, use_color
+    from mcptest.cli.common import check_output, emit, keep_until_exit, loading, use_color
     from mcptest.errors import usage_error
     from mcptest.report.formats import REPORTERS, render_compared
     from mcptest.report.load import load_report
@@ -64,6 +64,7 @@ def report(
             f"{path} and {compare} share no case (suites {current.suite} and {baseline.suite}): "
             "nothing to compare; compare two runs of the same suite"
         )
+    keep_until_exit(current, baseline, comparison)
     emit(render_compared(current, comparison, "json-delta" if json_output else format, color), output)
     if json_output or output or format != "pretty":
         print(f"mcptest {summary(comparison)}", file=sys.stderr)

@@ -27,7 +27,7 @@ PERCENT_OF_RUNS = ("tool_selection.pass_k",)
 the count is recovered when exactly one count gives the figure."""
 
 
-@dataclass
+@dataclass(slots=True)
 class Case:
     """One side of a case: its status, numeric figures and the (passes, runs) of its rate figures."""
 
@@ -80,7 +80,10 @@ def _numbers(targets: dict[str, float | int | None]) -> dict[str, Number]:
 
 def _row(r: TestResult) -> Case:
     key: Key = (CaseKind.TEST, suite_path(r.file), r.name, r.model, r.run, None)
-    return Case(key, r.line, r.status, {"duration_ms": r.duration_ms, **_numbers(r.targets)})
+    figures: dict[str, Number] = {"duration_ms": r.duration_ms}
+    if r.targets:
+        figures.update(_numbers(r.targets))
+    return Case(key, r.line, r.status, figures)
 
 
 def _runs(results: list[TestResult]) -> list[Case]:
@@ -127,7 +130,9 @@ def gate_counts(g: GateReport) -> dict[str, tuple[int, int]]:
     return out
 
 
+@lru_cache(maxsize=4096)
 def _from_rate(value: float, runs: int) -> int | None:
+    # a few (figure, runs) pairs recur across thousands of gates: search each once
     exact = [k for k in range(runs + 1) if rate(k, runs) == value]
     if exact:
         return exact[0]

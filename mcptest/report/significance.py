@@ -68,6 +68,7 @@ def rate_test(target: str, baseline: tuple[int, int], current: tuple[int, int], 
 
 
 def moved(baseline: tuple[int, int], current: tuple[int, int]) -> int:
-    """-1, 0 or 1: the sign of the change in the rate passes / runs."""
-    a, b = Fraction(*baseline), Fraction(*current)
+    """-1, 0 or 1: the sign of the change in the rate passes / runs (both runs positive)."""
+    # k2/n2 vs k1/n1 cross-multiplied: exact like Fractions, without building 100,000 of them at 50,000 results
+    a, b = baseline[0] * current[1], current[0] * baseline[1]
     return (b > a) - (b < a)
