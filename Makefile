@@ -45,7 +45,7 @@ schema: $(STAMP)
 
 ## Print every benchmark's figures.
 bench: $(STAMP)
-	for script in benchmarks/*.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done
+	for script in benchmarks/[!_]*.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache
