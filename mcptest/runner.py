@@ -132,6 +132,9 @@ async def run_suite(
             rows, judged = [cell_row(agent, None, suite.file, crash_message(exc))], []
         state.results += rows
         state.gates += judged
+        if on_result:
+            for row in rows:
+                on_result(row)
         not_ready += [False] * len(rows)
     state.capped = live.capped
     report = state.report()
