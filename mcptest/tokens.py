@@ -65,7 +65,9 @@ def encoding() -> tiktoken.Encoding:
     """The cl100k_base encoding, built from the packaged BPE file (never a download)."""
     import tiktoken
 
-    return tiktoken.Encoding(name=ENCODING_NAME, pat_str=_PAT, mergeable_ranks=ranks(), special_tokens=_SPECIAL)
+    built = tiktoken.Encoding(name=ENCODING_NAME, pat_str=_PAT, mergeable_ranks=ranks(), special_tokens=_SPECIAL)
+    _base64_ranks.cache_clear()  # the plain-Python count is over once the encoder counts: free its table
+    return built
 
 
 def _bpe_file() -> Path:
