@@ -62,6 +62,8 @@ def console_blocks() -> tuple[Block, ...]:
 def is_command_listing(body: str) -> bool:
     """A block of commands to type (a synopsis), not of output: every line runs mcptest or continues one."""
     lines = [line for line in body.splitlines() if line.strip()]
-    return bool(lines) and COMMAND.match(lines[0]) is not None and all(
-        COMMAND.match(line) or line[:1].isspace() for line in lines
+    return (
+        bool(lines)
+        and COMMAND.match(lines[0]) is not None
+        and all(COMMAND.match(line) or line[:1].isspace() for line in lines)
     )

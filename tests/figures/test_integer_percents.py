@@ -27,7 +27,13 @@ SAVE = {
 
 
 def _call(name: str, args: dict[str, Any], error: bool = False) -> dict[str, Any]:
-    return {"server": "notes", "name": name, "args": args, "is_error": error, "content": [{"type": "text", "text": "ok"}]}
+    return {
+        "server": "notes",
+        "name": name,
+        "args": args,
+        "is_error": error,
+        "content": [{"type": "text", "text": "ok"}],
+    }
 
 
 def _run(tmp_path: Path, runs: list[dict[str, Any]], block: str) -> tuple[dict[str, Any], list[str]]:
@@ -84,3 +90,17 @@ def test_a_stability_drift_flag_is_raised_on_the_score_it_shows(tmp_path: Path) 
     assert gate["targets"]["stability.failure_loop"] == 50 and run["scores"]["failure_loop"] == 50
     assert "failure loop" not in run["flags"]
     assert re.search(r"failure loop 50\b", next(line for line in lines if line.startswith("stability ")))
+
+
+def test_f1_a_source_fixed_integer_is_compared_on_the_same_integer(tmp_path: Path) -> None:
+    # spec 000 fixes F1, precision and recall as integers 0..100: 99 TP, 101 FP, 101 FN is F1 198/400 = 49.5% → 50,
+    # shown 50, stored 50, and the default `tool_selection.f1 >= 50` compares that 50
+    hit = {"tool_calls": [_call("search", {"q": "x"})], "final_response": "found"}
+    miss = {"tool_calls": [_call("shell", {"cmd": "x"})], "final_response": "found"}
+    block = "    equal_function_sets:\n      classes:\n        - { name: search, members: [search] }\n"
+    gate, lines = _run(tmp_path, [hit] * 99 + [miss] * 101, block)
+    assert (gate["targets"]["tool_selection.f1"], gate["status"], gate["failures"]) == (50, "passed", [])
+    assert any(
+        line.startswith("selection F1 [PASS] near a threshold: F1 50, precision 50, recall 50 (99 TP, 101 FP, 101 FN")
+        for line in lines
+    )
