@@ -162,3 +162,18 @@ def test_run_all_never_exceeds_the_worker_count_and_a_lone_test_never_overlaps(w
     assert outcome.results == list(range(12))
     assert max(map(len, seen)) == workers
     assert all(len(now) == 1 for now in seen if 3 in now or 7 in now)
+
+
+def test_a_report_cut_short_by_fail_fast_says_so_in_markdown_and_html(write, tmp_path) -> None:
+    fail = """
+  - name: broken
+    server: slow
+    tool: fail
+    args: { reason: on purpose }
+"""
+    path = write("suite.yml", SERVERS + "tools:\n" + fail + nap("later", 10))
+    saved = tmp_path / "run.json"
+    run_cli("run", str(path), "-r", "json", "-x", "-o", str(saved), timeout=120)
+    for fmt in ("md", "html"):
+        shown = run_cli("report", str(saved), "--format", fmt)
+        assert "1 not run (stopped at the first failure: -x)" in shown.stdout, fmt

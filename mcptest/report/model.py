@@ -188,3 +188,11 @@ def summarize(
         not_run=not_run,
         ok=not count[Status.FAILED] and not counts.failed and not counts.incomplete and not capped and not interrupted,
     )
+
+
+def cut_short(report: Report) -> list[str]:
+    """Why the report lists fewer tests than were selected, or judges fewer runs than asked (plain text)."""
+    s = report.summary
+    notes = [f"{s.not_run} not run (stopped at the first failure: -x)"] if s.not_run else []
+    notes += ["--max-cost spent: runs left undispatched"] if s.capped else []
+    return notes + (["interrupted: the tests that had not finished are not listed"] if report.interrupted else [])
