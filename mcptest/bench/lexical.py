@@ -67,7 +67,7 @@ class LexicalSelector(ScoringSelector):
         """The intents that contain a key whose weight in tool `index` changed, re-scored."""
         import numpy as np
 
-        with self._edited(index, tool) as (changed, _):
+        with self._edited(index, tool) as (changed, _, _):
             if not len(changed):
                 return np.arange(0), np.zeros((0, self._n))
             rows = self._rows_with(changed)
@@ -86,7 +86,7 @@ class LexicalSelector(ScoringSelector):
 
         self._index(tools, queries)
         self._gold = gold
-        blocks = [(block.start, *shortlist.shortlisted(approx)) for block, approx in self._approximate()]
+        blocks = [(block.start, *shortlist.shortlisted(approx, shortlist.SHORTLIST)) for block, approx in self._approximate()]
         group = np.concatenate([start + rows for start, rows, _, _ in blocks] or [np.zeros(0, np.intp)])
         pairs = np.concatenate([tools for _, _, tools, _ in blocks] or [np.zeros(0, np.intp)])
         floor = np.concatenate([floor for _, _, _, floor in blocks] or [np.zeros(0)])
@@ -102,34 +102,42 @@ class LexicalSelector(ScoringSelector):
         return Outcomes(correct, picks, tied)
 
     def mutated(self, index: int, tool: Tool) -> tuple[np.ndarray, np.ndarray]:
-        """The intents containing a key whose weight in tool `index` changed, judged again from the classes of their
-        shortlists, the edited tool, and every tool holding a rare key whose idf rose (see `shortlist`)."""
+        """The intents whose outcome the edit of tool `index` can have changed, judged again.
+
+        Only intents containing a key whose weight in the tool changed can move. Of those, an intent whose top is
+        one class of tools without the edited one, with a margin no bound on the edit's effects can close, keeps
+        its outcome (`Shortlist.steady`); the rest are judged from the classes of their shortlists, the edited tool,
+        and every tool holding a rare key whose idf rose (see `shortlist`)."""
         import numpy as np
 
-        with self._edited(index, tool) as (changed, moved):
-            if not len(changed):
-                return np.arange(0), np.zeros(0, dtype=bool)
+        with self._edited(index, tool) as (changed, moved, gained):
             rows = self._rows_with(changed)
-            up, down = np.zeros(len(self._lens)), np.zeros(len(self._lens))
+            up, down, gain, rare = (np.zeros(len(self._lens)) for _ in range(4))
+            rare_keys = []
+            for key, delta, more in zip(changed.tolist(), moved.tolist(), gained.tolist(), strict=True):
+                posting = self._intents_of[key]
+                gain[posting] += max(more, 0.0)
+                if delta > 0 and self._df[key] <= RARE:  # score these exactly: a rare key's idf can move by ln 2
+                    rare[posting], rare_keys = 1, [*rare_keys, key]
+                elif delta > 0:
+                    up[posting] += MAX_WEIGHT * delta
+                elif delta < 0:
+                    down[posting] -= MAX_WEIGHT * delta
+            short = self._shortlist
+            rows = rows[~short.steady(rows, index, self._n, up[rows], down[rows], gain[rows], rare[rows] > 0)]
             own = self._gold.has(rows, np.full(len(rows), index))
             # candidates: (position in rows, tool to score, tools it stands for, how many of them are not gold)
             found = [(np.arange(len(rows)), np.full(len(rows), index), np.ones(len(rows), np.intp), ~own)]
-            for key, delta in zip(changed.tolist(), moved.tolist(), strict=True):
+            for key in rare_keys:
                 holders = np.flatnonzero(self._weights[key])
                 holders = holders[holders != index]
-                if delta > 0 and len(holders) <= RARE:  # score these exactly: a rare key's idf can move by ln 2
-                    at = np.searchsorted(rows, self._intents_of[key])
-                    at, holders = np.repeat(at, len(holders)), np.tile(holders, len(at))
-                    found.append((at, holders, np.ones(len(at), np.intp), ~self._gold.has(rows[at], holders)))
-                elif delta > 0:
-                    up[self._intents_of[key]] += MAX_WEIGHT * delta
-                elif delta < 0:
-                    down[self._intents_of[key]] -= MAX_WEIGHT * delta
+                at = np.flatnonzero(np.isin(rows, self._intents_of[key], assume_unique=True))
+                at, holders = np.repeat(at, len(holders)), np.tile(holders, len(at))
+                found.append((at, holders, np.ones(len(at), np.intp), ~self._gold.has(rows[at], holders)))
             found.append(self._classes_left(rows, index, own, up[rows], down[rows]))
             group, first, size, wrong = (np.concatenate(column) for column in zip(*found, strict=True))
             exact = self._pair_sums(rows[group], first)
-            outside = shortlist.outside_bound(self._shortlist.floor[rows], up[rows])
-            done = shortlist.settle(group, first, size, wrong, exact, outside)
+            done = shortlist.settle(group, first, size, wrong, exact, short.outside(rows, up[rows]))
             correct = done.correct
             for part, whole in self._whole_rows(rows[~done.settled]):
                 correct[np.searchsorted(rows, part)] = judge(whole, self._gold.dense(part)).correct
@@ -181,21 +189,26 @@ class LexicalSelector(ScoringSelector):
         return np.flatnonzero(found)
 
     @contextmanager
-    def _edited(self, index: int, tool: Tool) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-        """Tool `index` replaced by `tool` while the block runs: its weights, and the idf of every key whose df
-        moved. Yields the keys whose weight in the tool changed and how far each one's idf moved."""
+    def _edited(self, index: int, tool: Tool) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """Tool `index` replaced by `tool` while the block runs: its weights, and the idf and df of every key whose
+        df moved. Yields the keys whose weight in the tool changed, how far each one's idf moved, and how far the
+        tool's own term (weight x idf) for each moved."""
         import numpy as np
 
         column = self._column(tool)
         changed = np.flatnonzero(column != self._weights[:, index])
         df = self._df[changed] + (column[changed] > 0) - (self._weights[changed, index] > 0)
-        saved = self._weights[changed, index].copy(), self._idfs[changed].copy()
-        self._weights[changed, index] = column[changed]
+        saved = self._weights[changed, index].copy(), self._idfs[changed].copy(), self._df[changed].copy()
+        self._weights[changed, index], self._df[changed] = column[changed], df
         self._idfs[changed] = self._idf(df)
         try:
-            yield changed, self._idfs[changed] - saved[1]
+            yield (
+                changed,
+                self._idfs[changed] - saved[1],
+                column[changed] * self._idfs[changed] - saved[0] * saved[1],
+            )
         finally:
-            self._weights[changed, index], self._idfs[changed] = saved
+            self._weights[changed, index], self._idfs[changed], self._df[changed] = saved
 
     def _column(self, tool: Tool) -> np.ndarray:
         import numpy as np

@@ -43,7 +43,7 @@ def slack(x: np.ndarray) -> np.ndarray:
     return SLACK * np.maximum(1.0, np.abs(x))
 
 
-def shortlisted(approx: np.ndarray, m: int = SHORTLIST) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def shortlisted(approx: np.ndarray, m: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """From a block of approximate scores (rows x tools, overwritten): the shortlist as (row, tool) pairs in row
     then tool order, and each row's floor, the highest score off the list (-inf when every tool is on it). Only the
     ranking is approximate: callers score the pairs exactly and widen the floor by the approximation's error."""
@@ -80,6 +80,10 @@ class Shortlist:
     member_class: np.ndarray
     floor: np.ndarray
     """Per intent, an upper bound on the baseline score of every tool off its shortlist (see `shortlisted`)."""
+    lead: np.ndarray
+    """Per intent, its top class when it alone is tied at the top (and scores above 0), else -1."""
+    runner: np.ndarray
+    """Per intent, an upper bound on every score not tied with the top: the best other class, or the floor."""
 
     @classmethod
     def of(cls, group: np.ndarray, tool: np.ndarray, catalog: int, floor: np.ndarray, **pair: np.ndarray) -> Shortlist:
@@ -96,9 +100,18 @@ class Shortlist:
         size = np.diff(np.append(starts, len(order)))
         member_class = np.empty(len(order), dtype=np.intp)
         member_class[order] = np.cumsum(new) - 1
+        score = pair["score"][order][starts]
+        top = np.zeros(len(floor))
+        np.maximum.at(top, g[starts], score)
+        tied = score >= tie_floor(top)[g[starts]]
+        alone = (np.bincount(g[starts][tied], minlength=len(floor)) == 1) & (top > 0)
+        lead = np.full(len(floor), -1)
+        lead[g[starts][tied]] = np.flatnonzero(tied)
+        runner = floor.copy()
+        np.maximum.at(runner, g[starts][~tied], score[~tied])
         return cls(
             ptr=np.searchsorted(g[starts], np.arange(len(floor) + 1)),
-            score=pair["score"][order][starts],
+            score=score,
             first=t[starts],
             second=np.where(size > 1, t[np.minimum(starts + 1, len(t) - 1)], -1),
             size=size,
@@ -106,6 +119,8 @@ class Shortlist:
             members=group.astype(np.int64) * catalog + tool,
             member_class=member_class,
             floor=floor,
+            lead=np.where(alone, lead, -1),
+            runner=runner,
         )
 
     def classes(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -127,6 +142,46 @@ class Shortlist:
         if not len(self.members):
             return np.full(len(rows), -1)
         return np.where(self.members[at] == keys, self.member_class[at], -1)
+
+    def steady(
+        self,
+        rows: np.ndarray,
+        tool: int,
+        tools: int,
+        up: np.ndarray,
+        down: np.ndarray,
+        gain: np.ndarray,
+        rare: np.ndarray,
+    ) -> np.ndarray:
+        """Which intents keep their outcome after `tool` changed, by bounds alone: a mask over `rows`.
+
+        Every other tool moves by at most `up` upward and `down` downward, unless it holds a `rare` key (those
+        intents are not decided here); the edited tool's score rises by at most `gain`. An intent whose top is a
+        single class without the edited tool keeps exactly that tie set (its tools move together) when nothing
+        else can come within the tie tolerance of it: then its outcome is the baseline's."""
+        import numpy as np
+
+        lead, edited = self.lead[rows], self.class_of(rows, tool, tools)
+        top = self.score[lead] - down
+        low = tie_floor(top - slack(top))
+        before = np.maximum(np.where(edited >= 0, self.score[edited], self.floor[rows]), 0.0)
+        runner = np.maximum(self.runner[rows], 0.0)
+        return (
+            (lead >= 0)
+            & (edited != lead)
+            & ~rare
+            & (before + gain + slack(before) < low)
+            & (runner + up + slack(runner) < low)
+        )
+
+    def outside(self, rows: np.ndarray, up: np.ndarray) -> np.ndarray:
+        """An upper bound on the new score of every tool off the shortlist of `rows`: the floor plus what the edit
+        can add, 0 when the floor is 0 (those tools share no key with the intent, and an edit of another tool
+        does not give them one)."""
+        import numpy as np
+
+        floor = self.floor[rows]
+        return np.where(floor == 0, 0.0, floor + up + slack(np.maximum(floor, 0.0)))
 
 
 @dataclass(frozen=True)
@@ -175,11 +230,3 @@ def candidates(group: np.ndarray, scores: np.ndarray, n: int, up: np.ndarray, do
     np.maximum.at(best, group, scores)
     low = np.maximum(best - down - slack(best), 0.0)
     return scores + up[group] + slack(scores) >= tie_floor(low)[group]
-
-
-def outside_bound(floor: np.ndarray, up: np.ndarray) -> np.ndarray:
-    """An upper bound on the new score of every tool off the shortlist: its floor plus what the edit can add, 0
-    when the floor is 0 (those tools share no key with the intent, and no edit of another tool gives them one)."""
-    import numpy as np
-
-    return np.where(floor == 0, 0.0, floor + up + slack(np.maximum(floor, 0.0)))
