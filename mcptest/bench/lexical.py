@@ -86,7 +86,7 @@ class LexicalSelector(ScoringSelector):
 
         self._index(tools, queries)
         self._gold = gold
-        blocks = [(block.start, *shortlist.shortlisted(approx, shortlist.SHORTLIST)) for block, approx in self._approximate()]
+        blocks = [(at.start, *shortlist.shortlisted(approx, shortlist.SHORTLIST)) for at, approx in self._approximate()]
         group = np.concatenate([start + rows for start, rows, _, _ in blocks] or [np.zeros(0, np.intp)])
         pairs = np.concatenate([tools for _, _, tools, _ in blocks] or [np.zeros(0, np.intp)])
         floor = np.concatenate([floor for _, _, _, floor in blocks] or [np.zeros(0)])
