@@ -19,6 +19,7 @@ import pytest
 
 from mcptest.bench import lexical as lexical_module
 from mcptest.bench import load_spec, run_bench, shortlist
+from mcptest.bench.key_index import KeyIndex
 from mcptest.bench.lexical import LexicalSelector
 from mcptest.bench.selector import Gold, ScoringSelector, judge
 from mcptest.catalog import Tool
@@ -102,13 +103,13 @@ def test_shortlist_judging_equals_judging_every_score_from_scratch(
     monkeypatch.setattr(shortlist, "CUT", cut)
     monkeypatch.setattr(shortlist, "SHORTLIST", size)
     monkeypatch.setattr(lexical_module, "RARE", rare)
-    whole_rows, scored = LexicalSelector._whole_rows, []
+    whole_rows, scored = KeyIndex.whole_rows, []
 
-    def counted(self: LexicalSelector, rows: np.ndarray):  # type: ignore[no-untyped-def]
+    def counted(self: KeyIndex, rows: np.ndarray):  # type: ignore[no-untyped-def]
         scored.append(len(rows))
         return whole_rows(self, rows)
 
-    monkeypatch.setattr(LexicalSelector, "_whole_rows", counted)
+    monkeypatch.setattr(KeyIndex, "whole_rows", counted)
     rng = random.Random(f"{cut}-{size}-{rare}")
     for _ in range(60):
         _check(*_random_case(rng), rng)
@@ -122,7 +123,7 @@ def test_a_pair_is_summed_exactly_as_its_row() -> None:
     selector = LexicalSelector()
     scores = selector.baseline(tools, queries)
     rows, columns = np.divmod(np.arange(scores.size), scores.shape[1])
-    assert np.array_equal(selector._pair_sums(rows, columns), scores.ravel())  # bit for bit
+    assert np.array_equal(selector._keys.pair_sums(rows, columns), scores.ravel())  # bit for bit
 
 
 def test_the_benchmark_spec_reports_exactly_what_judging_from_scratch_reports(tmp_path: Path) -> None:
