@@ -6,8 +6,8 @@ given a unique name and two distinguishing words, so every description is real p
 intent takes three words of its gold tool's description, its distinguishing word and one word from elsewhere.
 Mutations cycle through the four kinds on spread-out tools. Prints, over --runs runs of the CLI (whole process,
 --json): wall time, CPU time (user + system) and peak RSS as medians with quartiles; the sanity figure (baseline
-accuracy, against chance), the in-process split of one run, and the example's own figures. --yaml also times loading the spec written as
-block YAML (ruamel keeps positions: ~20 s at the default size, which is why large specs are best written as JSON).
+accuracy, against chance), the in-process split of one run, and the example's own figures. --yaml also times
+loading the spec written as block YAML (ruamel keeps positions: ~20 s at the default size, hence JSON for big specs).
 
     python benchmarks/tool_bench.py [--tools 2000] [--intents 8000] [--mutations 200] [--runs 5] [--yaml]
 """
