@@ -48,7 +48,8 @@ class AgentOptions:
     max_cost: float | None = None
     models: Sequence[str] | None = None
     environ: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
-    on_progress: Callable[[int, int], None] | None = None
+    on_progress: Callable[[int, int, str], None] | None = None
+    """Called as each agent run ends: runs done, runs in all, the run's test (and model)."""
     sleep: Sleep = anyio.sleep
 
     @property

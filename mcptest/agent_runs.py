@@ -73,10 +73,11 @@ class _Context:
     done: int = 0
     result: AgentRuns = field(default_factory=lambda: AgentRuns([]))
 
-    def advance(self, n: int = 1) -> None:
+    def advance(self, cell: Cell, n: int = 1) -> None:
         self.done += n
         if self.options.on_progress:
-            self.options.on_progress(self.done, self.total)
+            label = cell.test.name + (f" [{cell.model}]" if cell.model else "")
+            self.options.on_progress(self.done, self.total, label)
 
 
 async def run_agents(
@@ -184,7 +185,7 @@ async def _live(out: CellResult, ctx: _Context) -> None:
         shared = None if cell.mode == Mode.SCRIPTED else build(cell.provider, ctx.options.environ, cell.test.base_url)
     except (ServerUnavailable, MissingKey, ValidationError) as exc:
         out.error = getattr(exc, "message", None) or str(exc).splitlines()[0]
-        ctx.advance(runs)
+        ctx.advance(cell, runs)
         return
     done: list[tuple[Trace, RunLog, list[JudgeCall]] | None] = [None] * runs
     judges = LiveJudges(ctx.options.environ)
@@ -214,7 +215,7 @@ async def _one_run(
         cap = ctx.options.max_cost
         if cap is not None and ctx.result.spent >= cap:
             ctx.result.capped = True
-            ctx.advance()
+            ctx.advance(cell)
             return
         script = cell.test.script or []
         shared, judges = models
@@ -227,7 +228,7 @@ async def _one_run(
         trace, judged = await with_verdicts(cell.test, trace, judges, cell.judge_prices, ctx.options.sleep)
         ctx.result.spent += judged.spent
         done[i] = (trace, log, judged.calls)
-        ctx.advance()
+        ctx.advance(cell)
 
 
 def _record(

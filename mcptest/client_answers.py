@@ -30,6 +30,11 @@ class CallCapture:
     unanswered: list[str] = field(default_factory=list)
     """Requests the suite gave no answer to, each explained with the fix."""
 
+    async def on_progress(self, progress: float, total: float | None, message: str | None) -> None:
+        """A `notifications/progress` for this call's request."""
+        note = {"progress": progress, "total": total, "message": message}
+        self.progress.append({k: v for k, v in note.items() if v is not None})
+
     def targets(self) -> dict[str, Any]:
         """The capture as assertion roots."""
         return {
@@ -46,7 +51,8 @@ class ClientSide:
     def __init__(self, server: str, answers: ClientAnswers) -> None:
         self.server = server
         self.answers = answers
-        self.current: CallCapture | None = None
+        self.active: list[CallCapture] = []
+        """The captures of the calls under way: one, except under `--workers`, where calls overlap."""
 
     def client_kwargs(self) -> dict[str, Any]:
         """Keyword arguments for `mcp.Client`: every callback, and the log level that opts in to log messages."""
@@ -62,29 +68,29 @@ class ClientSide:
 
     @contextmanager
     def capture(self) -> Iterator[CallCapture]:
-        """Record what the server sends while the block runs (calls in one session run one at a time)."""
-        self.current = capture = CallCapture()
+        """Record what the server sends while the block runs.
+
+        Progress belongs to its request (a token per request). Logs and server requests name no request: while
+        calls overlap (`--workers`), each goes to every call under way, which is why a test that asserts on them
+        runs alone on its server (`mcptest.workers`).
+        """
+        capture = CallCapture()
+        self.active.append(capture)
         try:
             yield capture
         finally:
-            self.current = None
-
-    async def on_progress(self, progress: float, total: float | None, message: str | None) -> None:
-        """A `notifications/progress` for the call under way."""
-        if self.current is not None:
-            note = {"progress": progress, "total": total, "message": message}
-            self.current.progress.append({k: v for k, v in note.items() if v is not None})
+            self.active.remove(capture)
 
     async def _log(self, params: Any) -> None:
-        if self.current is not None:
-            self.current.logs.append(_wire(params))
+        for capture in self.active:
+            capture.logs.append(_wire(params))
 
     async def _sampling(self, context: Any, params: Any) -> Any:
         from mcp import types
 
         wire = _wire(params)
-        if self.current is not None:
-            self.current.sampling_requests.append(wire)
+        for capture in self.active:
+            capture.sampling_requests.append(wire)
         text = last_message_text(wire)
         for answer in self.answers.sampling:
             if answer.when is None or answer.when.test(text) is None:
@@ -102,8 +108,8 @@ class ClientSide:
         from mcp import types
 
         wire = _wire(params)
-        if self.current is not None:
-            self.current.elicitation_requests.append(wire)
+        for capture in self.active:
+            capture.elicitation_requests.append(wire)
         answer = self.answers.elicitation
         if answer is None:
             fix = f"servers.{self.server}.client.elicitation: {{ action: accept, content: {{...}} }}"
@@ -121,8 +127,9 @@ class ClientSide:
         from mcp import types
 
         message = f"server '{self.server}' asked for {what}"
-        if self.current is not None:
-            self.current.unanswered.append(message)
+        overlap = f" ({len(self.active)} calls were under way at once; run them one at a time to tell which asked)"
+        for capture in self.active:
+            capture.unanswered.append(message + (overlap if len(self.active) > 1 else ""))
         return types.ErrorData(code=types.INVALID_REQUEST, message=f"mcptest: {message}")
 
 

@@ -22,6 +22,8 @@ class RunState:
     results: list[TestResult] = field(default_factory=list)
     gates: list[GateReport] = field(default_factory=list)
     capped: bool = False
+    not_run: int = 0
+    """Tests `-x/--fail-fast` never started."""
     start: float = field(default_factory=time.perf_counter)
 
     def begin(self, suite: str, started_at: datetime, secrets: set[str]) -> None:
@@ -37,7 +39,9 @@ class RunState:
             duration_ms=round((time.perf_counter() - self.start) * 1000, 3),
             results=list(self.results),
             gates=list(self.gates),
-            summary=summarize(self.results, self.gates, capped=self.capped, interrupted=interrupted),
+            summary=summarize(
+                self.results, self.gates, capped=self.capped, interrupted=interrupted, not_run=self.not_run
+            ),
             interrupted=interrupted,
         )
         return redact(report, self.secrets)

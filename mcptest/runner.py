@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import time
 from collections.abc import AsyncIterator, Callable
@@ -27,6 +28,7 @@ from mcptest.session import CallOutcome, ServerConfig, ServerUnavailable, Sessio
 from mcptest.snapshots import SnapshotStore, in_ci, snapshot_store
 from mcptest.suite.agents import AgentTest
 from mcptest.suite.models import Suite
+from mcptest.workers import run_all
 
 Clock = Callable[[], datetime]
 
@@ -71,17 +73,22 @@ async def run_suite(
     state: RunState | None = None,
     pool: SessionPool | None = None,
     snapshots: SnapshotStore | None = None,
+    workers: int = 1,
+    fail_fast: bool = False,
 ) -> RunResult:
     """Run the selected tool tests, then the agent tests (recorded, replayed or live), one session per server.
 
     `state` collects the results as they finish, so a caller can still report them when the run is interrupted.
     With `pool` (already entered), its sessions are used and left open: the pytest plugin keeps one per worker.
+    `workers` tool, resource and prompt tests run at once (`mcptest.workers`); `fail_fast` starts none after the
+    first failure, and no agent test.
     """
     selection = selection or Selection()
     options = agents_options or AgentOptions()
     tests = select(suite, selection)
     agents = [a for a in suite.agents if selection.matches(a)]
     cells = plan([a for a in agents if not a.recorded], suite.file, suite.prices, options)
+    selected = len(tests) + len(agents)
     state = state if state is not None else RunState()
     state.begin(suite.file, clock(), suite.secrets | key_values(options.environ))
     not_ready: list[bool] = []
@@ -89,20 +96,34 @@ async def run_suite(
     shared = contextlib.nullcontext(pool) if pool else SessionPool(configs, base_dir=Path(suite.file).parent)
     store = snapshots or SnapshotStore(Path(suite.file).parent, ci=in_ci())
     async with _snapshots_on(shared, store) as pool:
-        for test in tests:
+
+        async def run_one(test: Test) -> tuple[TestResult, bool]:
             try:
                 if isinstance(test, SecurityBlock):
-                    result, timed_out = await run_security_block(test, pool, suite.file, list(suite.servers))
-                elif isinstance(test, ToolQualityBlock):
-                    result, timed_out = await run_quality_block(test, pool, suite.file)
-                else:
-                    result, timed_out = await run_tool_test(test, pool, suite.file)
+                    return await run_security_block(test, pool, suite.file, list(suite.servers))
+                if isinstance(test, ToolQualityBlock):
+                    return await run_quality_block(test, pool, suite.file)
+                return await run_tool_test(test, pool, suite.file)
             except Exception as exc:  # a bug while checking one test must not lose the others' results
-                result, timed_out = _failed(_base(test, suite.file), time.perf_counter(), crash_message(exc), ""), False
-            state.results.append(result)
-            not_ready.append(timed_out)
+                return _failed(_base(test, suite.file), time.perf_counter(), crash_message(exc), ""), False
+
+        finished: list[int] = []  # suite positions of state.results, which stay in suite order as tests finish
+
+        def done(index: int, outcome: tuple[TestResult, bool]) -> None:
+            at = bisect.bisect(finished, index)
+            finished.insert(at, index)
+            state.results.insert(at, outcome[0])
+            not_ready.insert(at, outcome[1])
             if on_result:
-                on_result(result)
+                on_result(outcome[0])
+
+        ran = await run_all(
+            tests, run_one, workers=workers, fail_fast=fail_fast, on_result=done,
+            failed=lambda outcome: outcome[0].status == Status.FAILED,
+        )  # fmt: skip
+        if ran.stopped:  # -x: after a failed test, no agent test starts either
+            state.not_run = ran.not_run + len(agents)
+            cells, agents = [], []
         live = await run_agents(cells, pool, suite.file, state.secrets, options)
     for agent in agents:
         try:
@@ -111,6 +132,9 @@ async def run_suite(
             rows, judged = [cell_row(agent, None, suite.file, crash_message(exc))], []
         state.results += rows
         state.gates += judged
+        if on_result:
+            for row in rows:
+                on_result(row)
         not_ready += [False] * len(rows)
     state.capped = live.capped
     report = state.report()
@@ -118,7 +142,7 @@ async def run_suite(
     failed += [False for g in report.gates if g.status == Status.FAILED]
     return RunResult(
         report,
-        len(tests) + len(agents),
+        selected,
         bool(failed) and all(failed),
         capped=live.capped,
         notes=live.notes,

@@ -87,6 +87,7 @@ class ServerSession:
         self._waits: set[anyio.CancelScope] = set()  # the handshake or requests a broken stdout ends at once
         self._tools: dict[str, dict[str, Any]] | None = None
         self._lists: dict[str, list[dict[str, Any]]] = {}
+        self._listing = anyio.Lock()  # overlapping calls (`--workers`) list the catalog once, not once each
         self.client_side = ClientSide(name, config.client)
         self.info: ServerInfo | None = None
         self._closing = anyio.Event()
@@ -165,6 +166,10 @@ class ServerSession:
 
     async def list_tools(self) -> list[dict[str, Any]]:
         """Every tool, following `nextCursor` pagination, in wire form."""
+        async with self._listing:
+            return await self._list_tools()
+
+    async def _list_tools(self) -> list[dict[str, Any]]:
         if self._tools is None:
             tools: dict[str, dict[str, Any]] = {}
             cursor = None
@@ -202,7 +207,7 @@ class ServerSession:
         start = time.perf_counter()
         with self.client_side.capture() as capture:
             try:
-                raw = await self.send(make)
+                raw = await self.send(make, capture.on_progress)
                 # only what the server sent: the SDK's defaults (`resultType`, ...) are no part of the wire JSON
                 parsed = model.model_validate(raw)
                 result = parsed.model_dump(mode="json", by_alias=True, exclude_none=True, exclude_unset=True)
@@ -213,15 +218,16 @@ class ServerSession:
                 return CallOutcome(error=message, duration_ms=_ms(start), capture=capture)
         return CallOutcome(result=result, duration_ms=_ms(start), capture=capture)
 
-    async def send(self, make: MakeRequest) -> dict[str, Any]:
+    async def send(self, make: MakeRequest, on_progress: Any = None) -> dict[str, Any]:
         """Send a request (answering the server's input requests) and return the wire JSON result."""
-        return await self._request(lambda: send_wire(self._client, make, self.client_side.on_progress))  # type: ignore[no-any-return]
+        return await self._request(lambda: send_wire(self._client, make, on_progress))  # type: ignore[no-any-return]
 
     async def listing(self, method: str, key: str) -> list[dict[str, Any]]:
         """Every item of `resources/list`, `resources/templates/list` or `prompts/list`, once per session."""
-        if method not in self._lists:
-            self._lists[method] = await list_all(self, method, key)
-        return self._lists[method]
+        async with self._listing:
+            if method not in self._lists:
+                self._lists[method] = await list_all(self, method, key)
+            return self._lists[method]
 
     async def _output_findings(self, tool: str, wire: dict[str, Any]) -> list[str]:
         if wire.get("isError"):

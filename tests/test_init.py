@@ -23,7 +23,9 @@ def test_the_starter_validates_and_passes_against_the_mock_of_the_same_catalog(c
     assert made.code == ExitCode.OK, made.stderr
     suite = tmp_path / "mcptest.yml"
     tools = json.loads(catalog.read_text())["tools"]
-    assert suite.read_text().count("\n  - name: ") == len(tools) + 1  # a smoke test per tool, one quality block
+    text = suite.read_text()
+    written = text.count("\n  - name: ") + text.count("\n#   - name: ")  # tools that may write: commented out
+    assert written == len(tools) + 1  # a smoke test per tool, one quality block
     assert run_cli("validate", str(suite)).code == ExitCode.OK
     ran = run_cli("run", str(suite), timeout=240)
     assert ran.code == ExitCode.OK, ran.stdout + ran.stderr
@@ -56,6 +58,16 @@ def test_arguments_prefer_examples_then_defaults_then_enums_then_the_smallest_va
     }  # fmt: skip
 
 
+def test_a_string_takes_the_example_or_layout_its_description_gives_when_it_fits_the_schema() -> None:
+    def one(prop: dict) -> str:
+        return arguments({"type": "object", "required": ["x"], "properties": {"x": prop}})["x"]  # type: ignore[index]
+
+    assert one({"type": "string", "description": "IANA name (e.g., 'Europe/London', 'UTC')"}) == "Europe/London"
+    assert one({"type": "string", "description": "Time in 24-hour format (HH:MM)"}) == "12:00"
+    assert one({"type": "string", "description": "A day, YYYY-MM-DD"}) == "2026-01-01"
+    assert one({"type": "string", "maxLength": 3, "description": "for example `London`"}) == "exa"  # too long: not it
+
+
 def test_no_arguments_are_offered_when_none_valid_can_be_built() -> None:
     assert (
         arguments({"type": "object", "required": ["x"], "properties": {"x": {"type": "string", "pattern": "^\\d+$"}}})
@@ -70,6 +82,37 @@ def test_a_real_third_party_server_gets_a_suite_that_validates(tmp_path: Path) -
     text = (tmp_path / "mcptest.yml").read_text()
     assert "tool: get_current_time" in text and "tool: convert_time" in text
     assert run_cli("validate", str(tmp_path / "mcptest.yml")).code == ExitCode.OK
+
+
+def test_tools_that_may_change_state_are_written_commented_out() -> None:
+    from mcptest.catalog import Catalog, Tool
+    from mcptest.scaffold import starter
+
+    schema = {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}
+    tools = [
+        Tool({"name": "read_file", "inputSchema": schema}),
+        Tool({"name": "move_file", "inputSchema": schema}),
+        Tool({"name": "git_log", "inputSchema": schema, "annotations": {"readOnlyHint": True}}),
+        Tool({"name": "list_and_purge", "inputSchema": schema, "annotations": {"destructiveHint": True}}),
+        Tool({"name": "get_or_create", "inputSchema": schema, "annotations": {"readOnlyHint": False}}),
+    ]
+    made = starter(Catalog(tools=tuple(tools)), "srv", {"command": ["srv"]})
+    assert made.writers == ("move_file", "list_and_purge", "get_or_create")
+    active = [line for line in made.suite.splitlines() if line.startswith("    tool: ")]
+    assert active == ["    tool: read_file", "    tool: git_log"]
+    assert "#     tool: move_file" in made.suite
+
+
+# mcp-server-time: a timezone from its description's "e.g., 'America/New_York'", a time from "(HH:MM)"
+@pytest.mark.parametrize("server", ["mcp-server-time", "mcp-server-memory", "mcp-server-everything"])
+def test_a_starter_passes_against_the_real_server_it_was_written_from(server: str, tmp_path: Path) -> None:
+    npm = ROOT / "tests" / "servers" / "npm" / "node_modules" / ".bin" / server
+    command = str(npm if npm.exists() else Path(sys.executable).parent / server)
+    made = run_cli("init", "--command", command, "--name", "srv", "--dir", str(tmp_path), timeout=120)
+    assert made.code == ExitCode.OK, made.stderr
+    ran = run_cli("run", str(tmp_path / "mcptest.yml"), "--workers", "4", timeout=240)
+    assert ran.code == ExitCode.OK, ran.stdout[-3000:]
+    assert " 0 failed" in ran.stdout
 
 
 def test_init_refuses_to_overwrite_without_force_and_needs_a_server(tmp_path: Path) -> None:

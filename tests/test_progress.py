@@ -25,8 +25,12 @@ def test_a_log_gets_one_line_per_finished_test_in_suite_order() -> None:
         "mcptest: PASS weather is structured",
         "mcptest: PASS conversion names both units",
         "mcptest: PASS a bad unit is rejected",
+        "mcptest: PASS scripted agent converts the weather",  # agent rows, once their runs are judged
+        "mcptest: PASS claude answers from the tool [claude-haiku-4-5] #1",
+        "mcptest: PASS claude answers from the tool [claude-haiku-4-5] #2",
+        "mcptest: PASS claude answers from the tool [claude-haiku-4-5] #3",
     ]
-    assert "mcptest: agent runs 1/1" in ran.stderr
+    assert "mcptest: agent runs 1/1 (scripted agent converts the weather)" in ran.stderr
 
 
 def test_quiet_prints_no_progress() -> None:

@@ -60,7 +60,9 @@ def init(
     atomic_write_text(suite_path, written.suite)
     atomic_write_text(workflow_path, written.workflow)
     unfilled = [tool for tool, args in written.args.items() if args is None]
-    print(f"mcptest: wrote {suite_path} ({len(written.args)} smoke tests) and {workflow_path}", file=sys.stderr)
+    active = len(written.args) - len(written.writers)
+    held = f"; {len(written.writers)} more, of tools that may change state, commented out" if written.writers else ""
+    print(f"mcptest: wrote {suite_path} ({active} smoke tests{held}) and {workflow_path}", file=sys.stderr)
     if unfilled:
         print(f"mcptest: fill in the arguments of {', '.join(unfilled)} (none valid could be built)", file=sys.stderr)
     return ExitCode.OK

@@ -26,7 +26,7 @@ def progress_mode(quiet: bool, environ: dict[str, str] | None = None) -> Mode:
 
 @dataclass
 class Progress:
-    """The two hooks a run calls: `on_result` per finished test, `on_agent_runs(done, total)` as agent runs end."""
+    """The hooks a run calls: `on_result` per finished test or agent row, `on_agent_runs` as each agent run ends."""
 
     mode: Mode
     total: int
@@ -44,7 +44,8 @@ class Progress:
 
         self.passed += result.status == Status.PASSED
         self.failed += result.status == Status.FAILED
-        label = printable(result.name)
+        run = (f" [{result.model}]" if result.model else "") + (f" #{result.run}" if result.run else "")
+        label = printable(result.name + run)
         if self.mode == "lines":
             badge = {"passed": "PASS", "failed": "FAIL", "skipped": "SKIP"}[result.status.value]
             print(f"mcptest: {badge} {label} ({result.duration_ms:.0f} ms)", file=sys.stderr, flush=True)
@@ -54,16 +55,21 @@ class Progress:
                 if self.failed
                 else (f"[green]{self.passed} passed[/]")
             )
-            self._bar.update(self._task, advance=1, description=f"{counts} · {_escape(label)}")
+            # agent rows are judged after their runs, which the agent bar already counted
+            advance = 0 if result.kind == "agent" else 1
+            self._bar.update(self._task, advance=advance, description=f"{counts} · {_escape(label)}")
 
-    def on_agent_runs(self, done: int, total: int) -> None:
+    def on_agent_runs(self, done: int, total: int, label: str = "") -> None:
+        from mcptest.printable import printable
+
         if self.mode == "lines" and done != self._last_agents:
             self._last_agents = done
-            print(f"mcptest: agent runs {done}/{total}", file=sys.stderr, flush=True)
+            print(f"mcptest: agent runs {done}/{total} ({printable(label)})", file=sys.stderr, flush=True)
         elif self.mode == "bar":
             if self._agents is None:
                 self._agents = self._bar.add_task("agent runs", total=total)
-            self._bar.update(self._agents, completed=done, total=total)
+            description = f"agent runs · {_escape(printable(label))}"
+            self._bar.update(self._agents, completed=done, total=total, description=description)
 
 
 def _escape(text: str) -> str:

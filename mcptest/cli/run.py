@@ -41,6 +41,12 @@ def run(
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No live progress on stderr.")] = False,
     list_only: Annotated[bool, typer.Option("--list", help="Print the selected tests and run nothing.")] = False,
+    fail_fast: Annotated[
+        bool, typer.Option("--fail-fast", "-x", help="Start no test after the first failure.")
+    ] = False,
+    workers: Annotated[
+        int, typer.Option("--workers", "-w", min=1, help="Tool, resource and prompt tests in flight at once.")
+    ] = 1,
     shard: Annotated[
         str | None, typer.Option("--shard", help="K/N: run shard K of N (merge with `mcptest report merge`).")
     ] = None,
@@ -124,7 +130,7 @@ def run(
             result = anyio.run(
                 lambda: run_suite(
                     loaded, selection, agents_options=options, state=state, snapshots=snapshots,
-                    on_result=progress.on_result,
+                    on_result=progress.on_result, workers=workers, fail_fast=fail_fast,
                 )
             )  # fmt: skip
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM: servers are stopped; report what finished
@@ -141,6 +147,8 @@ def run(
         for line in gate.lines:
             print(printable(line), file=sys.stderr)
     emit(render(result.report), output)
+    if result.report.summary.not_run:
+        print(f"mcptest: -x: stopped at the first failure; {result.report.summary.not_run} not run", file=sys.stderr)
     if result.capped:
         print(f"mcptest: --max-cost {max_cost:g} USD spent; the remaining runs were not dispatched", file=sys.stderr)
         return ExitCode.POLICY  # the summary says ok: false (capped), so the JSON verdict and the exit code agree

@@ -87,6 +87,8 @@ def _summary_line(report: Report) -> str:
             parts.append(f"[yellow]{g.incomplete} of {plural(g.total, 'gate')} incomplete[/]")
         if not g.failed and not g.incomplete:
             parts.append(f"{plural(g.total, 'gate')} passed")
+    if s.not_run:
+        parts.append(f"[yellow]{s.not_run} not run (stopped at the first failure: -x)[/]")
     if report.interrupted:
         parts.append("[yellow]interrupted: the tests that had not finished are not listed[/]")
     return ", ".join(parts) + f" [dim]in {report.duration_ms / 1000:.2f}s[/]"

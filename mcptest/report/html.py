@@ -7,7 +7,7 @@ from html import escape
 from typing import TYPE_CHECKING, Any
 
 from mcptest.printable import printable
-from mcptest.report.model import GateReport, Report, Status, TestResult
+from mcptest.report.model import GateReport, Report, Status, TestResult, cut_short
 
 if TYPE_CHECKING:
     from mcptest.report.delta import Comparison
@@ -57,6 +57,7 @@ def _summary(report: Report) -> str:
         f"<p>{s.total} tests: {s.passed} passed, {s.failed} failed, {s.skipped} skipped; "
         f"{len(report.gates)} gates, {failed_gates} failed. Started {escape(report.started_at)}, "
         f"{report.duration_ms / 1000:.2f} s, mcptest {escape(report.mcptest_version)}.</p>\n"
+        + "".join(f'<p class="note">{escape(note)}.</p>\n' for note in cut_short(report))
         + _stacked_bar([(n, COLORS[status], status.value) for n, status in parts])
     )
 

@@ -6,7 +6,7 @@ from mcptest.expect import show
 from mcptest.figures import plural
 from mcptest.printable import printable
 from mcptest.report.delta import CaseDelta, Comparison, Verdict
-from mcptest.report.model import GateReport, Report, Status, TestResult
+from mcptest.report.model import GateReport, Report, Status, TestResult, cut_short
 
 MAX_ROWS = 50
 
@@ -36,6 +36,7 @@ def _headline(report: Report) -> str:
     if gates:
         bad = sum(g.status == Status.FAILED for g in gates)
         parts.append(f"gates {len(gates) - bad}/{len(gates)} passed")
+    parts += [note for note in cut_short(report)]
     verdict = "**PASS**" if report.ok else "**FAIL**"
     return f"{verdict} · " + ", ".join(parts) + f" in {report.duration_ms / 1000:.2f}s"
 

@@ -37,6 +37,7 @@ def merge_reports(reports: Sequence[tuple[str, Report]]) -> Report:
             gates,
             capped=any(rep.summary.capped for _, rep in reports),
             interrupted=any(rep.interrupted for _, rep in reports),
+            not_run=sum(rep.summary.not_run for _, rep in reports),
         ),
     )
 

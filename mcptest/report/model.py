@@ -129,6 +129,9 @@ class Summary(_Model):
     skipped: int
     gates: GateCounts = Field(default_factory=GateCounts, description="Counts over the gate blocks.")
     capped: bool = Field(False, description="`--max-cost` was spent and runs were left undispatched (exit 5).")
+    not_run: int = Field(
+        0, description="Selected tests never started because `-x/--fail-fast` stopped the run at the first failure."
+    )
     ok: bool = Field(
         description="True exactly when `mcptest run` exits 0: no failed test, no failed or incomplete gate, no cap, "
         "no interruption."
@@ -159,7 +162,12 @@ class Report(_Model):
 
 
 def summarize(
-    results: list[TestResult], gates: Sequence[GateReport] = (), *, capped: bool = False, interrupted: bool = False
+    results: list[TestResult],
+    gates: Sequence[GateReport] = (),
+    *,
+    capped: bool = False,
+    interrupted: bool = False,
+    not_run: int = 0,
 ) -> Summary:
     """Count the results and the gates by status, and give the one verdict."""
     count = {s: sum(r.status == s for r in results) for s in Status}
@@ -177,5 +185,14 @@ def summarize(
         skipped=count[Status.SKIPPED],
         gates=counts,
         capped=capped,
+        not_run=not_run,
         ok=not count[Status.FAILED] and not counts.failed and not counts.incomplete and not capped and not interrupted,
     )
+
+
+def cut_short(report: Report) -> list[str]:
+    """Why the report lists fewer tests than were selected, or judges fewer runs than asked (plain text)."""
+    s = report.summary
+    notes = [f"{s.not_run} not run (stopped at the first failure: -x)"] if s.not_run else []
+    notes += ["--max-cost spent: runs left undispatched"] if s.capped else []
+    return notes + (["interrupted: the tests that had not finished are not listed"] if report.interrupted else [])

@@ -1,0 +1,46 @@
+"""An SDK server whose tools overlap in time: it tells how many calls were in flight, and logs between naps."""
+
+from __future__ import annotations
+
+import warnings
+
+import anyio
+from mcp.server.mcpserver import Context, MCPServer
+
+warnings.simplefilter("ignore")  # ctx.log is deprecated in 2026-07-28 and still what older clients get
+
+
+def build() -> MCPServer:
+    """The workers server."""
+    server = MCPServer("workers-server")
+    flight = {"now": 0}
+
+    @server.tool()
+    async def nap(ms: int, tag: str) -> str:
+        """Sleep `ms` milliseconds; answer the tag and the most calls in flight at once during this one."""
+        flight["now"] += 1
+        most = flight["now"]
+        for _ in range(10):
+            await anyio.sleep(ms / 10000)
+            most = max(most, flight["now"])
+        flight["now"] -= 1
+        return f"{tag} overlapped {most}"
+
+    @server.tool()
+    async def chatty(tag: str, steps: int, ctx: Context) -> str:
+        """Log `tag i` for each step, napping between steps so other calls interleave."""
+        for i in range(steps):
+            await ctx.log("info", f"{tag} {i}")
+            await anyio.sleep(0.01)
+        return f"{tag} logged {steps}"
+
+    @server.tool()
+    def fail(reason: str) -> str:
+        """Always fails."""
+        raise ValueError(reason)
+
+    return server
+
+
+if __name__ == "__main__":
+    build().run()

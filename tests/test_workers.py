@@ -1,0 +1,179 @@
+"""`--workers N` and `-x/--fail-fast`: tests overlap on one session, stay in suite order, and stop at a failure."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import anyio
+import pytest
+
+from mcptest.exit_codes import ExitCode
+from mcptest.workers import run_all
+from tests.conftest import ROOT, run_cli
+
+SERVERS = f"""
+servers:
+  slow:
+    command: [{json.dumps(sys.executable)}, -m, tests.servers.workers_server]
+    cwd: {json.dumps(str(ROOT))}
+  other:
+    command: [{json.dumps(sys.executable)}, -m, tests.servers.workers_server]
+    cwd: {json.dumps(str(ROOT))}
+"""
+
+
+def nap(name: str, ms: int, server: str = "slow") -> str:
+    return f"""
+  - name: {name}
+    server: {server}
+    tool: nap
+    args: {{ ms: {ms}, tag: "{name}" }}
+    expect:
+      - result.content[0].text: {{ contains: "{name} overlapped" }}
+"""
+
+
+def report(ran) -> dict:
+    return json.loads(ran.stdout)
+
+
+def overlaps(rep: dict) -> list[int]:
+    """How many calls each nap saw in flight on its server, from the server's own answer."""
+    return [int(r["failures"][0]["actual"].rsplit(" ", 1)[1]) for r in rep["results"] if r.get("failures")]
+
+
+def test_workers_overlap_calls_on_one_session_and_keep_the_suite_order(write) -> None:
+    names = [f"nap {i}" for i in range(8)]
+    # the first tests nap longest, so they finish last: the report must still list them first
+    tests = "".join(nap(n, 400 - 40 * i) for i, n in enumerate(names))
+    probe = tests.replace('contains: "', 'exact: "')  # fails on purpose, so each result carries the server's text
+    path = write("suite.yml", SERVERS + "tools:\n" + probe)
+
+    parallel = report(run_cli("run", str(path), "-r", "json", "--workers", "4", timeout=120))
+    assert [r["name"] for r in parallel["results"]] == names
+    assert max(overlaps(parallel)) >= 3, overlaps(parallel)  # four in flight at once, on the one session
+
+    serial = report(run_cli("run", str(path), "-r", "json", timeout=120))
+    assert [r["name"] for r in serial["results"]] == names
+    assert set(overlaps(serial)) == {1}
+
+
+def test_workers_run_tests_of_different_servers_at_once(write) -> None:
+    tests = nap("a", 600) + nap("b", 600, server="other")
+    path = write("suite.yml", SERVERS + "tools:\n" + tests)
+    ran = run_cli("run", str(path), "-r", "json", "-w", "2", timeout=120)
+    assert ran.code == ExitCode.OK, ran.stderr
+    rep = report(ran)
+    # both 600 ms naps ran side by side: together they took well under the 1.2 s they take one after the other
+    assert max(r["duration_ms"] for r in rep["results"]) >= 590
+    serial = report(run_cli("run", str(path), "-r", "json", timeout=120))
+    assert rep["duration_ms"] < serial["duration_ms"] - 400, (rep["duration_ms"], serial["duration_ms"])
+
+
+def test_a_test_that_reads_logs_runs_alone_so_it_reads_only_its_own(write) -> None:
+    chatty = "".join(
+        f"""
+  - name: chatty {tag}
+    server: slow
+    tool: chatty
+    args: {{ tag: {tag}, steps: 4 }}
+    expect:
+      - logs: {{ schema: {{ type: array, minItems: 4, maxItems: 4,
+                            items: {{ properties: {{ data: {{ pattern: "^{tag} " }} }} }} }} }}
+"""
+        for tag in "ABCD"
+    )
+    path = write("suite.yml", SERVERS + "tools:\n" + nap("n1", 200) + chatty + nap("n2", 200) + nap("n3", 200))
+    ran = run_cli("run", str(path), "-r", "json", "-w", "8", timeout=120)
+    assert ran.code == ExitCode.OK, ran.stdout[-2000:]
+    assert [r["name"] for r in report(ran)["results"]][1:5] == ["chatty A", "chatty B", "chatty C", "chatty D"]
+
+
+def test_fail_fast_starts_no_test_after_the_first_failure(write) -> None:
+    fail = """
+  - name: broken
+    server: slow
+    tool: fail
+    args: { reason: on purpose }
+    expect:
+      - result.isError: { exact: false }
+"""
+    path = write("suite.yml", SERVERS + "tools:\n" + nap("first", 10) + fail + nap("third", 10) + nap("fourth", 10))
+    ran = run_cli("run", str(path), "-r", "json", "-x", timeout=120)
+    assert ran.code == ExitCode.FAILED
+    rep = report(ran)
+    assert [r["name"] for r in rep["results"]] == ["first", "broken"]
+    assert rep["summary"]["not_run"] == 2 and rep["summary"]["ok"] is False
+    assert "stopped at the first failure; 2 not run" in ran.stderr
+
+    whole = report(run_cli("run", str(path), "-r", "json", timeout=120))
+    assert [r["name"] for r in whole["results"]] == ["first", "broken", "third", "fourth"]
+    assert whole["summary"]["not_run"] == 0
+
+
+def test_fail_fast_under_workers_lets_the_tests_in_flight_finish(write) -> None:
+    fail = """
+  - name: broken
+    server: slow
+    tool: fail
+    args: { reason: on purpose }
+"""
+    tests = fail + nap("in flight", 300) + "".join(nap(f"later {i}", 10) for i in range(6))
+    path = write("suite.yml", SERVERS + "tools:\n" + tests)
+    ran = run_cli("run", str(path), "-r", "json", "-x", "-w", "2", timeout=120)
+    rep = report(ran)
+    names = [r["name"] for r in rep["results"]]
+    assert names[:2] == ["broken", "in flight"]  # started beside the failure, so it finishes and is reported
+    assert rep["summary"]["not_run"] == 8 - len(names) >= 5
+
+
+def test_the_quickstart_under_workers_gives_the_serial_report() -> None:
+    quickstart = ROOT / "examples" / "quickstart" / "mcptest.yml"
+    serial = report(run_cli("run", str(quickstart), "-r", "json"))
+    parallel = report(run_cli("run", str(quickstart), "-r", "json", "-w", "8"))
+
+    def strip(rep: dict) -> list[dict]:
+        return [{k: v for k, v in r.items() if k != "duration_ms"} for r in rep["results"]]
+
+    assert strip(parallel) == strip(serial)
+    assert parallel["summary"] == serial["summary"]
+
+
+@pytest.mark.parametrize("workers", [1, 3])
+def test_run_all_never_exceeds_the_worker_count_and_a_lone_test_never_overlaps(workers: int) -> None:
+    class T:
+        def __init__(self, i: int, alone: bool) -> None:
+            self.server, self.i = "s", i
+            self.assertions = [type("A", (), {"target": "logs[0]" if alone else "result"})()]
+
+    tests = [T(i, alone=i in (3, 7)) for i in range(12)]
+    flight: list[T] = []
+    seen: list[list[int]] = []
+
+    async def one(test: T) -> int:
+        flight.append(test)
+        seen.append([t.i for t in flight])
+        await anyio.sleep(0.005 * (12 - test.i))
+        flight.remove(test)
+        return test.i
+
+    outcome = anyio.run(lambda: run_all(tests, one, workers=workers))
+    assert outcome.results == list(range(12))
+    assert max(map(len, seen)) == workers
+    assert all(len(now) == 1 for now in seen if 3 in now or 7 in now)
+
+
+def test_a_report_cut_short_by_fail_fast_says_so_in_markdown_and_html(write, tmp_path) -> None:
+    fail = """
+  - name: broken
+    server: slow
+    tool: fail
+    args: { reason: on purpose }
+"""
+    path = write("suite.yml", SERVERS + "tools:\n" + fail + nap("later", 10))
+    saved = tmp_path / "run.json"
+    run_cli("run", str(path), "-r", "json", "-x", "-o", str(saved), timeout=120)
+    for fmt in ("md", "html"):
+        shown = run_cli("report", str(saved), "--format", fmt)
+        assert "1 not run (stopped at the first failure: -x)" in shown.stdout, fmt
