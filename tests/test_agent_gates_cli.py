@@ -11,7 +11,7 @@ EXAMPLES = ROOT / "examples" / "agent-gates"
 
 
 def test_the_passing_gates_example_exits_0_with_the_floor_line_on_stderr() -> None:
-    ran = run_cli("run", str(EXAMPLES / "mcptest.yml"), "-r", "json")
+    ran = run_cli("run", str(EXAMPLES / "mcptest.yml"), "-r", "json", "-q")  # stderr: the gate lines alone
     assert ran.code == ExitCode.OK, ran.stderr
     lines = ran.stderr.splitlines()
     assert lines[0] == (
@@ -28,7 +28,7 @@ def test_the_passing_gates_example_exits_0_with_the_floor_line_on_stderr() -> No
 
 
 def test_the_breaching_example_exits_1_naming_each_missed_run() -> None:
-    ran = run_cli("run", str(EXAMPLES / "breaching.yml"))
+    ran = run_cli("run", str(EXAMPLES / "breaching.yml"), "-q")
     assert ran.code == ExitCode.FAILED
     assert ran.stderr.splitlines() == [
         "tool-selection floor [FAIL] weather selection: selection 6/10 (60%), pass^k 30%, "

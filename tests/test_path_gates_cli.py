@@ -14,7 +14,7 @@ QUICKSTART = ROOT / "examples" / "quickstart"
 
 
 def test_the_path_example_passes_every_block_on_trace_files_and_inline_calls() -> None:
-    ran = run_cli("run", str(EXAMPLES / "path.yml"), "-r", "json")
+    ran = run_cli("run", str(EXAMPLES / "path.yml"), "-r", "json", "-q")  # stderr: the gate lines alone
     assert ran.code == ExitCode.OK, ran.stderr
     assert ran.stderr.splitlines() == [
         "trajectory [PASS] research then answer: matched 2 of 2 runs (subsequence), 6 of 6 steps",
@@ -39,7 +39,7 @@ def test_the_path_example_passes_every_block_on_trace_files_and_inline_calls() -
 
 
 def test_the_breaching_path_example_exits_1_and_says_what_went_wrong_by_position() -> None:
-    ran = run_cli("run", str(EXAMPLES / "path-breaching.yml"))
+    ran = run_cli("run", str(EXAMPLES / "path-breaching.yml"), "-q")
     assert ran.code == ExitCode.FAILED
     assert ran.stderr.splitlines() == [
         "trajectory [FAIL] research then answer: matched 0 of 1 run (subsequence), 1 of 3 steps",
