@@ -122,6 +122,7 @@ tools:
         "skipped": 0,
         "gates": {"total": 0, "passed": 0, "failed": 0, "incomplete": 0},
         "capped": False,
+        "not_run": 0,  # counts only what -x held back
         "ok": False,  # interrupted: the run exits 130, so the one verdict is not ok
     }
     assert gone_within(stuck, 5) and gone_within(sleeper, 5)

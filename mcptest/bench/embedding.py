@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from mcptest.bench.selector import ScoringSelector
 from mcptest.catalog import Tool
 from mcptest.errors import usage_error
 from mcptest.lint.text import normalized
@@ -40,7 +41,7 @@ def wordllama_embed() -> Embed:
     return lambda texts: model.embed(texts)
 
 
-class EmbeddingSelector:
+class EmbeddingSelector(ScoringSelector):
     """score(q, t) = cos(E(q), E(text(t))) = E(q)·E(t) / (|E(q)| |E(t)|), 0 when either vector is zero.
 
     E is a static sentence embedding (mean of token vectors), a semantic proxy that still matches "commit my

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -131,8 +132,7 @@ def _inline_catalog(doc: SourceDoc, data: Any, problems: list[Problem]) -> Catal
 
 
 def _unique_names(doc: SourceDoc, catalog: Catalog, problems: list[Problem]) -> Catalog | None:
-    names = [t.name for t in catalog.tools]
-    twice = sorted({n for n in names if names.count(n) > 1})
+    twice = sorted(name for name, n in Counter(t.name for t in catalog.tools).items() if n > 1)
     if twice:
         problems.append(doc.problem(("catalog",), f"catalog: tool names must be unique; repeated: {', '.join(twice)}"))
         return None
@@ -141,10 +141,11 @@ def _unique_names(doc: SourceDoc, catalog: Catalog, problems: list[Problem]) -> 
 
 def _gold_problems(doc: SourceDoc, spec: SpecFile, catalog: Catalog) -> list[Problem]:
     names = [t.name for t in catalog.tools]
+    known = set(names)
     out = []
     for i, intent in enumerate(spec.intents):
         for j, gold in enumerate(intent.gold):
-            if gold not in names:
+            if gold not in known:
                 loc: Loc = ("intents", i, "gold", j)
                 out.append(doc.problem(loc, f"{where(loc)}: unknown tool {gold!r}{did_you_mean(gold, names)}"))
     return out
@@ -152,10 +153,11 @@ def _gold_problems(doc: SourceDoc, spec: SpecFile, catalog: Catalog) -> list[Pro
 
 def _mutation_problems(doc: SourceDoc, muts: list[tuple[int, Mutation]], catalog: Catalog) -> list[Problem]:
     names = [t.name for t in catalog.tools]
+    by_name = {t.name: t for t in catalog.tools}  # names are unique by now
     out = []
     for i, mut in muts:
         at = f"mutations[{i}]"
-        tool = catalog.tool(mut.tool)
+        tool = by_name.get(mut.tool)
         if tool is None:
             hint = did_you_mean(mut.tool, names)
             out.append(doc.problem(("mutations", i, "tool"), f"{at}.tool: unknown tool {mut.tool!r}{hint}"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
+from mcptest.bench.selector import ScoringSelector
 from mcptest.catalog import Catalog, Tool
 
 if TYPE_CHECKING:
@@ -19,7 +20,7 @@ class Picker(Protocol):
         ...
 
 
-class ModelSelector:
+class ModelSelector(ScoringSelector):
     """score(q, t) = 1 when the picker chose t for q, else 0; a name not in the catalog picks nothing.
 
     A model sees the whole catalog, so any edit can move any pick: `rescore` asks again for every intent

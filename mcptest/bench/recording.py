@@ -2,52 +2,27 @@
 
 from __future__ import annotations
 
-import os
 import shlex
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import anyio
 
 from mcptest.bench.asking import MAX_TOKENS, SYSTEM, Presented, Question, ask, pick_from, questions
 from mcptest.bench.model import ModelSelector
+from mcptest.bench.options import ModelOptions, PicksFailed
 from mcptest.bench.spec import Bench
 from mcptest.cassette import store
 from mcptest.cassette.picks import PickCassette, RecordedPick, normalise_picks, pick_key, tools_hash
 from mcptest.catalog import Catalog
 from mcptest.errors import Problem, UserError, usage_error
-from mcptest.providers import PROVIDERS, build, key_values, provider_of
+from mcptest.providers import build, key_values, provider_of
 from mcptest.providers.base import Provider
 from mcptest.providers.errors import MissingKey, RunFailed
 from mcptest.providers.messages import ModelReply
 from mcptest.providers.prices import cost, price_for
-from mcptest.providers.retry import RetryPolicy, Sleep
 
-LIVE_PROVIDERS = tuple(p for p in PROVIDERS if p != "scripted")
 _SHOWN_MISSES = 3
-
-
-@dataclass(frozen=True)
-class ModelOptions:
-    """How `--selector model:<id>` gets its picks: replay or record, which provider, the environment, retries."""
-
-    record: bool = False
-    provider: str | None = None
-    base_url: str | None = None
-    environ: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
-    concurrency: int = 4
-    retry: RetryPolicy = RetryPolicy()
-    sleep: Sleep = anyio.sleep
-
-    @property
-    def ci(self) -> bool:
-        """CI=true: nothing records implicitly."""
-        return self.environ.get("CI", "").lower() in ("true", "1")
-
-
-class PicksFailed(Exception):
-    """The model could not be asked for every pick; the ones it answered are saved in the cassette."""
 
 
 @dataclass(frozen=True)

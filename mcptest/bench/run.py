@@ -6,7 +6,7 @@ import json
 from typing import TYPE_CHECKING
 
 from mcptest.bench.report import Accuracy, BenchReport, CatalogFigures, IntentResult, MutationResult
-from mcptest.bench.selector import Outcomes, Selector, judge
+from mcptest.bench.selector import Gold, Outcomes, Selector
 from mcptest.bench.significance import ALPHA, mcnemar_exact
 from mcptest.bench.spec import Bench, Mutation
 from mcptest.catalog import Catalog, Tool
@@ -28,16 +28,13 @@ def whitespace_tokens(tool: Tool) -> int:
 
 def run_bench(bench: Bench, selector: Selector, min_drop: float | None = None) -> BenchReport:
     """The baseline figures, then one result per mutation (each applied alone to the baseline catalog)."""
-    import numpy as np
 
     tools = bench.catalog.tools
     column = {t.name: j for j, t in enumerate(tools)}
-    gold = np.zeros((len(bench.intents), len(tools)), dtype=bool)
-    for i, intent in enumerate(bench.intents):
-        gold[i, [column[name] for name in intent.gold]] = True
-    base = judge(selector.baseline(tools, [i.query for i in bench.intents]), gold)
+    gold = Gold([[column[name] for name in intent.gold] for intent in bench.intents], len(tools))
+    base = selector.outcomes(tools, [i.query for i in bench.intents], gold)
     quality = assess(bench.catalog)
-    results = [_mutation(bench, selector, mut, base, gold, quality) for mut in bench.mutations]
+    results = [_mutation(bench, selector, mut, column[mut.tool], base, quality) for mut in bench.mutations]
     max_drop = max((r.drop for r in results), default=None)
     passed = None if min_drop is None else max_drop is not None and max_drop >= min_drop
     return BenchReport(
@@ -65,16 +62,14 @@ def accuracy(correct: np.ndarray) -> Accuracy:
 
 
 def _mutation(
-    bench: Bench, selector: Selector, mut: Mutation, base: Outcomes, gold: np.ndarray, quality: QualityReport
+    bench: Bench, selector: Selector, mut: Mutation, index: int, base: Outcomes, quality: QualityReport
 ) -> MutationResult:
     import numpy as np
 
-    index = next(i for i, t in enumerate(bench.catalog.tools) if t.name == mut.tool)
     before, edited = bench.catalog.tools[index], mut.apply(bench.catalog.tools[index])
-    rows, scores = selector.rescore(index, edited)
+    rows, correct = selector.mutated(index, edited)
     after = base.correct.copy()
-    if len(rows):
-        after[rows] = judge(scores, gold[rows]).correct
+    after[rows] = correct
     lost, gained = np.flatnonzero(base.correct & ~after), np.flatnonzero(~base.correct & after)
     old, new = quality.tools[index], assess(Catalog((edited,))).tools[0]
     p_value = mcnemar_exact(len(lost), len(gained))

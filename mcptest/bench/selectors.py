@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mcptest.bench.recording import ModelOptions
+from mcptest.bench.options import ModelOptions
 from mcptest.bench.selector import Selector
 from mcptest.bench.spec import Bench
 from mcptest.errors import usage_error

@@ -66,7 +66,7 @@ def run(
     command that records it.
     """
     from mcptest.bench.loading import load_spec
-    from mcptest.bench.recording import LIVE_PROVIDERS, ModelOptions, PicksFailed
+    from mcptest.bench.options import LIVE_PROVIDERS, ModelOptions, PicksFailed
     from mcptest.bench.run import run_bench
     from mcptest.bench.selectors import model_id, resolve
     from mcptest.errors import usage_error

@@ -14,6 +14,7 @@ from mcp.shared.exceptions import MCPError
 from pydantic import ValidationError
 
 from mcptest.errors import Problem, UserError
+from mcptest.figures import plural
 from mcptest.mock.answers import Answers, BadArguments, NotFound
 from mcptest.mock.asking import ask_client
 from mcptest.mock.faults import Fault, FaultState, crash
@@ -135,10 +136,10 @@ async def serve(server: Server[Any]) -> None:
 def run(spec: MockSpec, fault: Fault) -> None:
     """Build the server, log one line to stderr, and serve until the client goes away."""
     server = build(spec, fault)
-    counts = ", ".join(f"{len(items)} {kind}" for kind, items in _primitives(spec) if items is not None)
+    counts = ", ".join(plural(len(items), kind) for kind, items in _primitives(spec) if items is not None)
     print(f"mcptest mock: serving {spec.name} ({counts or 'nothing'}); fault: {fault}", file=sys.stderr)
     anyio.run(serve, server)
 
 
 def _primitives(spec: MockSpec) -> list[tuple[str, list[Any] | None]]:
-    return [("tools", spec.tools), ("resources", spec.resources), ("prompts", spec.prompts)]
+    return [("tool", spec.tools), ("resource", spec.resources), ("prompt", spec.prompts)]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 import warnings
 
 import anyio
@@ -17,14 +18,16 @@ def build() -> MCPServer:
 
     @server.tool()
     async def nap(ms: int, tag: str) -> str:
-        """Sleep `ms` milliseconds; answer the tag and the most calls in flight at once during this one."""
+        """Sleep `ms` milliseconds; answer the tag, the most calls in flight at once during this one, and when it
+        started and ended (wall clock, so calls on different servers can be compared)."""
+        start = time.time()
         flight["now"] += 1
         most = flight["now"]
         for _ in range(10):
             await anyio.sleep(ms / 10000)
             most = max(most, flight["now"])
         flight["now"] -= 1
-        return f"{tag} overlapped {most}"
+        return f"{tag} overlapped {most} between {start:.6f} and {time.time():.6f}"
 
     @server.tool()
     async def chatty(tag: str, steps: int, ctx: Context) -> str:
