@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -50,6 +51,19 @@ class Runs:
     def line(self) -> str:
         """`wall 1.23 s [1.20–1.30]  cpu 1.10 s [1.08–1.12]  peak 123 MiB`."""
         return f"wall {quartiles(self.walls)}  cpu {quartiles(self.cpus)}  peak {self.peak_mib} MiB"
+
+
+def write_in_child(path: Path, expression: str) -> None:
+    """Write the text `expression` gives (evaluated with `json` and the sibling benchmark scripts importable) to
+    `path`, in a process of its own. A child's peak memory (max RSS) counts the memory of the process that started
+    it, as it was when it started: a benchmark holding 50,000 generated results would add it to every figure."""
+    modules = [name for name in ("lint", "compare", "tool_bench") if f"{name}." in expression]
+    code = (
+        f"import json, sys; sys.path.insert(0, {str(Path(__file__).resolve().parent)!r}); "
+        + "".join(f"import {m}; " for m in modules)
+        + f"open({str(path)!r}, 'w', encoding='utf-8').write({expression})"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
 
 
 def quartiles(values: list[float]) -> str:

@@ -3,8 +3,9 @@
 Per figure: wall and CPU seconds as `median [q1–q3]` over `--rounds` runs (after one warm-up run), the peak memory,
 the goal, and a sanity figure that shows the command did the real work (tool-bench: the baseline accuracy, far above
 chance). The data comes from the other benchmarks' generators (real catalogs and prose): benchmarks/lint.py,
-compare.py and tool_bench.py. The CPU time (user + system, servers included) is what a busy shared machine inflates
-least; on an idle machine the wall clock comes close to it.
+compare.py and tool_bench.py, each run in a process of its own so its memory is not counted in the figures. The CPU
+time (user + system, servers included) is what a busy shared machine inflates least; on an idle machine the wall
+clock comes close to it.
 
     python benchmarks/goals.py [--rounds 5] [--only lint,tool-bench,compare,run]
 """
@@ -21,10 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import compare as compare_bench  # noqa: E402 (sibling benchmark scripts, not a package)
-import lint as lint_bench  # noqa: E402
-import tool_bench as tool_bench_bench  # noqa: E402
-from _timing import AS_USERS_RUN, ROOT, Runs, load_note, measure  # noqa: E402
+from _timing import AS_USERS_RUN, ROOT, Runs, load_note, measure, write_in_child  # noqa: E402 (a sibling script)
 
 MCPTEST = [sys.executable, "-m", "mcptest"]
 SMALL_CATALOG = ROOT / "tests" / "lint" / "fixtures" / "server-everything.json"
@@ -39,7 +37,7 @@ def lint(rounds: int, tmp: Path) -> None:
     paths = {}
     for size in (1000, 10000):
         paths[size] = tmp / f"catalog-{size}.json"
-        paths[size].write_text(json.dumps(lint_bench.build_catalog(size)))
+        write_in_child(paths[size], f"json.dumps(lint.build_catalog({size}))")
     base = [*MCPTEST, "doctor", "--lint-descriptions", "--no-color", "--fail-on", "never", "--catalog"]
     commands = {
         "13-tool real catalog": [*base, str(SMALL_CATALOG)],
@@ -64,7 +62,7 @@ def lint(rounds: int, tmp: Path) -> None:
 
 def tool_bench(rounds: int, tmp: Path) -> None:
     spec = tmp / "bench-2000.json"
-    spec.write_text(json.dumps(tool_bench_bench.build_spec(2000, 8000, 200)))
+    write_in_child(spec, "json.dumps(tool_bench.build_spec(2000, 8000, 200))")
     runs = measure({"tool-bench": [*MCPTEST, "tool-bench", "run", str(spec), "--json"]}, rounds)["tool-bench"]
     base = json.loads(runs.stdout)["baseline"]
     sanity = f"baseline accuracy {base['accuracy']:.1%} ({base['correct']}/{base['total']}; chance 0.05%)"
@@ -73,8 +71,8 @@ def tool_bench(rounds: int, tmp: Path) -> None:
 
 def compare(rounds: int, tmp: Path) -> None:
     base, cur = tmp / "base.json", tmp / "cur.json"
-    base.write_text(compare_bench.build(50000, 0).model_dump_json())
-    cur.write_text(compare_bench.build(50000, 1).model_dump_json())
+    write_in_child(base, "compare.build(50000, 0).model_dump_json()")
+    write_in_child(cur, "compare.build(50000, 1).model_dump_json()")
     argv = [*MCPTEST, "report", str(cur), "--compare", str(base), "--json"]
     runs = measure({"compare": argv}, rounds)["compare"]
     delta = json.loads(runs.stdout)

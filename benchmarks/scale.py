@@ -1,10 +1,11 @@
 """How mcptest's heavy commands grow: each figure at three sizes, whole process, with a linearity verdict.
 
-For each command it prints, at three sizes, the wall and CPU seconds as `median [q1–q3]` and the peak memory
-(max RSS), the marginal cost per unit between the sizes, and whether it grows linearly: the marginal CPU cost of the
-upper step is within 1.5x of the lower step's (CPU, servers included, because a shared machine's load moves the
-wall clock far more). The data is built by the other benchmarks' generators from real catalogs and
-prose, and each command prints a sanity figure (tool-bench: its baseline accuracy, far above chance).
+For each command it prints, at three sizes, the wall and CPU seconds as `median [q1–q3]` and the peak memory (max
+RSS), the marginal cost per unit between the sizes, and whether it grows linearly: the marginal CPU cost of the
+upper step is within 1.5x of the lower step's (CPU, servers included, because a shared machine's load moves the wall
+clock far more). The data is built by the other benchmarks' generators from real catalogs and prose (in a process of
+their own, whose memory would otherwise count in the peaks), and each command prints a sanity figure (tool-bench:
+its baseline accuracy, far above chance).
 
     python benchmarks/scale.py [--runs 3] [--only lint,compare,tool-bench,run]
 """
@@ -23,10 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-import compare as compare_bench  # noqa: E402
-import lint as lint_bench  # noqa: E402
-import tool_bench as tool_bench_bench  # noqa: E402
-from _timing import AS_USERS_RUN, Runs  # noqa: E402
+from _timing import AS_USERS_RUN, Runs, write_in_child  # noqa: E402
 
 MCPTEST = [sys.executable, "-m", "mcptest"]
 
@@ -64,7 +62,7 @@ def report(name: str, unit: str, sizes: list[int], run_one: Callable[[int], tupl
 def lint(runs: int, tmp: Path) -> None:
     def one(size: int) -> tuple[Runs, str]:
         path = tmp / f"lint-{size}.json"
-        path.write_text(json.dumps(lint_bench.build_catalog(size)))
+        write_in_child(path, f"json.dumps(lint.build_catalog({size}))")
         lint = [*MCPTEST, "doctor", "--catalog", str(path), "--lint-descriptions", "--no-color", "--fail-on", "never"]
         text, as_json = measure(lint, runs), measure([*lint, "--json"], runs)
         scored = len(json.loads(as_json.stdout)["lint"][0]["tools"])
@@ -76,8 +74,8 @@ def lint(runs: int, tmp: Path) -> None:
 def compare(runs: int, tmp: Path) -> None:
     def one(size: int) -> tuple[Runs, str]:
         base, cur = tmp / f"base-{size}.json", tmp / f"cur-{size}.json"
-        base.write_text(compare_bench.build(size, 0).model_dump_json())
-        cur.write_text(compare_bench.build(size, 1).model_dump_json())
+        write_in_child(base, f"compare.build({size}, 0).model_dump_json()")
+        write_in_child(cur, f"compare.build({size}, 1).model_dump_json()")
         done = measure([*MCPTEST, "report", str(cur), "--compare", str(base), "--json"], runs)
         return done, f"; {len(json.loads(done.stdout)['cases']):,} cases"
 
@@ -87,7 +85,7 @@ def compare(runs: int, tmp: Path) -> None:
 def tool_bench(runs: int, tmp: Path) -> None:
     def one(tools: int) -> tuple[Runs, str]:
         spec = tmp / f"bench-{tools}.json"
-        spec.write_text(json.dumps(tool_bench_bench.build_spec(tools, tools * 4, tools // 10)))
+        write_in_child(spec, f"json.dumps(tool_bench.build_spec({tools}, {tools * 4}, {tools // 10}))")
         done = measure([*MCPTEST, "tool-bench", "run", str(spec), "--json"], runs)
         base = json.loads(done.stdout)["baseline"]
         return done, f"; baseline accuracy {base['accuracy']:.1%} (chance {1 / tools:.2%})"
