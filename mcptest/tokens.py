@@ -46,18 +46,11 @@ faster): a 13-tool catalog is ~5,000 characters."""
 @cache
 def ranks() -> dict[bytes, int]:
     """The cl100k_base merge ranks from the packaged BPE file: one `base64 rank` line per token, ranks 0, 1, 2, ..."""
-    return {binascii.a2b_base64(token): rank for token, rank in _base64_ranks().items()}
-
-
-@cache
-def _base64_ranks() -> dict[bytes, int]:
-    """The ranks keyed by each token's base64 text, as the file holds them. The plain-Python count looks up a few
-    thousand pairs in a small catalog: encoding those costs less than decoding all 100,256 keys (~25 ms)."""
     fields = gzip.decompress(_bpe_file().read_bytes()).split()
     tokens, numbers = fields[0::2], fields[1::2]
     if not numbers or int(numbers[0]) != 0 or int(numbers[-1]) != len(numbers) - 1:
-        return {t: int(r) for t, r in zip(tokens, numbers, strict=True)}
-    return dict(zip(tokens, range(len(tokens)), strict=True))
+        return {binascii.a2b_base64(t): int(r) for t, r in zip(tokens, numbers, strict=True)}
+    return dict(zip(map(binascii.a2b_base64, tokens), range(len(tokens)), strict=True))
 
 
 @cache
@@ -65,9 +58,7 @@ def encoding() -> tiktoken.Encoding:
     """The cl100k_base encoding, built from the packaged BPE file (never a download)."""
     import tiktoken
 
-    built = tiktoken.Encoding(name=ENCODING_NAME, pat_str=_PAT, mergeable_ranks=ranks(), special_tokens=_SPECIAL)
-    _base64_ranks.cache_clear()  # the plain-Python count is over once the encoder counts: free its table
-    return built
+    return tiktoken.Encoding(name=ENCODING_NAME, pat_str=_PAT, mergeable_ranks=ranks(), special_tokens=_SPECIAL)
 
 
 def _bpe_file() -> Path:
@@ -109,22 +100,21 @@ class _Counter:
         for piece in self._splitter(text.isascii())(text):
             n = self.pieces.get(piece)
             if n is None:
-                n = self.pieces[piece] = _merge_count(piece.encode("utf-8"), _base64_ranks())
+                n = self.pieces[piece] = _merge_count(piece.encode("utf-8"), ranks())
             total += n
         return total
 
 
 def _merge_count(piece: bytes, table: dict[bytes, int]) -> int:
     """How many tokens byte-pair merging leaves of `piece`: merge the lowest-ranked adjacent pair (the leftmost
-    on a tie) until no adjacent pair is a token, as tiktoken's `_byte_pair_merge` does. `table` is keyed by base64."""
-    b64 = binascii.b2a_base64
-    if b64(piece, newline=False) in table:
+    on a tie) until no adjacent pair is a token, as tiktoken's `_byte_pair_merge` does."""
+    if piece in table:
         return 1
     parts = [piece[i : i + 1] for i in range(len(piece))]
     while len(parts) > 1:
         best, best_rank = -1, None
         for i in range(len(parts) - 1):
-            rank = table.get(b64(parts[i] + parts[i + 1], newline=False))
+            rank = table.get(parts[i] + parts[i + 1])
             if rank is not None and (best_rank is None or rank < best_rank):
                 best, best_rank = i, rank
         if best < 0:
