@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from mcptest.primitives import prompt_request, read_request, unknown_prompt, unknown_resource
-from mcptest.session import CallOutcome, ServerSession
+from mcptest.session import CallOutcome, ServerSession, ServerUnavailable
 from mcptest.suite.models import ToolTest
 from mcptest.suite.primitives import PromptTest, ResourceTest, string_args
 
@@ -43,6 +43,24 @@ async def make_call(test: CallTest, session: ServerSession) -> CallOutcome:
     if why:
         raise UnknownName(f"server '{test.server}': {why}")
     return await session.call(prompt_request(test.prompt, string_args(test.args)), types.GetPromptResult)
+
+
+async def unlisted_tool(test: CallTest, session: ServerSession) -> str:
+    """Why a failed tool test may have called nothing: the server does not list its tool (a typo, a renamed tool).
+
+    Only a hint beside the failure: a server may still serve a tool it does not list, so the call is made anyway.
+    """
+    if not isinstance(test, ToolTest):
+        return ""
+    try:
+        names = [t["name"] for t in await session.list_tools()]
+    except ServerUnavailable:
+        return ""
+    if test.tool in names:
+        return ""
+    from mcptest.suite.validation import did_you_mean
+
+    return f"server '{test.server}' lists no tool '{test.tool}' in tools/list{did_you_mean(test.tool, names)}"
 
 
 async def _templates(session: ServerSession) -> list[dict[str, Any]]:

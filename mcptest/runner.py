@@ -14,7 +14,7 @@ from typing import Any
 from mcptest.agent_plan import AgentOptions, plan
 from mcptest.agent_results import cell_row, judge_runs
 from mcptest.agent_runs import AgentRuns, run_agents
-from mcptest.call_tests import CallTest, UnknownName, describe, make_call
+from mcptest.call_tests import CallTest, UnknownName, describe, make_call, unlisted_tool
 from mcptest.errors import UserError
 from mcptest.expect import TargetMissing, check, resolve, show
 from mcptest.lint.block import ToolQualityBlock
@@ -188,6 +188,8 @@ async def run_tool_test(test: CallTest, pool: SessionPool, file: str) -> tuple[T
         return _failed(base, start, str(exc), getattr(exc, "stderr", "")), False
     failures, error = judge(test, outcome)
     failed = bool(failures or error)
+    if failed and (unlisted := await unlisted_tool(test, session)):
+        error = f"{error}; {unlisted}" if error else unlisted
     return TestResult(
         **base,
         status=Status.FAILED if failed else Status.PASSED,

@@ -242,3 +242,25 @@ tools:
     assert "sk-test-987654321" not in ran.stdout + ran.stderr
     assert "sk-live-abcdef123456" not in ran.stdout + ran.stderr
     assert "token is ***" in ran.stdout
+
+
+def test_a_failed_test_of_a_tool_the_server_does_not_list_names_the_likely_one(write) -> None:
+    path = suite_with(
+        write,
+        """
+  - name: misspelt
+    server: weather
+    tool: get_wether
+    args: { city: Paris }
+  - name: listed but failing
+    server: weather
+    tool: get_weather
+    args: { city: Paris }
+    expect:
+      - result.content[0].text: { contains: Oslo }
+""",
+    )
+    ran = run_cli("run", str(path), "-r", "json")
+    misspelt, listed = json.loads(ran.stdout)["results"]
+    assert "lists no tool 'get_wether' in tools/list (did you mean 'get_weather'?)" in misspelt["error"]
+    assert listed["error"] is None  # a listed tool's failure gets no such hint
