@@ -16,27 +16,20 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-MANIFEST = ROOT / "examples" / "quickstart" / "weather.yml"
-TESTS = 200
-REPEATS = 3
+from _timing import ROOT, load_note, quartiles
+from tool_suite import TESTS
+from tool_suite import write_suite as plain_suite
 
-TEST = """
-  - name: weather {i}
-    server: weather
-    tool: get_weather
-    args: {{ city: "City {i}" }}
-    expect:
-      - result.content[0].text: {{ contains: "City {i}" }}
-"""
+REPEATS = 3
 
 
 def write_suite(directory: Path, fault: str) -> Path:
-    path = directory / f"suite-{fault.replace(':', '-')}.yml"
-    command = ["mcptest", "mock", "--tools-from", str(MANIFEST), "--fault", fault]
-    header = f"servers:\n  weather:\n    command: {json.dumps(command)}\ntools:\n"
-    path.write_text(header + "".join(TEST.format(i=i) for i in range(TESTS)), encoding="utf-8")
-    return path
+    """tool_suite's 200-test suite, its mock given `--fault`."""
+    path = plain_suite(directory, TESTS)
+    text = path.read_text(encoding="utf-8").replace('.yml"]', f'.yml", "--fault", "{fault}"]', 1)
+    faulty = directory / f"suite-{fault.replace(':', '-')}.yml"
+    faulty.write_text(text, encoding="utf-8")
+    return faulty
 
 
 def timed(suite: Path, workers: int) -> tuple[float, float, list[str]]:
@@ -54,11 +47,6 @@ def timed(suite: Path, workers: int) -> tuple[float, float, list[str]]:
     return wall, cpu, [r["name"] for r in report["results"]]
 
 
-def quartiles(values: list[float]) -> str:
-    q1, median, q3 = statistics.quantiles(values, n=4, method="inclusive")
-    return f"{median:6.2f} s [{q1:.2f}–{q3:.2f}]"
-
-
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         slow, fast = write_suite(Path(tmp), "slow:50"), write_suite(Path(tmp), "none")
@@ -73,6 +61,7 @@ def main() -> None:
     print(f"speed-up --workers 8 over --workers 1: {speedup:.1f}x (target >= 5x)")
     print(f"sanity: every run passed {TESTS}/{TESTS}, report order identical in all runs: {len(orders) == 1}")
     print(f"--workers 8, {TESTS} tests, no fault: wall {quartiles([r[0] for r in bare])}")
+    print(load_note())
 
 
 if __name__ == "__main__":
