@@ -24,6 +24,14 @@ servers:
 """
 
 
+BROKEN = """
+  - name: broken
+    server: slow
+    tool: fail
+    args: { reason: on purpose }
+"""
+
+
 def nap(name: str, ms: int, server: str = "slow") -> str:
     return f"""
   - name: {name}
@@ -102,14 +110,7 @@ def test_a_test_that_reads_logs_runs_alone_so_it_reads_only_its_own(write) -> No
 
 
 def test_fail_fast_starts_no_test_after_the_first_failure(write) -> None:
-    fail = """
-  - name: broken
-    server: slow
-    tool: fail
-    args: { reason: on purpose }
-    expect:
-      - result.isError: { exact: false }
-"""
+    fail = BROKEN + "    expect:\n      - result.isError: { exact: false }\n"  # an assertion fails, not the call
     path = write("suite.yml", SERVERS + "tools:\n" + nap("first", 10) + fail + nap("third", 10) + nap("fourth", 10))
     ran = run_cli("run", str(path), "-r", "json", "-x", timeout=120)
     assert ran.code == ExitCode.FAILED
@@ -124,13 +125,7 @@ def test_fail_fast_starts_no_test_after_the_first_failure(write) -> None:
 
 
 def test_fail_fast_under_workers_lets_the_tests_in_flight_finish(write) -> None:
-    fail = """
-  - name: broken
-    server: slow
-    tool: fail
-    args: { reason: on purpose }
-"""
-    tests = fail + nap("in flight", 300) + "".join(nap(f"later {i}", 10) for i in range(6))
+    tests = BROKEN + nap("in flight", 300) + "".join(nap(f"later {i}", 10) for i in range(6))
     path = write("suite.yml", SERVERS + "tools:\n" + tests)
     ran = run_cli("run", str(path), "-r", "json", "-x", "-w", "2", timeout=120)
     rep = report(ran)
@@ -176,13 +171,7 @@ def test_run_all_never_exceeds_the_worker_count_and_a_lone_test_never_overlaps(w
 
 
 def test_a_report_cut_short_by_fail_fast_says_so_in_markdown_and_html(write, tmp_path) -> None:
-    fail = """
-  - name: broken
-    server: slow
-    tool: fail
-    args: { reason: on purpose }
-"""
-    path = write("suite.yml", SERVERS + "tools:\n" + fail + nap("later", 10))
+    path = write("suite.yml", SERVERS + "tools:\n" + BROKEN + nap("later", 10))
     saved = tmp_path / "run.json"
     run_cli("run", str(path), "-r", "json", "-x", "-o", str(saved), timeout=120)
     for fmt in ("md", "html"):
