@@ -100,6 +100,13 @@ class ServerSession:
         command, args, env, cwd = self._stdio_command()
         self._early = await spawn(command, args, env, cwd, self._stderr)
 
+    async def discard_early(self) -> None:
+        """End the server `start_early` started, which no transport took over."""
+        from mcptest.early_stdio import discard
+
+        if self._early is not None:
+            await discard(self._early)
+
     async def run(self, *, task_status: Any = anyio.TASK_STATUS_IGNORED) -> None:
         """Own the connection for its whole life (the SDK's cancel scopes must open and close in one task).
 
@@ -136,9 +143,7 @@ class ServerSession:
             self._dead = self._dead or "the session is closed"
             self._waits.clear()
             if self._early is not None and self._early.returncode is None:  # no transport took it over
-                from mcptest.early_stdio import discard
-
-                await discard(self._early)
+                await self.discard_early()
         if not started:
             raise self._unavailable(self._broken or f"no handshake within {self.config.connect_timeout_s:g}s")
 
@@ -402,10 +407,8 @@ class SessionPool:
 
 async def _discard_early(sessions: dict[str, ServerSession]) -> None:
     """End the servers started early that no test came to use (the run was interrupted or stopped first)."""
-    from mcptest.early_stdio import discard
-
     for session in sessions.values():
-        await discard(session._early)
+        await session.discard_early()
         session.release()
     sessions.clear()
 
