@@ -101,7 +101,7 @@ def main() -> None:
     show("mcptest security (10 SEC rules)", security)
     show("python -c pass (interpreter start)", bare)
 
-    from mcptest.security.evaluation import evaluate
+    from mcptest.checks.security.evaluation import evaluate
 
     result = evaluate(LABELS)
     d, c = result.detection, result.codes

@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from mcptest.report.model import GateReport, Report, Status, TestResult, summarize  # noqa: E402
+from mcptest.records.report import GateReport, Report, Status, TestResult, summarize  # noqa: E402
 
 
 def build(size: int, shift: int) -> Report:

@@ -12,10 +12,10 @@ import random
 import statistics
 import time
 
+from mcptest.core.tokens import count_tokens, encoding
 from mcptest.gates import GateConfig, evaluate_blocks, gate
 from mcptest.gates import token_efficiency as te
-from mcptest.tokens import count_tokens, encoding
-from mcptest.trace import CatalogTool, TokenUsage, ToolCall, Trace
+from mcptest.records.trace import CatalogTool, TokenUsage, ToolCall, Trace
 
 RUNS, CALLS = 1000, 20
 ROUNDS = 5  # a shared machine has slow spells: the first round is cold, the min is the machine at rest

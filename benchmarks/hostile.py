@@ -22,8 +22,8 @@ import anyio
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from mcptest.regexes import search  # noqa: E402
-from mcptest.session import SessionPool  # noqa: E402
+from mcptest.core.regexes import search  # noqa: E402
+from mcptest.server.session import SessionPool  # noqa: E402
 from mcptest.suite.models import StdioServer  # noqa: E402
 
 EVIL = "(a+)+$"
@@ -61,7 +61,7 @@ def non_utf8_run() -> float:
 
 
 def group_end() -> float:
-    import mcptest.processes as processes
+    import mcptest.server.processes as processes
 
     timings: list[float] = []
     original = processes.end_group

@@ -50,9 +50,9 @@ def in_process(path: Path) -> dict[str, float]:
     """Seconds spent loading, building the tokenizer, and linting + scoring, in this process."""
     import warnings
 
-    from mcptest.catalog import load_catalog
-    from mcptest.lint import assess
-    from mcptest.tokens import encoding
+    from mcptest.checks.lint import assess
+    from mcptest.core.tokens import encoding
+    from mcptest.records.catalog import load_catalog
 
     t0 = time.perf_counter()
     catalog = load_catalog(path)

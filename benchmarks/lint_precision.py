@@ -62,8 +62,8 @@ def _labels(data: dict) -> dict[Key, str]:
 
 def measure(select: list[str] | None = None, strict: bool = False) -> Tally:
     """Lint every labelled catalog with the chosen rules and tally the findings against the labels."""
-    from mcptest.catalog import load_catalog
-    from mcptest.lint import assess, select_rules
+    from mcptest.checks.lint import assess, select_rules
+    from mcptest.records.catalog import load_catalog
 
     rules = select_rules(select or (), (), strict=strict)
     tally = Tally()

@@ -22,9 +22,9 @@ if TYPE_CHECKING:
     from anyio.from_thread import BlockingPortal
 
     from mcptest.python_api import Server
-    from mcptest.report.model import Report
-    from mcptest.runner import RunResult
-    from mcptest.session import SessionPool
+    from mcptest.records.report import Report
+    from mcptest.run.runner import RunResult
+    from mcptest.server.session import SessionPool
     from mcptest.suite.models import Suite
 
 SUITE_NAME = re.compile(r"mcptest[^/]*\.ya?ml$")
@@ -56,14 +56,14 @@ class SuiteFile(pytest.File):
     """A suite file: loaded once, an item per test."""
 
     def collect(self) -> Iterator[SuiteItem]:
-        from mcptest.errors import UserError
+        from mcptest.core.errors import UserError
 
         try:
             suite = self.config.stash[_WORKER].suite(self.path)
         except UserError as exc:
             raise self.CollectError("\n".join(str(p) for p in exc.problems)) from None
-        from mcptest.runner import _base, select
-        from mcptest.selection import Selection
+        from mcptest.run.runner import _base, select
+        from mcptest.run.selection import Selection
 
         tests: list[tuple[str, Any]] = [(_base(t, suite.file)["kind"], t) for t in select(suite, Selection())]
         tests += [("agent", a) for a in suite.agents]
@@ -83,7 +83,7 @@ class SuiteItem(pytest.Item):
         self.kind, self.line = kind, line
 
     def runtest(self) -> None:
-        from mcptest.report.model import Status
+        from mcptest.records.report import Status
 
         report = self.config.stash[_WORKER].run_one(self.path, self.name, self.kind)
         rows = [r for r in report.results if r.kind == self.kind]
@@ -131,9 +131,9 @@ class _Worker:
         return self._suites[key]
 
     def run_one(self, path: Path, name: str, kind: str) -> Report:
-        from mcptest.agent_plan import AgentOptions, RecordMode
-        from mcptest.runner import run_suite
-        from mcptest.selection import Selection
+        from mcptest.agent.plan import AgentOptions, RecordMode
+        from mcptest.run.runner import run_suite
+        from mcptest.run.selection import Selection
 
         suite, portal = self.suite(path), self._loop()
         options = AgentOptions(record_mode=RecordMode.ALL if self._record else RecordMode.NONE)
@@ -158,7 +158,7 @@ class _Worker:
         return self._portal
 
     def _pool(self, key: Path, suite: Suite) -> SessionPool:
-        from mcptest.session import SessionPool
+        from mcptest.server.session import SessionPool
 
         if key not in self._pools:
             pool = SessionPool(dict(suite.servers), base_dir=Path(suite.file).parent)

@@ -14,9 +14,9 @@ if TYPE_CHECKING:
     from anyio.from_thread import BlockingPortal
 
     from mcptest.gates.outcome import GateOutcome
-    from mcptest.session import CallOutcome, ServerConfig, ServerSession
+    from mcptest.records.trace import Trace
+    from mcptest.server.session import CallOutcome, ServerConfig, ServerSession
     from mcptest.suite.models import Suite
-    from mcptest.trace import Trace
 
 
 class MatchFailed(AssertionError):
@@ -29,7 +29,7 @@ def assert_that(value: Any, target: str | None = None, **matcher: Any) -> None:
     `assert_that(outcome, "result.content[0].text", contains="Paris")`, `assert_that(7, **{">=": 5})`; a
     `CallOutcome` is read as `{result, error, duration_ms}`, the roots a tool test's targets start from.
     """
-    from mcptest.expect import Assertion, check, resolve
+    from mcptest.expect.assertions import Assertion, check, resolve
 
     if len(matcher) != 1:
         raise TypeError(f"assert_that takes exactly one matcher keyword, got {sorted(matcher) or 'none'}")
@@ -43,7 +43,7 @@ def assert_that(value: Any, target: str | None = None, **matcher: Any) -> None:
 
 
 def _root(value: Any) -> Any:
-    from mcptest.session import CallOutcome
+    from mcptest.server.session import CallOutcome
 
     if isinstance(value, CallOutcome):
         return {"result": value.result, "error": value.error, "duration_ms": value.duration_ms}
@@ -55,7 +55,7 @@ def run_gate(block: str, traces: Sequence[Trace] | str | Path, config: Mapping[s
     "traces/weather.json", {"expected_tools": ["weather.get_weather"]})`. The outcome has `.targets`, `.status`
     and `.failures`, judged against the block's `expect:` in `config` or its default gate."""
     from mcptest.gates import GATES, evaluate_blocks
-    from mcptest.trace import load_traces
+    from mcptest.records.trace import load_traces
 
     runs = load_traces(traces) if isinstance(traces, str | Path) else list(traces)
     gate = next((g for g in GATES if g.name == block), None)
@@ -69,8 +69,8 @@ def server_config(
     name: str, suite_path: Path | None, command: str | None, load: Callable[[Path], Suite]
 ) -> tuple[ServerConfig, Path]:
     """The config of a server named in a suite (default `./mcptest.yml` or `./mcptest.yaml`), or of a command."""
-    from mcptest.errors import usage_error
-    from mcptest.lint.sources import resolve_sources
+    from mcptest.core.errors import usage_error
+    from mcptest.server.sources import resolve_sources
     from mcptest.suite.loader import find_suite
 
     if command:
@@ -101,7 +101,7 @@ class Server:
         return self._portal.call(self._open().list_tools)
 
     def _open(self) -> ServerSession:
-        from mcptest.session import SessionPool
+        from mcptest.server.session import SessionPool
 
         if self._session is None:
             pool = SessionPool({self.name: self._config}, base_dir=self._base)

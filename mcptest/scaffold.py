@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from mcptest.catalog import Catalog, Tool
+from mcptest.records.catalog import Catalog, Tool
 
 FORMAT_EXAMPLES = {
     "uri": "https://example.com/",
@@ -150,7 +150,7 @@ def starter(catalog: Catalog, server: str, connection: dict[str, Any], mcptest_s
 
 
 def _reads_only(tool: Tool) -> bool:
-    from mcptest.lint.server_managed import reads_only
+    from mcptest.checks.lint.server_managed import reads_only
 
     hints = tool.annotations or {}
     return reads_only(tool) and hints.get("destructiveHint") is not True and hints.get("readOnlyHint") is not False
@@ -161,8 +161,8 @@ def _quality_ratchet(catalog: Catalog) -> list[str]:
     The defaults (`min_score >= 0.5`, `mean_score >= 0.7`, no critical finding) are named as the goal."""
     import math
 
-    from mcptest.lint import assess
-    from mcptest.lint.gate import quality_targets
+    from mcptest.checks.lint import assess
+    from mcptest.checks.lint.gate import quality_targets
 
     now = quality_targets(assess(catalog))
     floors = [

@@ -21,14 +21,14 @@ def suite_schema() -> dict[str, Any]:
 
 def report_schema() -> dict[str, Any]:
     """The JSON report format."""
-    from mcptest.report.model import Report
+    from mcptest.records.report import Report
 
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", **Report.model_json_schema()}
 
 
 def trace_schema() -> dict[str, Any]:
     """A recorded agent run (the trace files agent tests read, and what cassettes store)."""
-    from mcptest.trace import Trace
+    from mcptest.records.trace import Trace
 
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", **Trace.model_json_schema()}
 
@@ -63,21 +63,21 @@ def pick_cassette_schema() -> dict[str, Any]:
 
 def diff_schema() -> dict[str, Any]:
     """The `mcptest diff --json` report."""
-    from mcptest.catalog_diff.model import DiffReport
+    from mcptest.diff.model import DiffReport
 
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", **DiffReport.model_json_schema()}
 
 
 def lock_schema() -> dict[str, Any]:
     """The `mcptest.lock` file `mcptest pin` writes."""
-    from mcptest.pins import Lock
+    from mcptest.diff.pins import Lock
 
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", **Lock.model_json_schema(by_alias=True)}
 
 
 def catalog_snapshot_schema() -> dict[str, Any]:
     """A server's catalog snapshot (`mcptest catalog --output`)."""
-    from mcptest.snapshot import CatalogSnapshot
+    from mcptest.records.catalog_snapshot import CatalogSnapshot
 
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", **CatalogSnapshot.model_json_schema()}
 

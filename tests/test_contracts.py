@@ -8,8 +8,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from mcptest import yaml_source
-from mcptest.exit_codes import ExitCode
+from mcptest.core import yaml_source
+from mcptest.core.exit_codes import ExitCode
 from mcptest.schemas import SCHEMA_DIR, SCHEMAS, render
 from tests.conftest import ROOT, run_cli
 

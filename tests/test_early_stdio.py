@@ -10,8 +10,8 @@ from pathlib import Path
 import anyio
 import pytest
 
-from mcptest.early_stdio import default_environment
-from mcptest.session import ServerUnavailable, SessionPool
+from mcptest.server.early_stdio import default_environment
+from mcptest.server.session import ServerUnavailable, SessionPool
 from mcptest.suite.models import StdioServer
 from tests.conftest import PYTHON, ROOT, gone_within
 from tests.test_processes import grandchild_command, wait_for_pid
@@ -89,7 +89,7 @@ def test_a_crashing_server_started_early_is_a_failed_session_with_its_stderr(tmp
 
 PROBE = """
 import json, sys
-from mcptest.session import SessionPool
+from mcptest.server.session import SessionPool
 started = []
 original = SessionPool.start_early
 async def start_early(self, name):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
-from mcptest.exit_codes import ExitCode
+from mcptest.core.exit_codes import ExitCode
 from tests.conftest import ROOT, run_cli
 
 ENV_SERVER = ROOT / "tests" / "servers" / "env_server.py"

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from mcptest.expect import Assertion, Matcher, TargetMissing, check, parse_path, resolve
+from mcptest.expect.assertions import Assertion, Matcher, TargetMissing, check, parse_path, resolve
 
 RESULT = {
     "result": {

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from mcptest.exit_codes import ExitCode
+from mcptest.core.exit_codes import ExitCode
 from tests.conftest import PYTHON, ROOT, alive, run_cli
 
 MANIFEST = ROOT / "examples" / "quickstart" / "weather.yml"

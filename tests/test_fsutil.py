@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from mcptest.fsutil import atomic_write_text
+from mcptest.core.atomic import atomic_write_text
 from tests.conftest import PYTHON
 
 

@@ -45,7 +45,13 @@ def test_commands_import_no_sdk_they_do_not_use(args: tuple[str, ...], absent: s
 
 def test_validate_builds_the_suite_models_only() -> None:
     """Checking a suite needs what a suite may say, not how runs are scored or reported (issue 2's 300 ms)."""
-    scoring = {"mcptest.gates", "mcptest.report", "mcptest.providers.messages", "mcptest.runner", "mcptest.session"}
+    scoring = {
+        "mcptest.gates",
+        "mcptest.report",
+        "mcptest.records.messages",
+        "mcptest.run.runner",
+        "mcptest.server.session",
+    }
     loaded = loaded_modules("validate", QUICKSTART)
     assert "mcptest.suite.gate_blocks" in loaded
     assert {m for m in loaded if any(m == s or m.startswith(f"{s}.") for s in scoring)} == set()

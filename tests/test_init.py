@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from mcptest.catalog import load_catalog
-from mcptest.exit_codes import ExitCode
+from mcptest.core.exit_codes import ExitCode
+from mcptest.records.catalog import load_catalog
 from mcptest.scaffold import _valid, arguments
 from tests.conftest import ROOT, run_cli
 
@@ -85,7 +85,7 @@ def test_a_real_third_party_server_gets_a_suite_that_validates(tmp_path: Path) -
 
 
 def test_tools_that_may_change_state_are_written_commented_out() -> None:
-    from mcptest.catalog import Catalog, Tool
+    from mcptest.records.catalog import Catalog, Tool
     from mcptest.scaffold import starter
 
     schema = {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}

@@ -6,7 +6,7 @@ import json
 import shutil
 from pathlib import Path
 
-from mcptest.exit_codes import ExitCode
+from mcptest.core.exit_codes import ExitCode
 from tests.conftest import ROOT, run_cli
 
 EXAMPLES = ROOT / "examples" / "agent-gates"

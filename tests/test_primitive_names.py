@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import anyio
 
-from mcptest.runner import run_suite
-from mcptest.session import InProcessServer
+from mcptest.run.runner import run_suite
+from mcptest.server.session import InProcessServer
 from mcptest.suite.loader import load_suite
 from tests.servers.paged_primitives import build
 

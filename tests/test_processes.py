@@ -13,8 +13,8 @@ from pathlib import Path
 import anyio
 import pytest
 
-from mcptest.exit_codes import ExitCode
-from mcptest.session import SessionPool
+from mcptest.core.exit_codes import ExitCode
+from mcptest.server.session import SessionPool
 from mcptest.suite.models import StdioServer
 from tests.conftest import PYTHON, ROOT, gone_within, run_cli
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import anyio
 import pytest
 
-from mcptest.exit_codes import ExitCode
-from mcptest.expect import Matcher
-from mcptest.json_schema import schema_problems, validator
-from mcptest.regexes import RegexError, compile_regex
-from mcptest.runner import run_suite
-from mcptest.session import InProcessServer
+from mcptest.core.exit_codes import ExitCode
+from mcptest.core.json_schema import schema_problems, validator
+from mcptest.core.regexes import RegexError, compile_regex
+from mcptest.expect.assertions import Matcher
+from mcptest.run.runner import run_suite
+from mcptest.server.session import InProcessServer
 from mcptest.suite.loader import load_suite
 from tests.conftest import run_cli
 from tests.servers.demo_server import build

@@ -8,7 +8,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from mcptest.exit_codes import ExitCode
+from mcptest.core.exit_codes import ExitCode
 from mcptest.schemas import report_schema
 from tests.conftest import ROOT, run_cli
 

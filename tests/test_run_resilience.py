@@ -9,10 +9,10 @@ from pathlib import Path
 import anyio
 import pytest
 
-from mcptest import expect
-from mcptest.exit_codes import ExitCode
-from mcptest.runner import run_suite
-from mcptest.session import InProcessServer
+from mcptest.core.exit_codes import ExitCode
+from mcptest.expect import assertions as expect
+from mcptest.run.runner import run_suite
+from mcptest.server.session import InProcessServer
 from mcptest.suite.loader import load_suite
 from tests.conftest import ROOT, run_cli
 from tests.servers.demo_server import build

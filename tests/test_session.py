@@ -9,7 +9,7 @@ from pathlib import Path
 import anyio
 import pytest
 
-from mcptest.session import InProcessServer, ServerUnavailable, SessionPool
+from mcptest.server.session import InProcessServer, ServerUnavailable, SessionPool
 from mcptest.suite.models import HttpServer, StdioServer
 from tests.conftest import ROOT, demo_command
 from tests.servers.demo_server import build

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from mcptest.exit_codes import ExitCode
-from mcptest.snapshots import SnapshotSpec, normalize
+from mcptest.core.exit_codes import ExitCode
+from mcptest.expect.snapshots import SnapshotSpec, normalize
 from tests.conftest import ROOT, run_cli
 
 WEATHER = ROOT / "examples" / "quickstart" / "weather.yml"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import tiktoken.load
 
-from mcptest import tokens
+from mcptest.core import tokens
 from tests.conftest import ROOT
 
 CATALOGS = sorted((ROOT / "tests" / "lint" / "fixtures").glob("*.json")) + sorted(

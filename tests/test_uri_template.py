@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mcptest.uri_template import expand, matches, variables
+from mcptest.core.uri_template import expand, matches, variables
 
 ARGS = {"var": "value", "hello": "Hello World!", "path": "/foo/bar", "x": 1024, "y": 768, "empty": ""}
 

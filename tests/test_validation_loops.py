@@ -7,7 +7,7 @@ import json
 import anyio
 import pytest
 
-from mcptest.exit_codes import ExitCode
+from mcptest.core.exit_codes import ExitCode
 from tests.conftest import ROOT, run_cli
 
 EXAMPLE = ROOT / "examples" / "validation-loops"

@@ -9,8 +9,8 @@ import sys
 import anyio
 import pytest
 
-from mcptest.exit_codes import ExitCode
-from mcptest.workers import run_all
+from mcptest.core.exit_codes import ExitCode
+from mcptest.run.workers import run_all
 from tests.conftest import ROOT, run_cli
 
 SERVERS = f"""

@@ -17,10 +17,10 @@ from typing import Any
 
 import anyio
 
-from mcptest.fsutil import atomic_write_text
-from mcptest.session import SessionPool, quiet_sdk_logs
+from mcptest.core.atomic import atomic_write_text
+from mcptest.server.session import SessionPool, quiet_sdk_logs
 from mcptest.suite.models import StdioServer
-from mcptest.trace import CatalogTool, ToolCall, Trace
+from mcptest.records.trace import CatalogTool, ToolCall, Trace
 
 HERE = Path(__file__).resolve().parent
 PROMPT = "Create a test suite for the support bot, with a custom accuracy metric, and run it."

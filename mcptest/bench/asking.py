@@ -7,13 +7,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from mcptest.agent.loop import offer
 from mcptest.bench.spec import Bench
-from mcptest.catalog import Tool
 from mcptest.providers.base import Provider
-from mcptest.providers.loop import offer
-from mcptest.providers.messages import ModelReply, ModelRequest
 from mcptest.providers.retry import RetryPolicy, Sleep, with_retries
-from mcptest.trace import CatalogTool
+from mcptest.records.catalog import Tool
+from mcptest.records.messages import ModelReply, ModelRequest
+from mcptest.records.trace import CatalogTool
 
 SYSTEM = (
     "You choose tools. The user's request comes next; pick the one tool that best serves it and call it, once. "

@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mcptest.bench.selector import ScoringSelector
-from mcptest.catalog import Tool
-from mcptest.errors import usage_error
-from mcptest.lint.text import normalized
+from mcptest.checks.lint.text import normalized
+from mcptest.core.errors import usage_error
+from mcptest.records.catalog import Tool
 
 if TYPE_CHECKING:
     import numpy as np

@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from mcptest.bench.terms import term_set
-from mcptest.catalog import Tool
+from mcptest.records.catalog import Tool
 
 if TYPE_CHECKING:
     import numpy as np

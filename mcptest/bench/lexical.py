@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from mcptest.bench import shortlist
 from mcptest.bench.key_index import DESCRIPTION_WEIGHT, MAX_WEIGHT, NAME_WEIGHT, KeyIndex, tool_weights
 from mcptest.bench.selector import Gold, Outcomes, ScoringSelector, judge
-from mcptest.catalog import Tool
+from mcptest.records.catalog import Tool
 
 if TYPE_CHECKING:
     import numpy as np

@@ -10,14 +10,14 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from mcptest import json_source, yaml_source
 from mcptest.bench import mutations as m
 from mcptest.bench.spec import MUTATIONS, Bench, DropKeyword, Mutation, SpecFile
 from mcptest.bench.terms import word_key
-from mcptest.catalog import Catalog, Tool, from_wire, load_catalog
-from mcptest.errors import Problem, UserError
-from mcptest.suite.validation import did_you_mean, validate, where
-from mcptest.yaml_source import Loc, SourceDoc
+from mcptest.core import json_source, yaml_source
+from mcptest.core.errors import Problem, UserError
+from mcptest.core.validation import did_you_mean, validate, where
+from mcptest.core.yaml_source import Loc, SourceDoc
+from mcptest.records.catalog import Catalog, Tool, from_wire, load_catalog
 
 _KINDS = ", ".join(MUTATIONS)
 _TOOL_INDEX = re.compile(r"^tools\[(\d+)\]")

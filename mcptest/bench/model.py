@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from mcptest.bench.selector import ScoringSelector
-from mcptest.catalog import Catalog, Tool
+from mcptest.records.catalog import Catalog, Tool
 
 if TYPE_CHECKING:
     import numpy as np

@@ -6,7 +6,7 @@ import re
 from enum import StrEnum
 
 from mcptest.bench.terms import word_key
-from mcptest.catalog import Tool
+from mcptest.records.catalog import Tool
 
 GENERIC_DESCRIPTION = "A general-purpose helper utility."
 """What `genericize` puts in place of a description: grammatical, no action verb, no domain word, no return shape."""

@@ -14,13 +14,13 @@ from mcptest.bench.options import ModelOptions, PicksFailed
 from mcptest.bench.spec import Bench
 from mcptest.cassette import store
 from mcptest.cassette.picks import PickCassette, RecordedPick, normalise_picks, pick_key, tools_hash
-from mcptest.catalog import Catalog
-from mcptest.errors import Problem, UserError, usage_error
+from mcptest.core.errors import Problem, UserError, usage_error
 from mcptest.providers import build, key_values, provider_of
 from mcptest.providers.base import Provider
 from mcptest.providers.errors import MissingKey, RunFailed
-from mcptest.providers.messages import ModelReply
 from mcptest.providers.prices import cost, price_for
+from mcptest.records.catalog import Catalog
+from mcptest.records.messages import ModelReply
 
 _SHOWN_MISSES = 3
 

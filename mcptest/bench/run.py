@@ -9,11 +9,11 @@ from mcptest.bench.report import Accuracy, BenchReport, CatalogFigures, IntentRe
 from mcptest.bench.selector import Gold, Outcomes, Selector
 from mcptest.bench.significance import ALPHA, mcnemar_exact
 from mcptest.bench.spec import Bench, Mutation
-from mcptest.catalog import Catalog, Tool
-from mcptest.lint import QualityReport, ToolReport, assess
-from mcptest.lint.registry import PASS_RULE
-from mcptest.lint.smells import smell_counts
-from mcptest.stats import wilson_interval
+from mcptest.checks.lint import QualityReport, ToolReport, assess
+from mcptest.checks.lint.registry import PASS_RULE
+from mcptest.checks.lint.smells import smell_counts
+from mcptest.core.stats import wilson_interval
+from mcptest.records.catalog import Catalog, Tool
 
 if TYPE_CHECKING:
     import numpy as np

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from mcptest.catalog import Tool
+from mcptest.records.catalog import Tool
 
 if TYPE_CHECKING:
     import numpy as np

@@ -5,8 +5,8 @@ from __future__ import annotations
 from mcptest.bench.options import ModelOptions
 from mcptest.bench.selector import Selector
 from mcptest.bench.spec import Bench
-from mcptest.errors import usage_error
-from mcptest.suite.validation import did_you_mean
+from mcptest.core.errors import usage_error
+from mcptest.core.validation import did_you_mean
 
 CHOICES = ("lexical", "embedding", "model:<id>")
 

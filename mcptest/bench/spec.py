@@ -8,7 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from mcptest.bench import mutations as m
-from mcptest.catalog import Catalog, Tool
+from mcptest.records.catalog import Catalog, Tool
 
 
 class _Model(BaseModel):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from mcptest.lint.text import normalized
+from mcptest.checks.lint.text import normalized
 
 STOP_WORDS = frozenset(
     """

@@ -10,8 +10,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
-from mcptest.providers.messages import ModelReply, ToolExchange
-from mcptest.trace import CatalogTool
+from mcptest.records.messages import ModelReply, ToolExchange
+from mcptest.records.trace import CatalogTool
 
 CASSETTE_FORMAT_VERSION: Literal["1"] = "1"
 CASSETTE_FORMATS = ("1", "2")

@@ -8,9 +8,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from mcptest.cassette.format import Cassette, CassetteRun
-from mcptest.providers.messages import ModelReply
-from mcptest.report.redact import redact_data
-from mcptest.trace import CatalogTool
+from mcptest.core.redact import redact_data
+from mcptest.records.messages import ModelReply
+from mcptest.records.trace import CatalogTool
 
 
 def normalise(cassette: Cassette) -> Cassette:

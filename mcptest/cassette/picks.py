@@ -10,8 +10,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from mcptest.cassette.normalise import renumber
-from mcptest.providers.messages import ModelReply
-from mcptest.report.redact import redact_data
+from mcptest.core.redact import redact_data
+from mcptest.records.messages import ModelReply
 
 
 class _Model(BaseModel):

@@ -6,8 +6,8 @@ from typing import Any
 
 from mcptest.cassette.format import CassetteRun
 from mcptest.providers.errors import RunFailed
-from mcptest.providers.messages import ModelReply, ModelRequest
-from mcptest.session import CallOutcome
+from mcptest.records.messages import ModelReply, ModelRequest
+from mcptest.server.session import CallOutcome
 
 
 class ReplayMiss(RunFailed):

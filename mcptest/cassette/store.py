@@ -11,8 +11,8 @@ from pydantic import BaseModel, ValidationError
 
 from mcptest.cassette.format import CASSETTE_FORMATS, Cassette
 from mcptest.cassette.normalise import canonical, normalise
-from mcptest.fsutil import atomic_write_text
-from mcptest.report.redact import redact_data
+from mcptest.core.atomic import atomic_write_text
+from mcptest.core.redact import redact_data
 
 CASSETTE_DIR = "cassettes"
 M = TypeVar("M", bound=BaseModel)

@@ -32,9 +32,9 @@ from mcptest.cli import (
     tools,
     validate,
 )  # fmt: skip
-from mcptest.errors import UserError
-from mcptest.exit_codes import ExitCode
-from mcptest.printable import printable
+from mcptest.core.errors import UserError
+from mcptest.core.exit_codes import ExitCode
+from mcptest.core.printable import printable
 
 # The command registry: one plain list, one module per command.
 COMMANDS = (

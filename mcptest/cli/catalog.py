@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from mcptest.cli.server_options import CommandOpt, HeaderOpt, ServerOpt, SuiteArg, TimeoutOpt, UrlOpt
-from mcptest.exit_codes import ExitCode
+from mcptest.core.exit_codes import ExitCode
 
 
 def register(app: typer.Typer) -> None:
@@ -33,10 +33,10 @@ def catalog(
     import anyio
 
     from mcptest.cli.common import check_output
-    from mcptest.lint.sources import resolve_sources
-    from mcptest.printable import printable
-    from mcptest.session import ServerUnavailable, quiet_sdk_logs
-    from mcptest.snapshot import counts, save_snapshot, snapshot_server
+    from mcptest.core.printable import printable
+    from mcptest.records.catalog_snapshot import counts, save_snapshot, snapshot_server
+    from mcptest.server.session import ServerUnavailable, quiet_sdk_logs
+    from mcptest.server.sources import resolve_sources
 
     check_output(output)
     usage = "mcptest catalog FILE (or --command, --url)"

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from mcptest.fsutil import atomic_write_text
+from mcptest.core.atomic import atomic_write_text
 
 FAST_EXIT = False
 """Set by `mcptest.cli.entry`: the process will end without tearing the interpreter down."""
@@ -43,7 +43,7 @@ def check_output(output: str | None) -> None:
     """Refuse an `--output` that cannot be written, before anything runs rather than after (exit 2)."""
     from pathlib import Path
 
-    from mcptest.errors import usage_error
+    from mcptest.core.errors import usage_error
 
     if not output:
         return

@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from mcptest.cli.server_options import CommandOpt, HeaderOpt, ServerOpt, TimeoutOpt, UrlOpt
-from mcptest.exit_codes import ExitCode
+from mcptest.core.exit_codes import ExitCode
 
 if TYPE_CHECKING:
-    from mcptest.entries import Surface
+    from mcptest.records.entries import Surface
 
 FAIL_ON = ("breaking", "risky", "never")
 FORMATS = ("pretty", "json", "md")
@@ -45,11 +45,11 @@ def diff(
     debug: Annotated[bool, typer.Option("--debug", help="Log the SDK's debug output to stderr.")] = False,
 ) -> int:
     """Classify every change between two catalogs; exit 1 when one reaches --fail-on (default: breaking)."""
-    from mcptest.catalog_diff.classify import diff as compare
-    from mcptest.catalog_diff.model import Impact
-    from mcptest.entries import load
-    from mcptest.errors import usage_error
-    from mcptest.surfaces import Unreachable
+    from mcptest.checks.surfaces import Unreachable
+    from mcptest.core.errors import usage_error
+    from mcptest.diff.classify import diff as compare
+    from mcptest.diff.model import Impact
+    from mcptest.records.entries import load
 
     fmt = "json" if json_output else fmt
     if fmt not in FORMATS:
@@ -69,7 +69,7 @@ def diff(
         return ExitCode.FAILED
     report = compare(before, after)
     if intents:
-        from mcptest.catalog_diff.selection import selection_effect
+        from mcptest.diff.selection import selection_effect
 
         report.selection = selection_effect(report, before, after, intents)
     _emit(report, fmt, output, no_color)
@@ -87,9 +87,9 @@ def _live(
     timeout: float,
     debug: bool,
 ) -> Surface:
-    from mcptest.lint.sources import resolve_sources
-    from mcptest.session import quiet_sdk_logs
-    from mcptest.surfaces import live_surfaces
+    from mcptest.checks.surfaces import live_surfaces
+    from mcptest.server.session import quiet_sdk_logs
+    from mcptest.server.sources import resolve_sources
 
     sources = resolve_sources(suite, server, None, command, url, header, timeout)
     sources.one()
@@ -98,9 +98,9 @@ def _live(
 
 
 def _emit(report: object, fmt: str, output: str | None, no_color: bool) -> None:
-    from mcptest.catalog_diff.model import DiffReport
-    from mcptest.catalog_diff.render import render_markdown, render_text
     from mcptest.cli.common import emit, use_color
+    from mcptest.diff.model import DiffReport
+    from mcptest.diff.render import render_markdown, render_text
 
     assert isinstance(report, DiffReport)
     if fmt == "json":

@@ -9,14 +9,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from mcptest.cli.server_options import CommandOpt, HeaderOpt, ServerOpt, SuiteArg, TimeoutOpt, UrlOpt
-from mcptest.exit_codes import ExitCode
+from mcptest.core.exit_codes import ExitCode
 
 if TYPE_CHECKING:
-    from mcptest.lint.doctor import Check, Probe
-    from mcptest.lint.engine import QualityReport
-    from mcptest.lint.model_view import ModelView
-    from mcptest.lint.sources import Sources
-    from mcptest.security.engine import SecurityReport
+    from mcptest.checks.doctor import Check, Probe
+    from mcptest.checks.lint.engine import QualityReport
+    from mcptest.checks.lint.model_view import ModelView
+    from mcptest.checks.security.engine import SecurityReport
+    from mcptest.server.sources import Sources
 
 FAIL_ON = {"critical": 2, "warning": 1, "never": 99}
 _MARK = {"pass": ("✓", "32"), "fail": ("✗", "31"), "skip": ("-", "2")}
@@ -60,10 +60,10 @@ def doctor(
     debug: Annotated[bool, typer.Option("--debug", help="Log the SDK's debug output to stderr.")] = False,
 ) -> int:
     """Check servers, handshake, tools/list and token cost, one line each; exit 1 when a check fails."""
-    from mcptest.errors import usage_error
-    from mcptest.lint import assess, select_rules
-    from mcptest.lint.registry import configure, selection_label
-    from mcptest.lint.sources import resolve_sources
+    from mcptest.checks.lint import assess, select_rules
+    from mcptest.checks.lint.registry import configure, selection_label
+    from mcptest.core.errors import usage_error
+    from mcptest.server.sources import resolve_sources
 
     if fail_on not in FAIL_ON:
         raise usage_error(f"--fail-on: expected one of {', '.join(FAIL_ON)}, got {fail_on!r}")
@@ -79,7 +79,7 @@ def doctor(
     views = [(p.source, _view(p.catalog, managed)) for p in probes if p.catalog] if model_view else []
     for p in probes:
         if dump_catalog and p.catalog is not None:
-            from mcptest.catalog import save_catalog
+            from mcptest.records.catalog import save_catalog
 
             save_catalog(p.catalog, dump_catalog)
     scanned = _security(probes) if security else None
@@ -106,14 +106,14 @@ def doctor(
 
 def _security(probes: list[Probe]) -> SecurityReport:
     """The SEC scan over every catalog doctor listed, together (so names colliding across servers are found)."""
-    from mcptest.entries import from_catalog
-    from mcptest.security.engine import scan
+    from mcptest.checks.security.engine import scan
+    from mcptest.records.entries import from_catalog
 
     return scan([from_catalog(p.catalog, p.source, p.source) for p in probes if p.catalog is not None])
 
 
 def _with_security_run(log: str, report: SecurityReport, uri: str | None) -> str:
-    from mcptest.security.sarif import security_sarif
+    from mcptest.checks.security.sarif import security_sarif
 
     merged = json.loads(log)
     merged["runs"] += json.loads(security_sarif(report, uri))["runs"]
@@ -121,21 +121,21 @@ def _with_security_run(log: str, report: SecurityReport, uri: str | None) -> str
 
 
 def _view(catalog: Any, managed: list[str] | None) -> ModelView:
-    from mcptest.lint.model_view import model_view
-    from mcptest.lint.server_managed import DEFAULT_SERVER_MANAGED
+    from mcptest.checks.lint.model_view import model_view
+    from mcptest.checks.lint.server_managed import DEFAULT_SERVER_MANAGED
 
     return model_view(catalog, DEFAULT_SERVER_MANAGED if managed is None else managed)
 
 
 def _gather(sources: Sources, debug: bool) -> tuple[list[Check], list[Probe]]:
-    from mcptest.lint import doctor as d
+    from mcptest.checks.lint import doctor as d
 
     checks = [d.suite_check(sources.suite)] if sources.suite else []
     probes = [d.probe_catalog_file(sources.catalog_path)] if sources.catalog_path else []
     if sources.servers:
         import anyio
 
-        from mcptest.session import quiet_sdk_logs
+        from mcptest.server.session import quiet_sdk_logs
 
         quiet_sdk_logs(debug)
         for name, config in sources.servers:
@@ -175,7 +175,7 @@ def _print_console(
     verbose: bool,
 ) -> None:
     from mcptest.cli.common import Style, use_color
-    from mcptest.printable import printable
+    from mcptest.core.printable import printable
 
     color = use_color(no_color, sys.stdout)
     style = Style(color)
@@ -187,7 +187,7 @@ def _print_console(
         if p.stderr:
             out.append(style(printable(f"stderr of {p.source}:\n{p.stderr}"), "2") + "\n")
     for source, view in views:
-        from mcptest.lint.model_view import render
+        from mcptest.checks.lint.model_view import render
 
         out.append(f"\n{style('As the model sees it', '1')} {printable(source)}\n\n{printable(render(view))}")
     sys.stdout.write("".join(out))

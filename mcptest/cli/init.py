@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from mcptest.cli.server_options import CommandOpt, HeaderOpt, TimeoutOpt, UrlOpt
-from mcptest.exit_codes import ExitCode
+from mcptest.core.exit_codes import ExitCode
 
 
 def register(app: typer.Typer) -> None:
@@ -34,11 +34,11 @@ def init(
 
     import anyio
 
-    from mcptest.errors import usage_error
-    from mcptest.fsutil import atomic_write_text
-    from mcptest.lint.doctor import probe_server
-    from mcptest.lint.sources import resolve_sources
+    from mcptest.checks.doctor import probe_server
+    from mcptest.core.atomic import atomic_write_text
+    from mcptest.core.errors import usage_error
     from mcptest.scaffold import starter
+    from mcptest.server.sources import resolve_sources
 
     if not command and not url:
         raise usage_error("init needs the server to read: --command 'uvx mcp-server-time' or --url URL")

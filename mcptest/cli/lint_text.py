@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from mcptest.checks.findings import Severity
+from mcptest.checks.lint.engine import QualityReport
+from mcptest.checks.lint.grouped import ToolGroup, group, per_rule
+from mcptest.checks.lint.registry import RULES
 from mcptest.cli.common import Style
-from mcptest.figures import plural
-from mcptest.lint.engine import QualityReport
-from mcptest.lint.findings import Severity
-from mcptest.lint.grouped import ToolGroup, group, per_rule
-from mcptest.lint.registry import RULES
+from mcptest.core.figures import plural
 
 _COLOR = {Severity.CRITICAL: "31", Severity.WARNING: "33", Severity.PASS: "32"}
 

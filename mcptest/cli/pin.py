@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from mcptest.cli.server_options import ServerOpt, SuiteArg
-from mcptest.exit_codes import ExitCode
+from mcptest.core.exit_codes import ExitCode
 
 if TYPE_CHECKING:
-    from mcptest.catalog_diff.model import DiffReport
-    from mcptest.entries import Surface
+    from mcptest.diff.model import DiffReport
+    from mcptest.records.entries import Surface
     from mcptest.suite.models import Suite
 
 
@@ -28,10 +28,10 @@ def pin(
     debug: Annotated[bool, typer.Option("--debug", help="Log the SDK's debug output to stderr.")] = False,
 ) -> int:
     """Pin the suite's servers' catalogs in mcptest.lock; exit 1 when a pinned one changed (accept with --update)."""
-    from mcptest.lint.sources import resolve_sources
-    from mcptest.pins import Lock, changes, lock_path, pin, read_lock, write_lock
-    from mcptest.session import quiet_sdk_logs
-    from mcptest.surfaces import Unreachable, live_surfaces
+    from mcptest.checks.surfaces import Unreachable, live_surfaces
+    from mcptest.diff.pins import Lock, changes, lock_path, pin, read_lock, write_lock
+    from mcptest.server.session import quiet_sdk_logs
+    from mcptest.server.sources import resolve_sources
 
     sources = resolve_sources(suite, server)
     assert sources.suite is not None
@@ -63,9 +63,9 @@ def check_before_run(suite: Suite, check_pins: bool | None) -> int | None:
 
     On by default when the suite has a lock; `--check-pins` without a lock is a usage error.
     """
-    from mcptest.errors import usage_error
-    from mcptest.pins import lock_path, pinned_changes, read_lock
-    from mcptest.surfaces import Unreachable
+    from mcptest.checks.surfaces import Unreachable
+    from mcptest.core.errors import usage_error
+    from mcptest.diff.pins import lock_path, pinned_changes, read_lock
 
     if check_pins is False:
         return None
@@ -90,9 +90,9 @@ def _print_changes(moved: list[tuple[str, DiffReport, Surface]]) -> None:
     """Each server's diff, then what the SEC rules find in the entries that changed (a rug pull shows up here)."""
     from rich.text import Text
 
-    from mcptest.catalog_diff.render import render_text
-    from mcptest.pins import changed_entries
-    from mcptest.security.engine import scan
+    from mcptest.checks.security.engine import scan
+    from mcptest.diff.pins import changed_entries
+    from mcptest.diff.render import render_text
 
     for name, report, live in moved:
         print(f"mcptest: server '{name}' no longer matches its pin", file=sys.stderr)

@@ -10,14 +10,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
-    from mcptest.report.model import TestResult
+    from mcptest.records.report import TestResult
 
 Mode = Literal["bar", "lines", "quiet"]
 
 
 def progress_mode(quiet: bool, environ: dict[str, str] | None = None) -> Mode:
     """`quiet` with --quiet; a bar on a terminal; plain lines in CI (`CI` set) or when stderr is not a terminal."""
-    from mcptest.snapshots import in_ci
+    from mcptest.expect.snapshots import in_ci
 
     if quiet:
         return "quiet"
@@ -39,8 +39,8 @@ class Progress:
     _last_agents: int = -1
 
     def on_result(self, result: TestResult) -> None:
-        from mcptest.printable import printable
-        from mcptest.report.model import Status
+        from mcptest.core.printable import printable
+        from mcptest.records.report import Status
 
         self.passed += result.status == Status.PASSED
         self.failed += result.status == Status.FAILED
@@ -60,7 +60,7 @@ class Progress:
             self._bar.update(self._task, advance=advance, description=f"{counts} · {_escape(label)}")
 
     def on_agent_runs(self, done: int, total: int, label: str = "") -> None:
-        from mcptest.printable import printable
+        from mcptest.core.printable import printable
 
         if self.mode == "lines" and done != self._last_agents:
             self._last_agents = done

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from mcptest.exit_codes import ExitCode
+from mcptest.core.exit_codes import ExitCode
 
 
 def register(app: typer.Typer) -> None:
@@ -31,7 +31,7 @@ def report(
 
     `mcptest report merge shard-*.json -o run.json` merges the reports of `mcptest run --shard K/N` into one."""
     from mcptest.cli.common import check_output, emit, keep_until_exit, loading, use_color
-    from mcptest.errors import usage_error
+    from mcptest.core.errors import usage_error
     from mcptest.report.formats import REPORTERS, render_compared
     from mcptest.report.load import load_report
 
@@ -73,7 +73,7 @@ def report(
 
 def _merge(paths: list[str], format: str, output: str | None, compare: str | None, json_output: bool) -> int:
     from mcptest.cli.common import emit, loading
-    from mcptest.errors import usage_error
+    from mcptest.core.errors import usage_error
     from mcptest.report.formats import REPORTERS
     from mcptest.report.load import load_report
     from mcptest.report.merge import merge_reports

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from mcptest.exit_codes import ExitCode
+from mcptest.core.exit_codes import ExitCode
 
 
 def register(app: typer.Typer) -> None:
@@ -25,10 +25,10 @@ def rules(
     from rich.console import Console
     from rich.markup import escape
 
+    from mcptest.checks.lint import RULES, get_rule
+    from mcptest.checks.lint.smells import smell_of
+    from mcptest.checks.security.registry import SEC_RULES, get_sec_rule
     from mcptest.cli.common import use_color
-    from mcptest.lint import RULES, get_rule
-    from mcptest.lint.smells import smell_of
-    from mcptest.security.registry import SEC_RULES, get_sec_rule
 
     if code:
         chosen = [get_sec_rule(code) if code.strip().upper().startswith("SEC") else get_rule(code)]

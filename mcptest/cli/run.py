@@ -7,13 +7,13 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from mcptest.exit_codes import ExitCode
-from mcptest.printable import printable
+from mcptest.core.exit_codes import ExitCode
+from mcptest.core.printable import printable
 
 if TYPE_CHECKING:
-    from mcptest.agent_plan import RecordMode
-    from mcptest.report.model import Report
-    from mcptest.selection import Selection
+    from mcptest.agent.plan import RecordMode
+    from mcptest.records.report import Report
+    from mcptest.run.selection import Selection
     from mcptest.suite.models import Suite
 
 
@@ -77,14 +77,14 @@ def run(
     with loading():
         import anyio
 
-        from mcptest.agent_plan import AgentOptions
+        from mcptest.agent.plan import AgentOptions
         from mcptest.cli.progress import live_progress, progress_mode
-        from mcptest.errors import usage_error
+        from mcptest.core.errors import usage_error
         from mcptest.report.formats import REPORTERS
-        from mcptest.run_state import RunState
-        from mcptest.runner import run_suite, select, selected_count
-        from mcptest.selection import Selection, parse_shard
-        from mcptest.session import quiet_sdk_logs
+        from mcptest.run.runner import run_suite, select, selected_count
+        from mcptest.run.selection import Selection, parse_shard
+        from mcptest.run.state import RunState
+        from mcptest.server.session import quiet_sdk_logs
         from mcptest.suite.loader import find_suite, load_suite
 
         if reporter not in REPORTERS:
@@ -106,7 +106,7 @@ def run(
         return pinned
     from pathlib import Path
 
-    from mcptest.snapshots import SnapshotStore, in_ci
+    from mcptest.expect.snapshots import SnapshotStore, in_ci
 
     if update_snapshots and in_ci() and not allow_update_in_ci:
         print("mcptest: --update-snapshots refused where CI is set (pass --allow-update-in-ci)", file=sys.stderr)
@@ -159,7 +159,7 @@ def run(
 
 def _print_selected(suite: Suite, selection: Selection) -> None:
     """One line per selected test, in run order: kind, name, where it is defined."""
-    from mcptest.runner import _base, select
+    from mcptest.run.runner import _base, select
 
     rows = [(_base(t, suite.file)["kind"], t.name, t._line) for t in select(suite, selection)]
     rows += [("agent", a.name, a._line) for a in suite.agents if selection.matches(a)]
@@ -169,8 +169,8 @@ def _print_selected(suite: Suite, selection: Selection) -> None:
 
 
 def _record_mode(record: bool, mode: str | None) -> RecordMode:
-    from mcptest.agent_plan import RecordMode
-    from mcptest.errors import usage_error
+    from mcptest.agent.plan import RecordMode
+    from mcptest.core.errors import usage_error
 
     if mode is None:
         return RecordMode.ALL if record else RecordMode.NONE

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from mcptest.exit_codes import ExitCode
+from mcptest.core.exit_codes import ExitCode
 
 
 def register(app: typer.Typer) -> None:
@@ -20,7 +20,7 @@ def schema(
     """Print the JSON Schema of the suite file (or of the JSON report) to stdout."""
     import sys
 
-    from mcptest.errors import usage_error
+    from mcptest.core.errors import usage_error
     from mcptest.schemas import render
 
     files = {"suite": "v1.json", "report": "report.v2.json"}

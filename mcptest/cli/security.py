@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from mcptest.cli.server_options import CommandOpt, HeaderOpt, ServerOpt, SuiteArg, TimeoutOpt, UrlOpt
-from mcptest.exit_codes import ExitCode
+from mcptest.core.exit_codes import ExitCode
 
 if TYPE_CHECKING:
-    from mcptest.entries import Surface
-    from mcptest.security.engine import SecurityReport
+    from mcptest.checks.security.engine import SecurityReport
+    from mcptest.records.entries import Surface
 
 _COLOR = {"critical": "red", "warning": "yellow"}
 
@@ -42,10 +42,10 @@ def security(
     debug: Annotated[bool, typer.Option("--debug", help="Log the SDK's debug output to stderr.")] = False,
 ) -> int:
     """Scan catalogs for poisoning, shadowing, exfiltration, hidden text and secrets; exit 1 at --fail-on."""
-    from mcptest.errors import usage_error
-    from mcptest.security.engine import FAIL_ON, scan
-    from mcptest.security.registry import select_sec_rules
-    from mcptest.surfaces import Unreachable
+    from mcptest.checks.security.engine import FAIL_ON, scan
+    from mcptest.checks.security.registry import select_sec_rules
+    from mcptest.checks.surfaces import Unreachable
+    from mcptest.core.errors import usage_error
 
     if fail_on not in FAIL_ON:
         raise usage_error(f"--fail-on: expected one of {', '.join(FAIL_ON)}, got {fail_on!r}")
@@ -60,7 +60,7 @@ def security(
     report = scan(surfaces, rules)
     failed = report.failed(fail_on)
     if sarif:
-        from mcptest.security.sarif import security_sarif
+        from mcptest.checks.security.sarif import security_sarif
 
         sys.stdout.write(security_sarif(report, uri))
     elif json_output:
@@ -81,16 +81,16 @@ def _surfaces(
     timeout: float,
     debug: bool,
 ) -> tuple[list[Surface], str | None]:
-    from mcptest.entries import load
-    from mcptest.errors import usage_error
+    from mcptest.core.errors import usage_error
+    from mcptest.records.entries import load
 
     if catalogs:
         if suite or server or command or url:
             raise usage_error("--catalog reads saved files; it cannot be combined with SUITE, --command or --url")
         return [load(path) for path in catalogs], catalogs[0] if len(catalogs) == 1 else None
-    from mcptest.lint.sources import resolve_sources
-    from mcptest.session import quiet_sdk_logs
-    from mcptest.surfaces import live_surfaces
+    from mcptest.checks.surfaces import live_surfaces
+    from mcptest.server.session import quiet_sdk_logs
+    from mcptest.server.sources import resolve_sources
 
     sources = resolve_sources(suite, server, None, command, url, header, timeout)
     quiet_sdk_logs(debug)

@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from mcptest.exit_codes import ExitCode
-from mcptest.figures import plural
-from mcptest.printable import printable
+from mcptest.core.exit_codes import ExitCode
+from mcptest.core.figures import plural
+from mcptest.core.printable import printable
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -69,8 +69,8 @@ def run(
     from mcptest.bench.options import LIVE_PROVIDERS, ModelOptions, PicksFailed
     from mcptest.bench.run import run_bench
     from mcptest.bench.selectors import model_id, resolve
-    from mcptest.errors import usage_error
-    from mcptest.suite.validation import did_you_mean
+    from mcptest.core.errors import usage_error
+    from mcptest.core.validation import did_you_mean
 
     if min_drop is not None and not 0 <= min_drop <= 1:
         raise usage_error(f"--min-drop: a fraction between 0 and 1, got {min_drop}")
@@ -100,7 +100,7 @@ def _print(report: BenchReport, no_color: bool) -> None:
     from rich.console import Console
 
     from mcptest.cli.common import use_color
-    from mcptest.printable import markup_safe as escape
+    from mcptest.core.printable import markup_safe as escape
 
     color = use_color(no_color, sys.stdout)
     console = Console(file=sys.stdout, color_system="auto" if color else None, highlight=False, soft_wrap=True)
@@ -124,7 +124,7 @@ def _print(report: BenchReport, no_color: bool) -> None:
 
 
 def _print_mutations(console: Console, report: BenchReport) -> None:
-    from mcptest.printable import markup_safe as escape
+    from mcptest.core.printable import markup_safe as escape
 
     if not report.mutations:
         console.print("no mutations")

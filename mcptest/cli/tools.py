@@ -9,9 +9,9 @@ from typing import Annotated
 import typer
 
 from mcptest.cli.server_options import CommandOpt, HeaderOpt, ServerOpt, SuiteArg, TimeoutOpt, UrlOpt
-from mcptest.exit_codes import ExitCode
-from mcptest.figures import plural
-from mcptest.printable import printable
+from mcptest.core.exit_codes import ExitCode
+from mcptest.core.figures import plural
+from mcptest.core.printable import printable
 
 
 def register(app: typer.Typer) -> None:
@@ -34,11 +34,11 @@ def tools(
     """Print or save a server's tools/list result ({"tools": [...]}); exit 1 when the server cannot be listed."""
     import anyio
 
-    from mcptest.catalog import save_catalog
+    from mcptest.checks.doctor import probe_server
     from mcptest.cli.common import check_output
-    from mcptest.lint.doctor import probe_server
-    from mcptest.lint.sources import resolve_sources
-    from mcptest.session import quiet_sdk_logs
+    from mcptest.records.catalog import save_catalog
+    from mcptest.server.session import quiet_sdk_logs
+    from mcptest.server.sources import resolve_sources
 
     check_output(output)
     usage = "mcptest tools FILE (or --command, --url)"

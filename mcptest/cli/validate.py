@@ -6,8 +6,8 @@ from typing import Annotated
 
 import typer
 
-from mcptest.exit_codes import ExitCode
-from mcptest.figures import plural
+from mcptest.core.exit_codes import ExitCode
+from mcptest.core.figures import plural
 
 
 def register(app: typer.Typer) -> None:

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from mcptest.expect import Assertion
+from mcptest.expect.assertions import Assertion
 from mcptest.gates import (
     calls,
     discovery,
@@ -29,8 +29,8 @@ from mcptest.gates import (
     workflow,
 )
 from mcptest.gates.outcome import GateContext, GateOutcome
+from mcptest.records.trace import Trace
 from mcptest.suite.gate_blocks import BLOCKS, GateConfig, block_problems, blocks_of, classes_for
-from mcptest.trace import Trace
 
 __all__ = [
     "GATES",

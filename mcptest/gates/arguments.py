@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from mcptest.trace import ToolCall, Trace
+from mcptest.records.trace import ToolCall, Trace
 
 
 @dataclass(frozen=True)
@@ -69,7 +69,7 @@ def _schema_problems(schema: dict[str, Any], args: dict[str, Any]) -> list[tuple
 
 @lru_cache(maxsize=1024)
 def _validator(schema_json: str) -> Any:
-    from mcptest.json_schema import validator
+    from mcptest.core.json_schema import validator
 
     return validator(json.loads(schema_json))
 

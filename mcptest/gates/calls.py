@@ -7,12 +7,12 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from mcptest.core.stats import percent
 from mcptest.gates.arguments import Verdict, judge_run, show_value
 from mcptest.gates.outcome import GateContext, GateOutcome, default, failure_lines, judged, plural, runs
 from mcptest.gates.outcome import status as badge
-from mcptest.stats import percent
+from mcptest.records.trace import ToolCall, Trace
 from mcptest.suite.gate_blocks import CallsConfig
-from mcptest.trace import ToolCall, Trace
 
 BLOCK = "calls"
 DEFAULT_GATE = (
@@ -92,7 +92,7 @@ def _args(call: ToolCall) -> str:
 def evaluate(traces: Sequence[Trace], config: CallsConfig, context: GateContext) -> GateOutcome:
     """Call hygiene, judged offline against the catalog each run was shown (spec 002's failure classes).
 
-    Counts are pooled over runs; percents are integer (`mcptest.stats.percent`).
+    Counts are pooled over runs; percents are integer (`mcptest.core.stats.percent`).
     `calls.valid_args` = calls to known tools whose arguments satisfy the tool's `inputSchema` (and the block's
     `constraints:`) and that did not come back `isError` / calls to known tools; no such calls: 100.
     `calls.first_try_valid` = (run, tool) pairs whose first call was valid / (run, tool) pairs; none: 100.

@@ -6,8 +6,8 @@ import re
 from collections.abc import Sequence
 
 from mcptest.gates.outcome import GateContext, GateOutcome, default, failure_lines, judged, runs, status
+from mcptest.records.trace import Trace
 from mcptest.suite.gate_blocks import DiscoveryConfig, FunctionClass
-from mcptest.trace import Trace
 
 BLOCK = "discovery"
 DEFAULT_GATE = (default("discovery.named_in_prompt", "<=", 0),)

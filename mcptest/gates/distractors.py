@@ -7,12 +7,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from mcptest.gates.distractor_tools import bare_name, from_catalog, near_duplicates
+from mcptest.core.stats import clopper_pearson_lower, percent
 from mcptest.gates.equal_function_sets import matches
 from mcptest.gates.outcome import GateContext, GateOutcome, default, failure_lines, judged, runs, status
-from mcptest.stats import clopper_pearson_lower, percent
+from mcptest.records.distractor_tools import bare_name, from_catalog, near_duplicates
+from mcptest.records.trace import CatalogTool, Trace
 from mcptest.suite.gate_blocks import DistractorsConfig
-from mcptest.trace import CatalogTool, Trace
 
 BLOCK = "distractors"
 DEFAULT_GATE = (default("distractors.accuracy", ">=", 50),)
@@ -82,7 +82,7 @@ def evaluate(traces: Sequence[Trace], config: DistractorsConfig, context: GateCo
     bare, as in equal_function_sets), a distractor when its name is one of the injected distractors, otherwise
     ignored. Run accuracy = chose_correct / (chose_correct + chose_distractor); a run with nothing in scope scores 0,
     or 1 when no correct ids are declared (vacuous). `distractors.accuracy` is the mean of the run accuracies as an
-    integer percent (`mcptest.stats.percent`), so a run that chose nothing in scope pulls it down.
+    integer percent (`mcptest.core.stats.percent`), so a run that chose nothing in scope pulls it down.
     `distractors.chose_distractor` / `distractors.chose_correct` sum the runs' choices. A run succeeds when it chose
     only correct tools in scope (no distractor, at least one correct id unless none is
     declared); `distractors.certified_lower` is the exact one-sided 95% Clopper–Pearson lower bound on the

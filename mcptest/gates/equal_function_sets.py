@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from mcptest.core.stats import percent
 from mcptest.gates.outcome import GateContext, GateOutcome, default, failure_lines, judged, runs, status
-from mcptest.stats import percent
+from mcptest.records.trace import ToolCall, Trace
 from mcptest.suite.gate_blocks import EqualFunctionSetsConfig, FunctionClass
-from mcptest.trace import ToolCall, Trace
 
 BLOCK = "equal_function_sets"
 DEFAULT_GATE = (default("tool_selection.f1", ">=", 50),)
@@ -117,7 +117,7 @@ def evaluate(traces: Sequence[Trace], config: EqualFunctionSetsConfig, context: 
     (FP); further calls to a reached class count nothing. A member `server.tool` matches that qualified id only; a
     bare `tool` matches the tool on any server. Runs are micro-averaged: TP, FP and FN are summed over runs, then
     precision = TP/(TP+FP), recall = TP/(TP+FN), F1 = 2TP/(2TP+FP+FN) (the harmonic mean of the two), each an
-    integer percent (`mcptest.stats.percent`: half up, never rounded to 100 or 0). No classes and no calls: 100
+    integer percent (`mcptest.core.stats.percent`: half up, never rounded to 100 or 0). No classes and no calls: 100
     each; otherwise a zero denominator gives 0. Targets: `tool_selection.f1`, `tool_selection.precision`,
     `tool_selection.recall`. Default gate: `tool_selection.f1 >= 50`.
     """

@@ -10,8 +10,8 @@ from mcptest.gates.claims import VERBS, Claim, claims, name_words, past_forms
 from mcptest.gates.outcome import GateContext, GateOutcome, default, failure_lines, judged, plural, runs, status
 from mcptest.gates.sequence import show_call
 from mcptest.gates.workflow import string_values
+from mcptest.records.trace import ToolCall, Trace
 from mcptest.suite.gate_blocks import NarrativeConfig
-from mcptest.trace import ToolCall, Trace
 
 BLOCK = "narrative"
 DEFAULT_GATE = (default("narrative.claimed_but_absent", "<=", 0),)

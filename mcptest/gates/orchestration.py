@@ -6,11 +6,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from mcptest.core.stats import percent
 from mcptest.gates.equal_function_sets import class_index, classes_of, score
 from mcptest.gates.outcome import GateContext, GateOutcome, failure_lines, judged, plural, runs, status
-from mcptest.stats import percent
+from mcptest.records.trace import ToolCall, Trace
 from mcptest.suite.gate_blocks import FunctionClass, OrchestrationConfig
-from mcptest.trace import ToolCall, Trace
 
 BLOCK = "orchestration"
 DEFAULT_GATE = ()
@@ -84,7 +84,7 @@ def diagnose(traces: Sequence[Trace], classes: Sequence[FunctionClass]) -> tuple
 def evaluate(traces: Sequence[Trace], config: OrchestrationConfig, context: GateContext) -> GateOutcome:
     """The five orchestration diagnostics (spec 000, "Name-free discovery"; MCP-Atlas 2602.00933).
 
-    Counts are pooled over runs, then each is an integer percent (`mcptest.stats.percent`):
+    Counts are pooled over runs, then each is an integer percent (`mcptest.core.stats.percent`):
     `orchestration.discovery` = the equal_function_sets recall (classes reached / classes declared, micro-averaged).
     `orchestration.parameterization` = calls whose args are a non-empty JSON object / calls; no calls: 100.
     `orchestration.syntax` = well-formed calls (non-empty name, JSON-object args that parsed) / calls; no calls: 100.

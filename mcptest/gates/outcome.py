@@ -8,9 +8,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from mcptest.expect import Assertion, TargetMissing, check
-from mcptest.figures import plural
-from mcptest.report.model import AssertionFailure
+from mcptest.core.figures import plural
+from mcptest.expect.assertions import Assertion, TargetMissing, check
+from mcptest.records.report import AssertionFailure
 from mcptest.suite.gate_blocks import GateConfig
 
 Number = int | float
@@ -57,7 +57,7 @@ class GateOutcome(BaseModel):
 
 
 def lookup(block: str, targets: dict[str, Number], undefined: dict[str, str]) -> Callable[[str], Number]:
-    """A resolver for `mcptest.expect.check` over one block's targets."""
+    """A resolver for `mcptest.expect.assertions.check` over one block's targets."""
 
     def resolve(target: str) -> Number:
         if target in targets:

@@ -7,10 +7,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from mcptest.expect import TargetMissing, resolve
+from mcptest.expect.assertions import TargetMissing, resolve
 from mcptest.gates.equal_function_sets import matches
+from mcptest.records.trace import ToolCall
 from mcptest.suite.gate_blocks import Step
-from mcptest.trace import ToolCall
 
 MODES = ("strict", "subsequence", "subset", "unordered")
 

@@ -9,10 +9,10 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+from mcptest.core.stats import percent
 from mcptest.gates.outcome import GateContext, GateOutcome, default, failure_lines, judged, plural, runs, status
-from mcptest.stats import percent
+from mcptest.records.trace import ToolCall, Trace
 from mcptest.suite.gate_blocks import StabilityConfig
-from mcptest.trace import ToolCall, Trace
 
 BLOCK = "stability"
 DEFAULT_GATE = (default("stability.drift_flags", "<=", 0),)
@@ -37,7 +37,7 @@ def _flat_json(items: tuple[tuple[str, str, Any], ...]) -> str:
 
 @lru_cache(maxsize=65536)
 def _tokens(text: str) -> int:
-    from mcptest.tokens import count_tokens
+    from mcptest.core.tokens import count_tokens
 
     return count_tokens(text)
 

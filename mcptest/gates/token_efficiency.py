@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from mcptest.catalog import Tool
+from mcptest.checks.lint.surface import surface_parts
+from mcptest.core.tokens import count_tokens
 from mcptest.gates import outcome as gate
 from mcptest.gates.equal_function_sets import score
 from mcptest.gates.outcome import GateContext, GateOutcome, Number, default, judged, runs
-from mcptest.lint.surface import surface_parts
+from mcptest.records.catalog import Tool
+from mcptest.records.trace import CatalogTool, Trace
 from mcptest.suite.gate_blocks import TokenEfficiencyConfig
-from mcptest.tokens import count_tokens
-from mcptest.trace import CatalogTool, Trace
 
 BLOCK = "token_efficiency"
 DEFAULT_GATE = (default("token_efficiency.f1", ">=", 50),)
@@ -26,7 +26,8 @@ def _tokens(name: str, description: str, schema_json: str) -> int:
 
 def tool_tokens(tool: CatalogTool) -> int:
     """tokens(name) + tokens(description) + tokens(compact inputSchema JSON), counted as `mcptest doctor` counts a
-    catalog (`mcptest.lint.surface`), and cached per tool text so an unchanged tool is encoded once per process."""
+    catalog (`mcptest.checks.lint.surface`), and cached per tool text so an unchanged tool is encoded once per
+    process."""
     return _tokens(*surface_parts(Tool(tool.tool)))
 
 

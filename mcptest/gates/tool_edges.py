@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from mcptest.core.stats import percent
 from mcptest.gates.outcome import GateContext, GateOutcome, default, failure_lines, judged, plural, runs, status
-from mcptest.stats import percent
+from mcptest.records.trace import Trace
 from mcptest.suite.gate_blocks import ToolEdgesConfig
-from mcptest.trace import Trace
 
 BLOCK = "tool_edges"
 DEFAULT_GATE = (default("edges.restricted_attempts", "<=", 0),)

@@ -6,12 +6,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from mcptest.figures import shown
+from mcptest.core.figures import shown
+from mcptest.core.stats import median, rate
 from mcptest.gates.outcome import GateContext, GateOutcome, Number, breach, failure_lines, judged, runs, status
-from mcptest.report.model import AssertionFailure
-from mcptest.stats import median, rate
+from mcptest.records.report import AssertionFailure
+from mcptest.records.trace import Trace
 from mcptest.suite.gate_blocks import ToolSelectionConfig
-from mcptest.trace import Trace
 
 BLOCK = "tool_selection"
 DEFAULT_GATE = ()
@@ -58,7 +58,7 @@ def evaluate(traces: Sequence[Trace], config: ToolSelectionConfig, context: Gate
     headline; tokens = the median and the max of the runs' `tokens.total`. The floor passes when the
     `tool_selection.selection_rate` target >= 100 * `min_selection_rate` AND every run stayed within the budget when
     one is set: one run over the cap fails the floor even at 100% selection, and so does a run that recorded no
-    token usage. The spec fixes no rounding for these rates, so they are exact percents (`mcptest.stats.rate`:
+    token usage. The spec fixes no rounding for these rates, so they are exact percents (`mcptest.core.stats.rate`:
     159 of 200 is 79.5, never 80), the very numbers the floor and `expect:` compare. Targets:
     `tool_selection.selection_rate`,
     `tool_selection.pass_k`, `tool_selection.selected`, `tool_selection.runs`, `tool_selection.tokens_median`,

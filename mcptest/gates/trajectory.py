@@ -7,8 +7,8 @@ from typing import Any
 
 from mcptest.gates.outcome import GateContext, GateOutcome, default, failure_lines, judged, runs, status
 from mcptest.gates.sequence import align, diffs, show_step
+from mcptest.records.trace import Trace
 from mcptest.suite.gate_blocks import TrajectoryConfig
-from mcptest.trace import Trace
 
 BLOCK = "trajectory"
 DEFAULT_GATE = (default("trajectory.matched", ">=", 1),)

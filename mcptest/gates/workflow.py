@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from mcptest.core.stats import percent
 from mcptest.gates.arguments import show_value
 from mcptest.gates.equal_function_sets import matches
 from mcptest.gates.outcome import GateContext, GateOutcome, default, failure_lines, judged, runs
 from mcptest.gates.outcome import status as badge
 from mcptest.gates.sequence import align
-from mcptest.stats import percent
+from mcptest.records.trace import ToolCall, Trace
 from mcptest.suite.gate_blocks import IdFlow, Step, WorkflowConfig
-from mcptest.trace import ToolCall, Trace
 
 BLOCK = "workflow"
 DEFAULT_GATE = (default("workflow.in_order", ">=", 100), default("workflow.id_flow", ">=", 100))

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from mcptest.core.schema_checks import compile_validator
 from mcptest.mock.arguments import argument_errors
 from mcptest.mock.interpolate import render, render_text
 from mcptest.mock.placeholder import example
-from mcptest.mock.schemas import compile_validator
 from mcptest.mock.spec import MockSpec, MockTool
 
 
@@ -70,7 +70,7 @@ class Answers:
         return {"contents": [contents]}
 
     def _templated(self, uri: str) -> dict[str, Any]:
-        from mcptest.uri_template import matches
+        from mcptest.core.uri_template import matches
 
         templates = [t for t in self.spec.resource_templates or [] if matches(str(t.get("uriTemplate")), uri)]
         if not templates:

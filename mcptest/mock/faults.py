@@ -6,7 +6,7 @@ import os
 import sys
 from dataclasses import dataclass
 
-from mcptest.errors import usage_error
+from mcptest.core.errors import usage_error
 
 KINDS = "none, hang, slow:<ms>, error, recover-after:<n>, crash-after:<n>"
 INJECTED_MESSAGE = "Injected fault: tools/call failed (mcptest mock --fault {spec})"

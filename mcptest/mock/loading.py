@@ -6,13 +6,13 @@ from typing import Any
 
 from pydantic.alias_generators import to_camel
 
-from mcptest import yaml_source
-from mcptest.errors import Problem, UserError
+from mcptest.core import yaml_source
+from mcptest.core.errors import Problem, UserError
+from mcptest.core.schema_checks import schema_problem
+from mcptest.core.validation import validate, where
+from mcptest.core.yaml_source import Loc, SourceDoc
 from mcptest.mock import manifest as m
-from mcptest.mock.schemas import schema_problem
 from mcptest.mock.spec import MockPrompt, MockResource, MockSpec, MockTool
-from mcptest.suite.validation import validate, where
-from mcptest.yaml_source import Loc, SourceDoc
 
 
 def load_manifest(path: str) -> MockSpec:

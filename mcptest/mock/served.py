@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from mcptest.catalog import Catalog
 from mcptest.mock.spec import MockPrompt, MockResource, MockSpec
+from mcptest.records.catalog import Catalog
 
 
 def served_snapshot(spec: MockSpec, catalog: Catalog) -> MockSpec:

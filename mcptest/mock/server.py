@@ -13,13 +13,13 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 from pydantic import ValidationError
 
-from mcptest.errors import Problem, UserError
-from mcptest.figures import plural
+from mcptest.core.errors import Problem, UserError
+from mcptest.core.figures import plural
+from mcptest.core.validation import where
 from mcptest.mock.answers import Answers, BadArguments, NotFound
 from mcptest.mock.asking import ask_client
 from mcptest.mock.faults import Fault, FaultState, crash
 from mcptest.mock.spec import MockSpec
-from mcptest.suite.validation import where
 
 Ctx = ServerRequestContext[Any, Any]
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mcptest.errors import usage_error
+from mcptest.core.errors import usage_error
+from mcptest.core.validation import did_you_mean
 from mcptest.mock.spec import MockSpec
-from mcptest.suite.validation import did_you_mean
 
 PRESETS = Path(__file__).parent / "presets"
 
@@ -42,7 +42,7 @@ def load_path(path: str) -> MockSpec:
 
         return load_manifest(path)
     if suffix == ".json":
-        from mcptest.mock.snapshot import load_snapshot
+        from mcptest.mock.captured import load_snapshot
 
         return load_snapshot(path)
     raise usage_error(f"--tools-from {path}: expected a .yaml/.yml manifest or a .json tools/list snapshot")

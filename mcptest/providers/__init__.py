@@ -55,6 +55,6 @@ def build(name: str, environ: Mapping[str, str], base_url: str | None = None) ->
 
 def key_values(environ: Mapping[str, str]) -> set[str]:
     """The API keys present in the environment: values that must never reach a cassette or a report."""
-    from mcptest.suite.secrets import collect
+    from mcptest.core.secrets import collect
 
     return collect(environ.get(var, "") for var in KEY_VARS.values())

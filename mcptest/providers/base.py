@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:  # loading a suite (scripted runs) need not build the message models
-    from mcptest.providers.messages import ModelReply, ModelRequest
+    from mcptest.records.messages import ModelReply, ModelRequest
 
 
 class Provider(Protocol):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from mcptest.providers.messages import ModelReply
-from mcptest.trace import TokenUsage, UserTurn
+from mcptest.records.messages import ModelReply
+from mcptest.records.trace import TokenUsage, UserTurn
 
 
 def turn_records(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from mcptest.providers.errors import from_sdk
-from mcptest.providers.messages import (
+from mcptest.records.messages import (
     ModelReply,
     ModelRequest,
     RequestedCall,

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict, Field
 
 if TYPE_CHECKING:  # a suite's scripts are loaded without the message models; a run imports them
-    from mcptest.providers.messages import ModelReply, ModelRequest, RequestedCall
+    from mcptest.records.messages import ModelReply, ModelRequest, RequestedCall
 
 
 class _Strict(BaseModel):
@@ -47,7 +47,7 @@ class ScriptedProvider:
 
     async def reply(self, request: ModelRequest) -> ModelReply:
         """The next scripted turn."""
-        from mcptest.providers.messages import ModelReply
+        from mcptest.records.messages import ModelReply
 
         if self._next >= len(self._turns):
             return ModelReply(stop="end_of_script")
@@ -61,7 +61,7 @@ class ScriptedProvider:
 
 
 def _call(call: ScriptedCall, call_id: str) -> RequestedCall:
-    from mcptest.providers.messages import RequestedCall, parse_arguments
+    from mcptest.records.messages import RequestedCall, parse_arguments
 
     args, parsed = parse_arguments(call.args)
     return RequestedCall(id=call_id, name=call.name, arguments=args, parsed=parsed)

@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path, PureWindowsPath
 
+from mcptest.core.stats import percent, rate
+from mcptest.records.report import GateReport, Report, Status, TestResult
 from mcptest.report.delta import CaseKind, Number
-from mcptest.report.model import GateReport, Report, Status, TestResult
-from mcptest.stats import percent, rate
 
 Key = tuple[CaseKind, str, str, str | None, int | None, str | None]
 """(kind, file, test, model, run, block): what stays the same about a case from one run to the next."""

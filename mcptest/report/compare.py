@@ -29,9 +29,9 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
+from mcptest.records.report import Report, Status
 from mcptest.report.cases import Case, Key, cases_of, models_of, suite_path
 from mcptest.report.delta import CaseDelta, CaseKind, Comparison, RateTest, Verdict
-from mcptest.report.model import Report, Status
 from mcptest.report.significance import ALPHA, moved, rate_test
 
 INFORMATIONAL = frozenset({"duration_ms"})

@@ -6,10 +6,10 @@ import io
 
 from rich.console import Console
 
-from mcptest.expect import show
-from mcptest.figures import plural, shown
-from mcptest.printable import markup_safe as escape
-from mcptest.report.model import AssertionFailure, GateReport, Report, Status, TestResult
+from mcptest.core.figures import plural, shown
+from mcptest.core.printable import markup_safe as escape
+from mcptest.expect.assertions import show
+from mcptest.records.report import AssertionFailure, GateReport, Report, Status, TestResult
 
 _BADGE = {
     Status.PASSED: "[green]PASS[/]",

@@ -6,7 +6,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from mcptest.report.model import Status
+from mcptest.records.report import Status
 
 DELTA_FORMAT_VERSION = "1"
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mcptest.printable import printable
+from mcptest.core.printable import printable
 from mcptest.report.delta import CaseDelta, Comparison, Verdict
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from mcptest.report.model import Report
+from mcptest.records.report import Report
 
 if TYPE_CHECKING:
     from mcptest.report.delta import Comparison

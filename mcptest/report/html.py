@@ -6,8 +6,8 @@ from collections.abc import Iterable
 from html import escape
 from typing import TYPE_CHECKING, Any
 
-from mcptest.printable import printable
-from mcptest.report.model import GateReport, Report, Status, TestResult, cut_short
+from mcptest.core.printable import printable
+from mcptest.records.report import GateReport, Report, Status, TestResult, cut_short
 
 if TYPE_CHECKING:
     from mcptest.report.delta import Comparison

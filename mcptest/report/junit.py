@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from mcptest.figures import plural
-from mcptest.report.model import AssertionFailure, GateReport, Report, Status, TestResult
+from mcptest.core.figures import plural
+from mcptest.records.report import AssertionFailure, GateReport, Report, Status, TestResult
 
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 NO_SERVER = "(no server)"

@@ -9,10 +9,10 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from mcptest import json_source
-from mcptest.errors import Problem, UserError
-from mcptest.report.model import REPORT_FORMAT_VERSION, Report
-from mcptest.yaml_source import read_limited
+from mcptest.core import json_source
+from mcptest.core.errors import Problem, UserError
+from mcptest.core.yaml_source import read_limited
+from mcptest.records.report import REPORT_FORMAT_VERSION, Report
 
 Raw = dict[str, Any]
 

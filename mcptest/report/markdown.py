@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from mcptest.expect import show
-from mcptest.figures import plural
-from mcptest.printable import printable
+from mcptest.core.figures import plural
+from mcptest.core.printable import printable
+from mcptest.expect.assertions import show
+from mcptest.records.report import GateReport, Report, Status, TestResult, cut_short
 from mcptest.report.delta import CaseDelta, Comparison, Verdict
-from mcptest.report.model import GateReport, Report, Status, TestResult, cut_short
 
 MAX_ROWS = 50
 

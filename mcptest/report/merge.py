@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from mcptest.errors import Problem, UserError
-from mcptest.report.model import Report, TestResult, summarize
+from mcptest.core.errors import Problem, UserError
+from mcptest.records.report import Report, TestResult, summarize
 
 KIND_ORDER = {"tool": 0, "resource": 1, "prompt": 2, "quality": 3, "security": 4}
 """The order `runner.select` runs tests in (then agent tests), each kind in file order."""

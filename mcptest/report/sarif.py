@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from mcptest import __version__
-from mcptest.figures import plural
-from mcptest.report.model import GateReport, Report, Status, TestResult
+from mcptest.core.figures import plural
+from mcptest.records.report import GateReport, Report, Status, TestResult
 
 if TYPE_CHECKING:
-    from mcptest.lint.engine import QualityReport
+    from mcptest.checks.lint.engine import QualityReport
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 RUN_RULES = {
@@ -88,7 +88,7 @@ def lint_sarif(reports: Sequence[tuple[str, QualityReport]], uri: str | None = N
     Each result names its rule (`DESC-001`, `SCH-003`, ...) with the rule's level (critical -> error, warning ->
     warning) and the tool as a logical location; `uri` (the catalog or suite file) adds a physical location.
     """
-    from mcptest.lint.registry import RULES
+    from mcptest.checks.lint.registry import RULES
 
     ran = {code for _, report in reports for code in report.rules}
     rules = [r for r in RULES if r.code in ran]

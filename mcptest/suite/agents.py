@@ -6,8 +6,9 @@ from typing import Any, Literal
 
 from pydantic import Field, PrivateAttr, field_validator, model_validator
 
-from mcptest.expect import Assertion
+from mcptest.expect.assertions import Assertion
 from mcptest.providers.scripted import ScriptedRun
+from mcptest.records.trace import InlineCall, TokenUsage, ToolCall, Trace, UserTurn
 from mcptest.suite.gate_blocks import (
     CallsConfig,
     DiscoveryConfig,
@@ -24,7 +25,6 @@ from mcptest.suite.gate_blocks import (
     WorkflowConfig,
 )
 from mcptest.suite.strict import Strict
-from mcptest.trace import InlineCall, TokenUsage, ToolCall, Trace, UserTurn
 
 AGENT_TARGET_ROOTS = ("tool_calls", "tool_names", "final_response", "conversation", "turns")
 

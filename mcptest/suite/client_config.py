@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import Field, PrivateAttr, field_validator, model_validator
 
-from mcptest.expect import Matcher
+from mcptest.expect.assertions import Matcher
 from mcptest.suite.strict import Strict
 
 
@@ -43,7 +43,7 @@ class ElicitationAnswer(Strict):
     def _known(cls, value: Any) -> Any:
         allowed = [a.value for a in ElicitationAction]
         if isinstance(value, str) and value not in allowed:
-            from mcptest.suite.validation import did_you_mean
+            from mcptest.core.validation import did_you_mean
 
             hint = did_you_mean(value, allowed)
             raise ValueError(f"unknown elicitation action '{value}'{hint}; it is one of {', '.join(allowed)}")

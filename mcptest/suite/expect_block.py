@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import Discriminator, Field, Tag
 
-from mcptest.expect import Assertion
+from mcptest.expect.assertions import Assertion
 from mcptest.suite.strict import Strict
 
 

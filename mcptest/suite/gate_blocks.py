@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
-from mcptest.expect import Assertion, Matcher, parse_path
+from mcptest.expect.assertions import Assertion, Matcher, parse_path
 
 
 class GateConfig(BaseModel):
@@ -103,7 +103,7 @@ class DistractorsConfig(GateConfig):
 
     @model_validator(mode="after")
     def _enough(self) -> DistractorsConfig:
-        from mcptest.gates.distractor_tools import bundled_tools  # only a suite with this block reads the catalog
+        from mcptest.records.distractor_tools import bundled_tools  # only a suite with this block reads the catalog
 
         size = len(bundled_tools())
         if self.source.from_ == "catalog" and self.count > size:

@@ -6,9 +6,9 @@ import re
 from collections.abc import Collection, Mapping
 from typing import Any
 
-from mcptest.errors import Problem
-from mcptest.suite.secrets import is_secret_name, secret_parts
-from mcptest.yaml_source import Loc, SourceDoc
+from mcptest.core.errors import Problem
+from mcptest.core.secrets import is_secret_name, secret_parts
+from mcptest.core.yaml_source import Loc, SourceDoc
 
 _REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 _START = re.compile(r"\$\$\{|\$\{")
@@ -65,7 +65,7 @@ def _substitute(text: str, loc: Loc, ctx: _Context) -> str:
 
 
 def _value(ref: re.Match[str], loc: Loc, ctx: _Context) -> str:
-    from mcptest.suite.validation import where
+    from mcptest.core.validation import where
 
     name, default = ref.group(1), ref.group(2)
     value = ctx.env.get(name)
@@ -81,7 +81,7 @@ def _value(ref: re.Match[str], loc: Loc, ctx: _Context) -> str:
 
 
 def _malformed(text: str, at: int, loc: Loc, doc: SourceDoc) -> Problem:
-    from mcptest.suite.validation import where
+    from mcptest.core.validation import where
 
     rest = text[at + 2 :]
     name = _NAME.match(rest)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from mcptest.errors import Problem
+from mcptest.core.errors import Problem
+from mcptest.core.validation import where
+from mcptest.core.yaml_source import Loc, SourceDoc
 from mcptest.providers import provider_of, unknown_model_hint
 from mcptest.suite.agents import AgentTest
-from mcptest.suite.validation import where
-from mcptest.yaml_source import Loc, SourceDoc
 
 
 def live_problems(test: AgentTest, doc: SourceDoc, i: int) -> list[Problem]:

@@ -9,20 +9,20 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from mcptest import yaml_source
-from mcptest.errors import Problem, UserError
-from mcptest.judges.checks import judge_problems
-from mcptest.lint.block import TARGET_ROOTS as QUALITY_TARGET_ROOTS
-from mcptest.security.block import TARGET_ROOTS as SECURITY_TARGET_ROOTS
+from mcptest.core import yaml_source
+from mcptest.core.errors import Problem, UserError
+from mcptest.core.secrets import is_secret_name, mask_problems, secret_parts
+from mcptest.core.validation import did_you_mean, problems_from, where
+from mcptest.core.yaml_source import Loc, SourceDoc
 from mcptest.suite.agents import AGENT_TARGET_ROOTS
+from mcptest.suite.blocks.security import TARGET_ROOTS as SECURITY_TARGET_ROOTS
+from mcptest.suite.blocks.tool_quality import TARGET_ROOTS as QUALITY_TARGET_ROOTS
 from mcptest.suite.interpolate import interpolate
+from mcptest.suite.judge_checks import judge_problems
 from mcptest.suite.models import Suite
 from mcptest.suite.positions import place
 from mcptest.suite.recorded import load_recorded_runs
-from mcptest.suite.secrets import is_secret_name, mask_problems, secret_parts
 from mcptest.suite.server_checks import CAPTURE_ROOTS, auth_secrets, stdio_auth
-from mcptest.suite.validation import did_you_mean, problems_from, where
-from mcptest.yaml_source import Loc, SourceDoc
 
 DEFAULT_SUITE_NAMES = ("mcptest.yaml", "mcptest.yml")
 TOOL_TARGET_ROOTS = ("result", "error", "duration_ms", *CAPTURE_ROOTS)

@@ -6,10 +6,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Discriminator, Field, PrivateAttr, Tag, field_validator, model_validator
 
-from mcptest.lint.block import ToolQualityBlock
 from mcptest.providers.prices import Price
-from mcptest.security.block import SecurityBlock
 from mcptest.suite.agents import AgentTest
+from mcptest.suite.blocks.security import SecurityBlock
+from mcptest.suite.blocks.tool_quality import ToolQualityBlock
 from mcptest.suite.client_config import Auth, ClientAnswers
 from mcptest.suite.expect_block import Expect, HasExpect
 from mcptest.suite.primitives import PromptTest, ResourceTest

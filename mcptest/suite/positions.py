@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from mcptest.yaml_source import Loc, SourceDoc
+from mcptest.core.yaml_source import Loc, SourceDoc
 
 
 def place(model: BaseModel, doc: SourceDoc, loc: Loc = ()) -> None:

@@ -6,9 +6,9 @@ from typing import Any
 
 from pydantic import Field, PrivateAttr, ValidationInfo, field_validator, model_validator
 
+from mcptest.core.uri_template import TemplateError, expand, variables
 from mcptest.suite.expect_block import Expect, HasExpect
 from mcptest.suite.strict import Strict
-from mcptest.uri_template import TemplateError, expand, variables
 
 Scalar = str | int | float | bool
 
@@ -95,6 +95,6 @@ class PromptTest(Strict, HasExpect):
 
 def string_args(args: dict[str, Any]) -> dict[str, str]:
     """Prompt arguments as MCP sends them: strings."""
-    from mcptest.uri_template import text
+    from mcptest.core.uri_template import text
 
     return {k: text(v) for k, v in args.items()}

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mcptest.errors import Problem, UserError
+from mcptest.core.errors import Problem, UserError
+from mcptest.core.validation import where
+from mcptest.core.yaml_source import SourceDoc
+from mcptest.records.trace import Trace, load_traces, trace_from_inline
 from mcptest.suite.agents import AgentTest
 from mcptest.suite.gate_blocks import block_problems, blocks_of
 from mcptest.suite.live import live_problems, recorded_problems
-from mcptest.suite.validation import where
-from mcptest.trace import Trace, load_traces, trace_from_inline
-from mcptest.yaml_source import SourceDoc
 
 
 def load_recorded_runs(agents: list[AgentTest], doc: SourceDoc) -> list[Problem]:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from mcptest.errors import Problem
-from mcptest.suite.validation import where
-from mcptest.yaml_source import SourceDoc
+from mcptest.core.errors import Problem
+from mcptest.core.validation import where
+from mcptest.core.yaml_source import SourceDoc
 
 if TYPE_CHECKING:
     from mcptest.suite.models import Suite

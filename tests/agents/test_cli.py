@@ -10,8 +10,8 @@ from pathlib import Path
 
 import anyio
 
-from mcptest.exit_codes import ExitCode
-from mcptest.session import SessionPool
+from mcptest.core.exit_codes import ExitCode
+from mcptest.server.session import SessionPool
 from mcptest.suite.models import StdioServer
 from tests.conftest import ROOT, demo_command, run_cli
 from tests.providers.fake_llm import FakeLLM, Turn, call, serve

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from mcptest.exit_codes import ExitCode
+from mcptest.core.exit_codes import ExitCode
+from mcptest.records.report import Status
 from mcptest.report.console import render_pretty
-from mcptest.report.model import Status
 from tests.conftest import run_cli
 from tests.providers.fake_llm import FakeLLM, Turn, call, serve
 from tests.providers.helpers import environ, run, run_cells, write_suite

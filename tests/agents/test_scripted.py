@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mcptest.exit_codes import ExitCode
-from mcptest.report.model import Status
+from mcptest.core.exit_codes import ExitCode
+from mcptest.records.report import Status
 from tests.conftest import run_cli
 from tests.providers.helpers import run, run_cells, write_suite
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from mcptest.report.model import Status
+from mcptest.records.report import Status
 from tests.providers.fake_llm import FakeLLM, Turn, call, serve
 from tests.providers.helpers import environ, run, run_cells, write_suite
 
@@ -164,7 +164,7 @@ def test_a_message_left_unanswered_after_max_turns_ends_the_conversation(tmp_pat
 
 
 def test_turns_on_a_recorded_test_is_a_load_error(tmp_path: Path) -> None:
-    from mcptest.errors import UserError
+    from mcptest.core.errors import UserError
     from mcptest.suite.loader import load_suite
 
     suite = write_suite(tmp_path, "agents:\n  - name: r\n    tool_calls: []\n    turns: [again]\n")

@@ -89,7 +89,7 @@ def test_the_embedding_selector_without_its_extra_says_how_to_install_it(monkeyp
     from mcptest.bench import load_spec
     from mcptest.bench.recording import ModelOptions
     from mcptest.bench.selectors import resolve
-    from mcptest.errors import UserError
+    from mcptest.core.errors import UserError
 
     monkeypatch.setitem(sys.modules, "wordllama", None)  # what an environment without the extra looks like
     with pytest.raises(UserError) as caught:

@@ -16,7 +16,7 @@ from mcptest.bench import load_spec, run_bench
 from mcptest.bench.embedding import EmbeddingSelector, tool_text
 from mcptest.bench.lexical import LexicalSelector
 from mcptest.bench.selector import judge
-from mcptest.catalog import Tool
+from mcptest.records.catalog import Tool
 from tests.bench.conftest import EXAMPLE, tool
 from tests.conftest import ROOT
 

@@ -12,7 +12,7 @@ from mcptest.bench import load_spec
 from mcptest.bench.lexical import LexicalSelector, tool_weights
 from mcptest.bench.selector import judge
 from mcptest.bench.terms import stem, terms
-from mcptest.catalog import Tool
+from mcptest.records.catalog import Tool
 from tests.bench.conftest import EXAMPLE, tool
 
 

@@ -12,7 +12,7 @@ import pytest
 from mcptest.bench import load_spec, run_bench
 from mcptest.bench.recording import ModelOptions, PicksFailed, cassette_path, model_selector
 from mcptest.bench.report import BenchReport
-from mcptest.errors import UserError
+from mcptest.core.errors import UserError
 from tests.bench.conftest import tool
 from tests.bench.fake_picker import picking_llm
 from tests.providers.fake_llm import serve

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from mcptest.bench.model import ModelSelector
 from mcptest.bench.selector import judge
-from mcptest.catalog import Catalog, Tool
+from mcptest.records.catalog import Catalog, Tool
 from tests.bench.conftest import tool
 
 

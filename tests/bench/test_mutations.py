@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from mcptest.bench import mutations as m
 from mcptest.bench.spec import Blank, DropKeyword, Genericize, Truncate
-from mcptest.catalog import Tool
+from mcptest.records.catalog import Tool
 from tests.bench.conftest import tool
 
 WEATHER = Tool(tool("get_weather", "Return the current Weather forecast for a city. Forecasts are JSON.", title="W"))

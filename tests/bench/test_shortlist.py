@@ -22,7 +22,7 @@ from mcptest.bench import load_spec, run_bench, shortlist
 from mcptest.bench.key_index import KeyIndex
 from mcptest.bench.lexical import LexicalSelector
 from mcptest.bench.selector import Gold, ScoringSelector, judge
-from mcptest.catalog import Tool
+from mcptest.records.catalog import Tool
 from tests.bench.conftest import EXAMPLE, tool
 from tests.conftest import ROOT
 

@@ -6,7 +6,7 @@ import re
 import shutil
 from pathlib import Path
 
-from mcptest.exit_codes import ExitCode
+from mcptest.core.exit_codes import ExitCode
 from tests.conftest import ROOT, run_cli
 from tests.providers.fake_llm import FakeLLM, Turn, call, serve
 from tests.providers.helpers import environ

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from mcptest.report.model import Status
+from mcptest.records.report import Status
 from tests.providers.fake_llm import FakeLLM, Turn, call, serve
 from tests.providers.helpers import KEY, environ, run, write_suite
 

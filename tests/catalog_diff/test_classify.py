@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from mcptest.catalog_diff.classify import diff
-from mcptest.entries import from_json
+from mcptest.diff.classify import diff
+from mcptest.records.entries import from_json
 
 SEARCH: dict[str, Any] = {
     "name": "search_issues",

@@ -11,7 +11,7 @@ hypothesis = pytest.importorskip("hypothesis")  # a dev dependency: see pyprojec
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from mcptest.errors import UserError  # noqa: E402
+from mcptest.core.errors import UserError  # noqa: E402
 from mcptest.suite.loader import load_suite  # noqa: E402
 from mcptest.suite.models import Suite  # noqa: E402
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from mcptest.catalog import load_catalog
+from mcptest.records.catalog import load_catalog
 from tests.doctor.helpers import cli
 
 TIME_SERVER = Path(sys.executable).parent / "mcp-server-time"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mcptest.lint import RULES
+from mcptest.checks.lint import RULES
 from tests.doctor.helpers import cli
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mcptest.exit_codes import ExitCode
+from mcptest.core.exit_codes import ExitCode
 from mcptest.report.cases import suite_path
 from tests.conftest import run_cli
 from tests.providers.helpers import write_suite

@@ -21,7 +21,7 @@ import shlex
 import anyio
 import pytest
 
-from mcptest.session import SessionPool
+from mcptest.server.session import SessionPool
 from mcptest.suite.models import StdioServer
 from tests.conftest import ROOT, run_cli
 from tests.figures.doc_blocks import Block, console_blocks, is_command_listing

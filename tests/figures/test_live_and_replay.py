@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from mcptest.report.model import Report
+from mcptest.records.report import Report
 from tests.providers.fake_llm import FakeLLM, Turn, call, serve
 from tests.providers.helpers import environ, run, write_suite
 

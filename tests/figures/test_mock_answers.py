@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from mcptest.exit_codes import ExitCode
+from mcptest.core.exit_codes import ExitCode
 from tests.conftest import run_cli
 
 TIME = Path(sys.executable).parent / "mcp-server-time"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from mcptest.exit_codes import ExitCode
+from mcptest.core.exit_codes import ExitCode
 from tests.conftest import ROOT, run_cli
 
 EVERYTHING = ROOT / "tests" / "servers" / "npm" / "node_modules" / ".bin" / "mcp-server-everything"

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from mcptest.exit_codes import ExitCode
+from mcptest.core.exit_codes import ExitCode
 from tests.conftest import Ran, run_cli
 from tests.providers.fake_llm import FakeLLM, Turn, call, serve
 from tests.providers.helpers import environ, write_suite

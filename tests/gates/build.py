@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from mcptest.gates import GATES, GateContext, GateOutcome, gate
-from mcptest.trace import ToolCall, Trace
+from mcptest.records.trace import ToolCall, Trace
 
 
 def call(tool_id: str, args: Any = None, *, error: bool = False, **fields: Any) -> ToolCall:

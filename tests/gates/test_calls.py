@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from mcptest.trace import CatalogTool, ToolCall, Trace
+from mcptest.records.trace import CatalogTool, ToolCall, Trace
 from tests.gates.build import evaluate
 
 PRIORITY = {"anyOf": [{"type": "integer"}, {"type": "null"}]}

@@ -6,10 +6,10 @@ import pytest
 from jsonschema.validators import validator_for
 from pydantic import ValidationError
 
-from mcptest.catalog import from_wire
-from mcptest.gates.distractor_tools import bundled_tools, near_duplicates, pluralized, recased
 from mcptest.gates.distractors import DistractorsConfig, certified_percent, distractor_names, generate
-from mcptest.trace import CatalogTool, Trace
+from mcptest.records.catalog import from_wire
+from mcptest.records.distractor_tools import bundled_tools, near_duplicates, pluralized, recased
+from mcptest.records.trace import CatalogTool, Trace
 from tests.gates.build import evaluate, run
 
 CATALOG = {"count": 4, "source": {"from": "catalog"}, "correct": ["catalog.search_products"]}

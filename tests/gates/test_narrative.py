@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from mcptest.gates.claims import VERBS, claims, name_words, past_forms, singular
-from mcptest.trace import CatalogTool, Trace
+from mcptest.records.trace import CatalogTool, Trace
 from tests.gates.build import call, evaluate
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mcptest.gates.equal_function_sets import FunctionClass
-from mcptest.trace import ToolCall
+from mcptest.records.trace import ToolCall
 from tests.gates.build import call, classes, evaluate, run
 
 SPEC_CLASSES = [
@@ -150,7 +150,7 @@ def test_names_match_whole_words_only():
 
 
 def test_recorded_catalog_tools_count_as_names_and_the_trace_prompt_is_used_when_the_suite_has_none():
-    from mcptest.trace import CatalogTool, Trace
+    from mcptest.records.trace import CatalogTool, Trace
 
     trace = Trace(prompt="please call lookup_city", catalog=[CatalogTool(server="geo", tool={"name": "lookup_city"})])
     outcome = evaluate("discovery", {"name_free": True}, [trace], classes=SPEC_CLASSES)

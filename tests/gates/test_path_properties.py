@@ -14,8 +14,8 @@ from mcptest.gates.golden_path import walk  # noqa: E402
 from mcptest.gates.sequence import MODES, align, step_holds  # noqa: E402
 from mcptest.gates.stability import SUB_SCORES, measure  # noqa: E402
 from mcptest.gates.workflow import order_holds  # noqa: E402
+from mcptest.records.trace import ToolCall  # noqa: E402
 from mcptest.suite.gate_blocks import Step  # noqa: E402
-from mcptest.trace import ToolCall  # noqa: E402
 
 TOOLS = ["a", "b", "c", "s.a"]
 calls_st = st.lists(
@@ -113,7 +113,7 @@ def test_every_call_either_advances_the_golden_path_or_is_extra(golden, calls):
 @settings(max_examples=300, deadline=None)
 @given(calls_st, st.none() | st.integers(0, 5))
 def test_stability_sub_scores_stay_within_0_and_100(calls, turns):
-    from mcptest.trace import Trace
+    from mcptest.records.trace import Trace
 
     scores = measure(Trace(tool_calls=calls, turns=turns)).scores()
     assert set(scores) == set(SUB_SCORES)

@@ -10,7 +10,7 @@ from hypothesis import strategies as st  # noqa: E402
 
 from mcptest.gates.distractors import certified_percent  # noqa: E402
 from mcptest.gates.equal_function_sets import FunctionClass, Selection, score  # noqa: E402
-from mcptest.trace import ToolCall, Trace  # noqa: E402
+from mcptest.records.trace import ToolCall, Trace  # noqa: E402
 
 TOOL_IDS = ["a.x", "a.y", "b.x", "b.z", "x", "c.w"]
 tool_ids = st.sampled_from(TOOL_IDS)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from mcptest.gates.stability import call_tokens, measure
-from mcptest.trace import ToolCall, Trace
+from mcptest.records.trace import ToolCall, Trace
 from tests.gates.build import call, evaluate, run
 
 

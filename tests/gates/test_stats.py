@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mcptest.stats import (
+from mcptest.core.stats import (
     clopper_pearson_interval,
     clopper_pearson_lower,
     clopper_pearson_upper,
@@ -86,7 +86,7 @@ def test_bounds_with_no_runs_say_nothing():
 
 def test_importing_stats_trace_and_gates_loads_no_heavy_or_ui_module():
     code = (
-        "import sys, mcptest.stats, mcptest.trace, mcptest.gates; "
+        "import sys, mcptest.core.stats, mcptest.records.trace, mcptest.gates; "
         "print(sorted(m for m in ('scipy', 'rich', 'typer', 'mcp', 'tiktoken') if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
@@ -94,7 +94,7 @@ def test_importing_stats_trace_and_gates_loads_no_heavy_or_ui_module():
 
 
 def test_wilson_bounds_are_exactly_0_and_1_at_the_extremes() -> None:
-    from mcptest.stats import wilson_interval
+    from mcptest.core.stats import wilson_interval
 
     for n in (1, 7, 34, 1000):
         assert wilson_interval(n, n)[1] == 1.0

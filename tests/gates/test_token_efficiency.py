@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
+from mcptest.core.tokens import count_tokens
 from mcptest.gates.token_efficiency import TokenEfficiencyConfig, grade, surface_tokens, tool_tokens
-from mcptest.tokens import count_tokens
-from mcptest.trace import CatalogTool, load_traces
+from mcptest.records.trace import CatalogTool, load_traces
 from tests.gates.build import classes, evaluate, run
 
 FIXTURES = Path(__file__).parent / "fixtures"

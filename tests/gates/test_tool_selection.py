@@ -163,7 +163,7 @@ def test_invalid_floors_are_rejected(config):
 def test_a_committed_trace_file_reproduces_the_spec_breach():
     from pathlib import Path
 
-    from mcptest.trace import load_traces
+    from mcptest.records.trace import load_traces
 
     traces = load_traces(Path(__file__).parent / "fixtures" / "weather_runs.json")
     outcome = evaluate("tool_selection", WEATHER, traces, label="weather selection")

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from mcptest.errors import UserError
-from mcptest.trace import InlineCall, TokenUsage, ToolCall, Trace, load_traces, trace_from_inline
+from mcptest.core.errors import UserError
+from mcptest.records.trace import InlineCall, TokenUsage, ToolCall, Trace, load_traces, trace_from_inline
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

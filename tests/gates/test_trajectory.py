@@ -8,8 +8,8 @@ import pytest
 from pydantic import ValidationError
 
 from mcptest.gates.sequence import align
+from mcptest.records.trace import Trace
 from mcptest.suite.gate_blocks import Step, TrajectoryConfig
-from mcptest.trace import Trace
 from tests.gates.build import call, evaluate, run
 
 SEARCH = {"tool": "search", "args": {"query": {"icontains": "revenue"}}}

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from mcptest.trace import ToolCall, Trace
+from mcptest.records.trace import ToolCall, Trace
 from tests.gates.build import evaluate
 
 ORDER = ["create_project", "create_test_set_bulk", "create_test_configuration"]

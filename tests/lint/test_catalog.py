@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from mcptest.catalog import Catalog, Tool, from_wire, load_catalog, save_catalog
-from mcptest.errors import UserError
+from mcptest.core.errors import UserError
+from mcptest.records.catalog import Catalog, Tool, from_wire, load_catalog, save_catalog
 
 TOOL = {"name": "echo", "description": "Echo the message back.", "inputSchema": {"type": "object"}}
 

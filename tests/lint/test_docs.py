@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mcptest.lint import RULES, tdqs
-from mcptest.lint.gate import TARGET_ROOTS
-from mcptest.lint.smells import SMELLS, smell_of
+from mcptest.checks.lint import RULES, tdqs
+from mcptest.checks.lint.gate import TARGET_ROOTS
+from mcptest.checks.lint.smells import SMELLS, smell_of
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "quality.md").read_text(encoding="utf-8")
 
@@ -24,7 +24,7 @@ def test_every_heuristic_smell_and_target_is_documented() -> None:
 
 
 def test_the_word_lists_that_decide_a_finding_are_documented_word_for_word() -> None:
-    from mcptest.lint import bound_rules, text
+    from mcptest.checks.lint import bound_rules, text
 
     section = DOC[DOC.index("- DESC-010 counts as") : DOC.index("- DESC-011")]
     assert all(verb in section for verb in text.READ_VERBS)

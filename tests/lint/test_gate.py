@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from mcptest.catalog import load_catalog
-from mcptest.expect import Assertion, TargetMissing
-from mcptest.lint import assess
-from mcptest.lint.gate import DEFAULT_GATE, TARGET_ROOTS, ToolQualityBlock, evaluate, lookup, quality_targets
+from mcptest.checks.lint import assess
+from mcptest.checks.lint.gate import DEFAULT_GATE, TARGET_ROOTS, ToolQualityBlock, evaluate, lookup, quality_targets
+from mcptest.expect.assertions import Assertion, TargetMissing
+from mcptest.records.catalog import load_catalog
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

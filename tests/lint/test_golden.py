@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from mcptest.catalog import load_catalog
-from mcptest.lint import assess
+from mcptest.checks.lint import assess
+from mcptest.records.catalog import load_catalog
 
 HERE = Path(__file__).parent
 CATALOGS = sorted((HERE / "fixtures").glob("*.json"))

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from mcptest.catalog import from_wire
-from mcptest.lint import assess
-from mcptest.lint.grouped import field_name, group, per_rule
+from mcptest.checks.lint import assess
+from mcptest.checks.lint.grouped import field_name, group, per_rule
+from mcptest.records.catalog import from_wire
 
 
 def test_field_names_drop_the_schema_keywords() -> None:

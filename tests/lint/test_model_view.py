@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from mcptest.catalog import Tool, from_wire, load_catalog
-from mcptest.lint.model_view import model_view, render
-from mcptest.lint.shapes import type_label
-from mcptest.lint.surface import catalog_tokens, tool_tokens
+from mcptest.checks.lint.model_view import model_view, render
+from mcptest.checks.lint.shapes import type_label
+from mcptest.checks.lint.surface import catalog_tokens, tool_tokens
+from mcptest.records.catalog import Tool, from_wire, load_catalog
 
 HERE = Path(__file__).parent
 CATALOG = HERE / "fixtures" / "model-view" / "projects.json"

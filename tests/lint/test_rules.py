@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from mcptest.catalog import Tool
-from mcptest.lint import RULES, get_rule
-from mcptest.lint.findings import Severity
+from mcptest.checks.findings import Severity
+from mcptest.checks.lint import RULES, get_rule
+from mcptest.records.catalog import Tool
 
 CASES = Path(__file__).parent / "cases"
 SECTIONS = ("What it flags:", "Why it matters:", "Example:", "Fix:")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from mcptest.catalog import from_wire
-from mcptest.errors import UserError
-from mcptest.lint import assess, get_rule, select_rules
+from mcptest.checks.lint import assess, get_rule, select_rules
+from mcptest.core.errors import UserError
+from mcptest.records.catalog import from_wire
 
 
 def codes(select: list[str] = [], ignore: list[str] = []) -> list[str]:  # noqa: B006 (never mutated)

@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from mcptest.catalog import load_catalog
-from mcptest.lint import RULES, assess, get_rule
-from mcptest.lint.gate import ToolQualityBlock, evaluate
-from mcptest.lint.registry import configure
-from mcptest.lint.server_managed import DEFAULT_SERVER_MANAGED
+from mcptest.checks.lint import RULES, assess, get_rule
+from mcptest.checks.lint.gate import ToolQualityBlock, evaluate
+from mcptest.checks.lint.registry import configure
+from mcptest.checks.lint.server_managed import DEFAULT_SERVER_MANAGED
+from mcptest.records.catalog import load_catalog
 
 CATALOG = load_catalog(Path(__file__).parent / "fixtures" / "model-view" / "projects.json")
 

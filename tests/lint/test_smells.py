@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from mcptest.catalog import from_wire
-from mcptest.lint import RULES, assess
-from mcptest.lint.smells import SMELLS, smell_of
+from mcptest.checks.lint import RULES, assess
+from mcptest.checks.lint.smells import SMELLS, smell_of
+from mcptest.records.catalog import from_wire
 
 NAMES = (
     "underspecified",

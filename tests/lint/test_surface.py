@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from mcptest.catalog import Tool, load_catalog
-from mcptest.lint.surface import catalog_tokens, surface_parts, tool_tokens
-from mcptest.tokens import count_tokens
+from mcptest.checks.lint.surface import catalog_tokens, surface_parts, tool_tokens
+from mcptest.core.tokens import count_tokens
+from mcptest.records.catalog import Tool, load_catalog
 
 TOOL = Tool(
     {

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from mcptest.catalog import Tool
-from mcptest.lint import tdqs
+from mcptest.checks.lint import tdqs
+from mcptest.records.catalog import Tool
 
 
 def tool(description: str = "", schema: dict | None = None, **kw: object) -> Tool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mcptest.lint.text import has_common_verb, mentions_return, normalized, positional_phrases, prose_enum
+from mcptest.checks.lint.text import has_common_verb, mentions_return, normalized, positional_phrases, prose_enum
 
 
 @pytest.mark.parametrize(

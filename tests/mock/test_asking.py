@@ -8,7 +8,7 @@ from pathlib import Path
 import anyio
 from mcp import Client, types
 
-from mcptest.exit_codes import ExitCode
+from mcptest.core.exit_codes import ExitCode
 from mcptest.mock.faults import Fault
 from mcptest.mock.loading import load_manifest
 from mcptest.mock.server import build

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mcptest.errors import UserError
+from mcptest.core.errors import UserError
 from mcptest.mock.faults import Action, Fault, FaultState, parse_fault
 from mcptest.mock.interpolate import render
 from mcptest.mock.placeholder import example

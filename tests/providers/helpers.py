@@ -10,10 +10,10 @@ from typing import Any
 
 import anyio
 
-from mcptest.agent_plan import AgentOptions, plan
-from mcptest.agent_runs import AgentRuns, run_agents
-from mcptest.runner import RunResult, run_suite
-from mcptest.session import SessionPool
+from mcptest.agent.plan import AgentOptions, plan
+from mcptest.agent.runs import AgentRuns, run_agents
+from mcptest.run.runner import RunResult, run_suite
+from mcptest.server.session import SessionPool
 from mcptest.suite.loader import load_suite
 from tests.conftest import ROOT
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mcptest.report.model import Status
+from mcptest.records.report import Status
 from tests.providers.fake_llm import FakeLLM, Turn, call, serve
 from tests.providers.helpers import KEY, environ, run, run_cells, write_suite
 

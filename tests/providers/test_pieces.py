@@ -5,15 +5,15 @@ from __future__ import annotations
 import anyio
 import pytest
 
+from mcptest.agent.loop import present
 from mcptest.cassette.format import Cassette, CassetteRun, Fingerprint
 from mcptest.cassette.normalise import dumps
 from mcptest.providers import provider_of
 from mcptest.providers.errors import ProviderError, retry_after_seconds
-from mcptest.providers.loop import present
-from mcptest.providers.messages import ModelReply, RequestedCall
 from mcptest.providers.prices import Price, cost, price_for
 from mcptest.providers.retry import RetryPolicy, with_retries
-from mcptest.trace import CatalogTool
+from mcptest.records.messages import ModelReply, RequestedCall
+from mcptest.records.trace import CatalogTool
 
 
 @pytest.mark.parametrize(
@@ -111,7 +111,7 @@ def test_normalising_renumbers_call_ids_so_two_recordings_compare_equal() -> Non
 
 def test_a_later_user_message_follows_the_answer_in_both_wire_formats() -> None:
     from mcptest.providers import anthropic, openai
-    from mcptest.providers.messages import ModelReply, ModelRequest, UserMessage
+    from mcptest.records.messages import ModelReply, ModelRequest, UserMessage
 
     request = ModelRequest(
         model="m",

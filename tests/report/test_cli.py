@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from mcptest.records.report import Report
 from mcptest.report.formats import REPORTERS
-from mcptest.report.model import Report
 from tests.conftest import ROOT, run_cli
 from tests.report.build import F, fixed_report, report, result, selection_gate
 

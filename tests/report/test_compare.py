@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import jsonschema
 
+from mcptest.records.report import GateReport
 from mcptest.report.compare import compare
 from mcptest.report.delta import CaseKind, Comparison, Verdict
-from mcptest.report.model import GateReport
 from mcptest.schemas import SCHEMAS
 from tests.report.build import F, P, agent_runs, fixed_report, report, result, selection_gate
 
@@ -171,8 +171,8 @@ def test_two_tests_with_one_identity_both_stay_visible() -> None:
 
 
 def test_a_pass_count_is_recovered_from_a_percent_exactly_when_only_one_count_gives_it() -> None:
+    from mcptest.core.stats import percent
     from mcptest.report.cases import _from_percent
-    from mcptest.stats import percent
 
     for n in range(1, 160):
         for k in range(n + 1):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from mcptest.exit_codes import ExitCode
+from mcptest.core.exit_codes import ExitCode
 from mcptest.report.load import load_report
 from tests.conftest import run_cli
 from tests.providers.helpers import write_suite

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from mcptest.errors import UserError
+from mcptest.core.errors import UserError
+from mcptest.records.report import REPORT_FORMAT_VERSION
 from mcptest.report.load import MIGRATIONS, load_report
-from mcptest.report.model import REPORT_FORMAT_VERSION
 from tests.report.build import F, report, result
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from mcptest.exit_codes import ExitCode
-from mcptest.selection import Selection, parse_shard, shard_of
+from mcptest.core.exit_codes import ExitCode
+from mcptest.run.selection import Selection, parse_shard, shard_of
 from tests.conftest import ROOT, run_cli
 
 EXAMPLES = [ROOT / "examples" / "quickstart" / "mcptest.yml", ROOT / "examples" / "agent-gates" / "mcptest.yml"]

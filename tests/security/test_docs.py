@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mcptest.security.block import TARGET_ROOTS
-from mcptest.security.registry import SEC_RULES
+from mcptest.checks.security.registry import SEC_RULES
+from mcptest.suite.blocks.security import TARGET_ROOTS
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "security.md").read_text(encoding="utf-8")
 

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from mcptest.entries import load
-from mcptest.lint.findings import Severity
-from mcptest.security.engine import scan
-from mcptest.security.evaluation import evaluate
+from mcptest.checks.findings import Severity
+from mcptest.checks.security.engine import scan
+from mcptest.checks.security.evaluation import evaluate
+from mcptest.records.entries import load
 
 LABELS = Path(__file__).parent / "labelled" / "labels.json"
 GROUPS = json.loads(LABELS.read_text(encoding="utf-8"))["groups"]

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from mcptest.entries import from_json
-from mcptest.pins import changes, pin
+from mcptest.diff.pins import changes, pin
+from mcptest.records.entries import from_json
 from tests.doctor.helpers import cli
 
 BIN = Path(sys.executable).parent

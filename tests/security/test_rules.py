@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from mcptest.catalog import Tool
-from mcptest.security.registry import SEC_RULES, get_sec_rule, with_scope
-from mcptest.security.scope import Scope
+from mcptest.checks.security.registry import SEC_RULES, get_sec_rule, with_scope
+from mcptest.checks.security.scope import Scope
+from mcptest.records.catalog import Tool
 
 CASES = Path(__file__).parent / "cases"
 SECTIONS = ("What it flags:", "Why it matters:", "Example:", "Fix:")
@@ -52,7 +52,7 @@ def test_every_rule_documents_what_why_example_and_fix(rule) -> None:
 
 
 def test_codes_are_unique_well_formed_in_order_and_apart_from_the_lint_codes() -> None:
-    from mcptest.lint import RULES
+    from mcptest.checks.lint import RULES
 
     codes = [r.code for r in SEC_RULES]
     assert codes == [f"SEC-{i:03d}" for i in range(1, len(codes) + 1)]

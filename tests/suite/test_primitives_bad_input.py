@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mcptest.exit_codes import ExitCode
+from mcptest.core.exit_codes import ExitCode
 from tests.conftest import run_cli
 
 SUITE = """

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from mcptest.yaml_source import parse
+from mcptest.core.yaml_source import parse
 from tests.conftest import ROOT, run_cli
 
 MERGED = """\

@@ -9,7 +9,7 @@ import sys
 import urllib.request
 from pathlib import Path
 
-from mcptest.exit_codes import ExitCode
+from mcptest.core.exit_codes import ExitCode
 from tests.conftest import free_port, run_cli
 from tests.servers.auth_server import CLIENT_ID, CLIENT_SECRET
 from tests.surface.servers import everything_http, listening

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import jsonschema
 
-from mcptest.exit_codes import ExitCode
+from mcptest.core.exit_codes import ExitCode
 from mcptest.schemas import catalog_snapshot_schema
 from tests.conftest import run_cli
 

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 
 import pytest
 
-from mcptest.exit_codes import ExitCode
+from mcptest.core.exit_codes import ExitCode
 from tests.conftest import run_cli
 from tests.surface.servers import EVERYTHING, everything_http
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mcptest.exit_codes import ExitCode
+from mcptest.core.exit_codes import ExitCode
 from tests.conftest import ROOT, run_cli
 
 EXAMPLE = ROOT / "examples" / "resources-and-prompts" / "mcptest.yml"

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 
 import pytest
 
-from mcptest.exit_codes import ExitCode
+from mcptest.core.exit_codes import ExitCode
 from tests.conftest import ROOT, free_port, run_cli
 from tests.surface.servers import listening
 

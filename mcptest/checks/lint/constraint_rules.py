@@ -1,0 +1,105 @@
+"""SCH rules for constraints the prose states and the schema does not carry (document 002's validation loops)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from mcptest.checks.findings import Hit, pointer
+from mcptest.checks.lint.shapes import Prop, branches, nullable, properties
+from mcptest.checks.lint.text import description_of, nearest_name, prose_enum, sentences, types_of
+from mcptest.records.catalog import Tool
+
+NON_EMPTY = re.compile(
+    r"\b(?:must|should|shall|may|can)\s*(?:not|n't)\s+be\s+empty\b|\bcannot\s+be\s+empty\b|\bnever\s+be\s+empty\b"
+    r"|\bnon-?empty\b|\bnot\s+an?\s+empty\b|\bat\s+least\s+one\b(?!\s+of\b)"
+    r"|\b(?:must|always)\s+(?:always\s+)?(?:include|contain)\b",
+    re.IGNORECASE,
+)
+"""Phrases that demand a non-empty array. "at least one of" is left out: it asks for one of several fields."""
+
+_BOUNDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "enum", "const")
+_VALUE_SET_BOUNDS = ("enum", "const", "format", "pattern")
+
+
+def _where(prop: Prop) -> str:
+    return ".".join(str(p) for p in prop.path)
+
+
+def _demands_non_empty(tool: Tool, prop: Prop, names: set[str]) -> bool:
+    if NON_EMPTY.search(description_of(prop.schema)):
+        return True
+    return prop.top_level and any(
+        nearest_name(s, m.span(), names) == prop.name
+        for s in sentences(tool.description)
+        for m in NON_EMPTY.finditer(s)
+    )
+
+
+def sch_006_non_empty_array_without_min_items(tool: Tool) -> Iterator[Hit]:
+    """An array its description says must not be empty has no `minItems`.
+
+    What it flags: an array property (or a property whose non-null `anyOf`/`oneOf` branch is an array), at any
+    depth, without `minItems` of 1 or more, when its own description demands it be non-empty, or the tool
+    description does for a top-level argument (the demand is tied to the argument name nearest to it in the
+    same sentence). Demands: "must not be empty", "cannot be empty", "non-empty", "not an empty list", "at
+    least one" (but not "at least one of"), "must include", "always include". The demand alone decides: an
+    optional array that is sent must still be non-empty.
+    Why it matters: the schema accepts `[]`, so the call succeeds and does nothing useful. Document 002's agent
+    created test sets with no tests: `create_test_set_bulk` said "always include tests" and required `tests`,
+    but nothing stopped an empty array; `categories: []` failed the same way. It is a warning: the server may
+    still reject `[]` itself; the schema just does not tell the agent so before the call.
+    Example: `"tests": {"type": "array", "description": "The tests; must not be empty."}`
+    Fix: `"tests": {"type": "array", "minItems": 1, ...}` (on the array branch of an `anyOf`).
+    """
+    names = {p.name for p in properties(tool.input_schema) if p.top_level}
+    for prop in properties(tool.input_schema):
+        arrays = [b for b in branches(prop.schema, tool.input_schema) if "array" in types_of(b)]
+        bounded = any(isinstance(b.get("minItems"), int) and b["minItems"] >= 1 for b in arrays)
+        if arrays and not bounded and _demands_non_empty(tool, prop, names):
+            yield Hit(
+                f"{_where(prop)}: the description demands a non-empty array, the schema accepts []",
+                'Add "minItems": 1.',
+                pointer("inputSchema", *prop.path),
+            )
+
+
+def sch_007_nullable_hides_constraint(tool: Tool) -> Iterator[Hit]:
+    """A nullable union (`anyOf`/`oneOf` with null, or a type list with null) hides the real constraint.
+
+    What it flags: a property, at any depth, that admits null through `anyOf`/`oneOf` with a null branch or a
+    `type` list with `"null"`, when a non-null branch is an integer or number with none of `minimum`,
+    `maximum`, `exclusiveMinimum`, `exclusiveMaximum`, `enum`, `const`; or is a string with no `enum`,
+    `const`, `format` or `pattern` while the description spells out a value set ("one of low, medium,
+    high"). The string case is only checked below the top level: a top-level argument with values in prose is
+    DESC-013's finding, and one problem is reported once.
+    Why it matters: this is the shape pydantic gives `priority: int | None`, and it is where document 002's
+    agent looped: it sent "High", "Medium", "medium" and "" and got back "is not valid under any of the given
+    schemas", an error that names no branch and no valid value, so the agent guessed again. It is a warning:
+    some nullable numbers have no natural bound (a score, an offset); when one exists, the schema should say it.
+    Example: `"priority": {"anyOf": [{"type": "integer"}, {"type": "null"}]}`
+    Fix: put the constraint on the branch: `{"anyOf": [{"type": "integer", "minimum": 1, "maximum": 5},
+    {"type": "null"}]}`, or an `enum` on the string branch.
+    """
+    for prop in properties(tool.input_schema):
+        if not nullable(prop.schema):
+            continue
+        problem = _hidden(prop, branches(prop.schema, tool.input_schema))
+        if problem:
+            yield Hit(
+                f"{_where(prop)}: {problem}",
+                "Put the constraint on the non-null branch.",
+                pointer("inputSchema", *prop.path),
+            )
+
+
+def _hidden(prop: Prop, options: list[dict[str, Any]]) -> str | None:
+    for branch in options:
+        types = types_of(branch) - {"null"}
+        if types & {"integer", "number"} and not any(k in branch for k in _BOUNDS):
+            return f"{'/'.join(sorted(types))} | null with no minimum, maximum or enum"
+        values = prose_enum(description_of(prop.schema) or description_of(branch))
+        if "string" in types and not prop.top_level and values and not any(k in branch for k in _VALUE_SET_BOUNDS):
+            return f"string | null whose values ({', '.join(values)}) are only in the description"
+    return None

@@ -1,0 +1,129 @@
+"""DESC-014: a description that contradicts its schema, found only from explicit claims (required, optional, values)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from mcptest.checks.findings import Hit, pointer
+from mcptest.checks.lint.shapes import Prop, enum_values, properties
+from mcptest.checks.lint.text import description_of, nearest_name, prose_value_sets, sentences
+from mcptest.records.catalog import Tool
+
+_CONDITION = re.compile(r"\b(?:if|when|unless|only|for|with|except)\b", re.IGNORECASE)
+_NEGATION = re.compile(r"\b(?:not|never|no|don't|avoid|instead\s+of|rather\s+than|except)\b", re.IGNORECASE)
+_LEADING = re.compile(r"^\W*(required|optional)\b(?P<rest>[^.;\n]*)", re.IGNORECASE)
+_PAREN = r"\(\s*(required|optional)\s*\)"
+_NOUN = r"(?:\s+(?:field|parameter|argument|param|array|list|object|value|input)s?)?"
+_LIST = re.compile(rf"\b(required|optional){_NOUN}\s*:\s*(?P<names>[^.;\n]+)", re.IGNORECASE)
+_FIX = "Make the description and the schema agree."
+_ITEM_SPLIT = re.compile(r"\s*(?:,|\band\b|\bor\b)\s*", re.IGNORECASE)
+
+
+def _own_claim(text: str) -> str | None:
+    lead = _LEADING.match(text)
+    if lead and not _CONDITION.search(lead.group("rest")):
+        return lead.group(1).lower()
+    paren = re.search(_PAREN, text, re.IGNORECASE)
+    return paren.group(1).lower() if paren else None
+
+
+def _tool_claims(text: str, names: set[str]) -> dict[str, str]:
+    """What the tool description says of each top-level argument it names: `required` or `optional`."""
+    claims: dict[str, str] = {}
+    for sentence in sentences(text):
+        lower = sentence.lower()
+        if "required" not in lower and "optional" not in lower:  # every claim names one: spare the regexes
+            continue
+        for listed in _LIST.finditer(sentence):
+            for item in (i.strip(" \"'`") for i in _ITEM_SPLIT.split(listed.group("names"))):
+                if item in names:
+                    claims[item] = listed.group(1).lower()
+        for name in (n for n in names if n.lower() in lower):
+            claim = _named_claim(sentence, name)
+            if claim:
+                claims[name] = claim
+    return claims
+
+
+def _named_claim(sentence: str, name: str) -> str | None:
+    """The claim of `NAME (required)` or "the 'NAME' array is required" in a sentence, unless a condition follows."""
+    quoted = rf"(?<![\w-])[\"'`]?{re.escape(name)}[\"'`]?"
+    paren = re.search(rf"{quoted}\s*{_PAREN}", sentence, re.IGNORECASE)
+    if paren:
+        return paren.group(1).lower()
+    said = re.search(rf"{quoted}{_NOUN}\s+(?:is|are)\s+(?:always\s+)?(required|optional)\b(.*)", sentence, re.I)
+    return said.group(1).lower() if said and not _CONDITION.search(said.group(2)) else None
+
+
+def _contradicts(claim: str | None, prop: Prop) -> bool:
+    return prop.required is not None and claim is not None and (claim == "required") != prop.required
+
+
+def _claimed_sets(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
+    """The value sets `text` spells out, except those under a negation ('NOT "gte" or "lte"')."""
+    for span, values in prose_value_sets(text):
+        if not _NEGATION.search(text[max(0, span[0] - 25) : span[0]]):
+            yield span, values
+
+
+def _outside(values: list[str], allowed: list[Any]) -> list[str]:
+    """The values the enum lacks, when the set also names one it has (else it is about something else)."""
+    known = {str(v).lower() for v in allowed}
+    extra = [v for v in values if v.lower() not in known]
+    return extra if len(extra) < len(values) else []
+
+
+def desc_014_description_contradicts_schema(tool: Tool) -> Iterator[Hit]:
+    """A description contradicts the input schema: required vs optional, or values outside the enum.
+
+    What it flags: an explicit claim in prose that the schema contradicts, of two kinds.
+    - required-ness: a property's own description that starts with "Required"/"Optional" (not followed, in its
+      first clause, by if/when/unless/only/for/with/except) or contains "(required)"/"(optional)"; or a tool
+      description that says "Required fields: a, b", "Optional parameters: c", "`a` (required)" or "the 'a'
+      array is required" about a top-level argument; when the schema says the opposite. A property whose object
+      declares no `required` list is left to SCH-001 (the schema makes no claim to contradict).
+    - values: a property with an `enum` (or `const`, in a `$ref`, a nullable branch or array `items`) whose
+      own description, or a tool-description phrase whose nearest argument name (same sentence) is this one,
+      spells out a value set (as DESC-013 recognises them: "one of a, b", "allowed values: ...", "'a' or 'b'")
+      that shares at least one value with the enum and names another outside it (case-insensitive). A set
+      preceded by "not", "never", "no", "avoid", "instead of" ('NOT "gte" or "lte"') is a warning to the reader,
+      not a claim.
+    Why it matters: the agent trusts the prose, the validator the schema, so every call that follows the
+    description fails. Document 002's agent sent `score_type: "binary"` and looped on "'binary' is not one of
+    ['numeric', 'categorical']". It is critical: the detection only fires on an explicit claim, so a finding
+    is a defect in the catalog, never a matter of style.
+    Example: `"score_type": {"enum": ["numeric", "categorical"], "description": "One of binary, numeric or
+    categorical."}`
+    Fix: make the two agree: correct the description, or the schema (`required`, the `enum`) if the prose is right.
+    """
+    root, names = tool.input_schema, {p.name for p in properties(tool.input_schema) if p.top_level}
+    claims = _tool_claims(tool.description, names)
+    for prop in properties(root):
+        at, own = pointer("inputSchema", *prop.path), description_of(prop.schema)
+        said = [(at, _own_claim(own))] + ([(pointer("description"), claims.get(prop.name))] if prop.top_level else [])
+        for where, claim in said:
+            if _contradicts(claim, prop):
+                schema_says = "required" if prop.required else "optional"
+                yield Hit(f"{prop.name}: the description says {claim}, the schema has it {schema_says}", _FIX, where)
+        yield from _value_hits(tool, prop, names, at, own)
+
+
+def _value_hits(tool: Tool, prop: Prop, names: set[str], at: str, own: str) -> Iterator[Hit]:
+    allowed = enum_values(prop.schema, tool.input_schema)
+    if not allowed:
+        return
+    said = [(at, values) for _, values in _claimed_sets(own)]
+    if prop.top_level:
+        for sentence in sentences(tool.description):
+            mine = [v for span, v in _claimed_sets(sentence) if nearest_name(sentence, span, names) == prop.name]
+            said += [(pointer("description"), values) for values in mine]
+    extra: dict[str, list[str]] = {}
+    for where, values in said:
+        extra.setdefault(where, [])
+        extra[where] += [v for v in _outside(values, allowed) if v not in extra[where]]
+    shown = ", ".join(str(v) for v in allowed)
+    for where, named in extra.items():
+        if named:
+            yield Hit(f"{prop.name}: the description names {', '.join(named)}, outside the enum ({shown})", _FIX, where)

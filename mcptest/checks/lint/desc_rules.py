@@ -1,0 +1,117 @@
+"""DESC rules about the tool description text itself: length, signal, verbs, positional phrases, returns."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from mcptest.checks.findings import Hit, pointer
+from mcptest.checks.lint.text import (
+    LONG_CHARS,
+    SHORT_CHARS,
+    has_common_verb,
+    mentions_return,
+    normalized,
+    positional_phrases,
+)
+from mcptest.records.catalog import Tool
+
+_AT = pointer("description")
+
+
+def desc_001_short_description(tool: Tool) -> Iterator[Hit]:
+    """Description is empty or under 20 characters.
+
+    What it flags: a tool whose description, trimmed, is empty or shorter than 20 characters.
+    Why it matters: the description is the only prose an agent reads when it picks a tool. A one-word
+    description ("Search") gives it nothing to tell this tool from its neighbours (Hasan et al.,
+    arXiv:2602.14878, "unclear purpose").
+    Example: `{"name": "search", "description": "Search."}`
+    Fix: say what the tool does, on what, and when to use it, in one or two sentences: "Search the
+    product catalog by keyword and return the matching products."
+    """
+    chars = len(tool.description.strip())
+    if chars < SHORT_CHARS:
+        what = "is empty" if chars == 0 else f"is {chars} characters (under {SHORT_CHARS})"
+        yield Hit(f"description {what}", "Say what the tool does, on what, and when to use it.", _AT)
+
+
+def desc_002_long_description(tool: Tool) -> Iterator[Hit]:
+    """Description is over 500 characters.
+
+    What it flags: a description longer than 500 characters.
+    Why it matters: every description is paid for in input tokens on every model call, and a long one
+    usually carries rules (formats, limits, allowed values) that belong in the `inputSchema`, where the
+    client can validate them (arXiv:2602.18914, "verbose").
+    Example: a 900-character description that lists date formats and page-size limits in prose.
+    Fix: move constraints into the schema (`enum`, `format`, `maximum`, `maxLength`) and keep the
+    description to purpose, usage and result.
+    """
+    chars = len(tool.description.strip())
+    if chars > LONG_CHARS:
+        yield Hit(
+            f"description is {chars} characters (over {LONG_CHARS})",
+            "Move constraints into inputSchema (enum, format, limits); keep purpose, usage and result.",
+            _AT,
+        )
+
+
+def desc_003_description_equals_name(tool: Tool) -> Iterator[Hit]:
+    """Description equals the tool name.
+
+    What it flags: a description that is the tool name again, ignoring case, punctuation and the
+    `_`/`-` separators (`get_weather` described as "Get weather.").
+    Why it matters: it repeats what the agent already read and adds no signal to choose by.
+    Example: `{"name": "list_users", "description": "List users"}`
+    Fix: describe the behaviour the name cannot: "List the users of a workspace, newest first, with
+    their ids, names and roles."
+    """
+    if tool.description.strip() and normalized(tool.description) == normalized(tool.name):
+        yield Hit("description only repeats the tool name", "Describe what the name cannot: scope, input, result.", _AT)
+
+
+def desc_004_no_common_verb(tool: Tool) -> Iterator[Hit]:
+    """Description contains no common verb.
+
+    What it flags: a non-empty description in which no word is a common action verb ("get", "list",
+    "create", "search", ... in any regular inflection: "returns", "fetches", "queries").
+    Why it matters: agents sort tools by the action they perform; a description that only names a
+    thing ("Weather data for cities") leaves the agent guessing whether the tool reads, writes or deletes.
+    Example: `{"name": "weather", "description": "Weather information for a location"}`
+    Fix: start with the action: "Get the current weather for a city."
+    """
+    if tool.description.strip() and not has_common_verb(tool.description):
+        yield Hit("description names no action verb", "Start with the action the tool performs: 'Get ...'.", _AT)
+
+
+def desc_005_positional_phrase(tool: Tool) -> Iterator[Hit]:
+    """Description uses positional phrases such as "see above" or "previous tool".
+
+    What it flags: phrases that refer to a position in a list ("see above", "as described below",
+    "the previous tool", "the aforementioned").
+    Why it matters: an agent sees a flat catalog whose order is not guaranteed; "above" points at nothing,
+    and the reference breaks as soon as tools are added, removed or merged from several servers.
+    Example: "Same as above, but for folders."
+    Fix: name the other tool explicitly ("Like `list_files`, but for folders.") or repeat the needed facts.
+    """
+    for phrase in positional_phrases(tool.description):
+        yield Hit(f"description says {phrase!r}, which means nothing in a flat catalog", "Name the tool instead.", _AT)
+
+
+def desc_010_missing_return_format(tool: Tool) -> Iterator[Hit]:
+    """The description never says what the tool returns.
+
+    What it flags: a non-empty description with no return/output/result/response/yield word, on a tool
+    that declares no `outputSchema`.
+    Why it matters: an agent plans its next step from what a call gives back; without it, it calls the tool
+    just to find out. The check is coarse (it sees whether the description gestures at a result at all,
+    not whether it is accurate), which is why it is a warning.
+    Example: "Create an invoice for a customer."
+    Fix: "Create an invoice for a customer. Returns the invoice id and its PDF URL." or declare an
+    `outputSchema`.
+    """
+    if tool.description.strip() and tool.output_schema is None and not mentions_return(tool.description):
+        yield Hit(
+            "description never says what the tool returns, and there is no outputSchema",
+            "Add 'Returns ...' describing the result's shape, or declare an outputSchema.",
+            _AT,
+        )

@@ -1,0 +1,68 @@
+"""Server-managed fields: ids and owners the server assigns, found in an input schema (SCH-005, the model view)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+from mcptest.checks.findings import Hit, pointer
+from mcptest.checks.lint.shapes import Prop, properties
+from mcptest.records.catalog import Tool
+
+DEFAULT_SERVER_MANAGED = ("id", "nano_id", "user_id", "organization_id", "owner_id", "assignee_id", "status_id")
+"""The fields document 002 found exposed and never to be filled by the agent; `--server-managed` or a
+`tool_quality:` block's `server_managed:` replaces the list."""
+
+READ_VERBS = frozenset(
+    ["get", "list", "search", "find", "read", "query", "fetch", "describe", "show", "count", "lookup", "view", "browse"]
+)
+"""A tool whose name starts with one of these reads: an `owner_id` there is a filter the agent may choose."""
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+def field_key(name: str) -> str:
+    """The comparable form of a field name: camelCase to snake_case, lowercase (`ownerId` -> `owner_id`)."""
+    return _CAMEL.sub("_", name).lower()
+
+
+def reads_only(tool: Tool) -> bool:
+    """Whether the tool only reads: annotated `readOnlyHint: true`, or its name starts with a read verb."""
+    if (tool.annotations or {}).get("readOnlyHint") is True:
+        return True
+    return field_key(tool.name).replace("-", "_").split("_")[0] in READ_VERBS
+
+
+def managed_properties(tool: Tool, names: Iterable[str] = DEFAULT_SERVER_MANAGED) -> list[Prop]:
+    """The optional properties, at any depth, named like a server-managed field, on a tool that writes."""
+    keys = {field_key(n) for n in names}
+    if not keys or reads_only(tool):
+        return []
+    return [p for p in properties(tool.input_schema) if not p.required and field_key(p.name) in keys]
+
+
+def sch_005_server_managed_field(tool: Tool, server_managed: Iterable[str] = DEFAULT_SERVER_MANAGED) -> Iterator[Hit]:
+    """An input schema exposes a field the server assigns (an id, an owner, a status).
+
+    What it flags: an optional property, at any depth (nested objects, array `items`, `anyOf` branches, `$defs`),
+    whose name is in the server-managed list: `id`, `nano_id`, `user_id`, `organization_id`, `owner_id`,
+    `assignee_id`, `status_id` by default (`--server-managed a,b,c` or a `tool_quality:` block's
+    `server_managed: [...]` replaces it). Names compare in snake_case, so `ownerId` is `owner_id`. Two cases are
+    left alone because there the field is a real input: a required property (a lookup key such as
+    `get_test_run(id)`), and a tool that only reads (`readOnlyHint: true`, or a name starting with get, list,
+    search, find, read, query, fetch, describe, show, count, lookup, view or browse), where an `owner_id` is a
+    filter.
+    Why it matters: document 002's agent spent tokens filling `id`, `owner_id` and `assignee_id` on create calls
+    and sent `""` or `null`, which the server rejected: a validation loop over a field it should never have
+    seen. Every exposed field is also paid for on every model call (`mcptest doctor --model-view` shows how
+    much). It is a warning: the rule judges by name, and a server may accept a client-chosen id on purpose.
+    Example: `create_project` with `"owner_id": {"anyOf": [{"type": "string"}, {"type": "null"}]}`
+    Fix: drop the field from the inputSchema and fill it on the server (from the session or the auth context).
+    """
+    for prop in managed_properties(tool, server_managed):
+        where = ".".join(str(p) for p in prop.path)
+        yield Hit(
+            f"{where}: '{prop.name}' is server-managed but exposed as an input",
+            "Drop it from inputSchema and fill it on the server.",
+            pointer("inputSchema", *prop.path),
+        )

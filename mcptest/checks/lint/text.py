@@ -1,0 +1,211 @@
+"""Text and schema helpers shared by the DESC rules and the TDQS heuristics (pure functions, no I/O)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from functools import lru_cache
+from typing import Any
+
+from mcptest.records.catalog import Tool
+
+SHORT_CHARS = 20
+"""DESC-001: a description under this many characters (after trimming) carries too little signal."""
+LONG_CHARS = 500
+"""DESC-002: a description over this many characters is probably doing the schema's job."""
+
+# Base forms of the verbs tool descriptions use to say what they do; inflections are matched by `_stems`.
+COMMON_VERBS = frozenset(
+    """
+    access add adjust aggregate allocate analyze append apply approve archive assign attach authenticate
+    authorize backup block book build calculate call cancel capture change check clear clone close collect
+    combine commit compare compile complete compress compute configure confirm connect convert copy count
+    create decode decrypt delete deploy describe detect diff disable download duplicate echo edit enable
+    encode encrypt enqueue evaluate execute explain export extract fetch filter find fix format generate get
+    give grant group import index inspect install invite invoke issue join launch link list load locate lock
+    log look lookup make manage mark measure merge modify monitor move notify open order parse patch pause
+    ping play post predict preview print process publish pull purchase push put query queue read rebase
+    receive record refresh register reject release reload remove rename render reorder replace reply report
+    request reset resize resolve restart restore resume retrieve return revert review revoke rotate run save
+    scan schedule score search select send set share show sign simulate sort split start stop store stream
+    submit subscribe summarize swap switch sync tag test toggle track transcribe transfer transform translate
+    trigger truncate unarchive undo unlink unlock unsubscribe update upload upsert validate verify view
+    visit watch write
+    accept allow answer ask browse choose demonstrate display draw drop emit ensure fill gather handle help hide
+    insert keep let lint map match navigate obtain pick place plan prepare provide rank recommend remember
+    reveal rollback route scrape seed serve shorten specify suggest supply take tell trim try turn use wait
+    wrap zip unzip
+    """.split()  # noqa: SIM905 (a word list reads better as prose than as 250 quoted strings)
+)
+
+_POSITIONAL = re.compile(
+    r"\b(?:see|as|shown|mentioned|described|listed|defined|explained)\s+(?:above|below|earlier|previously)\b"
+    r"|\b(?:previous|preceding|prior|next|following|last|above|below|other|earlier)\s+(?:tool|function|command)s?\b"
+    r"|\b(?:the\s+)?aforementioned\b|\bsame\s+as\s+(?:above|before)\b",
+    re.IGNORECASE,
+)
+_POSITIONAL_WORDS = (
+    "above",
+    "below",
+    "earlier",
+    "previous",
+    "preceding",
+    "prior",
+    "next",
+    "following",
+    "last",
+    "other",
+    "aforementioned",
+    "before",
+)
+_RETURN_WORDS = re.compile(r"\b(?:return|output|result|respon[sd]|yield|echo(?:es|ed)?\s+back)", re.IGNORECASE)
+READ_VERBS = frozenset(
+    """
+    get show list read fetch retrieve search find lookup display view print echo query describe count calculate
+    compute convert summarize translate preview inspect download
+    """.split()  # noqa: SIM905
+)
+"""DESC-010: a sentence that starts with one of these verbs names what comes back ("Shows the commit logs")."""
+_WORD = re.compile(r"[A-Za-z]+")
+_CAMEL = re.compile(r"([a-z])([A-Z])")
+_ENUM_LEAD = re.compile(
+    r"\b(?:(?P<weak>must\s+be|can\s+be|should\s+be)|one\s+of|either|options\s+are"
+    r"|(?:allowed|valid|possible|accepted|supported)\s+(?:values?|options?))\b\s*(?:is|are)?\s*:?\s*(?P<tail>[^.;()\n]*)",
+    re.IGNORECASE,
+)
+_EXAMPLES_ANYWHERE = re.compile(r"e\.g\.|for example|for instance|such as", re.IGNORECASE)
+_PAREN_VALUE = re.compile(r"""\(\s*(["'`])(?P<value>[^"'`()]{1,40})\1\s*\)""")
+_QUOTED_OR = re.compile(r"""(?P<tail>(?:["'`][^"'`]{1,40}["'`]\s*,?\s*)+or\s+["'`][^"'`]{1,40}["'`])""")
+_EXAMPLES_LEAD = re.compile(r"(?:e\.g\.|for example|for instance|such as|like)\W*$", re.IGNORECASE)
+_LIST_SPLIT = re.compile(r"\s*(?:,|\bor\b|\band\b|\|)\s*", re.IGNORECASE)
+_QUOTED = re.compile(r"""^["'`][^"'`]{1,40}["'`]$""")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+_TOKEN = re.compile(r"""^(?:["'`][^"'`]{1,40}["'`]|[\w./:+<>=!-]{1,30})$""")
+
+
+def words(text: str) -> list[str]:
+    """The lowercase alphabetic words of `text`."""
+    return [w.lower() for w in _WORD.findall(text)]
+
+
+def _stems(word: str) -> Iterator[str]:
+    yield word
+    for suffix, repl in (("ies", "y"), ("es", ""), ("s", ""), ("ing", ""), ("ing", "e"), ("ed", ""), ("ed", "e")):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 2:
+            yield word[: -len(suffix)] + repl
+
+
+@lru_cache(maxsize=1024)  # DESC-004 and the purpose score ask of the same description
+def has_common_verb(text: str) -> bool:
+    """Whether any word of `text` is a common action verb (base form or a regular inflection)."""
+    return any(stem in COMMON_VERBS for w in words(text) for stem in _stems(w))
+
+
+def positional_phrases(text: str) -> list[str]:
+    """Phrases like "see above" or "previous tool" that only make sense in a particular tool order."""
+    lower = text.lower()
+    if not any(word in lower for word in _POSITIONAL_WORDS):  # the cheap test spares most texts the regex
+        return []
+    return [m.group(0) for m in _POSITIONAL.finditer(text)]
+
+
+@lru_cache(maxsize=1024)  # DESC-010 and the return_format score ask of the same description
+def mentions_return(text: str) -> bool:
+    """Whether `text` says what comes back: a return/output/result/response/yield word, "echoes back", or a
+    sentence that starts with a read verb and names its object (`READ_VERBS`: "Shows the commit logs", "List Git
+    branches"; a bare "Search" names nothing)."""
+    if _RETURN_WORDS.search(text):
+        return True
+    return any(len(w) > 1 and has_verb_in(w[0], READ_VERBS) for w in (words(s) for s in sentences(text)))
+
+
+def has_verb_in(text: str, verbs: frozenset[str]) -> bool:
+    """Whether a word of `text` (camelCase, snake_case and kebab-case split) is one of `verbs`, in any inflection."""
+    return any(stem in verbs for w in words(_CAMEL.sub(r"\1 \2", text)) for stem in _stems(w))
+
+
+def normalized(text: str) -> str:
+    """Lowercase words joined by single spaces: `getWeather`, `get_weather.` and `Get weather` normalize alike."""
+    return " ".join(words(_CAMEL.sub(r"\1 \2", text)))
+
+
+def prose_enum(text: str) -> list[str] | None:
+    """The fixed set of values a description spells out ("one of open, closed, or pending"), if any.
+
+    "must/can/should be" only counts when the values are quoted ("can be 'json' or 'csv'"): "can be absolute or
+    relative" describes a path, not a value set. A list introduced by "e.g." or "such as" is examples, not a set.
+    """
+    return next((values for _, values in prose_value_sets(text)), None)
+
+
+def prose_value_sets(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
+    """Every value set `prose_enum` recognises in `text`, with the span of its lead phrase and list."""
+    yield from _parenthesised_values(text)
+    candidates = [m for m in _ENUM_LEAD.finditer(text)] + [m for m in _QUOTED_OR.finditer(text)]
+    for match in candidates:
+        if _EXAMPLES_LEAD.search(text[: match.start()][-20:]):
+            continue
+        items = [i for i in _LIST_SPLIT.split(match.group("tail").strip(" :")) if i]
+        token = _QUOTED if match.groupdict().get("weak") else _TOKEN
+        if len(items) >= 2 and all(token.match(i) for i in items):
+            yield match.span(), [i.strip("\"'`") for i in items]
+
+
+def _parenthesised_values(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
+    """ "local branches ('local'), remote branches ('remote') or all branches ('all')": two or more quoted values in
+    parentheses, in one sentence, the last joined by "or" (a closed set, not a list of examples)."""
+    found = list(_PAREN_VALUE.finditer(text))
+    if len(found) < 2 or _EXAMPLES_ANYWHERE.search(text[: found[0].start()][-40:]):
+        return
+    between = text[found[-2].end() : found[-1].start()]
+    if re.search(r"\bor\b", between, re.IGNORECASE) and not re.search(
+        r"[.;!?]\s", text[found[0].end() : found[-1].start()]
+    ):
+        yield (found[0].start(), found[-1].end()), [m.group("value") for m in found]
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of `text` (split after . ! ? followed by whitespace, and at line breaks), non-empty ones."""
+    return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
+
+
+def nearest_name(sentence: str, span: tuple[int, int], names: Iterable[str]) -> str | None:
+    """The name mentioned (as a whole word) closest to `span` in `sentence`; None when none is, or on a tie.
+
+    This is how a phrase of a tool description ("must not be empty", "one of a, b") is tied to one argument.
+    """
+    gaps: dict[str, int] = {}
+    for name in names:
+        for m in re.finditer(rf"(?<![\w-]){re.escape(name)}(?![\w-])", sentence):
+            gap = max(span[0] - m.end(), m.start() - span[1], 0)
+            gaps[name] = min(gap, gaps.get(name, gap))
+    ranked = sorted(gaps.items(), key=lambda kv: kv[1])
+    if not ranked or (len(ranked) > 1 and ranked[0][1] == ranked[1][1]):
+        return None
+    return ranked[0][0]
+
+
+def arguments(tool: Tool) -> Iterator[tuple[str, dict[str, Any]]]:
+    """The top-level arguments of a tool: `(name, property schema)` in declaration order."""
+    props = tool.input_schema.get("properties")
+    if isinstance(props, dict):
+        for name, schema in props.items():
+            yield name, schema if isinstance(schema, dict) else {}
+
+
+def required(tool: Tool) -> list[str]:
+    """The names the input schema lists as required."""
+    req = tool.input_schema.get("required")
+    return [r for r in req if isinstance(r, str)] if isinstance(req, list) else []
+
+
+def description_of(schema: dict[str, Any]) -> str:
+    """A property's description, trimmed (empty when absent or not a string)."""
+    desc = schema.get("description")
+    return desc.strip() if isinstance(desc, str) else ""
+
+
+def types_of(schema: dict[str, Any]) -> set[str]:
+    """The JSON types a schema declares via `type` (a string or a list of strings)."""
+    t = schema.get("type")
+    return {t} if isinstance(t, str) else {x for x in t if isinstance(x, str)} if isinstance(t, list) else set()

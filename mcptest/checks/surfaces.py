@@ -1,0 +1,46 @@
+"""Where `diff`, `pin` and `security` get live catalogs: a server listed through doctor's probe."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from mcptest.records.entries import Surface, from_catalog
+
+if TYPE_CHECKING:
+    from mcptest.server.session import ServerConfig
+    from mcptest.server.sources import Sources
+
+
+@dataclass
+class Unreachable(Exception):
+    """A server could not be started or listed: a failed check (exit 1), not a user mistake."""
+
+    server: str
+    message: str
+    stderr: str = ""
+
+    def __str__(self) -> str:
+        return f"server '{self.server}': {self.message}"
+
+
+async def live_surface(name: str, config: ServerConfig, base_dir: Path | str = ".") -> Surface:
+    """Start a server and list what it offers; a server that fails raises Unreachable with its stderr."""
+    from mcptest.checks.doctor import probe_server
+
+    probe = await probe_server(name, config, base_dir)
+    if probe.catalog is None:
+        failed = next(c for c in probe.checks if c.status == "fail")
+        raise Unreachable(name, f"{failed.name}: {failed.detail}", probe.stderr)
+    return from_catalog(probe.catalog, f"server '{name}'", name)
+
+
+def live_surfaces(sources: Sources) -> list[tuple[str, Surface]]:
+    """Every server of `sources`, one after the other, as (server name, surface)."""
+    import anyio
+
+    async def gather() -> list[tuple[str, Surface]]:
+        return [(name, await live_surface(name, config, sources.base_dir)) for name, config in sources.servers]
+
+    return anyio.run(gather)

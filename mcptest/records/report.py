@@ -1,0 +1,198 @@
+"""The Report: the canonical, versioned record of one run that every reporter renders."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from mcptest.records.verdict import Judgement
+
+REPORT_FORMAT_VERSION = "2"
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Status(StrEnum):
+    """The outcome of one test."""
+
+    PASSED = "passed"
+    FAILED = "failed"
+    SKIPPED = "skipped"
+    INCOMPLETE = "incomplete"
+    """A gate judged on fewer runs than the test asked for (a `--max-cost` cap): no verdict, never a pass."""
+
+
+class AssertionFailure(_Model):
+    """One assertion that did not hold."""
+
+    target: str = Field(description="The target path, e.g. `result.content[0].text`.")
+    matcher: str = Field(description="The matcher kind, e.g. `contains`.")
+    expected: Any = Field(description="The expected value as written in the suite.")
+    actual: Any = Field(description="The value found at the target (null when the target was absent).")
+    message: str = Field(description="Why it failed, in words.")
+    line: int | None = Field(
+        None, description="The 1-based line of the assertion (or of the gate block, for a default gate or a floor)."
+    )
+    col: int | None = Field(None, description="The 1-based column of that assertion or block.")
+
+    def text(self) -> str:
+        """One line: `target matcher expected: message`, or the message alone for a floor stated in words."""
+        if self.matcher == "floor":
+            return self.message
+        from mcptest.expect.assertions import show
+
+        return f"{self.target} {self.matcher} {show(self.expected, 200)}: {self.message}"
+
+
+class TestResult(_Model):
+    """The outcome of one test (or one run of an agent test)."""
+
+    __test__ = False  # not a pytest test class
+
+    name: str = Field(description="The test name as written in the suite.")
+    kind: str = Field(description="`tool`, `resource`, `prompt`, `agent` or `quality`.")
+    server: str | None = Field(None, description="The server the test talks to.")
+    tool: str | None = Field(None, description="The tool a tool test calls.")
+    resource: str | None = Field(
+        None, exclude_if=lambda v: v is None, description="The URI a resource test reads (absent for other kinds)."
+    )
+    prompt: str | None = Field(
+        None, exclude_if=lambda v: v is None, description="The prompt a prompt test renders (absent for other kinds)."
+    )
+    model: str | None = Field(None, description="The model an agent test ran (null for tool tests).")
+    run: int | None = Field(None, description="The 1-based run index of an agent test with `runs:` > 1.")
+    file: str = Field(description="The suite file that defines the test.")
+    line: int = Field(description="The 1-based line of the test's definition in `file`.")
+    status: Status
+    duration_ms: float = Field(description="Wall time of the test, in milliseconds.")
+    tags: list[str] = Field(default_factory=list)
+    failures: list[AssertionFailure] = Field(default_factory=list, description="Assertions that failed.")
+    targets: dict[str, float | int | None] = Field(
+        default_factory=dict, description="Named figures the test measured, e.g. `mean_score` for `tool_quality`."
+    )
+    error: str | None = Field(None, description="A failure that is not an assertion: a server crash, a timeout, ...")
+    judgements: list[Judgement] = Field(
+        default_factory=list,
+        exclude_if=lambda v: not v,
+        description="Each `judge`/`jury` assertion's verdict: score, reason, every juror's answer (absent when none).",
+    )
+    stderr: str | None = Field(None, description="The tail of the server's stderr, when the failure involves it.")
+    selection: str | None = Field(
+        None,
+        description="For a `tool_quality` test: the lint rules its counts are over (`default`, `strict`, ...); "
+        "absent for other tests.",
+        exclude_if=lambda v: v is None,
+    )
+
+
+class GateReport(_Model):
+    """One gate block of one agent test (per model), judged over all of its runs."""
+
+    test: str = Field(description="The agent test's name.")
+    model: str | None = Field(None, description="The model, for a matrix; null otherwise.")
+    block: str = Field(description="The gate block, e.g. `tool_selection` or `equal_function_sets`.")
+    file: str = Field(description="The suite file that defines the test.")
+    line: int = Field(description="The 1-based line of the block's test in `file`.")
+    status: Status
+    runs: int = Field(description="How many runs the figures are over.")
+    runs_asked: int | None = Field(
+        None, description="How many runs the test asked for; more than `runs` makes the gate `incomplete`."
+    )
+    targets: dict[str, float | int | None] = Field(
+        default_factory=dict, description="Named figures, e.g. `tool_selection.f1`."
+    )
+    failures: list[AssertionFailure] = Field(default_factory=list, description="Gate assertions that failed.")
+    lines: list[str] = Field(default_factory=list, description="The summary lines the gate prints.")
+    detail: dict[str, Any] = Field(default_factory=dict, description="Gate-specific detail (per-run rows, ...).")
+
+
+class GateCounts(_Model):
+    """Counts over the gate blocks."""
+
+    total: int = 0
+    passed: int = 0
+    failed: int = 0
+    incomplete: int = Field(0, description="Gates judged on fewer runs than asked (a `--max-cost` cap).")
+
+
+class Summary(_Model):
+    """Counts over the results and the gates, and the one verdict the exit code follows."""
+
+    total: int = Field(description="Result rows (tests, and runs of agent tests).")
+    passed: int
+    failed: int
+    skipped: int
+    gates: GateCounts = Field(default_factory=GateCounts, description="Counts over the gate blocks.")
+    capped: bool = Field(False, description="`--max-cost` was spent and runs were left undispatched (exit 5).")
+    not_run: int = Field(
+        0, description="Selected tests never started because `-x/--fail-fast` stopped the run at the first failure."
+    )
+    ok: bool = Field(
+        description="True exactly when `mcptest run` exits 0: no failed test, no failed or incomplete gate, no cap, "
+        "no interruption."
+    )
+
+
+class Report(_Model):
+    """Everything one `mcptest run` found. Re-rendered by `mcptest report`."""
+
+    format_version: str = Field(default=REPORT_FORMAT_VERSION, description="Bumped on any incompatible change.")
+    mcptest_version: str
+    suite: str = Field(description="The suite file that was run.")
+    started_at: str = Field(description="When the run started (ISO 8601, UTC).")
+    duration_ms: float
+    results: list[TestResult] = Field(default_factory=list)
+    gates: list[GateReport] = Field(default_factory=list, description="Gate blocks judged across runs.")
+    summary: Summary
+    interrupted: bool = Field(
+        False,
+        description="The run stopped before every selected test ran (Ctrl-C, SIGTERM, or a bug in mcptest): "
+        "`results` holds the tests that finished.",
+    )
+
+    @property
+    def ok(self) -> bool:
+        """The summary's verdict: true exactly when the run exits 0."""
+        return self.summary.ok
+
+
+def summarize(
+    results: list[TestResult],
+    gates: Sequence[GateReport] = (),
+    *,
+    capped: bool = False,
+    interrupted: bool = False,
+    not_run: int = 0,
+) -> Summary:
+    """Count the results and the gates by status, and give the one verdict."""
+    count = {s: sum(r.status == s for r in results) for s in Status}
+    by_gate = {s: sum(g.status == s for g in gates) for s in Status}
+    counts = GateCounts(
+        total=len(gates),
+        passed=by_gate[Status.PASSED],
+        failed=by_gate[Status.FAILED],
+        incomplete=by_gate[Status.INCOMPLETE],
+    )
+    return Summary(
+        total=len(results),
+        passed=count[Status.PASSED],
+        failed=count[Status.FAILED],
+        skipped=count[Status.SKIPPED],
+        gates=counts,
+        capped=capped,
+        not_run=not_run,
+        ok=not count[Status.FAILED] and not counts.failed and not counts.incomplete and not capped and not interrupted,
+    )
+
+
+def cut_short(report: Report) -> list[str]:
+    """Why the report lists fewer tests than were selected, or judges fewer runs than asked (plain text)."""
+    s = report.summary
+    notes = [f"{s.not_run} not run (stopped at the first failure: -x)"] if s.not_run else []
+    notes += ["--max-cost spent: runs left undispatched"] if s.capped else []
+    return notes + (["interrupted: the tests that had not finished are not listed"] if report.interrupted else [])

@@ -1,0 +1,470 @@
+"""MCP sessions: the only module that opens connections to servers (through the official `mcp` SDK).
+
+One session per server per run, opened when a test first needs it, reused, closed at the end. Every
+failure (missing command, crash, hang, garbage on stdout) becomes a message plus the server's stderr.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+from mcptest.server.client_answers import CallCapture, ClientSide
+from mcptest.server.primitives import MakeRequest, list_all, opt_in_logs, send_wire
+from mcptest.suite.client_config import ClientAnswers
+from mcptest.suite.models import HttpServer, StdioServer
+
+
+@dataclass
+class InProcessServer:
+    """An SDK server object (`MCPServer` or low-level `Server`) connected in memory: fast tests, no process."""
+
+    server: Any
+    connect_timeout_s: float = 10.0
+    call_timeout_s: float = 10.0
+    client: ClientAnswers = field(default_factory=ClientAnswers)
+
+
+ServerConfig = StdioServer | HttpServer | InProcessServer
+_STDERR_TAIL_LINES = 20
+
+
+class ServerUnavailable(Exception):
+    """A server could not be started, reached or talked to."""
+
+    def __init__(self, message: str, stderr: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.stderr = stderr
+
+
+@dataclass
+class CallOutcome:
+    """What one `tools/call` produced: the result as the server sent it, or an error."""
+
+    result: dict[str, Any] | None = None
+    """The CallToolResult in wire form (camelCase), exactly as received."""
+    error: str | None = None
+    """A protocol error, timeout or lost connection; None when a result arrived."""
+    duration_ms: float = 0.0
+    findings: list[str] = field(default_factory=list)
+    """Protocol violations seen in the result, e.g. structuredContent that breaks the outputSchema."""
+    capture: CallCapture = field(default_factory=CallCapture)
+    """Log and progress notifications and server requests seen during the call."""
+
+
+@dataclass
+class ServerInfo:
+    """What the handshake told us."""
+
+    name: str | None
+    version: str | None
+    protocol_version: str
+    capabilities: dict[str, Any]
+    instructions: str | None = None
+
+
+class ServerSession:
+    """An open connection to one server."""
+
+    def __init__(self, name: str, config: ServerConfig, base_dir: Path) -> None:
+        self.name = name
+        self.config = config
+        self._base_dir = base_dir
+        self._stderr = tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace")  # noqa: SIM115
+        self._client: Any = None
+        self._dead: str | None = None
+        self._broken: str | None = None
+        self._stdout_garbage: list[str] = []
+        self._waits: set[anyio.CancelScope] = set()  # the handshake or requests a broken stdout ends at once
+        self._tools: dict[str, dict[str, Any]] | None = None
+        self._lists: dict[str, list[dict[str, Any]]] = {}
+        self._listing = anyio.Lock()  # overlapping calls (`--workers`) list the catalog once, not once each
+        self.client_side = ClientSide(name, config.client)
+        self.info: ServerInfo | None = None
+        self._closing = anyio.Event()
+        self._early: Any = None  # the process `start_early` started, for the transport to adopt
+
+    async def start_early(self) -> None:
+        """Start the stdio server before the SDK is imported (see `early_stdio`); OSError if it cannot start."""
+        from mcptest.server.early_stdio import spawn
+
+        command, args, env, cwd = self._stdio_command()
+        self._early = await spawn(command, args, env, cwd, self._stderr)
+
+    async def discard_early(self) -> None:
+        """End the server `start_early` started, which no transport took over."""
+        from mcptest.server.early_stdio import discard
+
+        if self._early is not None:
+            await discard(self._early)
+
+    async def run(self, *, task_status: Any = anyio.TASK_STATUS_IGNORED) -> None:
+        """Own the connection for its whole life (the SDK's cancel scopes must open and close in one task).
+
+        Reports `started` after the handshake; a failure before that reaches the caller of `start()`.
+        """
+        from mcp import Client
+
+        client = Client(
+            self._target(),
+            read_timeout_seconds=self.config.call_timeout_s,
+            message_handler=self._on_message,
+            cache=None,
+            **self.client_side.client_kwargs(),
+        )
+        started = False
+        try:
+            with anyio.CancelScope(deadline=anyio.current_time() + self.config.connect_timeout_s) as scope:
+                self._waits.add(scope)
+                async with client:
+                    scope.deadline = math.inf
+                    self._waits.discard(scope)
+                    self._client = client
+                    self.info = _server_info(client)
+                    await opt_in_logs(client)
+                    started = True
+                    task_status.started()
+                    await self._closing.wait()
+        except Exception as exc:  # the SDK raises many kinds; each means "the server is not usable"
+            if not started:
+                raise self._unavailable(self._where() + _describe(exc)) from None
+            logging.getLogger("mcptest").debug("closing %s: %s", self.name, exc)
+        finally:
+            self._client = None
+            self._dead = self._dead or "the session is closed"
+            self._waits.clear()
+            if self._early is not None and self._early.returncode is None:  # no transport took it over
+                await self.discard_early()
+        if not started:
+            raise self._unavailable(self._broken or f"no handshake within {self.config.connect_timeout_s:g}s")
+
+    def _where(self) -> str:
+        """`cannot reach URL: ` for an HTTP server (user info stripped), nothing for the others."""
+        if not isinstance(self.config, HttpServer):
+            return ""
+        from urllib.parse import urlsplit, urlunsplit
+
+        parts = urlsplit(self.config.url)
+        host = parts.netloc.rsplit("@", 1)[-1]
+        return f"cannot reach {urlunsplit(parts._replace(netloc=host))}: "
+
+    def close(self) -> None:
+        """Ask the session's task to shut the server down."""
+        self._closing.set()
+
+    def _target(self) -> Any:
+        from mcp.client.stdio import StdioServerParameters
+
+        from mcptest.server.processes import GroupedStdio
+
+        if isinstance(self.config, InProcessServer):
+            return self.config.server
+        if isinstance(self.config, HttpServer):
+            from mcptest.server.auth import http_transport
+
+            return http_transport(self.config)
+        if self._early is not None:
+            from mcptest.server.early_stdio import adopted_stdio
+
+            return adopted_stdio(self._early, errors="replace")
+        command, args, env, cwd = self._stdio_command()
+        # undecodable bytes become U+FFFD, so `_on_message` sees them at once instead of the reader stalling
+        params = StdioServerParameters(command=command, args=args, env=env, cwd=cwd, encoding_error_handler="replace")
+        return GroupedStdio(params, self._stderr)
+
+    def _stdio_command(self) -> tuple[str, list[str], dict[str, str], Path]:
+        assert isinstance(self.config, StdioServer)
+        command, *args = self.config.command
+        if command == "mcptest":  # this very mcptest, even when its venv is not on PATH
+            command, args = sys.executable, ["-m", "mcptest", *args]
+        cwd = self._base_dir / self.config.cwd if self.config.cwd else self._base_dir
+        return command, args, {k: v for k, v in self.config.env.items() if isinstance(v, str)}, cwd
+
+    async def list_tools(self) -> list[dict[str, Any]]:
+        """Every tool, following `nextCursor` pagination, in wire form."""
+        async with self._listing:
+            return await self._list_tools()
+
+    async def _list_tools(self) -> list[dict[str, Any]]:
+        if self._tools is None:
+            tools: dict[str, dict[str, Any]] = {}
+            cursor = None
+            for _ in range(1000):  # a server that never stops paginating must not hang the run
+                page = await self._request(lambda c=cursor: self._client.list_tools(cursor=c, cache_mode="refresh"))
+                for tool in page.tools:
+                    tools[tool.name] = tool.model_dump(mode="json", by_alias=True, exclude_none=True)
+                cursor = page.next_cursor
+                if not cursor:
+                    break
+            self._tools = tools
+        return list(self._tools.values())
+
+    async def call_tool(self, tool: str, args: dict[str, Any]) -> CallOutcome:
+        """Call a tool and return what the server really sent (no client-side result validation)."""
+        from mcp import types
+
+        def request(responses: Any, state: str | None) -> Any:
+            params = types.CallToolRequestParams(
+                name=tool, arguments=args, input_responses=responses, request_state=state
+            )
+            return types.CallToolRequest(params=params)
+
+        outcome = await self.call(request, types.CallToolResult)
+        if outcome.result is not None:
+            outcome.findings = await self._output_findings(tool, outcome.result)
+        return outcome
+
+    async def call(self, make: MakeRequest, model: Any) -> CallOutcome:
+        """Send one request of a test, capturing what the server sends meanwhile; failures become `error`.
+
+        The result is read as `model` (e.g. `CallToolResult`) and dumped as wire JSON, so key order and
+        defaults are the same whichever server or protocol version answered.
+        """
+        start = time.perf_counter()
+        with self.client_side.capture() as capture:
+            try:
+                raw = await self.send(make, capture.on_progress)
+                # only what the server sent: the SDK's defaults (`resultType`, ...) are no part of the wire JSON
+                parsed = model.model_validate(raw)
+                result = parsed.model_dump(mode="json", by_alias=True, exclude_none=True, exclude_unset=True)
+            except ServerUnavailable as exc:
+                return CallOutcome(error=exc.message, duration_ms=_ms(start), capture=capture)
+            except ValueError as exc:  # pydantic's ValidationError: the server broke the result's shape
+                message = f"server '{self.name}': malformed result: {str(exc).splitlines()[0]}"
+                return CallOutcome(error=message, duration_ms=_ms(start), capture=capture)
+        return CallOutcome(result=result, duration_ms=_ms(start), capture=capture)
+
+    async def send(self, make: MakeRequest, on_progress: Any = None) -> dict[str, Any]:
+        """Send a request (answering the server's input requests) and return the wire JSON result."""
+        return await self._request(lambda: send_wire(self._client, make, on_progress))  # type: ignore[no-any-return]
+
+    async def listing(self, method: str, key: str) -> list[dict[str, Any]]:
+        """Every item of `resources/list`, `resources/templates/list` or `prompts/list`, once per session."""
+        async with self._listing:
+            if method not in self._lists:
+                self._lists[method] = await list_all(self, method, key)
+            return self._lists[method]
+
+    async def _output_findings(self, tool: str, wire: dict[str, Any]) -> list[str]:
+        if wire.get("isError"):
+            return []
+        try:
+            tools = {t["name"]: t for t in await self.list_tools()}
+        except ServerUnavailable:
+            return []
+        schema = tools.get(tool, {}).get("outputSchema")
+        if schema is None:
+            return []
+        if "structuredContent" not in wire:
+            return [f"tool '{tool}' declares an outputSchema but returned no structuredContent"]
+        from mcptest.core.json_schema import validator
+
+        try:
+            errors = list(validator(schema).iter_errors(wire["structuredContent"]))
+        except Exception as exc:  # RecursionError, an unresolvable $ref: the server's schema is broken
+            return [f"the outputSchema of '{tool}' cannot be checked: {type(exc).__name__}: {str(exc)[:200]}"]
+        if not errors:
+            return []
+        err = min(errors, key=lambda e: len(e.path))
+        at = "/".join(map(str, err.path)) or "(root)"
+        from mcptest.core.schema_text import error_text
+
+        return [f"structuredContent does not match the outputSchema of '{tool}' at {at}: {error_text(err)}"]
+
+    async def _request(self, send: Any) -> Any:
+        """Send one request, turning every way it can go wrong into ServerUnavailable."""
+        from mcp import MCPError
+
+        if self._dead:
+            raise self._unavailable(self._dead)
+        wait = anyio.CancelScope()
+        self._waits.add(wait)
+        try:
+            with wait, anyio.fail_after(self.config.call_timeout_s + 1):
+                return await send()
+        except TimeoutError:
+            raise self._unavailable(f"no answer within {self.config.call_timeout_s:g}s") from None
+        except MCPError as exc:
+            if _is_timeout(exc):
+                raise self._unavailable(f"no answer within {self.config.call_timeout_s:g}s") from None
+            if _is_closed(exc):
+                self._dead = "the server closed the connection (it exited or crashed)"
+                raise self._unavailable(self._dead) from None
+            raise self._unavailable(f"the server answered with error {exc.code}: {exc.message}") from None
+        except Exception as exc:
+            raise self._unavailable(_describe(exc)) from None
+        finally:
+            self._waits.discard(wait)
+        raise self._unavailable(self._dead or "the request was abandoned")
+
+    async def _on_message(self, message: Any) -> None:
+        if isinstance(message, Exception):
+            line = _offending_line(message)
+            if not self._stdout_garbage:  # the first is what the failure quotes; a flood must not pile up
+                self._stdout_garbage.append(line)
+            if "\ufffd" in line and self._broken is None:  # binary on stdout: no answer can follow, stop waiting
+                self._broken = "its stdout is not UTF-8"
+                self._dead = self._dead or self._broken
+                for scope in list(self._waits):
+                    scope.cancel()
+
+    def _unavailable(self, message: str) -> ServerUnavailable:
+        if self._stdout_garbage:
+            message += f"; the server wrote non-JSON-RPC output to stdout ({self._stdout_garbage[0]})"
+        return ServerUnavailable(f"server '{self.name}': {message}", self.stderr_tail())
+
+    def release(self) -> None:
+        """Free the stderr capture file."""
+        self._stderr.close()
+
+    def stderr_tail(self) -> str:
+        """The last lines the server wrote to stderr."""
+        try:
+            self._stderr.flush()
+            self._stderr.seek(0)
+            lines = self._stderr.read().splitlines()
+        except (OSError, ValueError):
+            return ""
+        return "\n".join(lines[-_STDERR_TAIL_LINES:])
+
+
+class SessionPool:
+    """Lazily opened sessions by server name, shared by every test of a run. Use as `async with`."""
+
+    def __init__(self, servers: dict[str, ServerConfig], base_dir: Path | str = ".") -> None:
+        self._servers = servers
+        self._base_dir = Path(base_dir)
+        self._open: dict[str, ServerSession] = {}
+        self._failed: dict[str, ServerUnavailable] = {}
+        self._locks: dict[str, anyio.Lock] = {}
+        self._tg: Any = None
+        self._early: dict[str, ServerSession] = {}
+
+    async def start_early(self, name: str | None) -> None:
+        """Start the stdio server `name` now, while this process still imports the SDK, so their start-ups
+        overlap; its session opens on the first `get` as before. One that cannot start is left to `get` to report."""
+        from mcptest.server.early_stdio import early_start_possible
+
+        config = self._servers.get(name) if name else None
+        if name is None or not isinstance(config, StdioServer) or not early_start_possible():
+            return
+        if name in self._open or name in self._early or name in self._failed:
+            return
+        session = ServerSession(name, config, self._base_dir)
+        try:
+            await session.start_early()
+        except (OSError, ValueError):
+            session.release()
+            return
+        self._early[name] = session
+
+    async def get(self, name: str) -> ServerSession:
+        """The open session for `name`; a server that failed to start fails again at once.
+
+        Concurrent runs may ask for the same server at once: a lock per name starts it only once.
+        """
+        async with self._locks.setdefault(name, anyio.Lock()):
+            return await self._get(name)
+
+    async def _get(self, name: str) -> ServerSession:
+        if name in self._failed:
+            raise self._failed[name]
+        if name not in self._open:
+            session = self._early.pop(name, None) or ServerSession(name, self._servers[name], self._base_dir)
+            try:
+                await self._tg.start(session.run)
+            except ServerUnavailable as exc:
+                session.release()
+                self._failed[name] = exc
+                raise
+            self._open[name] = session
+        return self._open[name]
+
+    async def __aenter__(self) -> SessionPool:
+        self._tg = anyio.create_task_group()
+        await self._tg.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> bool | None:
+        for session in self._open.values():
+            session.close()
+        try:
+            return await self._tg.__aexit__(*exc)
+        finally:
+            for session in self._open.values():
+                session.release()
+            await _discard_early(self._early)
+
+
+async def _discard_early(sessions: dict[str, ServerSession]) -> None:
+    """End the servers started early that no test came to use (the run was interrupted or stopped first)."""
+    for session in sessions.values():
+        await session.discard_early()
+        session.release()
+    sessions.clear()
+
+
+def _server_info(client: Any) -> ServerInfo:
+    info = client.server_info
+    return ServerInfo(
+        name=info.name if info else None,
+        version=info.version if info else None,
+        protocol_version=client.protocol_version,
+        capabilities=client.server_capabilities.model_dump(mode="json", by_alias=True, exclude_none=True),
+        instructions=client.instructions,
+    )
+
+
+def _offending_line(exc: Exception) -> str:
+    """The stdout line the SDK could not parse, as a short literal (the SDK's message names only the error)."""
+    errors = getattr(exc, "errors", None)
+    try:
+        value = errors()[0].get("input") if callable(errors) else None
+    except (IndexError, TypeError):
+        value = None
+    if isinstance(value, str):
+        return repr(value[:100] + ("…" if len(value) > 100 else ""))
+    return str(exc).splitlines()[0][:200]
+
+
+def _ms(start: float) -> float:
+    return round((time.perf_counter() - start) * 1000, 3)
+
+
+def _is_timeout(exc: Exception) -> bool:
+    return "timed out" in str(exc).lower() or "timeout" in str(exc).lower()
+
+
+def _is_closed(exc: Exception) -> bool:
+    return "closed" in str(exc).lower()
+
+
+def _describe(exc: BaseException) -> str:
+    """A one-line account of why a server could not be used."""
+    if isinstance(exc, BaseExceptionGroup):
+        return _describe(exc.exceptions[0])
+    if isinstance(exc, FileNotFoundError):
+        return f"command not found: {exc.filename or exc}"
+    if isinstance(exc, PermissionError):
+        return f"command not executable: {exc.filename or exc}"
+    if isinstance(exc, OSError) and exc.strerror:
+        return f"{exc.strerror}"
+    text = str(exc).strip() or type(exc).__name__
+    if "closed" in text.lower():
+        return "the server closed the connection during the handshake (it exited at start?)"
+    return text.splitlines()[0][:300]
+
+
+def quiet_sdk_logs(debug: bool = False) -> None:
+    """The SDK logs tracebacks for garbage on stdout; we report those ourselves."""
+    for name in ("mcp", "httpx", "httpx2", "httpcore"):
+        logging.getLogger(name).setLevel(logging.DEBUG if debug else logging.CRITICAL)
