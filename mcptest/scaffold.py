@@ -162,7 +162,7 @@ def _quality_ratchet(catalog: Catalog) -> list[str]:
     import math
 
     from mcptest.checks.lint import assess
-    from mcptest.checks.lint.gate import quality_targets
+    from mcptest.run.tool_quality import quality_targets
 
     now = quality_targets(assess(catalog))
     floors = [

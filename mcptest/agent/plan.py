@@ -8,6 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import anyio
 
@@ -17,6 +18,9 @@ from mcptest.providers import provider_of, unknown_model_hint
 from mcptest.providers.prices import Price, price_for
 from mcptest.providers.retry import Sleep
 from mcptest.suite.agents import AgentTest
+
+if TYPE_CHECKING:
+    from mcptest.suite.models import Suite
 
 
 class RecordMode(StrEnum):
@@ -123,3 +127,14 @@ def record_command(suite_file: str, test: AgentTest, model: str | None) -> str:
     name = "".join("\\" + ch if ch in r".^$*+?()[]{}|\\" else ch for ch in test.name)
     models = f" --models {model}" if model and len(test.model_list) > 1 else ""
     return f"mcptest run {shlex.quote(suite_file)} --record --filter {shlex.quote(f're:^{name}$')}{models}"
+
+
+def agent_models(suite: Suite) -> list[str]:
+    """The models a live run of the suite would call: agent tests that neither replay recorded runs or a script
+    nor find their cassette on disk (a replay needs no key)."""
+    models: list[str] = []
+    for test in getattr(suite, "agents", None) or []:
+        if test.recorded or test.scripted:
+            continue
+        models += [m for m in test.model_list if m and not cassette_path(suite.file, test.name, m).is_file()]
+    return models

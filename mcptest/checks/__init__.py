@@ -1,5 +1,5 @@
-"""Checks over catalogs: one rule kernel (findings, records of rules, SARIF) with the DESC/SCH lint (lint/) and
-the SEC scan (security/) on it, and doctor's live probe of a server.
+"""Checks over catalogs, pure functions of what a server lists: one rule kernel (findings, rule records, SARIF)
+with the DESC/SCH lint (lint/) and the SEC scan (security/) on it.
 
-May import: core, expect, records, providers, suite, server, mock, cassette.
+May import: core, expect, records.
 """

@@ -1,5 +1,7 @@
 """The `mcptest` command line: a thin adapter over the domain packages.
 
+May import: every layer (it is an interface: it parses options, calls one function below, renders).
+
 Each command lives in its own module and imports heavy packages (mcp, anthropic, openai, scipy) only
 inside the function that needs them, so `mcptest --help` stays fast.
 """

@@ -34,7 +34,8 @@ def catalog(
 
     from mcptest.cli.common import check_output
     from mcptest.core.printable import printable
-    from mcptest.records.catalog_snapshot import counts, save_snapshot, snapshot_server
+    from mcptest.records.catalog_snapshot import counts, save_snapshot
+    from mcptest.server.capture import snapshot_server
     from mcptest.server.session import ServerUnavailable, quiet_sdk_logs
     from mcptest.server.sources import resolve_sources
 

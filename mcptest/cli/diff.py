@@ -45,11 +45,11 @@ def diff(
     debug: Annotated[bool, typer.Option("--debug", help="Log the SDK's debug output to stderr.")] = False,
 ) -> int:
     """Classify every change between two catalogs; exit 1 when one reaches --fail-on (default: breaking)."""
-    from mcptest.checks.surfaces import Unreachable
     from mcptest.core.errors import usage_error
     from mcptest.diff.classify import diff as compare
     from mcptest.diff.model import Impact
     from mcptest.records.entries import load
+    from mcptest.server.surfaces import Unreachable
 
     fmt = "json" if json_output else fmt
     if fmt not in FORMATS:
@@ -87,9 +87,9 @@ def _live(
     timeout: float,
     debug: bool,
 ) -> Surface:
-    from mcptest.checks.surfaces import live_surfaces
     from mcptest.server.session import quiet_sdk_logs
     from mcptest.server.sources import resolve_sources
+    from mcptest.server.surfaces import live_surfaces
 
     sources = resolve_sources(suite, server, None, command, url, header, timeout)
     sources.one()

@@ -12,10 +12,10 @@ from mcptest.cli.server_options import CommandOpt, HeaderOpt, ServerOpt, SuiteAr
 from mcptest.core.exit_codes import ExitCode
 
 if TYPE_CHECKING:
-    from mcptest.checks.doctor import Check, Probe
     from mcptest.checks.lint.engine import QualityReport
     from mcptest.checks.lint.model_view import ModelView
     from mcptest.checks.security.engine import SecurityReport
+    from mcptest.server.doctor import Check, Probe
     from mcptest.server.sources import Sources
 
 FAIL_ON = {"critical": 2, "warning": 1, "never": 99}
@@ -88,7 +88,7 @@ def doctor(
     )
     failed = failed or bool(scanned and scanned.failed(fail_on))
     if sarif:
-        from mcptest.report.sarif import lint_sarif
+        from mcptest.checks.sarif import lint_sarif
 
         log = lint_sarif(reports, sources.catalog_path or (sources.suite.file if sources.suite else None))
         sys.stdout.write(_with_security_run(log, scanned, sources.catalog_path) if scanned else log)
@@ -128,7 +128,7 @@ def _view(catalog: Any, managed: list[str] | None) -> ModelView:
 
 
 def _gather(sources: Sources, debug: bool) -> tuple[list[Check], list[Probe]]:
-    from mcptest.checks.lint import doctor as d
+    from mcptest.server import doctor as d
 
     checks = [d.suite_check(sources.suite)] if sources.suite else []
     probes = [d.probe_catalog_file(sources.catalog_path)] if sources.catalog_path else []
@@ -142,7 +142,9 @@ def _gather(sources: Sources, debug: bool) -> tuple[list[Check], list[Probe]]:
             probes.append(anyio.run(d.probe_server, name, config, sources.base_dir))
     checks += [c for p in probes for c in p.checks]
     if sources.suite:
-        checks.append(d.provider_key_check(d.agent_models(sources.suite)))
+        from mcptest.agent.plan import agent_models
+
+        checks.append(d.provider_key_check(agent_models(sources.suite)))
     return checks, probes
 
 

@@ -34,10 +34,10 @@ def init(
 
     import anyio
 
-    from mcptest.checks.doctor import probe_server
     from mcptest.core.atomic import atomic_write_text
     from mcptest.core.errors import usage_error
     from mcptest.scaffold import starter
+    from mcptest.server.doctor import probe_server
     from mcptest.server.sources import resolve_sources
 
     if not command and not url:

@@ -28,10 +28,10 @@ def pin(
     debug: Annotated[bool, typer.Option("--debug", help="Log the SDK's debug output to stderr.")] = False,
 ) -> int:
     """Pin the suite's servers' catalogs in mcptest.lock; exit 1 when a pinned one changed (accept with --update)."""
-    from mcptest.checks.surfaces import Unreachable, live_surfaces
     from mcptest.diff.pins import Lock, changes, lock_path, pin, read_lock, write_lock
     from mcptest.server.session import quiet_sdk_logs
     from mcptest.server.sources import resolve_sources
+    from mcptest.server.surfaces import Unreachable, live_surfaces
 
     sources = resolve_sources(suite, server)
     assert sources.suite is not None
@@ -63,9 +63,9 @@ def check_before_run(suite: Suite, check_pins: bool | None) -> int | None:
 
     On by default when the suite has a lock; `--check-pins` without a lock is a usage error.
     """
-    from mcptest.checks.surfaces import Unreachable
     from mcptest.core.errors import usage_error
     from mcptest.diff.pins import lock_path, pinned_changes, read_lock
+    from mcptest.server.surfaces import Unreachable
 
     if check_pins is False:
         return None

@@ -44,8 +44,8 @@ def security(
     """Scan catalogs for poisoning, shadowing, exfiltration, hidden text and secrets; exit 1 at --fail-on."""
     from mcptest.checks.security.engine import FAIL_ON, scan
     from mcptest.checks.security.registry import select_sec_rules
-    from mcptest.checks.surfaces import Unreachable
     from mcptest.core.errors import usage_error
+    from mcptest.server.surfaces import Unreachable
 
     if fail_on not in FAIL_ON:
         raise usage_error(f"--fail-on: expected one of {', '.join(FAIL_ON)}, got {fail_on!r}")
@@ -88,9 +88,9 @@ def _surfaces(
         if suite or server or command or url:
             raise usage_error("--catalog reads saved files; it cannot be combined with SUITE, --command or --url")
         return [load(path) for path in catalogs], catalogs[0] if len(catalogs) == 1 else None
-    from mcptest.checks.surfaces import live_surfaces
     from mcptest.server.session import quiet_sdk_logs
     from mcptest.server.sources import resolve_sources
+    from mcptest.server.surfaces import live_surfaces
 
     sources = resolve_sources(suite, server, None, command, url, header, timeout)
     quiet_sdk_logs(debug)

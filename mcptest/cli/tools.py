@@ -34,9 +34,9 @@ def tools(
     """Print or save a server's tools/list result ({"tools": [...]}); exit 1 when the server cannot be listed."""
     import anyio
 
-    from mcptest.checks.doctor import probe_server
     from mcptest.cli.common import check_output
     from mcptest.records.catalog import save_catalog
+    from mcptest.server.doctor import probe_server
     from mcptest.server.session import quiet_sdk_logs
     from mcptest.server.sources import resolve_sources
 

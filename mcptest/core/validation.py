@@ -62,9 +62,7 @@ def did_you_mean(word: str, candidates: Sequence[str] | set[str]) -> str:
 
 
 def _unknown(key: str, allowed: list[str], model: type[BaseModel], loc: Loc, missing: list[str]) -> str:
-    from mcptest.expect.assertions import Matcher
-
-    if _model_at(model, loc[:-1]) is Matcher:
+    if getattr(_model_at(model, loc[:-1]), "UNKNOWN_KEY_IS", None) == "matcher":
         return f"unknown matcher '{key}'{did_you_mean(key, allowed)}; matchers are {', '.join(allowed)}"
     # A misspelt required key is the likeliest reading of an unknown key beside a missing one.
     hint = did_you_mean(key, missing) or did_you_mean(key, allowed)

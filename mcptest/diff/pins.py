@@ -113,8 +113,8 @@ def pinned_changes(suite: Suite, lock: Lock) -> list[tuple[str, DiffReport, Surf
 
     A pinned server the suite no longer has is skipped; one that cannot be listed raises `surfaces.Unreachable`.
     """
-    from mcptest.checks.surfaces import live_surfaces
     from mcptest.server.sources import Sources
+    from mcptest.server.surfaces import live_surfaces
 
     servers: list[tuple[str, ServerConfig]] = [(n, suite.servers[n]) for n in lock.servers if n in suite.servers]
     live = live_surfaces(Sources(servers=servers, suite=suite, base_dir=Path(suite.file).parent))

@@ -7,14 +7,14 @@ import math
 import re
 from collections.abc import Callable
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, StrictFloat, StrictInt, field_validator, model_validator
 
 from mcptest.expect.judge_spec import JudgeSpec, JurySpec
 
-if TYPE_CHECKING:  # the report models are built only when a check runs, not when a suite is loaded
-    from mcptest.records.report import AssertionFailure
+if TYPE_CHECKING:  # the failure model is built only when a check runs, not when a suite is loaded
+    from mcptest.expect.failure import AssertionFailure
 
 _SEGMENT = re.compile(r"""^([A-Za-z_$][\w$-]*)((?:\[(?:-?\d+|"[^"]*"|'[^']*')\])*)$""")
 _INDEX = re.compile(r"""\[(?:(-?\d+)|"([^"]*)"|'([^']*)')\]""")
@@ -30,6 +30,9 @@ class _Strict(BaseModel):
 
 class Matcher(_Strict):
     """Exactly one way to compare the target's actual value with an expected value."""
+
+    UNKNOWN_KEY_IS: ClassVar[str] = "matcher"
+    """How a suite error names an unknown key here (`core.validation` reads it; it cannot import this layer)."""
 
     exact: Any = Field(None, description="Equal as JSON values (`null` included; `true` is not `1`).")
     contains: Any = Field(
@@ -227,7 +230,7 @@ def check(
 
 
 def _failure(a: Assertion, actual: Any, why: str) -> AssertionFailure:
-    from mcptest.records.report import AssertionFailure
+    from mcptest.expect.failure import AssertionFailure
 
     expected = a.matcher.expected
     return AssertionFailure(

@@ -3,6 +3,8 @@
 Each gate is a block under an agent test (its YAML key), a pydantic config model, a pure function
 `evaluate(traces, config, context) -> GateOutcome` whose docstring gives the formula and its source, and the default
 gate applied when the block's `expect:` is omitted or empty. Blocks run in registry order.
+
+May import: core, expect, records, checks, providers, suite, server, mock, cassette.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from mcptest.core.figures import plural
 from mcptest.expect.assertions import Assertion, TargetMissing, check
-from mcptest.records.report import AssertionFailure
+from mcptest.expect.failure import AssertionFailure
 from mcptest.suite.gate_blocks import GateConfig
 
 Number = int | float

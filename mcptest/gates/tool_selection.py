@@ -8,8 +8,8 @@ from decimal import Decimal
 
 from mcptest.core.figures import shown
 from mcptest.core.stats import median, rate
+from mcptest.expect.failure import AssertionFailure
 from mcptest.gates.outcome import GateContext, GateOutcome, Number, breach, failure_lines, judged, runs, status
-from mcptest.records.report import AssertionFailure
 from mcptest.records.trace import Trace
 from mcptest.suite.gate_blocks import ToolSelectionConfig
 

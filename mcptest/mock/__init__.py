@@ -1,4 +1,7 @@
-"""The mock MCP server: a manifest, a captured catalog or a preset served over stdio, with injectable faults."""
+"""The mock MCP server: a manifest, a captured catalog or a preset served over stdio, with injectable faults.
+
+May import: core, expect, records, checks, providers, suite, server.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""Model providers: which one a model id names, and building one (the SDKs are imported only when a run needs them)."""
+"""Model providers: which one a model id names, and building one (the SDKs are imported only when a run needs them).
+
+May import: core, expect, records, checks.
+"""
 
 from __future__ import annotations
 

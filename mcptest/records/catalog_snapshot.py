@@ -5,14 +5,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from mcptest.core.errors import Problem, UserError
-
-if TYPE_CHECKING:
-    from mcptest.server.session import ServerSession
 
 SNAPSHOT_FORMAT_VERSION = "1"
 
@@ -42,23 +39,6 @@ class CatalogSnapshot(BaseModel):
     prompts: list[dict[str, Any]] = Field(description="Every `prompts/list` entry, all pages.")
 
 
-async def capture(session: ServerSession) -> CatalogSnapshot:
-    """List every primitive the server advertises (a primitive it does not advertise is an empty list)."""
-    info = session.info
-    assert info is not None
-    offers = info.capabilities
-    resources = "resources" in offers
-    return CatalogSnapshot(
-        server=ServerIdentity(name=info.name, version=info.version, protocolVersion=info.protocol_version),
-        capabilities=offers,
-        instructions=info.instructions,
-        tools=await session.list_tools() if "tools" in offers else [],
-        resources=await session.listing("resources/list", "resources") if resources else [],
-        resourceTemplates=(await session.listing("resources/templates/list", "resourceTemplates") if resources else []),
-        prompts=await session.listing("prompts/list", "prompts") if "prompts" in offers else [],
-    )
-
-
 def save_snapshot(snapshot: CatalogSnapshot, path: str | Path) -> None:
     """Write the snapshot atomically (a temp file beside it, then a rename)."""
     from mcptest.core.atomic import atomic_write_text
@@ -79,11 +59,3 @@ def counts(snapshot: CatalogSnapshot) -> str:
         (len(snapshot.prompts), "prompt"),
     ]
     return ", ".join(f"{n} {word}{'' if n == 1 else 's'}" for n, word in parts)
-
-
-async def snapshot_server(name: str, config: Any, base_dir: Path | str = ".") -> CatalogSnapshot:
-    """Start (or reach) one server and capture its snapshot; ServerUnavailable when it cannot be listed."""
-    from mcptest.server.session import SessionPool
-
-    async with SessionPool({name: config}, base_dir) as pool:
-        return await capture(await pool.get(name))

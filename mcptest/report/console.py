@@ -9,7 +9,8 @@ from rich.console import Console
 from mcptest.core.figures import plural, shown
 from mcptest.core.printable import markup_safe as escape
 from mcptest.expect.assertions import show
-from mcptest.records.report import AssertionFailure, GateReport, Report, Status, TestResult
+from mcptest.expect.failure import AssertionFailure
+from mcptest.records.report import GateReport, Report, Status, TestResult
 
 _BADGE = {
     Status.PASSED: "[green]PASS[/]",

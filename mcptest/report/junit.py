@@ -9,7 +9,8 @@ import re
 import xml.etree.ElementTree as ET
 
 from mcptest.core.figures import plural
-from mcptest.records.report import AssertionFailure, GateReport, Report, Status, TestResult
+from mcptest.expect.failure import AssertionFailure
+from mcptest.records.report import GateReport, Report, Status, TestResult
 
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 NO_SERVER = "(no server)"

@@ -14,13 +14,14 @@ from typing import Any
 from mcptest.agent.plan import AgentOptions, plan
 from mcptest.agent.results import cell_row, judge_runs
 from mcptest.agent.runs import AgentRuns, run_agents
-from mcptest.checks.security.gate import run_security_block
 from mcptest.core.errors import UserError
 from mcptest.expect.assertions import TargetMissing, check, resolve, show
+from mcptest.expect.failure import AssertionFailure
 from mcptest.expect.snapshots import SnapshotStore, in_ci, snapshot_store
 from mcptest.providers import key_values
-from mcptest.records.report import AssertionFailure, GateReport, Report, Status, TestResult
+from mcptest.records.report import GateReport, Report, Status, TestResult
 from mcptest.run.call_tests import CallTest, UnknownName, describe, make_call, unlisted_tool
+from mcptest.run.security import run_security_block
 from mcptest.run.selection import Selection
 from mcptest.run.state import RunState, crash_message
 from mcptest.run.workers import run_all
@@ -202,8 +203,8 @@ async def run_tool_test(test: CallTest, pool: SessionPool, file: str) -> tuple[T
 
 async def run_quality_block(block: ToolQualityBlock, pool: SessionPool, file: str) -> tuple[TestResult, bool]:
     """Score the server's live catalog and check the block's gate (its default gate when `expect` is empty)."""
-    from mcptest.checks.lint.gate import evaluate, selection
     from mcptest.records.catalog import from_wire
+    from mcptest.run.tool_quality import evaluate, selection
 
     start = time.perf_counter()
     base = _base(block, file)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mcptest.checks.doctor import Status, provider_key_check
+from mcptest.server.doctor import Status, provider_key_check
 from tests.doctor.helpers import cli
 
 TWO_SERVERS = "servers:\n  a:\n    command: [srv-a]\n  b:\n    command: [srv-b]\n"

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from mcptest.checks.lint import RULES, tdqs
-from mcptest.checks.lint.gate import TARGET_ROOTS
 from mcptest.checks.lint.smells import SMELLS, smell_of
+from mcptest.run.tool_quality import TARGET_ROOTS
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "quality.md").read_text(encoding="utf-8")
 

@@ -8,9 +8,9 @@ import pytest
 from pydantic import ValidationError
 
 from mcptest.checks.lint import assess
-from mcptest.checks.lint.gate import DEFAULT_GATE, TARGET_ROOTS, ToolQualityBlock, evaluate, lookup, quality_targets
 from mcptest.expect.assertions import Assertion, TargetMissing
 from mcptest.records.catalog import load_catalog
+from mcptest.run.tool_quality import DEFAULT_GATE, TARGET_ROOTS, ToolQualityBlock, evaluate, lookup, quality_targets
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

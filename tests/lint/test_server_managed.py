@@ -8,10 +8,10 @@ import pytest
 from pydantic import ValidationError
 
 from mcptest.checks.lint import RULES, assess, get_rule
-from mcptest.checks.lint.gate import ToolQualityBlock, evaluate
 from mcptest.checks.lint.registry import configure
 from mcptest.checks.lint.server_managed import DEFAULT_SERVER_MANAGED
 from mcptest.records.catalog import load_catalog
+from mcptest.run.tool_quality import ToolQualityBlock, evaluate
 
 CATALOG = load_catalog(Path(__file__).parent / "fixtures" / "model-view" / "projects.json")
 

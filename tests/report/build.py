@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from mcptest.core.stats import rate as rate_of
-from mcptest.records.report import AssertionFailure, GateReport, Report, Status, TestResult, summarize
+from mcptest.expect.failure import AssertionFailure
+from mcptest.records.report import GateReport, Report, Status, TestResult, summarize
 
 SUITE = "suites/weather.yml"
 P, F, S = Status.PASSED, Status.FAILED, Status.SKIPPED

@@ -11,12 +11,12 @@ import pytest
 from lxml import etree
 
 from mcptest.checks.lint import assess
+from mcptest.checks.sarif import lint_sarif
 from mcptest.records.catalog import load_catalog
 from mcptest.records.report import Report
 from mcptest.report.compare import compare
 from mcptest.report.delta import Comparison
 from mcptest.report.formats import REPORTERS, render_compared
-from mcptest.report.sarif import lint_sarif
 from tests.report.build import F, agent_runs, fixed_report, report, result, selection_gate
 
 HERE = Path(__file__).parent

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from mcptest.checks.sarif import LEVEL, rule_descriptor, sarif_log, sarif_result, tool_driver
 from mcptest.checks.security.engine import SecurityReport
 from mcptest.checks.security.registry import SEC_RULES
-from mcptest.report.sarif import LEVEL, _driver, _dump, _result, _rule
 
 
 def security_sarif(report: SecurityReport, uri: str | None = None) -> str:
@@ -15,7 +15,7 @@ def security_sarif(report: SecurityReport, uri: str | None = None) -> str:
     results = []
     for flagged in report.flagged:
         f, e = flagged.finding, flagged.entry
-        result = _result(f.rule, f"{e.label}: {f.message}", uri, None, LEVEL[f.severity.value])
+        result = sarif_result(f.rule, f"{e.label}: {f.message}", uri, None, LEVEL[f.severity.value])
         result["ruleIndex"] = index[f.rule]
         kind = "function" if e.kind == "tool" else e.kind
         name = f"{e.server or flagged.source}/{e.key}"
@@ -26,5 +26,7 @@ def security_sarif(report: SecurityReport, uri: str | None = None) -> str:
         if extra:
             result["properties"] = extra
         results.append(result)
-    descriptors = [_rule(r.code, r.summary, r.docs, LEVEL[r.severity.value]) | {"name": r.name} for r in rules]
-    return _dump({"tool": _driver(descriptors), "results": results})
+    descriptors = [
+        rule_descriptor(r.code, r.summary, r.docs, LEVEL[r.severity.value]) | {"name": r.name} for r in rules
+    ]
+    return sarif_log({"tool": tool_driver(descriptors), "results": results})

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from mcptest.checks.lint.surface import listing_tokens
 
 if TYPE_CHECKING:
-    from mcptest.checks.doctor import Probe
+    from mcptest.server.doctor import Probe
     from mcptest.server.session import ServerSession
 
 PRIMITIVES = (
@@ -20,7 +20,7 @@ PRIMITIVES = (
 
 def add_primitive_checks(probe: Probe, lists: dict[str, list[dict[str, Any]]]) -> None:
     """One check per primitive the server lists entries of: how many, and their listing's token cost."""
-    from mcptest.checks.doctor import Status
+    from mcptest.server.doctor import Status
 
     for label, _method, key, _capability in PRIMITIVES:
         if lists.get(key):

@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mcptest.checks.lint.surface import catalog_tokens
-from mcptest.checks.primitive_checks import add_primitive_checks, list_primitives
 from mcptest.core.errors import UserError
 from mcptest.core.figures import plural
 from mcptest.records.catalog import Catalog, from_wire, load_catalog
+from mcptest.server.primitive_checks import add_primitive_checks, list_primitives
 
 if TYPE_CHECKING:
     from mcptest.server.session import ServerConfig
@@ -154,19 +154,6 @@ def provider_key_check(models: Iterable[str], environ: Mapping[str, str] = os.en
     if missing:
         return Check("provider keys", Status.FAIL, f"not set: {', '.join(missing)}", data={"missing": missing})
     return Check("provider keys", Status.PASS, f"set: {', '.join(needed)}")
-
-
-def agent_models(suite: Suite) -> list[str]:
-    """The models a live run of the suite would call: agent tests that neither replay recorded runs or a script
-    nor find their cassette on disk (a replay needs no key)."""
-    from mcptest.cassette.store import cassette_path
-
-    models: list[str] = []
-    for test in getattr(suite, "agents", None) or []:
-        if test.recorded or test.scripted:
-            continue
-        models += [m for m in test.model_list if m and not cassette_path(suite.file, test.name, m).is_file()]
-    return models
 
 
 def _handshake_check(probe: Probe, info: Any) -> None:

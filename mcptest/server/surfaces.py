@@ -27,7 +27,7 @@ class Unreachable(Exception):
 
 async def live_surface(name: str, config: ServerConfig, base_dir: Path | str = ".") -> Surface:
     """Start a server and list what it offers; a server that fails raises Unreachable with its stderr."""
-    from mcptest.checks.doctor import probe_server
+    from mcptest.server.doctor import probe_server
 
     probe = await probe_server(name, config, base_dir)
     if probe.catalog is None:

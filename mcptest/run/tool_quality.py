@@ -8,8 +8,8 @@ from typing import Any
 from mcptest.checks.lint.engine import QualityReport, assess
 from mcptest.checks.lint.registry import configure, select_rules, selection_label
 from mcptest.expect.assertions import TargetMissing, check, resolve
+from mcptest.expect.failure import AssertionFailure
 from mcptest.records.catalog import Catalog
-from mcptest.records.report import AssertionFailure
 from mcptest.suite.blocks.tool_quality import DEFAULT_GATE, TARGET_ROOTS, ToolQualityBlock, default_gate
 
 _TOOL_TARGET = re.compile(r"""^tool\[(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)')\]\.(?P<field>\w+)$""")

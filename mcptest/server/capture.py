@@ -1,0 +1,36 @@
+"""Capture a catalog snapshot from a live server: every primitive it offers, its info and capabilities."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from mcptest.records.catalog_snapshot import CatalogSnapshot, ServerIdentity
+
+if TYPE_CHECKING:
+    from mcptest.server.session import ServerSession
+
+
+async def capture(session: ServerSession) -> CatalogSnapshot:
+    """List every primitive the server advertises (a primitive it does not advertise is an empty list)."""
+    info = session.info
+    assert info is not None
+    offers = info.capabilities
+    resources = "resources" in offers
+    return CatalogSnapshot(
+        server=ServerIdentity(name=info.name, version=info.version, protocolVersion=info.protocol_version),
+        capabilities=offers,
+        instructions=info.instructions,
+        tools=await session.list_tools() if "tools" in offers else [],
+        resources=await session.listing("resources/list", "resources") if resources else [],
+        resourceTemplates=(await session.listing("resources/templates/list", "resourceTemplates") if resources else []),
+        prompts=await session.listing("prompts/list", "prompts") if "prompts" in offers else [],
+    )
+
+
+async def snapshot_server(name: str, config: Any, base_dir: Path | str = ".") -> CatalogSnapshot:
+    """Start (or reach) one server and capture its snapshot; ServerUnavailable when it cannot be listed."""
+    from mcptest.server.session import SessionPool
+
+    async with SessionPool({name: config}, base_dir) as pool:
+        return await capture(await pool.get(name))
