@@ -11,6 +11,8 @@ import pytest
 from tests.conftest import ROOT
 
 QUICKSTART = str(ROOT / "examples" / "quickstart" / "mcptest.yml")
+CATALOG = str(ROOT / "tests" / "lint" / "fixtures" / "server-everything.json")
+PROVIDER_SDKS = {"anthropic", "openai", "google", "mistralai", "boto3", "botocore"}
 PROBE = """
 import json, sys
 from mcptest.cli import main
@@ -37,6 +39,10 @@ def top_level_modules(*args: str) -> set[str]:
         (("--help",), {"anthropic", "openai", "scipy", "mcp", "tiktoken", "jsonschema"}),
         (("validate", QUICKSTART), {"anthropic", "openai", "scipy", "mcp", "tiktoken"}),
         (("run", QUICKSTART), {"anthropic", "openai", "scipy"}),
+        (("doctor", "--lint-descriptions", "--fail-on", "never", "--catalog", CATALOG), {"mcp", *PROVIDER_SDKS}),
+        (("diff", CATALOG, CATALOG), {"mcp", *PROVIDER_SDKS}),
+        (("validate", QUICKSTART), {"mcp", *PROVIDER_SDKS}),
+        (("--help",), {"mcp", *PROVIDER_SDKS}),
     ],
 )
 def test_commands_import_no_sdk_they_do_not_use(args: tuple[str, ...], absent: set[str]) -> None:

@@ -96,6 +96,22 @@ def violations(root: Path, layers: Sequence[Sequence[str]]) -> list[str]:
     return problems
 
 
+def private_imports(root: Path) -> list[str]:
+    """Each `_private` name one unit imports from another: a seam to make public, or code in the wrong place."""
+    problems = []
+    for importer, path in modules(root).items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if not isinstance(node, ast.ImportFrom) or not node.module or node.level:
+                continue
+            if unit(node.module) == unit(importer) or not node.module.startswith(f"{root.name}."):
+                continue
+            for alias in node.names:
+                if alias.name.startswith("_"):
+                    where = f"{path.as_posix()}:{node.lineno}"
+                    problems.append(f"{where}: {importer} -> {node.module}.{alias.name}  (a private name)")
+    return problems
+
+
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     """One cycle through each strongly connected group of two or more units (Tarjan), as an ordered walk."""
     index: dict[str, int] = {}

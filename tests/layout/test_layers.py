@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
-from tests.layout.layering import imports, violations
+from tests.layout.layering import imports, private_imports, violations
 
 PACKAGE = ROOT / "mcptest"
 
@@ -50,6 +50,10 @@ def test_every_import_goes_down_the_layers_and_no_packages_form_a_cycle() -> Non
     judge(violations(PACKAGE, LAYERS), "imports against the layer order (docs/architecture.md)")
 
 
+def test_no_private_name_is_imported_across_packages() -> None:
+    judge(private_imports(PACKAGE), "private names imported from another package")
+
+
 def test_a_planted_back_import_and_cycle_are_reported_as_importer_arrow_imported(tmp_path: Path) -> None:
     pkg = tmp_path / "pkg"
     for name, body in {
@@ -60,6 +64,7 @@ def test_a_planted_back_import_and_cycle_are_reported_as_importer_arrow_imported
         "high/top.py": "from pkg.low.base import helper\n\ndef run() -> None:\n    helper()\n",
         "side.py": "from . import other\n",
         "other.py": "from pkg import side\n",
+        "high/more.py": "from pkg.low.base import _hidden\n",
     }.items():
         (pkg / name).parent.mkdir(parents=True, exist_ok=True)
         (pkg / name).write_text(body)
@@ -67,8 +72,11 @@ def test_a_planted_back_import_and_cycle_are_reported_as_importer_arrow_imported
     assert problems == [
         f"{(pkg / 'low/base.py').as_posix()}:2: pkg.low.base -> pkg.high.top  "
         "(layer low may not import layer high, which is above it)",
-        "cycle: pkg.high.top -> pkg.low.base; pkg.low.base -> pkg.high.top",
+        "cycle: pkg.high.more -> pkg.low.base; pkg.low.base -> pkg.high.top",
         "cycle: pkg.other -> pkg.side; pkg.side -> pkg.other",
+    ]
+    assert private_imports(pkg) == [
+        f"{(pkg / 'high/more.py').as_posix()}:1: pkg.high.more -> pkg.low.base._hidden  (a private name)"
     ]
 
 
