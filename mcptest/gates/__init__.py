@@ -32,7 +32,8 @@ from mcptest.gates import (
 )
 from mcptest.gates.outcome import GateContext, GateOutcome
 from mcptest.records.trace import Trace
-from mcptest.suite.gate_blocks import BLOCKS, GateConfig, block_problems, blocks_of, classes_for
+from mcptest.suite.blocks.gate import GateConfig
+from mcptest.suite.blocks.gates import BLOCKS, block_problems, blocks_of, classes_for
 
 __all__ = [
     "GATES",

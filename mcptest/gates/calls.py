@@ -12,7 +12,7 @@ from mcptest.gates.arguments import Verdict, judge_run, show_value
 from mcptest.gates.outcome import GateContext, GateOutcome, default, failure_lines, judged, plural, runs
 from mcptest.gates.outcome import status as badge
 from mcptest.records.trace import ToolCall, Trace
-from mcptest.suite.gate_blocks import CallsConfig
+from mcptest.suite.blocks.calls import CallsConfig
 
 BLOCK = "calls"
 DEFAULT_GATE = (

@@ -7,7 +7,8 @@ from collections.abc import Sequence
 
 from mcptest.gates.outcome import GateContext, GateOutcome, default, failure_lines, judged, runs, status
 from mcptest.records.trace import Trace
-from mcptest.suite.gate_blocks import DiscoveryConfig, FunctionClass
+from mcptest.suite.blocks.discovery import DiscoveryConfig
+from mcptest.suite.blocks.gate import FunctionClass
 
 BLOCK = "discovery"
 DEFAULT_GATE = (default("discovery.named_in_prompt", "<=", 0),)

@@ -12,7 +12,7 @@ from mcptest.gates.equal_function_sets import matches
 from mcptest.gates.outcome import GateContext, GateOutcome, default, failure_lines, judged, runs, status
 from mcptest.records.distractor_tools import bare_name, from_catalog, near_duplicates
 from mcptest.records.trace import CatalogTool, Trace
-from mcptest.suite.gate_blocks import DistractorsConfig
+from mcptest.suite.blocks.distractors import DistractorsConfig
 
 BLOCK = "distractors"
 DEFAULT_GATE = (default("distractors.accuracy", ">=", 50),)

@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from mcptest.core.stats import percent
 from mcptest.gates.outcome import GateContext, GateOutcome, default, failure_lines, judged, runs, status
 from mcptest.records.trace import ToolCall, Trace
-from mcptest.suite.gate_blocks import EqualFunctionSetsConfig, FunctionClass
+from mcptest.suite.blocks.equal_function_sets import EqualFunctionSetsConfig
+from mcptest.suite.blocks.gate import FunctionClass
 
 BLOCK = "equal_function_sets"
 DEFAULT_GATE = (default("tool_selection.f1", ">=", 50),)

@@ -11,7 +11,7 @@ from mcptest.core.stats import percent
 from mcptest.gates.equal_function_sets import matches
 from mcptest.gates.outcome import GateContext, GateOutcome, default, failure_lines, judged, plural, runs, status
 from mcptest.records.trace import ToolCall, Trace
-from mcptest.suite.gate_blocks import GoldenPathConfig
+from mcptest.suite.blocks.golden_path import GoldenPathConfig
 
 BLOCK = "golden_path"
 DEFAULT_GATE = (default("golden_path.reached", ">=", 1), default("golden_path.efficiency", ">=", 50))

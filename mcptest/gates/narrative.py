@@ -11,7 +11,7 @@ from mcptest.gates.outcome import GateContext, GateOutcome, default, failure_lin
 from mcptest.gates.sequence import show_call
 from mcptest.gates.workflow import string_values
 from mcptest.records.trace import ToolCall, Trace
-from mcptest.suite.gate_blocks import NarrativeConfig
+from mcptest.suite.blocks.narrative import NarrativeConfig
 
 BLOCK = "narrative"
 DEFAULT_GATE = (default("narrative.claimed_but_absent", "<=", 0),)

@@ -10,7 +10,8 @@ from mcptest.core.stats import percent
 from mcptest.gates.equal_function_sets import class_index, classes_of, score
 from mcptest.gates.outcome import GateContext, GateOutcome, failure_lines, judged, plural, runs, status
 from mcptest.records.trace import ToolCall, Trace
-from mcptest.suite.gate_blocks import FunctionClass, OrchestrationConfig
+from mcptest.suite.blocks.gate import FunctionClass
+from mcptest.suite.blocks.orchestration import OrchestrationConfig
 
 BLOCK = "orchestration"
 DEFAULT_GATE = ()

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from mcptest.core.figures import plural
 from mcptest.expect.assertions import Assertion, TargetMissing, check
 from mcptest.expect.failure import AssertionFailure
-from mcptest.suite.gate_blocks import GateConfig
+from mcptest.suite.blocks.gate import GateConfig
 
 Number = int | float
 __all__ = ["plural"]  # re-exported: gates count things in their lines

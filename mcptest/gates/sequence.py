@@ -10,7 +10,7 @@ from typing import Any
 from mcptest.expect.assertions import TargetMissing, resolve
 from mcptest.gates.equal_function_sets import matches
 from mcptest.records.trace import ToolCall
-from mcptest.suite.gate_blocks import Step
+from mcptest.suite.blocks.trajectory import Step
 
 MODES = ("strict", "subsequence", "subset", "unordered")
 

@@ -12,7 +12,7 @@ from typing import Any
 from mcptest.core.stats import percent
 from mcptest.gates.outcome import GateContext, GateOutcome, default, failure_lines, judged, plural, runs, status
 from mcptest.records.trace import ToolCall, Trace
-from mcptest.suite.gate_blocks import StabilityConfig
+from mcptest.suite.blocks.stability import StabilityConfig
 
 BLOCK = "stability"
 DEFAULT_GATE = (default("stability.drift_flags", "<=", 0),)

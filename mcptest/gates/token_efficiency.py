@@ -12,7 +12,7 @@ from mcptest.gates.equal_function_sets import score
 from mcptest.gates.outcome import GateContext, GateOutcome, Number, default, judged, runs
 from mcptest.records.catalog import Tool
 from mcptest.records.trace import CatalogTool, Trace
-from mcptest.suite.gate_blocks import TokenEfficiencyConfig
+from mcptest.suite.blocks.token_efficiency import TokenEfficiencyConfig
 
 BLOCK = "token_efficiency"
 DEFAULT_GATE = (default("token_efficiency.f1", ">=", 50),)

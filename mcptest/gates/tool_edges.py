@@ -8,7 +8,7 @@ from typing import Any
 from mcptest.core.stats import percent
 from mcptest.gates.outcome import GateContext, GateOutcome, default, failure_lines, judged, plural, runs, status
 from mcptest.records.trace import Trace
-from mcptest.suite.gate_blocks import ToolEdgesConfig
+from mcptest.suite.blocks.tool_edges import ToolEdgesConfig
 
 BLOCK = "tool_edges"
 DEFAULT_GATE = (default("edges.restricted_attempts", "<=", 0),)

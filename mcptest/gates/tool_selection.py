@@ -11,7 +11,7 @@ from mcptest.core.stats import median, rate
 from mcptest.expect.failure import AssertionFailure
 from mcptest.gates.outcome import GateContext, GateOutcome, Number, breach, failure_lines, judged, runs, status
 from mcptest.records.trace import Trace
-from mcptest.suite.gate_blocks import ToolSelectionConfig
+from mcptest.suite.blocks.tool_selection import ToolSelectionConfig
 
 BLOCK = "tool_selection"
 DEFAULT_GATE = ()

@@ -8,7 +8,7 @@ from typing import Any
 from mcptest.gates.outcome import GateContext, GateOutcome, default, failure_lines, judged, runs, status
 from mcptest.gates.sequence import align, diffs, show_step
 from mcptest.records.trace import Trace
-from mcptest.suite.gate_blocks import TrajectoryConfig
+from mcptest.suite.blocks.trajectory import TrajectoryConfig
 
 BLOCK = "trajectory"
 DEFAULT_GATE = (default("trajectory.matched", ">=", 1),)

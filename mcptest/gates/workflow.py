@@ -12,7 +12,8 @@ from mcptest.gates.outcome import GateContext, GateOutcome, default, failure_lin
 from mcptest.gates.outcome import status as badge
 from mcptest.gates.sequence import align
 from mcptest.records.trace import ToolCall, Trace
-from mcptest.suite.gate_blocks import IdFlow, Step, WorkflowConfig
+from mcptest.suite.blocks.trajectory import Step
+from mcptest.suite.blocks.workflow import IdFlow, WorkflowConfig
 
 BLOCK = "workflow"
 DEFAULT_GATE = (default("workflow.in_order", ">=", 100), default("workflow.id_flow", ">=", 100))

@@ -9,21 +9,19 @@ from pydantic import Field, PrivateAttr, field_validator, model_validator
 from mcptest.expect.assertions import Assertion
 from mcptest.providers.scripted import ScriptedRun
 from mcptest.records.trace import InlineCall, TokenUsage, ToolCall, Trace, UserTurn
-from mcptest.suite.gate_blocks import (
-    CallsConfig,
-    DiscoveryConfig,
-    DistractorsConfig,
-    EqualFunctionSetsConfig,
-    GoldenPathConfig,
-    NarrativeConfig,
-    OrchestrationConfig,
-    StabilityConfig,
-    TokenEfficiencyConfig,
-    ToolEdgesConfig,
-    ToolSelectionConfig,
-    TrajectoryConfig,
-    WorkflowConfig,
-)
+from mcptest.suite.blocks.calls import CallsConfig
+from mcptest.suite.blocks.discovery import DiscoveryConfig
+from mcptest.suite.blocks.distractors import DistractorsConfig
+from mcptest.suite.blocks.equal_function_sets import EqualFunctionSetsConfig
+from mcptest.suite.blocks.golden_path import GoldenPathConfig
+from mcptest.suite.blocks.narrative import NarrativeConfig
+from mcptest.suite.blocks.orchestration import OrchestrationConfig
+from mcptest.suite.blocks.stability import StabilityConfig
+from mcptest.suite.blocks.token_efficiency import TokenEfficiencyConfig
+from mcptest.suite.blocks.tool_edges import ToolEdgesConfig
+from mcptest.suite.blocks.tool_selection import ToolSelectionConfig
+from mcptest.suite.blocks.trajectory import TrajectoryConfig
+from mcptest.suite.blocks.workflow import WorkflowConfig
 from mcptest.suite.strict import Strict
 
 AGENT_TARGET_ROOTS = ("tool_calls", "tool_names", "final_response", "conversation", "turns")

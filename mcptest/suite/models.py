@@ -8,10 +8,10 @@ from pydantic import ConfigDict, Discriminator, Field, PrivateAttr, Tag, field_v
 
 from mcptest.providers.prices import Price
 from mcptest.suite.agents import AgentTest
+from mcptest.suite.blocks.expect import Expect, HasExpect
 from mcptest.suite.blocks.security import SecurityBlock
 from mcptest.suite.blocks.tool_quality import ToolQualityBlock
 from mcptest.suite.client_config import Auth, ClientAnswers
-from mcptest.suite.expect_block import Expect, HasExpect
 from mcptest.suite.primitives import PromptTest, ResourceTest
 from mcptest.suite.strict import Strict
 

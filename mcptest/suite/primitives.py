@@ -7,7 +7,7 @@ from typing import Any
 from pydantic import Field, PrivateAttr, ValidationInfo, field_validator, model_validator
 
 from mcptest.core.uri_template import TemplateError, expand, variables
-from mcptest.suite.expect_block import Expect, HasExpect
+from mcptest.suite.blocks.expect import Expect, HasExpect
 from mcptest.suite.strict import Strict
 
 Scalar = str | int | float | bool

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from mcptest.suite.gate_blocks import GoldenPathConfig
+from mcptest.suite.blocks.golden_path import GoldenPathConfig
 from tests.gates.build import call, evaluate, run
 
 GOLDEN = {"calls": ["search", "fetch", "summarize"]}

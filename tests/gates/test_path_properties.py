@@ -15,7 +15,7 @@ from mcptest.gates.sequence import MODES, align, step_holds  # noqa: E402
 from mcptest.gates.stability import SUB_SCORES, measure  # noqa: E402
 from mcptest.gates.workflow import order_holds  # noqa: E402
 from mcptest.records.trace import ToolCall  # noqa: E402
-from mcptest.suite.gate_blocks import Step  # noqa: E402
+from mcptest.suite.blocks.trajectory import Step  # noqa: E402
 
 TOOLS = ["a", "b", "c", "s.a"]
 calls_st = st.lists(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from mcptest.suite.gate_blocks import ToolEdgesConfig
+from mcptest.suite.blocks.tool_edges import ToolEdgesConfig
 from tests.gates.build import call, evaluate, run
 
 EDGES = {"allowed": ["search", "fetch", "summarize"], "restricted": ["delete_document"]}

@@ -9,7 +9,7 @@ from pydantic import ValidationError
 
 from mcptest.gates.sequence import align
 from mcptest.records.trace import Trace
-from mcptest.suite.gate_blocks import Step, TrajectoryConfig
+from mcptest.suite.blocks.trajectory import Step, TrajectoryConfig
 from tests.gates.build import call, evaluate, run
 
 SEARCH = {"tool": "search", "args": {"query": {"icontains": "revenue"}}}
