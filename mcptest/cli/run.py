@@ -100,9 +100,9 @@ def run(
     if list_only:
         _print_selected(loaded, selection)
         return ExitCode.OK
-    from mcptest.cli.pin import check_before_run
+    from mcptest.cli.pin import show_pin_check
 
-    if (pinned := check_before_run(loaded, check_pins)) is not None:
+    if (pinned := show_pin_check(loaded, check_pins)) is not None:
         return pinned
     from pathlib import Path
 
