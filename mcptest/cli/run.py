@@ -104,14 +104,13 @@ def run(
 
     if (pinned := show_pin_check(loaded, check_pins)) is not None:
         return pinned
-    from pathlib import Path
+    from mcptest.run.snapshot_policy import UpdateRefusedInCI, run_snapshots
 
-    from mcptest.expect.snapshots import SnapshotStore, in_ci
-
-    if update_snapshots and in_ci() and not allow_update_in_ci:
-        print("mcptest: --update-snapshots refused where CI is set (pass --allow-update-in-ci)", file=sys.stderr)
+    try:
+        snapshots = run_snapshots(loaded.file, update=update_snapshots, allow_update_in_ci=allow_update_in_ci)
+    except UpdateRefusedInCI as exc:
+        print(f"mcptest: {exc}", file=sys.stderr)
         return ExitCode.POLICY
-    snapshots = SnapshotStore(Path(loaded.file).parent, update=update_snapshots, ci=in_ci())
     options = AgentOptions(
         record_mode=_record_mode(record, record_mode),
         concurrency=concurrency,
