@@ -81,6 +81,7 @@ def run(
         from mcptest.cli.progress import live_progress, progress_mode
         from mcptest.core.errors import usage_error
         from mcptest.report.formats import REPORTERS
+        from mcptest.run.exit_status import run_exit_code
         from mcptest.run.runner import run_suite, select, selected_count
         from mcptest.run.selection import Selection, parse_shard
         from mcptest.run.state import RunState
@@ -150,10 +151,7 @@ def run(
         print(f"mcptest: -x: stopped at the first failure; {result.report.summary.not_run} not run", file=sys.stderr)
     if result.capped:
         print(f"mcptest: --max-cost {max_cost:g} USD spent; the remaining runs were not dispatched", file=sys.stderr)
-        return ExitCode.POLICY  # the summary says ok: false (capped), so the JSON verdict and the exit code agree
-    if result.report.ok:
-        return ExitCode.OK
-    return ExitCode.NOT_READY if result.not_ready else ExitCode.FAILED
+    return run_exit_code(result)
 
 
 def _print_selected(suite: Suite, selection: Selection) -> None:
