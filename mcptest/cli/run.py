@@ -156,10 +156,9 @@ def run(
 
 def _print_selected(suite: Suite, selection: Selection) -> None:
     """One line per selected test, in run order: kind, name, where it is defined."""
-    from mcptest.run.runner import _base, select
+    from mcptest.run.listing import selected_rows
 
-    rows = [(_base(t, suite.file)["kind"], t.name, t._line) for t in select(suite, selection)]
-    rows += [("agent", a.name, a._line) for a in suite.agents if selection.matches(a)]
+    rows = selected_rows(suite, selection)
     for kind, name, line in rows:
         print(f"{kind:<8} {name}  {suite.file}:{line}")
     print(f"{len(rows)} selected", file=sys.stderr)
