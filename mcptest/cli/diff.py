@@ -14,7 +14,6 @@ from mcptest.core.exit_codes import ExitCode
 if TYPE_CHECKING:
     from mcptest.records.entries import Surface
 
-FAIL_ON = ("breaking", "risky", "never")
 FORMATS = ("pretty", "json", "md")
 
 
@@ -47,7 +46,7 @@ def diff(
     """Classify every change between two catalogs; exit 1 when one reaches --fail-on (default: breaking)."""
     from mcptest.core.errors import usage_error
     from mcptest.diff.classify import diff as compare
-    from mcptest.diff.model import Impact
+    from mcptest.diff.model import FAIL_ON
     from mcptest.records.entries import load
     from mcptest.server.surfaces import Unreachable
 
@@ -73,9 +72,7 @@ def diff(
 
         report.selection = selection_effect(report, before, after, intents)
     _emit(report, fmt, output, no_color)
-    worst = report.worst()
-    failed = fail_on != "never" and worst is not None and worst.rank >= Impact(fail_on).rank
-    return ExitCode.FAILED if failed else ExitCode.OK
+    return ExitCode.FAILED if report.fails(fail_on) else ExitCode.OK
 
 
 def _live(

@@ -1,4 +1,5 @@
-"""`mcptest pin`: write `mcptest.lock` (hashes of every pinned catalog); and the check `mcptest run` makes first."""
+"""`mcptest pin`: write `mcptest.lock` (hashes of every pinned catalog); and how the check `mcptest run` makes first
+is shown (the checks themselves are `mcptest.diff.pin_check`)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,7 @@ from mcptest.cli.server_options import ServerOpt, SuiteArg
 from mcptest.core.exit_codes import ExitCode
 
 if TYPE_CHECKING:
-    from mcptest.diff.model import DiffReport
-    from mcptest.records.entries import Surface
+    from mcptest.diff.pin_check import Moved
     from mcptest.suite.models import Suite
 
 
@@ -28,54 +28,37 @@ def pin(
     debug: Annotated[bool, typer.Option("--debug", help="Log the SDK's debug output to stderr.")] = False,
 ) -> int:
     """Pin the suite's servers' catalogs in mcptest.lock; exit 1 when a pinned one changed (accept with --update)."""
-    from mcptest.diff.pins import Lock, changes, lock_path, pin, read_lock, write_lock
+    from mcptest.diff.pin_check import update_pins
     from mcptest.server.session import quiet_sdk_logs
     from mcptest.server.sources import resolve_sources
-    from mcptest.server.surfaces import Unreachable, live_surfaces
+    from mcptest.server.surfaces import Unreachable
 
     sources = resolve_sources(suite, server)
-    assert sources.suite is not None
-    path = lock_path(sources.suite.file)
-    lock = read_lock(path) or Lock()
     quiet_sdk_logs(debug)
     try:
-        live = live_surfaces(sources)
+        pinned = update_pins(sources, update)
     except Unreachable as exc:
         _unreachable(exc)
         return ExitCode.FAILED
-    moved = [(n, d, s) for n, s in live if n in lock.servers and (d := changes(lock.servers[n], s, n)) is not None]
-    if moved and not update:
-        _print_changes(moved)
-        print(f"mcptest: {path}: run `mcptest pin --update` to accept these changes", file=sys.stderr)
+    if not pinned.written:
+        _print_changes(pinned.moved)
+        print(f"mcptest: {pinned.path}: run `mcptest pin --update` to accept these changes", file=sys.stderr)
         return ExitCode.FAILED
-    fresh = [n for n, _ in live if n not in lock.servers]
-    for name, surface in live:
-        lock.servers[name] = pin(surface)
-    write_lock(lock, path)
-    entries = sum(len(s.entries) for _, s in live)
-    what = f"{len(moved)} changed, {len(fresh)} new"
-    print(f"mcptest: pinned {len(live)} server(s), {entries} entries in {path} ({what})", file=sys.stderr)
+    what = f"{len(pinned.moved)} changed, {len(pinned.fresh)} new"
+    print(
+        f"mcptest: pinned {len(pinned.live)} server(s), {pinned.entries} entries in {pinned.path} ({what})",
+        file=sys.stderr,
+    )
     return ExitCode.OK
 
 
-def check_before_run(suite: Suite, check_pins: bool | None) -> int | None:
-    """`mcptest run`'s pin check: None to go on, or the exit code when a pinned catalog changed.
-
-    On by default when the suite has a lock; `--check-pins` without a lock is a usage error.
-    """
-    from mcptest.core.errors import usage_error
-    from mcptest.diff.pins import lock_path, pinned_changes, read_lock
+def show_pin_check(suite: Suite, check_pins: bool | None) -> int | None:
+    """`mcptest run`'s pin check, rendered: None to go on, or the exit code when a pinned catalog changed."""
+    from mcptest.diff.pin_check import check_before_run
     from mcptest.server.surfaces import Unreachable
 
-    if check_pins is False:
-        return None
-    lock = read_lock(lock_path(suite.file))
-    if lock is None:
-        if check_pins:
-            raise usage_error(f"--check-pins: no {lock_path(suite.file)}; create it with `mcptest pin`")
-        return None
     try:
-        moved = pinned_changes(suite, lock)
+        moved = check_before_run(suite, check_pins)
     except Unreachable as exc:
         _unreachable(exc)
         return ExitCode.FAILED
@@ -86,18 +69,17 @@ def check_before_run(suite: Suite, check_pins: bool | None) -> int | None:
     return ExitCode.FAILED
 
 
-def _print_changes(moved: list[tuple[str, DiffReport, Surface]]) -> None:
+def _print_changes(moved: list[Moved]) -> None:
     """Each server's diff, then what the SEC rules find in the entries that changed (a rug pull shows up here)."""
     from rich.text import Text
 
-    from mcptest.checks.security.engine import scan
-    from mcptest.diff.pins import changed_entries
+    from mcptest.diff.pin_check import changed_entry_findings
     from mcptest.diff.render import render_text
 
     for name, report, live in moved:
         print(f"mcptest: server '{name}' no longer matches its pin", file=sys.stderr)
         print(Text.from_markup(render_text(report)).plain, file=sys.stderr, end="")
-        for flagged in scan([changed_entries(report, live)]).flagged:
+        for flagged in changed_entry_findings(report, live):
             f = flagged.finding
             print(f"  security: {f.severity.value} {f.rule} {flagged.entry.label}: {f.message}", file=sys.stderr)
 

@@ -81,6 +81,7 @@ def run(
         from mcptest.cli.progress import live_progress, progress_mode
         from mcptest.core.errors import usage_error
         from mcptest.report.formats import REPORTERS
+        from mcptest.run.exit_status import run_exit_code
         from mcptest.run.runner import run_suite, select, selected_count
         from mcptest.run.selection import Selection, parse_shard
         from mcptest.run.state import RunState
@@ -100,18 +101,17 @@ def run(
     if list_only:
         _print_selected(loaded, selection)
         return ExitCode.OK
-    from mcptest.cli.pin import check_before_run
+    from mcptest.cli.pin import show_pin_check
 
-    if (pinned := check_before_run(loaded, check_pins)) is not None:
+    if (pinned := show_pin_check(loaded, check_pins)) is not None:
         return pinned
-    from pathlib import Path
+    from mcptest.run.snapshot_policy import UpdateRefusedInCI, run_snapshots
 
-    from mcptest.expect.snapshots import SnapshotStore, in_ci
-
-    if update_snapshots and in_ci() and not allow_update_in_ci:
-        print("mcptest: --update-snapshots refused where CI is set (pass --allow-update-in-ci)", file=sys.stderr)
+    try:
+        snapshots = run_snapshots(loaded.file, update=update_snapshots, allow_update_in_ci=allow_update_in_ci)
+    except UpdateRefusedInCI as exc:
+        print(f"mcptest: {exc}", file=sys.stderr)
         return ExitCode.POLICY
-    snapshots = SnapshotStore(Path(loaded.file).parent, update=update_snapshots, ci=in_ci())
     options = AgentOptions(
         record_mode=_record_mode(record, record_mode),
         concurrency=concurrency,
@@ -151,18 +151,14 @@ def run(
         print(f"mcptest: -x: stopped at the first failure; {result.report.summary.not_run} not run", file=sys.stderr)
     if result.capped:
         print(f"mcptest: --max-cost {max_cost:g} USD spent; the remaining runs were not dispatched", file=sys.stderr)
-        return ExitCode.POLICY  # the summary says ok: false (capped), so the JSON verdict and the exit code agree
-    if result.report.ok:
-        return ExitCode.OK
-    return ExitCode.NOT_READY if result.not_ready else ExitCode.FAILED
+    return run_exit_code(result)
 
 
 def _print_selected(suite: Suite, selection: Selection) -> None:
     """One line per selected test, in run order: kind, name, where it is defined."""
-    from mcptest.run.runner import _base, select
+    from mcptest.run.listing import selected_rows
 
-    rows = [(_base(t, suite.file)["kind"], t.name, t._line) for t in select(suite, selection)]
-    rows += [("agent", a.name, a._line) for a in suite.agents if selection.matches(a)]
+    rows = selected_rows(suite, selection)
     for kind, name, line in rows:
         print(f"{kind:<8} {name}  {suite.file}:{line}")
     print(f"{len(rows)} selected", file=sys.stderr)

@@ -8,6 +8,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 DIFF_FORMAT_VERSION: Literal["1"] = "1"
+FAIL_ON = ("breaking", "risky", "never")
+"""The `--fail-on` thresholds of `mcptest diff`."""
 
 
 class Impact(StrEnum):
@@ -92,3 +94,8 @@ class DiffReport(_Model):
     def worst(self) -> Impact | None:
         """The highest impact among the changes (None when the catalogs are the same)."""
         return max((c.impact for c in self.changes), key=lambda i: i.rank, default=None)
+
+    def fails(self, fail_on: str) -> bool:
+        """Whether a change reaches `fail_on` (breaking or risky; never with `never`)."""
+        worst = self.worst()
+        return fail_on != "never" and worst is not None and worst.rank >= Impact(fail_on).rank
