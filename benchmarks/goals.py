@@ -80,6 +80,23 @@ def compare(rounds: int, tmp: Path) -> None:
     show("report --compare --json, 50,000 results each", runs, "< 2 s", sanity)
 
 
+BARE_CLIENT = """
+import sys, anyio
+from mcp import Client, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+async def main():
+    params = StdioServerParameters(command="mcptest", args=["mock", "--tools-from", sys.argv[1]])
+    async with Client(stdio_client(params)) as client:
+        result = await client.call_tool("get_weather", {"city": "Paris"})
+    print("Paris" in result.content[0].text)
+
+anyio.run(main)
+"""
+"""The same call as the one-test suite, by a user's own script on the SDK: the bar `mcptest run` must not be slower
+than (issue 24)."""
+
+
 def run(rounds: int, tmp: Path) -> None:
     suite = tmp / "one.yml"
     suite.write_text(
@@ -87,9 +104,16 @@ def run(rounds: int, tmp: Path) -> None:
         "tools:\n  - { name: weather, server: w, tool: get_weather, args: { city: Paris } }\n"
     )
     env = {**AS_USERS_RUN, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
-    runs = measure({"run": [*MCPTEST, "run", str(suite), "--no-color"]}, rounds, env=env)["run"]
-    tail = runs.stdout.strip().splitlines()[-1] if runs.stdout.strip() else "no output"
-    show("mcptest run, one tool test against the mock (server included)", runs, "< 0.8 s", tail)
+    commands = {
+        "run": [*MCPTEST, "run", str(suite), "--no-color"],
+        "bare": [sys.executable, "-c", BARE_CLIENT, str(WEATHER)],
+    }
+    runs = measure(commands, rounds, env=env)
+    tail = runs["run"].stdout.strip().splitlines()[-1] if runs["run"].stdout.strip() else "no output"
+    show("mcptest run, one tool test against the mock (server included)", runs["run"], "< 0.8 s", tail)
+    answered = runs["bare"].stdout.strip() or "no output"
+    show("a bare SDK client script, the same call (timed in turns with the run above)", runs["bare"],
+         "mcptest run no slower", f"the answer names Paris: {answered}")  # fmt: skip
 
 
 # compare last: its 37 MB of JSON read back here would count in the peak memory of every command started after it

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from mcptest.suite.blocks.gates import BLOCKS
+from mcptest.suite.blocks.registry import BLOCKS
 from tests.conftest import ROOT
 
 QUICKSTART = str(ROOT / "examples" / "quickstart" / "mcptest.yml")
@@ -60,6 +60,6 @@ def test_validate_builds_the_suite_models_only() -> None:
         "mcptest.server.session",
     }
     loaded = loaded_modules("validate", QUICKSTART)
-    gate_blocks = {"mcptest.suite.blocks.gates", *(model.__module__ for model in BLOCKS.values())}
+    gate_blocks = {"mcptest.suite.blocks.registry", *(model.__module__ for model in BLOCKS.values())}
     assert gate_blocks - loaded == set()
     assert {m for m in loaded if any(m == s or m.startswith(f"{s}.") for s in scoring)} == set()

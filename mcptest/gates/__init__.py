@@ -33,7 +33,7 @@ from mcptest.gates import (
 from mcptest.gates.outcome import GateContext, GateOutcome
 from mcptest.records.trace import Trace
 from mcptest.suite.blocks.gate import GateConfig
-from mcptest.suite.blocks.gates import BLOCKS, block_problems, blocks_of, classes_for
+from mcptest.suite.blocks.registry import BLOCKS, block_problems, blocks_of, classes_for
 
 __all__ = [
     "GATES",

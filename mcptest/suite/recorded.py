@@ -9,7 +9,7 @@ from mcptest.core.validation import where
 from mcptest.core.yaml_source import SourceDoc
 from mcptest.records.trace import Trace, load_traces, trace_from_inline
 from mcptest.suite.agents import AgentTest
-from mcptest.suite.blocks.gates import block_problems, blocks_of
+from mcptest.suite.blocks.registry import block_problems, blocks_of
 from mcptest.suite.live import live_problems, recorded_problems
 
 

@@ -10,7 +10,7 @@ from pydantic import ValidationError
 
 from mcptest.gates import GATES, GateOutcome, block_problems, blocks_of, classes_for, evaluate_blocks, gate
 from mcptest.suite.agents import AgentTest
-from mcptest.suite.blocks.gates import BLOCKS
+from mcptest.suite.blocks.registry import BLOCKS
 from tests.gates.build import classes, run
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "gates.md"
