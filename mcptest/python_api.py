@@ -27,27 +27,32 @@ def assert_that(value: Any, target: str | None = None, **matcher: Any) -> None:
     """Check one matcher of the suite format on `value` (or on the `target` path inside it).
 
     `assert_that(outcome, "result.content[0].text", contains="Paris")`, `assert_that(7, **{">=": 5})`; a
-    `CallOutcome` is read as `{result, error, duration_ms}`, the roots a tool test's targets start from.
+    `CallOutcome` is read from the roots a tool test's targets start from (`result`, `error`, `duration_ms`, `logs`,
+    `progress`, `sampling_requests`, `elicitation_requests`), exactly as a suite reads them.
     """
-    from mcptest.expect.assertions import Assertion, check, resolve
+    from mcptest.expect.assertions import Assertion, check
 
     if len(matcher) != 1:
         raise TypeError(f"assert_that takes exactly one matcher keyword, got {sorted(matcher) or 'none'}")
     ((kind, expected),) = matcher.items()
-    root = _root(value)
     assertion = Assertion.model_validate({"target": target or "value", "matcher": {kind.replace("_", "-"): expected}})
-    failures = check([assertion], lambda path: resolve(root, path) if target else value)
+    failures = check([assertion], _reader(value, target))
     if failures:
         f = failures[0]
         raise MatchFailed(f"{f.target} {f.matcher} {f.expected!r}: {f.message}")
 
 
-def _root(value: Any) -> Any:
+def _reader(value: Any, target: str | None) -> Callable[[str], Any]:
+    """How `assert_that` reads its target: in a `CallOutcome` as a suite's call test does, else as a plain tree."""
+    from mcptest.expect.assertions import resolve
+    from mcptest.run.targets import lookup
     from mcptest.server.session import CallOutcome
 
+    if not target:
+        return lambda _: value
     if isinstance(value, CallOutcome):
-        return {"result": value.result, "error": value.error, "duration_ms": value.duration_ms}
-    return value
+        return lookup(value)
+    return lambda path: resolve(value, path)
 
 
 def run_gate(block: str, traces: Sequence[Trace] | str | Path, config: Mapping[str, Any] | None = None) -> GateOutcome:
@@ -92,7 +97,8 @@ class Server:
         self._session: ServerSession | None = None
 
     def call_tool(self, tool: str, args: Mapping[str, Any] | None = None) -> CallOutcome:
-        """`tools/call`: the result as the server sent it (`.result`, wire JSON), or `.error`."""
+        """`tools/call`: the result as the server sent it (`.result`, wire JSON), or `.error`, and what the server
+        sent during the call (`.logs`, `.progress`, `.sampling_requests`, `.elicitation_requests`)."""
         session = self._open()
         return self._portal.call(session.call_tool, tool, dict(args or {}))
 

@@ -15,7 +15,7 @@ from mcptest.agent.plan import AgentOptions, plan
 from mcptest.agent.results import cell_row, judge_runs
 from mcptest.agent.runs import AgentRuns, run_agents
 from mcptest.core.errors import UserError
-from mcptest.expect.assertions import TargetMissing, check, resolve, show
+from mcptest.expect.assertions import check, show
 from mcptest.expect.failure import AssertionFailure
 from mcptest.expect.snapshots import SnapshotStore, in_ci, snapshot_store
 from mcptest.providers import key_values
@@ -24,6 +24,7 @@ from mcptest.run.call_tests import CallTest, UnknownName, describe, make_call, u
 from mcptest.run.security import run_security_block
 from mcptest.run.selection import Selection
 from mcptest.run.state import RunState, crash_message
+from mcptest.run.targets import lookup, target_root
 from mcptest.run.workers import run_all
 from mcptest.server.session import CallOutcome, ServerConfig, ServerUnavailable, SessionPool
 from mcptest.suite.agents import AgentTest
@@ -248,7 +249,7 @@ def judge(test: CallTest, outcome: CallOutcome) -> tuple[list[AssertionFailure],
     assertions = test.assertions
     if outcome.capture.unanswered:
         return [], "; ".join(outcome.capture.unanswered)
-    if outcome.error and not any(_root(a.target) == "error" for a in assertions):
+    if outcome.error and not any(target_root(a.target) == "error" for a in assertions):
         return [], outcome.error
     if not assertions and outcome.result and outcome.result.get("isError"):
         return [], f"the tool returned an error result: {show(_text(outcome.result))}"
@@ -262,9 +263,7 @@ def judge(test: CallTest, outcome: CallOutcome) -> tuple[list[AssertionFailure],
         )
         for finding in outcome.findings
     ]
-    root = {"result": outcome.result, "error": outcome.error, "duration_ms": outcome.duration_ms}
-    root |= outcome.capture.targets()
-    failures += check(assertions, lambda path: _lookup(root, path, outcome))
+    failures += check(assertions, lookup(outcome))
     budget = test.max_duration_ms
     if budget is not None and outcome.duration_ms > budget:
         failures.append(
@@ -277,16 +276,6 @@ def judge(test: CallTest, outcome: CallOutcome) -> tuple[list[AssertionFailure],
             )
         )
     return failures, None
-
-
-def _lookup(root: dict[str, Any], path: str, outcome: CallOutcome) -> Any:
-    if _root(path) == "result" and outcome.result is None:
-        raise TargetMissing(f"there is no result: {outcome.error}")
-    return resolve(root, path)
-
-
-def _root(path: str) -> str:
-    return path.split(".")[0].split("[")[0]
 
 
 def _text(result: dict[str, Any]) -> str:

@@ -16,11 +16,10 @@ from typing import Any, Generic, TypeVar
 
 import anyio
 
+from mcptest.run.targets import UNNAMED_TARGETS, target_root
+
 T = TypeVar("T")
 R = TypeVar("R")
-
-UNNAMED_TARGETS = frozenset({"logs", "sampling_requests", "elicitation_requests"})
-"""Targets filled by messages that do not say which request they belong to."""
 
 
 def server_of(test: Any) -> str | None:
@@ -31,7 +30,7 @@ def server_of(test: Any) -> str | None:
 
 def runs_alone(test: Any) -> bool:
     """Whether the test reads messages that name no request, so no other call may overlap it on its server."""
-    roots = {a.target.split(".")[0].split("[")[0] for a in getattr(test, "assertions", ())}
+    roots = {target_root(a.target) for a in getattr(test, "assertions", ())}
     return bool(roots & UNNAMED_TARGETS)
 
 

@@ -35,15 +35,6 @@ class CallCapture:
         note = {"progress": progress, "total": total, "message": message}
         self.progress.append({k: v for k, v in note.items() if v is not None})
 
-    def targets(self) -> dict[str, Any]:
-        """The capture as assertion roots."""
-        return {
-            "logs": self.logs,
-            "progress": self.progress,
-            "sampling_requests": self.sampling_requests,
-            "elicitation_requests": self.elicitation_requests,
-        }
-
 
 class ClientSide:
     """The callbacks handed to the SDK's `Client` for one server, recording into the current call's capture."""

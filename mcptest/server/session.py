@@ -60,6 +60,26 @@ class CallOutcome:
     capture: CallCapture = field(default_factory=CallCapture)
     """Log and progress notifications and server requests seen during the call."""
 
+    @property
+    def logs(self) -> list[dict[str, Any]]:
+        """The log messages (`notifications/message` params) the server sent during the call, in wire form."""
+        return self.capture.logs
+
+    @property
+    def progress(self) -> list[dict[str, Any]]:
+        """The call's progress notifications: `progress`, and `total` and `message` when sent."""
+        return self.capture.progress
+
+    @property
+    def sampling_requests(self) -> list[dict[str, Any]]:
+        """The `sampling/createMessage` requests the server made during the call, in wire form."""
+        return self.capture.sampling_requests
+
+    @property
+    def elicitation_requests(self) -> list[dict[str, Any]]:
+        """The `elicitation/create` requests the server made during the call, in wire form."""
+        return self.capture.elicitation_requests
+
 
 @dataclass
 class ServerInfo:
