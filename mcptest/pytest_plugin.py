@@ -62,10 +62,11 @@ class SuiteFile(pytest.File):
             suite = self.config.stash[_WORKER].suite(self.path)
         except UserError as exc:
             raise self.CollectError("\n".join(str(p) for p in exc.problems)) from None
-        from mcptest.run.runner import _base, select
+        from mcptest.run.kinds import report_fields
+        from mcptest.run.runner import select
         from mcptest.run.selection import Selection
 
-        tests: list[tuple[str, Any]] = [(_base(t, suite.file)["kind"], t) for t in select(suite, Selection())]
+        tests: list[tuple[str, Any]] = [(report_fields(t, suite.file)["kind"], t) for t in select(suite, Selection())]
         tests += [("agent", a) for a in suite.agents]
         for kind, test in tests:
             item = SuiteItem.from_parent(self, name=test.name, kind=kind, line=test._line)

@@ -98,9 +98,12 @@ class Server:
 
     def call_tool(self, tool: str, args: Mapping[str, Any] | None = None) -> CallOutcome:
         """`tools/call`: the result as the server sent it (`.result`, wire JSON), or `.error`, and what the server
-        sent during the call (`.logs`, `.progress`, `.sampling_requests`, `.elicitation_requests`)."""
+        sent during the call (`.logs`, `.progress`, `.sampling_requests`, `.elicitation_requests`); `.findings` holds
+        what breaks the tool's outputSchema, as a tool test reports it."""
+        from mcptest.run.call_tests import call_tool
+
         session = self._open()
-        return self._portal.call(session.call_tool, tool, dict(args or {}))
+        return self._portal.call(call_tool, session, tool, dict(args or {}))
 
     def list_tools(self) -> list[dict[str, Any]]:
         """`tools/list`, every page, as wire JSON."""

@@ -1,13 +1,25 @@
-"""The one call a tool, resource or prompt test makes, with resource and prompt names checked against the server."""
+"""Tool, resource and prompt tests: the one call each makes, the protocol checks on its result, and the judging of
+its outcome against the test's `expect:`."""
 
 from __future__ import annotations
 
-from typing import Any
+import time
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
 
+from mcptest.expect.assertions import check, show
+from mcptest.expect.failure import AssertionFailure
+from mcptest.records.report import Status, TestResult
+from mcptest.run.rows import elapsed_ms, failed_row
+from mcptest.run.targets import lookup, target_root
 from mcptest.server.primitives import prompt_request, read_request, unknown_prompt, unknown_resource
 from mcptest.server.session import CallOutcome, ServerSession, ServerUnavailable
 from mcptest.suite.models import ToolTest
 from mcptest.suite.primitives import PromptTest, ResourceTest, string_args
+
+if TYPE_CHECKING:
+    from mcptest.server.session import SessionPool
+    from mcptest.suite.models import Suite
 
 CallTest = ToolTest | ResourceTest | PromptTest
 
@@ -16,33 +28,117 @@ class UnknownName(Exception):
     """The test names a resource or prompt the server does not list."""
 
 
-def describe(test: CallTest) -> dict[str, Any]:
-    """The report fields that say what the test calls."""
-    if isinstance(test, ResourceTest):
-        return {"kind": "resource", "resource": test.resolved_uri}
-    if isinstance(test, PromptTest):
-        return {"kind": "prompt", "prompt": test.prompt}
-    return {"kind": "tool", "tool": test.tool}
+def call_fields(test: CallTest, file: str) -> dict[str, Any]:
+    """The report fields that say what the test is and what it calls."""
+    what = CALLS[type(test)][0](test)
+    return dict(name=test.name, server=test.server, file=file, line=test._line, tags=test.tags, **what)
+
+
+async def run_call_test(test: CallTest, pool: SessionPool, suite: Suite) -> tuple[TestResult, bool]:
+    """Make the test's one call and judge the outcome; the flag: the server never came up."""
+    start = time.perf_counter()
+    base = call_fields(test, suite.file)
+    try:
+        session = await pool.get(test.server)
+    except ServerUnavailable as exc:
+        return failed_row(base, start, exc.message, exc.stderr), "no handshake within" in exc.message
+    start = time.perf_counter()  # the server's start-up is the run's cost, not this test's
+    try:
+        outcome = await make_call(test, session)
+    except (UnknownName, ServerUnavailable) as exc:
+        return failed_row(base, start, str(exc), getattr(exc, "stderr", "")), False
+    failures, error = judge(test, outcome)
+    failed = bool(failures or error)
+    if failed and (unlisted := await unlisted_tool(test, session)):
+        error = f"{error}; {unlisted}" if error else unlisted
+    return TestResult(
+        **base,
+        status=Status.FAILED if failed else Status.PASSED,
+        duration_ms=elapsed_ms(start),
+        failures=failures,
+        error=error,
+        stderr=(session.stderr_tail() or None) if outcome.error and error else None,
+    ), False
 
 
 async def make_call(test: CallTest, session: ServerSession) -> CallOutcome:
     """Make the test's call; a resource or prompt the server does not list raises UnknownName."""
-    from mcp import types
+    return await CALLS[type(test)][1](test, session)
 
-    if isinstance(test, ToolTest):
-        return await session.call_tool(test.tool, test.args)
-    if isinstance(test, ResourceTest):
-        resources = await session.listing("resources/list", "resources") if _offers(session, "resources") else []
-        templates = await _templates(session)
-        why = unknown_resource(test.resolved_uri, test.template, resources, templates)
-        if why:
-            raise UnknownName(f"server '{test.server}': {why}")
-        return await session.call(read_request(test.resolved_uri), types.ReadResourceResult)
-    prompts = await session.listing("prompts/list", "prompts") if _offers(session, "prompts") else []
-    why = unknown_prompt(test.prompt, prompts)
-    if why:
-        raise UnknownName(f"server '{test.server}': {why}")
-    return await session.call(prompt_request(test.prompt, string_args(test.args)), types.GetPromptResult)
+
+async def call_tool(session: ServerSession, tool: str, args: dict[str, Any]) -> CallOutcome:
+    """Call a tool, and check its structuredContent against the outputSchema the server lists for it."""
+    outcome = await session.call_tool(tool, args)
+    if outcome.result is not None:
+        outcome.findings = await output_findings(session, tool, outcome.result)
+    return outcome
+
+
+async def output_findings(session: ServerSession, tool: str, wire: dict[str, Any]) -> list[str]:
+    """Protocol violations of a tool's result: structuredContent missing or breaking the declared outputSchema."""
+    if wire.get("isError"):
+        return []
+    try:
+        tools = {t["name"]: t for t in await session.list_tools()}
+    except ServerUnavailable:
+        return []
+    schema = tools.get(tool, {}).get("outputSchema")
+    if schema is None:
+        return []
+    if "structuredContent" not in wire:
+        return [f"tool '{tool}' declares an outputSchema but returned no structuredContent"]
+    from mcptest.core.json_schema import validator
+
+    try:
+        errors = list(validator(schema).iter_errors(wire["structuredContent"]))
+    except Exception as exc:  # RecursionError, an unresolvable $ref: the server's schema is broken
+        return [f"the outputSchema of '{tool}' cannot be checked: {type(exc).__name__}: {str(exc)[:200]}"]
+    if not errors:
+        return []
+    err = min(errors, key=lambda e: len(e.path))
+    at = "/".join(map(str, err.path)) or "(root)"
+    from mcptest.core.schema_text import error_text
+
+    return [f"structuredContent does not match the outputSchema of '{tool}' at {at}: {error_text(err)}"]
+
+
+def judge(test: CallTest, outcome: CallOutcome) -> tuple[list[AssertionFailure], str | None]:
+    """The failed assertions and the non-assertion error of one call.
+
+    A server request the suite gives no answer to fails the test, saying how to answer it. A protocol error fails
+    the test unless an assertion targets `error`. An `isError` result fails a test that has no assertions; a test
+    with assertions is judged by them alone.
+    """
+    assertions = test.assertions
+    if outcome.capture.unanswered:
+        return [], "; ".join(outcome.capture.unanswered)
+    if outcome.error and not any(target_root(a.target) == "error" for a in assertions):
+        return [], outcome.error
+    if not assertions and outcome.result and outcome.result.get("isError"):
+        return [], f"the tool returned an error result: {show(_text(outcome.result))}"
+    failures = [
+        AssertionFailure(
+            target="result.structuredContent",
+            matcher="outputSchema",
+            expected=None,
+            actual=(outcome.result or {}).get("structuredContent"),
+            message=finding,
+        )
+        for finding in outcome.findings
+    ]
+    failures += check(assertions, lookup(outcome))
+    budget = test.max_duration_ms
+    if budget is not None and outcome.duration_ms > budget:
+        failures.append(
+            AssertionFailure(
+                target="duration_ms",
+                matcher="max_duration_ms",
+                expected=budget,
+                actual=outcome.duration_ms,
+                message=f"took {outcome.duration_ms:.0f} ms, over the {budget:g} ms budget",
+            )
+        )
+    return failures, None
 
 
 async def unlisted_tool(test: CallTest, session: ServerSession) -> str:
@@ -63,10 +159,43 @@ async def unlisted_tool(test: CallTest, session: ServerSession) -> str:
     return f"server '{test.server}' lists no tool '{test.tool}' in tools/list{did_you_mean(test.tool, names)}"
 
 
-async def _templates(session: ServerSession) -> list[dict[str, Any]]:
-    if not _offers(session, "resources"):
-        return []
-    return await session.listing("resources/templates/list", "resourceTemplates")
+async def _call_tool_test(test: ToolTest, session: ServerSession) -> CallOutcome:
+    return await call_tool(session, test.tool, test.args)
+
+
+async def _read_resource(test: ResourceTest, session: ServerSession) -> CallOutcome:
+    from mcp import types
+
+    offered = _offers(session, "resources")
+    resources = await session.listing("resources/list", "resources") if offered else []
+    templates = await session.listing("resources/templates/list", "resourceTemplates") if offered else []
+    why = unknown_resource(test.resolved_uri, test.template, resources, templates)
+    if why:
+        raise UnknownName(f"server '{test.server}': {why}")
+    return await session.call(read_request(test.resolved_uri), types.ReadResourceResult)
+
+
+async def _get_prompt(test: PromptTest, session: ServerSession) -> CallOutcome:
+    from mcp import types
+
+    prompts = await session.listing("prompts/list", "prompts") if _offers(session, "prompts") else []
+    why = unknown_prompt(test.prompt, prompts)
+    if why:
+        raise UnknownName(f"server '{test.server}': {why}")
+    return await session.call(prompt_request(test.prompt, string_args(test.args)), types.GetPromptResult)
+
+
+CALLS: dict[type, tuple[Callable[[Any], dict[str, Any]], Callable[[Any, ServerSession], Awaitable[CallOutcome]]]] = {
+    ToolTest: (lambda t: {"kind": "tool", "tool": t.tool}, _call_tool_test),
+    ResourceTest: (lambda t: {"kind": "resource", "resource": t.resolved_uri}, _read_resource),
+    PromptTest: (lambda t: {"kind": "prompt", "prompt": t.prompt}, _get_prompt),
+}
+"""Per kind of call test: the report fields saying what it calls, and the call it makes."""
+
+
+def _text(result: dict[str, Any]) -> str:
+    texts = [c.get("text", "") for c in result.get("content", []) if isinstance(c, dict) and c.get("type") == "text"]
+    return " ".join(texts) or "(no text content)"
 
 
 def _offers(session: ServerSession, primitive: str) -> bool:

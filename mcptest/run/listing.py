@@ -11,8 +11,9 @@ if TYPE_CHECKING:
 
 def selected_rows(suite: Suite, selection: Selection) -> list[tuple[str, str, int]]:
     """One (kind, name, line) per selected test in run order: tool, resource, prompt and gate tests, then agents."""
-    from mcptest.run.runner import _base, select
+    from mcptest.run.kinds import report_fields
+    from mcptest.run.runner import select
 
-    rows = [(_base(t, suite.file)["kind"], t.name, t._line) for t in select(suite, selection)]
+    rows = [(report_fields(t, suite.file)["kind"], t.name, t._line) for t in select(suite, selection)]
     rows += [("agent", a.name, a._line) for a in suite.agents if selection.matches(a)]
     return rows

@@ -14,22 +14,16 @@ from typing import Any
 from mcptest.agent.plan import AgentOptions, plan
 from mcptest.agent.results import cell_row, judge_runs
 from mcptest.agent.runs import AgentRuns, run_agents
-from mcptest.core.errors import UserError
-from mcptest.expect.assertions import check, show
-from mcptest.expect.failure import AssertionFailure
 from mcptest.expect.snapshots import SnapshotStore, in_ci, snapshot_store
 from mcptest.providers import key_values
 from mcptest.records.report import GateReport, Report, Status, TestResult
-from mcptest.run.call_tests import CallTest, UnknownName, describe, make_call, unlisted_tool
-from mcptest.run.security import run_security_block
+from mcptest.run.kinds import Test, report_fields, run_test
+from mcptest.run.rows import failed_row
 from mcptest.run.selection import Selection
 from mcptest.run.state import RunState, crash_message
-from mcptest.run.targets import lookup, target_root
 from mcptest.run.workers import run_all
-from mcptest.server.session import CallOutcome, ServerConfig, ServerUnavailable, SessionPool
+from mcptest.server.session import ServerConfig, SessionPool
 from mcptest.suite.agents import AgentTest
-from mcptest.suite.blocks.security import SecurityBlock
-from mcptest.suite.blocks.tool_quality import ToolQualityBlock
 from mcptest.suite.models import Suite
 
 Clock = Callable[[], datetime]
@@ -47,9 +41,6 @@ class RunResult:
     """`--max-cost` was spent and runs were left undispatched (exit 5)."""
     notes: list[str] = field(default_factory=list)
     """Lines for stderr: cassettes written or not."""
-
-
-Test = CallTest | ToolQualityBlock | SecurityBlock
 
 
 def selected_count(suite: Suite, selection: Selection) -> int:
@@ -102,13 +93,9 @@ async def run_suite(
 
         async def run_one(test: Test) -> tuple[TestResult, bool]:
             try:
-                if isinstance(test, SecurityBlock):
-                    return await run_security_block(test, pool, suite.file, list(suite.servers))
-                if isinstance(test, ToolQualityBlock):
-                    return await run_quality_block(test, pool, suite.file)
-                return await run_tool_test(test, pool, suite.file)
+                return await run_test(test, pool, suite)
             except Exception as exc:  # a bug while checking one test must not lose the others' results
-                return _failed(_base(test, suite.file), time.perf_counter(), crash_message(exc), ""), False
+                return failed_row(report_fields(test, suite.file), time.perf_counter(), crash_message(exc), ""), False
 
         finished: list[int] = []  # suite positions of state.results, which stay in suite order as tests finish
 
@@ -173,115 +160,3 @@ def judge_agent(agent: AgentTest, live: AgentRuns, file: str) -> tuple[list[Test
             why = f"{c.skipped} of {agent.runs} runs not dispatched: the --max-cost budget was spent"
             rows.append(cell_row(agent, c.cell.model, file, why, skipped=True))
     return rows, gates
-
-
-async def run_tool_test(test: CallTest, pool: SessionPool, file: str) -> tuple[TestResult, bool]:
-    """Make the test's one call (tool, resource or prompt) and judge the outcome; the flag: the server never came up."""
-    start = time.perf_counter()
-    base = _base(test, file)
-    try:
-        session = await pool.get(test.server)
-    except ServerUnavailable as exc:
-        return _failed(base, start, exc.message, exc.stderr), "no handshake within" in exc.message
-    start = time.perf_counter()  # the server's start-up is the run's cost, not this test's
-    try:
-        outcome = await make_call(test, session)
-    except (UnknownName, ServerUnavailable) as exc:
-        return _failed(base, start, str(exc), getattr(exc, "stderr", "")), False
-    failures, error = judge(test, outcome)
-    failed = bool(failures or error)
-    if failed and (unlisted := await unlisted_tool(test, session)):
-        error = f"{error}; {unlisted}" if error else unlisted
-    return TestResult(
-        **base,
-        status=Status.FAILED if failed else Status.PASSED,
-        duration_ms=_ms(start),
-        failures=failures,
-        error=error,
-        stderr=(session.stderr_tail() or None) if outcome.error and error else None,
-    ), False
-
-
-async def run_quality_block(block: ToolQualityBlock, pool: SessionPool, file: str) -> tuple[TestResult, bool]:
-    """Score the server's live catalog and check the block's gate (its default gate when `expect` is empty)."""
-    from mcptest.records.catalog import from_wire
-    from mcptest.run.tool_quality import evaluate, selection
-
-    start = time.perf_counter()
-    base = _base(block, file)
-    try:
-        session = await pool.get(block.server)
-        catalog = from_wire(await session.list_tools(), f"server '{block.server}'")
-    except ServerUnavailable as exc:
-        timed_out = "no handshake within" in exc.message
-        return _failed(base, start, exc.message, exc.stderr), timed_out
-    except UserError as exc:
-        return _failed(base, start, f"the server's tools/list is malformed: {exc}", ""), False
-    targets, failures = evaluate(catalog, block)
-    figures: dict[str, float | int | None] = {
-        k: v for k, v in targets.items() if isinstance(v, int | float) and not isinstance(v, bool)
-    }
-    status = Status.FAILED if failures else Status.PASSED
-    result = TestResult(
-        **base, status=status, duration_ms=_ms(start), failures=failures, targets=figures, selection=selection(block)
-    )
-    return result, False
-
-
-def _base(test: Test, file: str) -> dict[str, Any]:
-    if isinstance(test, SecurityBlock):
-        return dict(name=test.name, kind="security", file=file, line=test._line, tags=test.tags)
-    what = {"kind": "quality"} if isinstance(test, ToolQualityBlock) else describe(test)
-    return dict(name=test.name, server=test.server, file=file, line=test._line, tags=test.tags, **what)
-
-
-def _failed(base: dict[str, Any], start: float, error: str, stderr: str) -> TestResult:
-    return TestResult(**base, status=Status.FAILED, duration_ms=_ms(start), error=error, stderr=stderr or None)
-
-
-def judge(test: CallTest, outcome: CallOutcome) -> tuple[list[AssertionFailure], str | None]:
-    """The failed assertions and the non-assertion error of one call.
-
-    A server request the suite gives no answer to fails the test, saying how to answer it. A protocol error fails
-    the test unless an assertion targets `error`. An `isError` result fails a test that has no assertions; a test
-    with assertions is judged by them alone.
-    """
-    assertions = test.assertions
-    if outcome.capture.unanswered:
-        return [], "; ".join(outcome.capture.unanswered)
-    if outcome.error and not any(target_root(a.target) == "error" for a in assertions):
-        return [], outcome.error
-    if not assertions and outcome.result and outcome.result.get("isError"):
-        return [], f"the tool returned an error result: {show(_text(outcome.result))}"
-    failures = [
-        AssertionFailure(
-            target="result.structuredContent",
-            matcher="outputSchema",
-            expected=None,
-            actual=(outcome.result or {}).get("structuredContent"),
-            message=finding,
-        )
-        for finding in outcome.findings
-    ]
-    failures += check(assertions, lookup(outcome))
-    budget = test.max_duration_ms
-    if budget is not None and outcome.duration_ms > budget:
-        failures.append(
-            AssertionFailure(
-                target="duration_ms",
-                matcher="max_duration_ms",
-                expected=budget,
-                actual=outcome.duration_ms,
-                message=f"took {outcome.duration_ms:.0f} ms, over the {budget:g} ms budget",
-            )
-        )
-    return failures, None
-
-
-def _text(result: dict[str, Any]) -> str:
-    texts = [c.get("text", "") for c in result.get("content", []) if isinstance(c, dict) and c.get("type") == "text"]
-    return " ".join(texts) or "(no text content)"
-
-
-def _ms(start: float) -> float:
-    return round((time.perf_counter() - start) * 1000, 3)

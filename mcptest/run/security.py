@@ -7,15 +7,20 @@ from typing import TYPE_CHECKING, Any
 
 from mcptest.expect.assertions import check, resolve
 from mcptest.records.report import Status, TestResult
+from mcptest.run.rows import elapsed_ms, failed_row
 from mcptest.suite.blocks.security import SecurityBlock
 
 if TYPE_CHECKING:
     from mcptest.server.session import SessionPool
+    from mcptest.suite.models import Suite
 
 
-async def run_security_block(
-    block: SecurityBlock, pool: SessionPool, file: str, servers: list[str]
-) -> tuple[TestResult, bool]:
+def security_fields(block: SecurityBlock, file: str) -> dict[str, Any]:
+    """The report fields that say what the block is."""
+    return dict(name=block.name, kind="security", file=file, line=block._line, tags=block.tags)
+
+
+async def run_security_block(block: SecurityBlock, pool: SessionPool, suite: Suite) -> tuple[TestResult, bool]:
     """Scan the block's servers (all of the suite's when it names none); the flag says a server never came up."""
     from mcptest.checks.security.engine import scan
     from mcptest.checks.security.registry import select_sec_rules
@@ -25,16 +30,16 @@ async def run_security_block(
     from mcptest.server.session import ServerUnavailable
 
     start = time.perf_counter()
-    base: dict[str, Any] = dict(name=block.name, kind="security", file=file, line=block._line, tags=block.tags)
+    base = security_fields(block, suite.file)
     surfaces = []
-    for name in block.servers or servers:
+    for name in block.servers or list(suite.servers):
         try:
             session = await pool.get(name)
             catalog = from_wire(await session.list_tools(), f"server '{name}'")
         except ServerUnavailable as exc:
-            return _failed(base, start, exc.message, exc.stderr), "no handshake within" in exc.message
+            return failed_row(base, start, exc.message, exc.stderr), "no handshake within" in exc.message
         except UserError as exc:
-            return _failed(base, start, f"server '{name}': the tools/list is malformed: {exc}", ""), False
+            return failed_row(base, start, f"server '{name}': the tools/list is malformed: {exc}", ""), False
         surfaces.append(from_catalog(catalog, f"server '{name}'", name))
     report = scan(surfaces, select_sec_rules(block.select, block.ignore))
     targets = report.summary()
@@ -44,12 +49,4 @@ async def run_security_block(
         found = "; ".join(f"{f.finding.rule} {f.entry.label} ({f.source}): {f.finding.message}" for f in report.flagged)
         failures[0] = failures[0].model_copy(update={"message": f"{failures[0].message}: {found}"})
     status = Status.FAILED if failures else Status.PASSED
-    return TestResult(**base, status=status, duration_ms=_ms(start), failures=failures, targets=figures), False
-
-
-def _failed(base: dict[str, Any], start: float, error: str, stderr: str) -> TestResult:
-    return TestResult(**base, status=Status.FAILED, duration_ms=_ms(start), error=error, stderr=stderr or None)
-
-
-def _ms(start: float) -> float:
-    return round((time.perf_counter() - start) * 1000, 3)
+    return TestResult(**base, status=status, duration_ms=elapsed_ms(start), failures=failures, targets=figures), False

@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+import time
+from typing import TYPE_CHECKING, Any
 
 from mcptest.checks.lint.engine import QualityReport, assess
 from mcptest.checks.lint.registry import configure, select_rules, selection_label
 from mcptest.expect.assertions import TargetMissing, check, resolve
 from mcptest.expect.failure import AssertionFailure
 from mcptest.records.catalog import Catalog
+from mcptest.records.report import Status, TestResult
+from mcptest.run.rows import elapsed_ms, failed_row
 from mcptest.suite.blocks.tool_quality import DEFAULT_GATE, TARGET_ROOTS, ToolQualityBlock, default_gate
+
+if TYPE_CHECKING:
+    from mcptest.server.session import SessionPool
+    from mcptest.suite.models import Suite
 
 _TOOL_TARGET = re.compile(r"""^tool\[(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)')\]\.(?P<field>\w+)$""")
 
@@ -67,3 +74,40 @@ def _counts(report: QualityReport) -> dict[str, int]:
     summary = report.summary()
     keys = ("critical_count", "warning_count", "schema_criticals", "schema_warnings", "smell_total")
     return {k: summary[k] for k in keys}
+
+
+def quality_fields(block: ToolQualityBlock, file: str) -> dict[str, Any]:
+    """The report fields that say what the block is."""
+    return dict(name=block.name, server=block.server, file=file, line=block._line, tags=block.tags, kind="quality")
+
+
+async def run_quality_block(block: ToolQualityBlock, pool: SessionPool, suite: Suite) -> tuple[TestResult, bool]:
+    """Score the server's live catalog and check the block's gate (its default gate when `expect` is empty)."""
+    from mcptest.core.errors import UserError
+    from mcptest.records.catalog import from_wire
+    from mcptest.server.session import ServerUnavailable
+
+    start = time.perf_counter()
+    base = quality_fields(block, suite.file)
+    try:
+        session = await pool.get(block.server)
+        catalog = from_wire(await session.list_tools(), f"server '{block.server}'")
+    except ServerUnavailable as exc:
+        timed_out = "no handshake within" in exc.message
+        return failed_row(base, start, exc.message, exc.stderr), timed_out
+    except UserError as exc:
+        return failed_row(base, start, f"the server's tools/list is malformed: {exc}", ""), False
+    targets, failures = evaluate(catalog, block)
+    figures: dict[str, float | int | None] = {
+        k: v for k, v in targets.items() if isinstance(v, int | float) and not isinstance(v, bool)
+    }
+    status = Status.FAILED if failures else Status.PASSED
+    result = TestResult(
+        **base,
+        status=status,
+        duration_ms=elapsed_ms(start),
+        failures=failures,
+        targets=figures,
+        selection=selection(block),
+    )
+    return result, False

@@ -229,7 +229,8 @@ class ServerSession:
         return list(self._tools.values())
 
     async def call_tool(self, tool: str, args: dict[str, Any]) -> CallOutcome:
-        """Call a tool and return what the server really sent (no client-side result validation)."""
+        """Call a tool and return what the server really sent (no client-side result validation: a tool test checks
+        the result against the tool's outputSchema itself, `mcptest.run.call_tests.call_tool`)."""
         from mcp import types
 
         def request(responses: Any, state: str | None) -> Any:
@@ -238,10 +239,7 @@ class ServerSession:
             )
             return types.CallToolRequest(params=params)
 
-        outcome = await self.call(request, types.CallToolResult)
-        if outcome.result is not None:
-            outcome.findings = await self._output_findings(tool, outcome.result)
-        return outcome
+        return await self.call(request, types.CallToolResult)
 
     async def call(self, make: MakeRequest, model: Any) -> CallOutcome:
         """Send one request of a test, capturing what the server sends meanwhile; failures become `error`.
@@ -273,32 +271,6 @@ class ServerSession:
             if method not in self._lists:
                 self._lists[method] = await list_all(self, method, key)
             return self._lists[method]
-
-    async def _output_findings(self, tool: str, wire: dict[str, Any]) -> list[str]:
-        if wire.get("isError"):
-            return []
-        try:
-            tools = {t["name"]: t for t in await self.list_tools()}
-        except ServerUnavailable:
-            return []
-        schema = tools.get(tool, {}).get("outputSchema")
-        if schema is None:
-            return []
-        if "structuredContent" not in wire:
-            return [f"tool '{tool}' declares an outputSchema but returned no structuredContent"]
-        from mcptest.core.json_schema import validator
-
-        try:
-            errors = list(validator(schema).iter_errors(wire["structuredContent"]))
-        except Exception as exc:  # RecursionError, an unresolvable $ref: the server's schema is broken
-            return [f"the outputSchema of '{tool}' cannot be checked: {type(exc).__name__}: {str(exc)[:200]}"]
-        if not errors:
-            return []
-        err = min(errors, key=lambda e: len(e.path))
-        at = "/".join(map(str, err.path)) or "(root)"
-        from mcptest.core.schema_text import error_text
-
-        return [f"structuredContent does not match the outputSchema of '{tool}' at {at}: {error_text(err)}"]
 
     async def _request(self, send: Any) -> Any:
         """Send one request, turning every way it can go wrong into ServerUnavailable."""

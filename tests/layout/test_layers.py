@@ -34,7 +34,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 )
 """Lowest first. `mcptest` is the package's own `__init__` (its version); the last row is the interfaces."""
 
-STRICT = os.environ.get("MCPTEST_LAYERS", "list") != "list"
+STRICT = os.environ.get("MCPTEST_LAYERS") != "list"
 """`MCPTEST_LAYERS=list` prints every violation and passes: the mode for moving code in steps."""
 
 
