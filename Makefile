@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install browser demo test lint typecheck schema bench clean
+.PHONY: install browser demo test lint typecheck schema bench bench-peers clean
 
 NPM_SERVERS := tests/servers/npm
 
@@ -47,5 +47,16 @@ schema: $(STAMP)
 bench: $(STAMP)
 	for script in benchmarks/[!_]*.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done
 
+## The peer tools the lint is timed against (mcp-quality), in a venv of their own so none of their packages or pytest
+## plugins reach mcptest's; then the lint figures side by side.
+PEERS := .venv-peers
+$(PEERS)/.installed:
+	$(PYTHON) -m venv $(PEERS)
+	$(PEERS)/bin/python -m pip install --quiet mcp-quality
+	touch $@
+
+bench-peers: $(STAMP) $(PEERS)/.installed
+	$(BIN)/python benchmarks/goals.py --only lint --peers $(PEERS)/bin
+
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(PEERS) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -7,7 +7,10 @@ compare.py and tool_bench.py, each run in a process of its own so its memory is 
 time (user + system, servers included) is what a busy shared machine inflates least; on an idle machine the wall
 clock comes close to it.
 
-    python benchmarks/goals.py [--rounds 5] [--only run,lint,tool-bench,compare]
+    python benchmarks/goals.py [--rounds 5] [--only run,lint,tool-bench,compare] [--peers DIR]
+
+`--peers DIR` (a bin folder holding `mcp-quality`; `make bench-peers` installs it into `.venv-peers`) times
+`mcp-quality static` on the same 13-tool catalog in turns with mcptest's lint.
 """
 
 from __future__ import annotations
@@ -33,6 +36,10 @@ def show(name: str, runs: Runs, goal: str, sanity: str) -> None:
     print(f"  {name}\n      {runs.line()}   goal {goal}\n      sanity: {sanity}")
 
 
+PEERS: Path | None = None
+"""The bin folder of the peer tools (`--peers`), when given."""
+
+
 def lint(rounds: int, tmp: Path) -> None:
     paths = {}
     for size in (1000, 10000):
@@ -45,6 +52,8 @@ def lint(rounds: int, tmp: Path) -> None:
         "1,000 JSON": [*base, str(paths[1000]), "--json"],
         "10,000 text": [*base, str(paths[10000])],
     }
+    if PEERS is not None:
+        commands["mcp-quality"] = [str(PEERS / "mcp-quality"), "static", str(SMALL_CATALOG)]
     runs = measure(commands, rounds)
 
     def summary(name: str) -> str:
@@ -55,6 +64,10 @@ def lint(rounds: int, tmp: Path) -> None:
 
     show("lint of a 13-tool real catalog (server-everything), text", runs["13-tool real catalog"], "< 0.25 s",
          summary("13-tool real catalog"))  # fmt: skip
+    if PEERS is not None:
+        peer = runs["mcp-quality"].stdout.strip().splitlines()
+        show("mcp-quality static, the same catalog (timed in turns with the lint above)", runs["mcp-quality"],
+             "mcptest's lint faster", f"{len(peer)} lines of output")  # fmt: skip
     show("doctor --lint-descriptions, 1,000 tools, text", runs["1,000 text"], "< 1 s", summary("1,000 text"))
     show("doctor --lint-descriptions, 1,000 tools, JSON", runs["1,000 JSON"], "< 1 s", summary("1,000 JSON"))
     show("doctor --lint-descriptions, 10,000 tools, text", runs["10,000 text"], "< 6 s", summary("10,000 text"))
@@ -125,7 +138,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--only", default=",".join(FIGURES))
+    parser.add_argument("--peers", type=Path, help="a bin folder holding mcp-quality, timed beside the lint")
     args = parser.parse_args()
+    global PEERS
+    PEERS = args.peers
     print(f"issue 19's figures, whole process, {args.rounds} runs each after a warm-up; {load_note()}")
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.only.split(","):
