@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcptest.agent.judges.run import verdict_of
 from mcptest.expect.assertions import check, resolve
@@ -11,6 +11,9 @@ from mcptest.gates import blocks_of, evaluate_blocks
 from mcptest.records.report import GateReport, Status, TestResult
 from mcptest.records.trace import Trace
 from mcptest.suite.agents import AgentTest, agent_view
+
+if TYPE_CHECKING:
+    from mcptest.agent.runs import AgentRuns
 
 
 def judge_runs(test: AgentTest, traces: Sequence[Trace], file: str) -> tuple[list[TestResult], list[GateReport]]:
@@ -123,3 +126,18 @@ def _by_model(test: AgentTest, traces: Sequence[Trace]) -> dict[str | None, list
     for trace in traces:
         groups.setdefault(trace.model or test.model, []).append(trace)
     return groups
+
+
+def judge_agent(agent: AgentTest, live: AgentRuns, file: str) -> tuple[list[TestResult], list[GateReport]]:
+    """An agent test's rows and gates: its recorded runs, or its cells' runs plus a row per cell that did not run."""
+    if agent.recorded:
+        return judge_runs(agent, agent.recorded_runs(), file)
+    mine = [c for c in live.cells if c.cell.test is agent]
+    rows, gates = judge_runs(agent, [t for c in mine for t in c.traces], file)
+    for c in mine:
+        if c.error:
+            rows.append(cell_row(agent, c.cell.model, file, c.error))
+        if c.skipped:
+            why = f"{c.skipped} of {agent.runs} runs not dispatched: the --max-cost budget was spent"
+            rows.append(cell_row(agent, c.cell.model, file, why, skipped=True))
+    return rows, gates

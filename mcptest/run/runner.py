@@ -12,18 +12,17 @@ from pathlib import Path
 from typing import Any
 
 from mcptest.agent.plan import AgentOptions, plan
-from mcptest.agent.results import cell_row, judge_runs
-from mcptest.agent.runs import AgentRuns, run_agents
+from mcptest.agent.results import cell_row, judge_agent
+from mcptest.agent.runs import run_agents
 from mcptest.expect.snapshots import SnapshotStore, in_ci, snapshot_store
 from mcptest.providers import key_values
-from mcptest.records.report import GateReport, Report, Status, TestResult
+from mcptest.records.report import Report, Status, TestResult
 from mcptest.run.kinds import Test, report_fields, run_test
 from mcptest.run.rows import failed_row
 from mcptest.run.selection import Selection
 from mcptest.run.state import RunState, crash_message
 from mcptest.run.workers import run_all
 from mcptest.server.session import ServerConfig, SessionPool
-from mcptest.suite.agents import AgentTest
 from mcptest.suite.models import Suite
 
 Clock = Callable[[], datetime]
@@ -145,18 +144,3 @@ async def _snapshots_on(pool: Any, store: SnapshotStore) -> AsyncIterator[Sessio
     with snapshot_store(store):
         async with pool as entered:
             yield entered
-
-
-def judge_agent(agent: AgentTest, live: AgentRuns, file: str) -> tuple[list[TestResult], list[GateReport]]:
-    """An agent test's rows and gates: its recorded runs, or its cells' runs plus a row per cell that did not run."""
-    if agent.recorded:
-        return judge_runs(agent, agent.recorded_runs(), file)
-    mine = [c for c in live.cells if c.cell.test is agent]
-    rows, gates = judge_runs(agent, [t for c in mine for t in c.traces], file)
-    for c in mine:
-        if c.error:
-            rows.append(cell_row(agent, c.cell.model, file, c.error))
-        if c.skipped:
-            why = f"{c.skipped} of {agent.runs} runs not dispatched: the --max-cost budget was spent"
-            rows.append(cell_row(agent, c.cell.model, file, why, skipped=True))
-    return rows, gates
