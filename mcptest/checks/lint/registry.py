@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import difflib
-import inspect
 from collections.abc import Sequence
-from dataclasses import replace
 
 from mcptest.checks.findings import Rule
 from mcptest.checks.findings import Severity as S
@@ -17,7 +14,7 @@ from mcptest.checks.lint import contradiction_rules as con_desc
 from mcptest.checks.lint import desc_rules as desc
 from mcptest.checks.lint import schema_rules as sch
 from mcptest.checks.lint import server_managed as managed
-from mcptest.core.errors import usage_error
+from mcptest.checks.registry import rule_by_code, selected_codes, with_settings
 
 RULES: tuple[Rule, ...] = (
     Rule("DESC-001", S.CRITICAL, desc.desc_001_short_description),
@@ -52,11 +49,7 @@ PASS_RULE = "PASS"
 
 def get_rule(code: str) -> Rule:
     """The rule with this code (case-insensitive); an unknown code is a UserError with a suggestion."""
-    by_code = {r.code: r for r in RULES}
-    found = by_code.get(code.strip().upper())
-    if found is None:
-        raise usage_error(f"unknown rule {code!r}{_did_you_mean(code.upper(), list(by_code))}")
-    return found
+    return rule_by_code(RULES, code)
 
 
 def select_rules(select: Sequence[str] = (), ignore: Sequence[str] = (), *, strict: bool = False) -> tuple[Rule, ...]:
@@ -86,25 +79,12 @@ def _tier_allows(rule: Rule, codes: list[str], strict: bool) -> bool:
 def configure(rules: Sequence[Rule], *, server_managed: Sequence[str] | None = None) -> tuple[Rule, ...]:
     """The rules with their settings applied (each rule receives those its function accepts); None keeps a default."""
     settings = {"server_managed": tuple(server_managed)} if server_managed is not None else {}
-    return tuple(replace(r, options=tuple((k, v) for k, v in settings.items() if k in _accepts(r))) for r in rules)
-
-
-def _accepts(rule: Rule) -> set[str]:
-    return set(inspect.signature(rule.check).parameters) - {"tool"}
+    return with_settings(rules, settings)
 
 
 def _codes(values: Sequence[str]) -> list[str]:
-    codes = [c.strip().upper() for v in values for c in v.split(",") if c.strip()]
-    for code in codes:
-        if not any(_matches(r, code) for r in RULES):
-            raise usage_error(f"unknown rule or prefix {code!r}{_did_you_mean(code, [r.code for r in RULES])}")
-    return codes
+    return selected_codes(RULES, values)
 
 
 def _matches(rule: Rule, code: str) -> bool:
     return rule.code.startswith(code)
-
-
-def _did_you_mean(word: str, candidates: list[str]) -> str:
-    close = difflib.get_close_matches(word, candidates, n=1, cutoff=0.6)
-    return f" (did you mean '{close[0]}'?)" if close else ""

@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Sequence
-from dataclasses import replace
 
 from mcptest.checks.findings import Rule
 from mcptest.checks.findings import Severity as S
+from mcptest.checks.registry import rule_by_code, selected_codes, with_settings
 from mcptest.checks.security import effect_rules as eff
 from mcptest.checks.security import exfiltration_rules as exf
 from mcptest.checks.security import injection_rules as inj
 from mcptest.checks.security import unicode_rules as uni
 from mcptest.checks.security.scope import Scope
-from mcptest.core.errors import usage_error
-from mcptest.core.validation import did_you_mean
 
 SEC_RULES: tuple[Rule, ...] = (
     Rule("SEC-001", S.CRITICAL, inj.sec_001_instructions_to_the_model),
@@ -32,11 +29,7 @@ SEC_RULES: tuple[Rule, ...] = (
 
 def get_sec_rule(code: str) -> Rule:
     """The SEC rule with this code (case-insensitive); an unknown code is a UserError with a suggestion."""
-    by_code = {r.code: r for r in SEC_RULES}
-    found = by_code.get(code.strip().upper())
-    if found is None:
-        raise usage_error(f"unknown rule {code!r}{did_you_mean(code.upper(), list(by_code))}")
-    return found
+    return rule_by_code(SEC_RULES, code)
 
 
 def select_sec_rules(select: Sequence[str] = (), ignore: Sequence[str] = ()) -> tuple[Rule, ...]:
@@ -47,16 +40,8 @@ def select_sec_rules(select: Sequence[str] = (), ignore: Sequence[str] = ()) -> 
 
 def with_scope(rules: Sequence[Rule], scope: Scope) -> tuple[Rule, ...]:
     """The rules with the scan's scope passed to those whose function takes one (as `configure` does for lint)."""
-    return tuple(replace(r, options=(("scope", scope),)) if _takes_scope(r) else r for r in rules)
-
-
-def _takes_scope(rule: Rule) -> bool:
-    return "scope" in inspect.signature(rule.check).parameters
+    return with_settings(rules, {"scope": scope})
 
 
 def _codes(values: Sequence[str]) -> list[str]:
-    codes = [c.strip().upper() for v in values for c in v.split(",") if c.strip()]
-    for code in codes:
-        if not any(r.code.startswith(code) for r in SEC_RULES):
-            raise usage_error(f"unknown rule or prefix {code!r}{did_you_mean(code, [r.code for r in SEC_RULES])}")
-    return codes
+    return selected_codes(SEC_RULES, values)
