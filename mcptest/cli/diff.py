@@ -4,15 +4,12 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
 from mcptest.cli.server_options import CommandOpt, HeaderOpt, ServerOpt, TimeoutOpt, UrlOpt
 from mcptest.core.exit_codes import ExitCode
-
-if TYPE_CHECKING:
-    from mcptest.records.entries import Surface
 
 FORMATS = ("pretty", "json", "md")
 
@@ -48,7 +45,7 @@ def diff(
     from mcptest.diff.classify import diff as compare
     from mcptest.diff.model import FAIL_ON
     from mcptest.records.entries import load
-    from mcptest.server.surfaces import Unreachable
+    from mcptest.server.surfaces import Unreachable, chosen_surfaces
 
     fmt = "json" if json_output else fmt
     if fmt not in FORMATS:
@@ -60,7 +57,11 @@ def diff(
         raise usage_error("give NEW as a file, or a live server with --command, --url or --suite (not both)")
     before = load(old)
     try:
-        after = load(new) if new is not None else _live(suite, server, command, url, header, timeout, debug)
+        if new is not None:
+            after = load(new)
+        else:
+            _, listed = chosen_surfaces(suite, server, command, url, header, timeout, debug=debug, one=True)
+            after = listed[0][1]
     except Unreachable as exc:
         print(f"mcptest: {exc}", file=sys.stderr)
         if exc.stderr:
@@ -73,25 +74,6 @@ def diff(
         report.selection = selection_effect(report, before, after, intents)
     _emit(report, fmt, output, no_color)
     return ExitCode.FAILED if report.fails(fail_on) else ExitCode.OK
-
-
-def _live(
-    suite: str | None,
-    server: str | None,
-    command: str | None,
-    url: str | None,
-    header: list[str] | None,
-    timeout: float,
-    debug: bool,
-) -> Surface:
-    from mcptest.server.session import quiet_sdk_logs
-    from mcptest.server.sources import resolve_sources
-    from mcptest.server.surfaces import live_surfaces
-
-    sources = resolve_sources(suite, server, None, command, url, header, timeout)
-    sources.one()
-    quiet_sdk_logs(debug)
-    return live_surfaces(sources)[0][1]
 
 
 def _emit(report: object, fmt: str, output: str | None, no_color: bool) -> None:

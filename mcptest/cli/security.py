@@ -88,13 +88,10 @@ def _surfaces(
         if suite or server or command or url:
             raise usage_error("--catalog reads saved files; it cannot be combined with SUITE, --command or --url")
         return [load(path) for path in catalogs], catalogs[0] if len(catalogs) == 1 else None
-    from mcptest.server.session import quiet_sdk_logs
-    from mcptest.server.sources import resolve_sources
-    from mcptest.server.surfaces import live_surfaces
+    from mcptest.server.surfaces import chosen_surfaces
 
-    sources = resolve_sources(suite, server, None, command, url, header, timeout)
-    quiet_sdk_logs(debug)
-    return [s for _, s in live_surfaces(sources)], sources.suite.file if sources.suite else None
+    sources, listed = chosen_surfaces(suite, server, command, url, header, timeout, debug=debug)
+    return [s for _, s in listed], sources.suite.file if sources.suite else None
 
 
 def print_report(report: SecurityReport, no_color: bool) -> None:
