@@ -42,10 +42,9 @@ def diff(
 ) -> int:
     """Classify every change between two catalogs; exit 1 when one reaches --fail-on (default: breaking)."""
     from mcptest.core.errors import usage_error
-    from mcptest.diff.classify import diff as compare
+    from mcptest.diff.compare import diff_sources
     from mcptest.diff.model import FAIL_ON
-    from mcptest.records.entries import load
-    from mcptest.server.surfaces import Unreachable, chosen_surfaces
+    from mcptest.server.surfaces import Unreachable
 
     fmt = "json" if json_output else fmt
     if fmt not in FORMATS:
@@ -55,23 +54,13 @@ def diff(
     live = bool(suite or server or command or url)
     if live == (new is not None):
         raise usage_error("give NEW as a file, or a live server with --command, --url or --suite (not both)")
-    before = load(old)
     try:
-        if new is not None:
-            after = load(new)
-        else:
-            _, listed = chosen_surfaces(suite, server, command, url, header, timeout, debug=debug, one=True)
-            after = listed[0][1]
+        report = diff_sources(old, new, suite, server, command, url, header, timeout, intents=intents, debug=debug)
     except Unreachable as exc:
         print(f"mcptest: {exc}", file=sys.stderr)
         if exc.stderr:
             print(exc.stderr, file=sys.stderr)
         return ExitCode.FAILED
-    report = compare(before, after)
-    if intents:
-        from mcptest.diff.selection import selection_effect
-
-        report.selection = selection_effect(report, before, after, intents)
     _emit(report, fmt, output, no_color)
     return ExitCode.FAILED if report.fails(fail_on) else ExitCode.OK
 
