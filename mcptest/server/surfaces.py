@@ -73,3 +73,27 @@ def chosen_surfaces(
         sources.one()
     quiet_sdk_logs(debug)
     return sources, live_surfaces(sources)
+
+
+def chosen_catalog(
+    suite: str | None,
+    server: str | None,
+    command: str | None,
+    url: str | None,
+    header: list[str] | None,
+    timeout: float,
+    *,
+    usage: str,
+    debug: bool = False,
+) -> Catalog:
+    """The catalog of the one server the command line names, listed live (more than one is a usage error, told
+    with `usage`); the SDK's logs are quiet unless `debug`."""
+    import anyio
+
+    from mcptest.server.session import quiet_sdk_logs
+    from mcptest.server.sources import resolve_sources
+
+    sources = resolve_sources(suite, server, None, command, url, header, timeout, usage)
+    name, config = sources.one()
+    quiet_sdk_logs(debug)
+    return anyio.run(live_catalog, name, config, sources.base_dir)
