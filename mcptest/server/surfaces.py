@@ -1,4 +1,5 @@
-"""Where `diff`, `pin` and `security` get live catalogs: a server listed through doctor's probe."""
+"""Where `diff`, `pin`, `security`, `tools`, `catalog` and `init` get live catalogs: the servers the command line
+names, listed through doctor's probe (or captured whole, for `catalog`)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from mcptest.records.entries import Surface, from_catalog
 
 if TYPE_CHECKING:
     from mcptest.records.catalog import Catalog
+    from mcptest.records.catalog_snapshot import CatalogSnapshot
     from mcptest.server.session import ServerConfig
     from mcptest.server.sources import Sources
 
@@ -75,6 +77,28 @@ def chosen_surfaces(
     return sources, live_surfaces(sources)
 
 
+def chosen_server(
+    suite: str | None,
+    server: str | None,
+    command: str | None,
+    url: str | None,
+    header: list[str] | None,
+    timeout: float,
+    *,
+    usage: str,
+    debug: bool = False,
+) -> tuple[str, ServerConfig, Path]:
+    """The one server the command line names, as (name, config, base folder); more than one is a usage error (told
+    with `usage`). The SDK's logs are quiet unless `debug`."""
+    from mcptest.server.session import quiet_sdk_logs
+    from mcptest.server.sources import resolve_sources
+
+    sources = resolve_sources(suite, server, None, command, url, header, timeout, usage)
+    name, config = sources.one()
+    quiet_sdk_logs(debug)
+    return name, config, sources.base_dir
+
+
 def chosen_catalog(
     suite: str | None,
     server: str | None,
@@ -86,14 +110,30 @@ def chosen_catalog(
     usage: str,
     debug: bool = False,
 ) -> Catalog:
-    """The catalog of the one server the command line names, listed live (more than one is a usage error, told
-    with `usage`); the SDK's logs are quiet unless `debug`."""
+    """The tools/list of the one server the command line names, listed live; a server that fails raises
+    Unreachable."""
     import anyio
 
-    from mcptest.server.session import quiet_sdk_logs
-    from mcptest.server.sources import resolve_sources
+    chosen = chosen_server(suite, server, command, url, header, timeout, usage=usage, debug=debug)
+    return anyio.run(live_catalog, *chosen)
 
-    sources = resolve_sources(suite, server, None, command, url, header, timeout, usage)
-    name, config = sources.one()
-    quiet_sdk_logs(debug)
-    return anyio.run(live_catalog, name, config, sources.base_dir)
+
+def chosen_snapshot(
+    suite: str | None,
+    server: str | None,
+    command: str | None,
+    url: str | None,
+    header: list[str] | None,
+    timeout: float,
+    *,
+    usage: str,
+    debug: bool = False,
+) -> CatalogSnapshot:
+    """Every primitive the one server the command line names offers, captured live; a server that fails raises
+    `mcptest.server.session.ServerUnavailable`."""
+    import anyio
+
+    from mcptest.server.capture import snapshot_server
+
+    chosen = chosen_server(suite, server, command, url, header, timeout, usage=usage, debug=debug)
+    return anyio.run(snapshot_server, *chosen)
