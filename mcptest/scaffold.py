@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from mcptest.records.catalog import Catalog, Tool
@@ -32,6 +33,58 @@ class Starter:
     args: dict[str, dict[str, Any] | None]
     writers: tuple[str, ...] = ()
     """Tools that may change state, whose smoke tests are written commented out."""
+
+
+@dataclass(frozen=True)
+class Written:
+    """What `mcptest init` wrote: the suite's path, the workflow's path, and the starter they hold."""
+
+    suite_path: Path
+    workflow_path: Path
+    starter: Starter
+
+
+def write_starter(
+    command: str | None,
+    url: str | None,
+    header: list[str] | None = None,
+    timeout: float = 30.0,
+    *,
+    name: str = "server",
+    directory: str | Path = ".",
+    mcptest_spec: str = "mcptest",
+    force: bool = False,
+) -> Written:
+    """Read the server's catalog and write the starter suite and CI workflow under `directory`, atomically.
+
+    Bad options, or files that exist without `force`, raise UserError; a server that cannot be listed raises
+    `mcptest.server.surfaces.Unreachable` (nothing is written then).
+    """
+    import shlex
+
+    import anyio
+
+    from mcptest.core.atomic import atomic_write_text
+    from mcptest.core.errors import usage_error
+    from mcptest.server.sources import resolve_sources
+    from mcptest.server.surfaces import live_catalog
+
+    if not command and not url:
+        raise usage_error("init needs the server to read: --command 'uvx mcp-server-time' or --url URL")
+    sources = resolve_sources(None, None, None, command, url, header, timeout)
+    root = Path(directory)
+    suite_path, workflow_path = root / "mcptest.yml", root / ".github" / "workflows" / "mcptest.yml"
+    existing = [str(p) for p in (suite_path, workflow_path) if p.exists()]
+    if existing and not force:
+        raise usage_error(f"{' and '.join(existing)} exists; pass --force to overwrite")
+    _, config = sources.servers[0]
+    catalog = anyio.run(live_catalog, name, config, sources.base_dir)
+    connection = {"command": shlex.split(command)} if command else {"url": url}
+    written = starter(catalog, name, connection, mcptest_spec)
+    workflow_path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(suite_path, written.suite)
+    atomic_write_text(workflow_path, written.workflow)
+    return Written(suite_path, workflow_path, written)
 
 
 def arguments(schema: dict[str, Any]) -> dict[str, Any] | None:

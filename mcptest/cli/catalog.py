@@ -30,22 +30,16 @@ def catalog(
     debug: Annotated[bool, typer.Option("--debug", help="Log the SDK's debug output to stderr.")] = False,
 ) -> int:
     """Print or save a server's catalog snapshot (schema/catalog.v1.json); exit 1 when it cannot be listed."""
-    import anyio
-
     from mcptest.cli.common import check_output
     from mcptest.core.printable import printable
     from mcptest.records.catalog_snapshot import counts, save_snapshot
-    from mcptest.server.capture import snapshot_server
-    from mcptest.server.session import ServerUnavailable, quiet_sdk_logs
-    from mcptest.server.sources import resolve_sources
+    from mcptest.server.session import ServerUnavailable
+    from mcptest.server.surfaces import chosen_snapshot
 
     check_output(output)
     usage = "mcptest catalog FILE (or --command, --url)"
-    sources = resolve_sources(suite, server, None, command, url, header, timeout, usage)
-    name, config = sources.one()
-    quiet_sdk_logs(debug)
     try:
-        snapshot = anyio.run(snapshot_server, name, config, sources.base_dir)
+        snapshot = chosen_snapshot(suite, server, command, url, header, timeout, usage=usage, debug=debug)
     except ServerUnavailable as exc:
         print(printable(f"mcptest: {exc.message}"), file=sys.stderr)
         if exc.stderr:

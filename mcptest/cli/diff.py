@@ -4,15 +4,12 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
 from mcptest.cli.server_options import CommandOpt, HeaderOpt, ServerOpt, TimeoutOpt, UrlOpt
 from mcptest.core.exit_codes import ExitCode
-
-if TYPE_CHECKING:
-    from mcptest.records.entries import Surface
 
 FORMATS = ("pretty", "json", "md")
 
@@ -45,9 +42,8 @@ def diff(
 ) -> int:
     """Classify every change between two catalogs; exit 1 when one reaches --fail-on (default: breaking)."""
     from mcptest.core.errors import usage_error
-    from mcptest.diff.classify import diff as compare
+    from mcptest.diff.compare import diff_sources
     from mcptest.diff.model import FAIL_ON
-    from mcptest.records.entries import load
     from mcptest.server.surfaces import Unreachable
 
     fmt = "json" if json_output else fmt
@@ -58,40 +54,15 @@ def diff(
     live = bool(suite or server or command or url)
     if live == (new is not None):
         raise usage_error("give NEW as a file, or a live server with --command, --url or --suite (not both)")
-    before = load(old)
     try:
-        after = load(new) if new is not None else _live(suite, server, command, url, header, timeout, debug)
+        report = diff_sources(old, new, suite, server, command, url, header, timeout, intents=intents, debug=debug)
     except Unreachable as exc:
         print(f"mcptest: {exc}", file=sys.stderr)
         if exc.stderr:
             print(exc.stderr, file=sys.stderr)
         return ExitCode.FAILED
-    report = compare(before, after)
-    if intents:
-        from mcptest.diff.selection import selection_effect
-
-        report.selection = selection_effect(report, before, after, intents)
     _emit(report, fmt, output, no_color)
     return ExitCode.FAILED if report.fails(fail_on) else ExitCode.OK
-
-
-def _live(
-    suite: str | None,
-    server: str | None,
-    command: str | None,
-    url: str | None,
-    header: list[str] | None,
-    timeout: float,
-    debug: bool,
-) -> Surface:
-    from mcptest.server.session import quiet_sdk_logs
-    from mcptest.server.sources import resolve_sources
-    from mcptest.server.surfaces import live_surfaces
-
-    sources = resolve_sources(suite, server, None, command, url, header, timeout)
-    sources.one()
-    quiet_sdk_logs(debug)
-    return live_surfaces(sources)[0][1]
 
 
 def _emit(report: object, fmt: str, output: str | None, no_color: bool) -> None:

@@ -12,13 +12,9 @@ from mcptest.cli.server_options import CommandOpt, HeaderOpt, ServerOpt, SuiteAr
 from mcptest.core.exit_codes import ExitCode
 
 if TYPE_CHECKING:
-    from mcptest.checks.lint.engine import QualityReport
-    from mcptest.checks.lint.model_view import ModelView
     from mcptest.checks.security.engine import SecurityReport
-    from mcptest.server.doctor import Check, Probe
-    from mcptest.server.sources import Sources
+    from mcptest.run.doctor import Diagnosis
 
-FAIL_ON = {"critical": 2, "warning": 1, "never": 99}
 _MARK = {"pass": ("✓", "32"), "fail": ("✗", "31"), "skip": ("-", "2")}
 
 
@@ -60,56 +56,44 @@ def doctor(
     debug: Annotated[bool, typer.Option("--debug", help="Log the SDK's debug output to stderr.")] = False,
 ) -> int:
     """Check servers, handshake, tools/list and token cost, one line each; exit 1 when a check fails."""
-    from mcptest.checks.lint import assess, select_rules
-    from mcptest.checks.lint.registry import configure, selection_label
-    from mcptest.core.errors import usage_error
-    from mcptest.server.sources import resolve_sources
+    from mcptest.run.doctor import diagnose
 
-    if fail_on not in FAIL_ON:
-        raise usage_error(f"--fail-on: expected one of {', '.join(FAIL_ON)}, got {fail_on!r}")
     managed = None if server_managed is None else [n.strip() for v in server_managed for n in v.split(",") if n.strip()]
-    rules = configure(select_rules(select or (), ignore or (), strict=strict), server_managed=managed)
-    selection = selection_label(select or (), ignore or (), strict=strict)
-    sources = resolve_sources(suite, server, catalog, command, url, header, timeout)
-    if dump_catalog and len(sources.servers) > 1:
-        raise usage_error("--dump-catalog saves one catalog; pick a server with --server")
-    checks, probes = _gather(sources, debug)
-    lint_descriptions = lint_descriptions or sarif
-    reports = [(p.source, assess(p.catalog, rules)) for p in probes if p.catalog] if lint_descriptions else []
-    views = [(p.source, _view(p.catalog, managed)) for p in probes if p.catalog] if model_view else []
-    for p in probes:
-        if dump_catalog and p.catalog is not None:
-            from mcptest.records.catalog import save_catalog
-
-            save_catalog(p.catalog, dump_catalog)
-    scanned = _security(probes) if security else None
-    failed = any(c.status == "fail" for c in checks) or any(
-        f.severity.rank >= FAIL_ON[fail_on] for _, r in reports for f in r.findings
+    found = diagnose(
+        suite,
+        server,
+        catalog,
+        command,
+        url,
+        header,
+        timeout,
+        fail_on=fail_on,
+        select=select or (),
+        ignore=ignore or (),
+        strict=strict,
+        server_managed=managed,
+        lint=lint_descriptions or sarif,
+        model_view=model_view,
+        security=security,
+        dump_catalog=dump_catalog,
+        debug=debug,
     )
-    failed = failed or bool(scanned and scanned.failed(fail_on))
+    sources, scanned = found.sources, found.scanned
     if sarif:
         from mcptest.checks.sarif import lint_sarif
 
-        log = lint_sarif(reports, sources.catalog_path or (sources.suite.file if sources.suite else None))
+        log = lint_sarif(found.reports, sources.catalog_path or (sources.suite.file if sources.suite else None))
         sys.stdout.write(_with_security_run(log, scanned, sources.catalog_path) if scanned else log)
     elif json_output:
-        _print_json(checks, reports, views, fail_on, failed, selection, scanned)
+        _print_json(found, fail_on)
     else:
-        _print_console(checks, probes, reports, views, no_color, selection, verbose)
+        _print_console(found, no_color, verbose)
         if scanned:
             from mcptest.cli.security import print_report
 
             print("")
             print_report(scanned, no_color)
-    return ExitCode.FAILED if failed else ExitCode.OK
-
-
-def _security(probes: list[Probe]) -> SecurityReport:
-    """The SEC scan over every catalog doctor listed, together (so names colliding across servers are found)."""
-    from mcptest.checks.security.engine import scan
-    from mcptest.records.entries import from_catalog
-
-    return scan([from_catalog(p.catalog, p.source, p.source) for p in probes if p.catalog is not None])
+    return ExitCode.FAILED if found.failed else ExitCode.OK
 
 
 def _with_security_run(log: str, report: SecurityReport, uri: str | None) -> str:
@@ -120,81 +104,38 @@ def _with_security_run(log: str, report: SecurityReport, uri: str | None) -> str
     return json.dumps(merged, indent=2, ensure_ascii=False) + "\n"
 
 
-def _view(catalog: Any, managed: list[str] | None) -> ModelView:
-    from mcptest.checks.lint.model_view import model_view
-    from mcptest.checks.lint.server_managed import DEFAULT_SERVER_MANAGED
-
-    return model_view(catalog, DEFAULT_SERVER_MANAGED if managed is None else managed)
-
-
-def _gather(sources: Sources, debug: bool) -> tuple[list[Check], list[Probe]]:
-    from mcptest.server import doctor as d
-
-    checks = [d.suite_check(sources.suite)] if sources.suite else []
-    probes = [d.probe_catalog_file(sources.catalog_path)] if sources.catalog_path else []
-    if sources.servers:
-        import anyio
-
-        from mcptest.server.session import quiet_sdk_logs
-
-        quiet_sdk_logs(debug)
-        for name, config in sources.servers:
-            probes.append(anyio.run(d.probe_server, name, config, sources.base_dir))
-    checks += [c for p in probes for c in p.checks]
-    if sources.suite:
-        from mcptest.agent.plan import agent_models
-
-        checks.append(d.provider_key_check(agent_models(sources.suite)))
-    return checks, probes
-
-
-def _print_json(
-    checks: list[Check],
-    reports: list[tuple[str, QualityReport]],
-    views: list[tuple[str, ModelView]],
-    fail_on: str,
-    failed: bool,
-    selection: str,
-    scanned: SecurityReport | None = None,
-) -> None:
-    out: dict[str, Any] = {"ok": not failed, "fail_on": fail_on, "checks": [c.to_json() for c in checks]}
-    if scanned is not None:
-        out["security"] = scanned.to_json()
-    if views:
-        out["model_view"] = [{"source": source} | view.to_json() for source, view in views]
-    if reports:
-        out["lint"] = [{"source": source, "selection": selection} | report.to_json() for source, report in reports]
+def _print_json(found: Diagnosis, fail_on: str) -> None:
+    out: dict[str, Any] = {"ok": not found.failed, "fail_on": fail_on, "checks": [c.to_json() for c in found.checks]}
+    if found.scanned is not None:
+        out["security"] = found.scanned.to_json()
+    if found.views:
+        out["model_view"] = [{"source": source} | view.to_json() for source, view in found.views]
+    if found.reports:
+        selection = found.selection
+        out["lint"] = [{"source": source, "selection": selection} | r.to_json() for source, r in found.reports]
     sys.stdout.write(json.dumps(out, indent=2, ensure_ascii=False) + "\n")
 
 
-def _print_console(
-    checks: list[Check],
-    probes: list[Probe],
-    reports: list[tuple[str, QualityReport]],
-    views: list[tuple[str, ModelView]],
-    no_color: bool,
-    selection: str,
-    verbose: bool,
-) -> None:
+def _print_console(found: Diagnosis, no_color: bool, verbose: bool) -> None:
     from mcptest.cli.common import Style, use_color
     from mcptest.core.printable import printable
 
     color = use_color(no_color, sys.stdout)
     style = Style(color)
     out: list[str] = []
-    for c in checks:
+    for c in found.checks:
         where = f"{style(f'[{printable(c.source)}]', '1')} " if c.source else ""
         out.append(f"{style(*_MARK[c.status])} {c.name:<20} {where}{printable(c.detail)}\n")
-    for p in probes:
+    for p in found.probes:
         if p.stderr:
             out.append(style(printable(f"stderr of {p.source}:\n{p.stderr}"), "2") + "\n")
-    for source, view in views:
+    for source, view in found.views:
         from mcptest.checks.lint.model_view import render
 
         out.append(f"\n{style('As the model sees it', '1')} {printable(source)}\n\n{printable(render(view))}")
     sys.stdout.write("".join(out))
-    if reports:
+    if found.reports:
         from mcptest.cli.lint_text import render_lint
 
-        text = "".join(render_lint(s, r, selection, verbose=verbose, color=color) for s, r in reports)
+        text = "".join(render_lint(s, r, found.selection, verbose=verbose, color=color) for s, r in found.reports)
         sys.stdout.write(text if color else printable(text))  # styled text cannot be escaped whole

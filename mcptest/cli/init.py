@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -30,35 +29,17 @@ def init(
     force: Annotated[bool, typer.Option("--force", help="Overwrite files that exist.")] = False,
 ) -> int:
     """Write a starter suite (a smoke test per tool, a tool_quality gate) and .github/workflows/mcptest.yml."""
-    import shlex
+    from mcptest.scaffold import write_starter
+    from mcptest.server.surfaces import Unreachable
 
-    import anyio
-
-    from mcptest.core.atomic import atomic_write_text
-    from mcptest.core.errors import usage_error
-    from mcptest.scaffold import starter
-    from mcptest.server.doctor import probe_server
-    from mcptest.server.sources import resolve_sources
-
-    if not command and not url:
-        raise usage_error("init needs the server to read: --command 'uvx mcp-server-time' or --url URL")
-    sources = resolve_sources(None, None, None, command, url, header, timeout)
-    root = Path(directory)
-    suite_path, workflow_path = root / "mcptest.yml", root / ".github" / "workflows" / "mcptest.yml"
-    existing = [str(p) for p in (suite_path, workflow_path) if p.exists()]
-    if existing and not force:
-        raise usage_error(f"{' and '.join(existing)} exists; pass --force to overwrite")
-    _, config = sources.servers[0]
-    probe = anyio.run(probe_server, name, config, sources.base_dir)
-    if probe.catalog is None:
-        failed = next(c for c in probe.checks if c.status == "fail")
-        print(f"mcptest: {failed.name}: {failed.detail}", file=sys.stderr)
+    try:
+        done = write_starter(
+            command, url, header, timeout, name=name, directory=directory, mcptest_spec=mcptest_spec, force=force
+        )
+    except Unreachable as exc:
+        print(f"mcptest: {exc.message}", file=sys.stderr)
         return ExitCode.NOT_READY
-    connection = {"command": shlex.split(command)} if command else {"url": url}
-    written = starter(probe.catalog, name, connection, mcptest_spec)
-    workflow_path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(suite_path, written.suite)
-    atomic_write_text(workflow_path, written.workflow)
+    written, suite_path, workflow_path = done.starter, done.suite_path, done.workflow_path
     unfilled = [tool for tool, args in written.args.items() if args is None]
     active = len(written.args) - len(written.writers)
     held = f"; {len(written.writers)} more, of tools that may change state, commented out" if written.writers else ""

@@ -13,7 +13,6 @@ from mcptest.core.exit_codes import ExitCode
 
 if TYPE_CHECKING:
     from mcptest.checks.security.engine import SecurityReport
-    from mcptest.records.entries import Surface
 
 _COLOR = {"critical": "red", "warning": "yellow"}
 
@@ -42,22 +41,21 @@ def security(
     debug: Annotated[bool, typer.Option("--debug", help="Log the SDK's debug output to stderr.")] = False,
 ) -> int:
     """Scan catalogs for poisoning, shadowing, exfiltration, hidden text and secrets; exit 1 at --fail-on."""
-    from mcptest.checks.security.engine import FAIL_ON, scan
-    from mcptest.checks.security.registry import select_sec_rules
+    from mcptest.checks.security.engine import FAIL_ON
     from mcptest.core.errors import usage_error
+    from mcptest.run.security_scan import scan_sources
     from mcptest.server.surfaces import Unreachable
 
     if fail_on not in FAIL_ON:
         raise usage_error(f"--fail-on: expected one of {', '.join(FAIL_ON)}, got {fail_on!r}")
-    rules = select_sec_rules(select or (), ignore or ())
     try:
-        surfaces, uri = _surfaces(suite, server, catalog, command, url, header, timeout, debug)
+        chosen = (suite, server, catalog or (), command, url, header, timeout)
+        report, uri = scan_sources(*chosen, select=select or (), ignore=ignore or (), debug=debug)
     except Unreachable as exc:
         print(f"mcptest: {exc}", file=sys.stderr)
         if exc.stderr:
             print(exc.stderr, file=sys.stderr)
         return ExitCode.FAILED
-    report = scan(surfaces, rules)
     failed = report.failed(fail_on)
     if sarif:
         from mcptest.checks.security.sarif import security_sarif
@@ -69,32 +67,6 @@ def security(
     else:
         print_report(report, no_color)
     return ExitCode.FAILED if failed else ExitCode.OK
-
-
-def _surfaces(
-    suite: str | None,
-    server: str | None,
-    catalogs: list[str] | None,
-    command: str | None,
-    url: str | None,
-    header: list[str] | None,
-    timeout: float,
-    debug: bool,
-) -> tuple[list[Surface], str | None]:
-    from mcptest.core.errors import usage_error
-    from mcptest.records.entries import load
-
-    if catalogs:
-        if suite or server or command or url:
-            raise usage_error("--catalog reads saved files; it cannot be combined with SUITE, --command or --url")
-        return [load(path) for path in catalogs], catalogs[0] if len(catalogs) == 1 else None
-    from mcptest.server.session import quiet_sdk_logs
-    from mcptest.server.sources import resolve_sources
-    from mcptest.server.surfaces import live_surfaces
-
-    sources = resolve_sources(suite, server, None, command, url, header, timeout)
-    quiet_sdk_logs(debug)
-    return [s for _, s in live_surfaces(sources)], sources.suite.file if sources.suite else None
 
 
 def print_report(report: SecurityReport, no_color: bool) -> None:

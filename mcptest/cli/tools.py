@@ -32,29 +32,22 @@ def tools(
     debug: Annotated[bool, typer.Option("--debug", help="Log the SDK's debug output to stderr.")] = False,
 ) -> int:
     """Print or save a server's tools/list result ({"tools": [...]}); exit 1 when the server cannot be listed."""
-    import anyio
-
     from mcptest.cli.common import check_output
     from mcptest.records.catalog import save_catalog
-    from mcptest.server.doctor import probe_server
-    from mcptest.server.session import quiet_sdk_logs
-    from mcptest.server.sources import resolve_sources
+    from mcptest.server.surfaces import Unreachable, chosen_catalog
 
     check_output(output)
     usage = "mcptest tools FILE (or --command, --url)"
-    sources = resolve_sources(suite, server, None, command, url, header, timeout, usage)
-    name, config = sources.one()
-    quiet_sdk_logs(debug)
-    probe = anyio.run(probe_server, name, config, sources.base_dir)
-    if probe.catalog is None:
-        failed = next(c for c in probe.checks if c.status == "fail")
-        print(printable(f"mcptest: {failed.name}: {failed.detail}"), file=sys.stderr)
-        if probe.stderr:
-            print(printable(probe.stderr), file=sys.stderr)
+    try:
+        catalog = chosen_catalog(suite, server, command, url, header, timeout, usage=usage, debug=debug)
+    except Unreachable as exc:
+        print(printable(f"mcptest: {exc.message}"), file=sys.stderr)
+        if exc.stderr:
+            print(printable(exc.stderr), file=sys.stderr)
         return ExitCode.FAILED
     if output:
-        save_catalog(probe.catalog, output)
-        print(f"mcptest: saved {plural(len(probe.catalog.tools), 'tool')} to {output}", file=sys.stderr)
+        save_catalog(catalog, output)
+        print(f"mcptest: saved {plural(len(catalog.tools), 'tool')} to {output}", file=sys.stderr)
     else:
-        sys.stdout.write(json.dumps(probe.catalog.wire(), indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.write(json.dumps(catalog.wire(), indent=2, ensure_ascii=False) + "\n")
     return ExitCode.OK

@@ -1,4 +1,5 @@
-"""Where `diff`, `pin` and `security` get live catalogs: a server listed through doctor's probe."""
+"""Where `diff`, `pin`, `security`, `tools`, `catalog` and `init` get live catalogs: the servers the command line
+names, listed through doctor's probe (or captured whole, for `catalog`)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from typing import TYPE_CHECKING
 from mcptest.records.entries import Surface, from_catalog
 
 if TYPE_CHECKING:
+    from mcptest.records.catalog import Catalog
+    from mcptest.records.catalog_snapshot import CatalogSnapshot
     from mcptest.server.session import ServerConfig
     from mcptest.server.sources import Sources
 
@@ -25,15 +28,20 @@ class Unreachable(Exception):
         return f"server '{self.server}': {self.message}"
 
 
-async def live_surface(name: str, config: ServerConfig, base_dir: Path | str = ".") -> Surface:
-    """Start a server and list what it offers; a server that fails raises Unreachable with its stderr."""
+async def live_catalog(name: str, config: ServerConfig, base_dir: Path | str = ".") -> Catalog:
+    """Start a server and list its catalog; a server that fails raises Unreachable (its first failed check, stderr)."""
     from mcptest.server.doctor import probe_server
 
     probe = await probe_server(name, config, base_dir)
     if probe.catalog is None:
         failed = next(c for c in probe.checks if c.status == "fail")
         raise Unreachable(name, f"{failed.name}: {failed.detail}", probe.stderr)
-    return from_catalog(probe.catalog, f"server '{name}'", name)
+    return probe.catalog
+
+
+async def live_surface(name: str, config: ServerConfig, base_dir: Path | str = ".") -> Surface:
+    """Start a server and list what it offers; a server that fails raises Unreachable with its stderr."""
+    return from_catalog(await live_catalog(name, config, base_dir), f"server '{name}'", name)
 
 
 def live_surfaces(sources: Sources) -> list[tuple[str, Surface]]:
@@ -44,3 +52,88 @@ def live_surfaces(sources: Sources) -> list[tuple[str, Surface]]:
         return [(name, await live_surface(name, config, sources.base_dir)) for name, config in sources.servers]
 
     return anyio.run(gather)
+
+
+def chosen_surfaces(
+    suite: str | None,
+    server: str | None,
+    command: str | None,
+    url: str | None,
+    header: list[str] | None,
+    timeout: float,
+    *,
+    debug: bool = False,
+    one: bool = False,
+) -> tuple[Sources, list[tuple[str, Surface]]]:
+    """The servers the command line names (`one`: exactly one, else a usage error), each listed live, with the
+    Sources they came from; the SDK's logs are quiet unless `debug`."""
+    from mcptest.server.session import quiet_sdk_logs
+    from mcptest.server.sources import resolve_sources
+
+    sources = resolve_sources(suite, server, None, command, url, header, timeout)
+    if one:
+        sources.one()
+    quiet_sdk_logs(debug)
+    return sources, live_surfaces(sources)
+
+
+def chosen_server(
+    suite: str | None,
+    server: str | None,
+    command: str | None,
+    url: str | None,
+    header: list[str] | None,
+    timeout: float,
+    *,
+    usage: str,
+    debug: bool = False,
+) -> tuple[str, ServerConfig, Path]:
+    """The one server the command line names, as (name, config, base folder); more than one is a usage error (told
+    with `usage`). The SDK's logs are quiet unless `debug`."""
+    from mcptest.server.session import quiet_sdk_logs
+    from mcptest.server.sources import resolve_sources
+
+    sources = resolve_sources(suite, server, None, command, url, header, timeout, usage)
+    name, config = sources.one()
+    quiet_sdk_logs(debug)
+    return name, config, sources.base_dir
+
+
+def chosen_catalog(
+    suite: str | None,
+    server: str | None,
+    command: str | None,
+    url: str | None,
+    header: list[str] | None,
+    timeout: float,
+    *,
+    usage: str,
+    debug: bool = False,
+) -> Catalog:
+    """The tools/list of the one server the command line names, listed live; a server that fails raises
+    Unreachable."""
+    import anyio
+
+    chosen = chosen_server(suite, server, command, url, header, timeout, usage=usage, debug=debug)
+    return anyio.run(live_catalog, *chosen)
+
+
+def chosen_snapshot(
+    suite: str | None,
+    server: str | None,
+    command: str | None,
+    url: str | None,
+    header: list[str] | None,
+    timeout: float,
+    *,
+    usage: str,
+    debug: bool = False,
+) -> CatalogSnapshot:
+    """Every primitive the one server the command line names offers, captured live; a server that fails raises
+    `mcptest.server.session.ServerUnavailable`."""
+    import anyio
+
+    from mcptest.server.capture import snapshot_server
+
+    chosen = chosen_server(suite, server, command, url, header, timeout, usage=usage, debug=debug)
+    return anyio.run(snapshot_server, *chosen)
