@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from pathlib import Path
 
 import anyio
 import pytest
@@ -76,18 +77,37 @@ def test_workers_overlap_calls_on_one_session_and_keep_the_suite_order(write) ->
     assert set(overlaps(serial)) == {1}
 
 
-def test_workers_run_tests_of_different_servers_at_once(write) -> None:
-    tests = (nap("a", 600) + nap("b", 600, server="other")).replace('contains: "', 'exact: "')  # carry the answer
-    path = write("suite.yml", SERVERS + "tools:\n" + tests)
+def meet(name: str, peer: str, folder: Path, ms: int, server: str) -> str:
+    return f"""
+  - name: {name}
+    server: {server}
+    tool: meet
+    args: {{ tag: "{name}", peer: "{peer}", folder: {json.dumps(str(folder))}, ms: {ms} }}
+    expect:
+      - result.content[0].text: {{ exact: "carry the answer" }}
+"""
 
-    def spans(*flags: str) -> list[tuple[float, float]]:
+
+def test_workers_run_tests_of_different_servers_at_once(write, tmp_path: Path) -> None:
+    """Each call waits for the other's mark, so the servers' start-up times (the first starts before the SDK is
+    imported, the second after) cannot decide the outcome: only whether both calls were in flight at once."""
+
+    def spans(wait_ms: int, *flags: str) -> list[tuple[float, float, str]]:
+        folder = tmp_path / f"marks-{wait_ms}"
+        folder.mkdir()
+        tests = meet("a", "b", folder, wait_ms, "slow") + meet("b", "a", folder, wait_ms, "other")
+        path = write(f"suite-{wait_ms}.yml", SERVERS + "tools:\n" + tests)
         rep = report(run_cli("run", str(path), "-r", "json", *flags, timeout=120))
-        return [(start, end) for _, start, end in answers(rep)]
+        found = [
+            re.search(r"between ([\d.]+) and ([\d.]+) \((\w+)\)", r["failures"][0]["actual"]) for r in rep["results"]
+        ]
+        return [(float(m[1]), float(m[2]), m[3]) for m in found if m]
 
-    (a0, a1), (b0, b1) = spans("-w", "2")
-    assert a0 < b1 and b0 < a1  # the two servers' naps overlapped in time (each server's own clock readings)
-    (a0, a1), (b0, b1) = spans()
-    assert a1 <= b0  # one at a time without --workers
+    (a0, a1, a_met), (b0, b1, b_met) = spans(30000, "-w", "2")
+    assert (a_met, b_met) == ("met", "met")
+    assert a0 < b1 and b0 < a1  # the two servers' calls overlapped in time (each server's own clock readings)
+    (a0, a1, a_met), (b0, b1, b_met) = spans(600)
+    assert a_met == "alone" and a1 <= b0  # one at a time without --workers
 
 
 def test_a_test_that_reads_logs_runs_alone_so_it_reads_only_its_own(write) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 import warnings
+from pathlib import Path
 
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
@@ -28,6 +29,21 @@ def build() -> MCPServer:
             most = max(most, flight["now"])
         flight["now"] -= 1
         return f"{tag} overlapped {most} between {start:.6f} and {time.time():.6f}"
+
+    @server.tool()
+    async def meet(tag: str, peer: str, folder: str, ms: int) -> str:
+        """Leave a mark named `tag` in `folder`, then wait up to `ms` milliseconds for `peer`'s mark: two calls meet
+        only when they are in flight at once, however long each server took to start. Answers like `nap`, then
+        `met` or `alone`."""
+        start = time.time()
+        Path(folder, tag).touch()
+        met = False
+        for _ in range(max(1, ms // 10)):
+            met = Path(folder, peer).exists()
+            if met:
+                break
+            await anyio.sleep(0.01)
+        return f"{tag} overlapped 1 between {start:.6f} and {time.time():.6f} ({'met' if met else 'alone'})"
 
     @server.tool()
     async def chatty(tag: str, steps: int, ctx: Context) -> str:
