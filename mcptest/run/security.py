@@ -25,7 +25,6 @@ async def run_security_block(block: SecurityBlock, pool: SessionPool, suite: Sui
     from mcptest.checks.security.engine import scan
     from mcptest.checks.security.registry import select_sec_rules
     from mcptest.core.errors import UserError
-    from mcptest.records.catalog import from_wire
     from mcptest.records.entries import from_catalog
     from mcptest.server.session import ServerUnavailable
 
@@ -35,7 +34,7 @@ async def run_security_block(block: SecurityBlock, pool: SessionPool, suite: Sui
     for name in block.servers or list(suite.servers):
         try:
             session = await pool.get(name)
-            catalog = from_wire(await session.list_tools(), f"server '{name}'")
+            catalog = await session.catalog()
         except ServerUnavailable as exc:
             return failed_row(base, start, exc.message, exc.stderr), "no handshake within" in exc.message
         except UserError as exc:

@@ -84,14 +84,13 @@ def quality_fields(block: ToolQualityBlock, file: str) -> dict[str, Any]:
 async def run_quality_block(block: ToolQualityBlock, pool: SessionPool, suite: Suite) -> tuple[TestResult, bool]:
     """Score the server's live catalog and check the block's gate (its default gate when `expect` is empty)."""
     from mcptest.core.errors import UserError
-    from mcptest.records.catalog import from_wire
     from mcptest.server.session import ServerUnavailable
 
     start = time.perf_counter()
     base = quality_fields(block, suite.file)
     try:
         session = await pool.get(block.server)
-        catalog = from_wire(await session.list_tools(), f"server '{block.server}'")
+        catalog = await session.catalog()
     except ServerUnavailable as exc:
         timed_out = "no handshake within" in exc.message
         return failed_row(base, start, exc.message, exc.stderr), timed_out

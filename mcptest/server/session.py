@@ -13,7 +13,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 
@@ -21,6 +21,9 @@ from mcptest.server.client_answers import CallCapture, ClientSide
 from mcptest.server.primitives import MakeRequest, list_all, opt_in_logs, send_wire
 from mcptest.suite.client_config import ClientAnswers
 from mcptest.suite.models import HttpServer, StdioServer
+
+if TYPE_CHECKING:
+    from mcptest.records.catalog import Catalog
 
 
 @dataclass
@@ -213,6 +216,12 @@ class ServerSession:
         """Every tool, following `nextCursor` pagination, in wire form."""
         async with self._listing:
             return await self._list_tools()
+
+    async def catalog(self) -> Catalog:
+        """The server's tools as a Catalog; a malformed `tools/list` raises UserError, one problem per tool."""
+        from mcptest.records.catalog import from_wire
+
+        return from_wire(await self.list_tools(), f"server '{self.name}'")
 
     async def _list_tools(self) -> list[dict[str, Any]]:
         if self._tools is None:
