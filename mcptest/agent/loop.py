@@ -10,8 +10,8 @@ from typing import Any, Protocol
 
 import anyio
 
+from mcptest.agent.conversation import token_usage, turn_records
 from mcptest.providers.base import Provider
-from mcptest.providers.conversation import token_usage, turn_records
 from mcptest.providers.errors import RunFailed
 from mcptest.providers.prices import Price, cost
 from mcptest.providers.retry import RetryPolicy, Sleep, with_retries
