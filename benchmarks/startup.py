@@ -74,8 +74,8 @@ def main() -> None:
             "python start-up alone:      ": [sys.executable, "-c", "pass"],
             "mcptest --help:             ": [*cli, "--help"],
             "mcptest validate quickstart:": [*cli, "validate", str(QUICKSTART)],
-            "mcptest doctor lint 13 tools:": [*cli, *LINT],
-            "mcptest diff 13 tools:       ": [*cli, *DIFF],
+            "mcptest lint, 13 tools:     ": [*cli, *LINT],
+            "mcptest diff, 13 tools:     ": [*cli, *DIFF],
         }
     )
     print(f"{REPEATS} runs each, taking turns")
