@@ -33,13 +33,16 @@ def catalog(
     from mcptest.cli.common import check_output
     from mcptest.core.printable import printable
     from mcptest.records.catalog_snapshot import counts, save_snapshot
+    from mcptest.server.capture import snapshot_server
     from mcptest.server.session import ServerUnavailable
-    from mcptest.server.surfaces import chosen_snapshot
+    from mcptest.server.surfaces import from_chosen_server
 
     check_output(output)
     usage = "mcptest catalog FILE (or --command, --url)"
     try:
-        snapshot = chosen_snapshot(suite, server, command, url, header, timeout, usage=usage, debug=debug)
+        snapshot = from_chosen_server(
+            snapshot_server, suite, server, command, url, header, timeout, usage=usage, debug=debug
+        )
     except ServerUnavailable as exc:
         print(printable(f"mcptest: {exc.message}"), file=sys.stderr)
         if exc.stderr:

@@ -34,12 +34,14 @@ def tools(
     """Print or save a server's tools/list result ({"tools": [...]}); exit 1 when the server cannot be listed."""
     from mcptest.cli.common import check_output
     from mcptest.records.catalog import save_catalog
-    from mcptest.server.surfaces import Unreachable, chosen_catalog
+    from mcptest.server.surfaces import Unreachable, from_chosen_server, live_catalog
 
     check_output(output)
     usage = "mcptest tools FILE (or --command, --url)"
     try:
-        catalog = chosen_catalog(suite, server, command, url, header, timeout, usage=usage, debug=debug)
+        catalog = from_chosen_server(
+            live_catalog, suite, server, command, url, header, timeout, usage=usage, debug=debug
+        )
     except Unreachable as exc:
         print(printable(f"mcptest: {exc.message}"), file=sys.stderr)
         if exc.stderr:

@@ -3,17 +3,19 @@ names, listed through doctor's probe (or captured whole, for `catalog`)."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from mcptest.records.entries import Surface, from_catalog
 
 if TYPE_CHECKING:
     from mcptest.records.catalog import Catalog
-    from mcptest.records.catalog_snapshot import CatalogSnapshot
     from mcptest.server.session import ServerConfig
     from mcptest.server.sources import Sources
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -99,7 +101,8 @@ def chosen_server(
     return name, config, sources.base_dir
 
 
-def chosen_catalog(
+def from_chosen_server(
+    fetch: Callable[[str, ServerConfig, Path], Awaitable[T]],
     suite: str | None,
     server: str | None,
     command: str | None,
@@ -109,31 +112,10 @@ def chosen_catalog(
     *,
     usage: str,
     debug: bool = False,
-) -> Catalog:
-    """The tools/list of the one server the command line names, listed live; a server that fails raises
-    Unreachable."""
+) -> T:
+    """`fetch` (e.g. `live_catalog`, or `server.capture.snapshot_server`) run on the one server the command line
+    names; a server that fails raises what `fetch` raises."""
     import anyio
 
     chosen = chosen_server(suite, server, command, url, header, timeout, usage=usage, debug=debug)
-    return anyio.run(live_catalog, *chosen)
-
-
-def chosen_snapshot(
-    suite: str | None,
-    server: str | None,
-    command: str | None,
-    url: str | None,
-    header: list[str] | None,
-    timeout: float,
-    *,
-    usage: str,
-    debug: bool = False,
-) -> CatalogSnapshot:
-    """Every primitive the one server the command line names offers, captured live; a server that fails raises
-    `mcptest.server.session.ServerUnavailable`."""
-    import anyio
-
-    from mcptest.server.capture import snapshot_server
-
-    chosen = chosen_server(suite, server, command, url, header, timeout, usage=usage, debug=debug)
-    return anyio.run(snapshot_server, *chosen)
+    return anyio.run(fetch, *chosen)
