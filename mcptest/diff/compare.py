@@ -28,12 +28,13 @@ def diff_sources(
     with `intents`, also what the changes do to tool selection."""
     from mcptest.diff.classify import diff
     from mcptest.records.entries import load
-    from mcptest.server.surfaces import chosen_surfaces
 
     before = load(old)
     if new is not None:
         after = load(new)
     else:
+        from mcptest.server.surfaces import chosen_surfaces
+
         _, listed = chosen_surfaces(suite, server, command, url, header, timeout, debug=debug, one=True)
         after = listed[0][1]
     report = diff(before, after)

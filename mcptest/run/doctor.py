@@ -75,16 +75,18 @@ def diagnose(
         out.reports = [(p.source, assess(p.catalog, rules)) for p in out.probes if p.catalog]
     if model_view:
         out.views = [(p.source, _view(p.catalog, server_managed)) for p in out.probes if p.catalog]
-    for p in out.probes:
-        if dump_catalog and p.catalog is not None:
-            from mcptest.records.catalog import save_catalog
+    if dump_catalog:
+        from mcptest.records.catalog import save_catalog
 
-            save_catalog(p.catalog, dump_catalog)
+        for p in out.probes:
+            if p.catalog is not None:
+                save_catalog(p.catalog, dump_catalog)
     out.scanned = scan_probes(out.probes) if security else None
-    out.failed = any(c.status == "fail" for c in out.checks) or any(
-        f.severity.rank >= FAIL_ON[fail_on] for _, r in out.reports for f in r.findings
+    out.failed = (
+        any(c.status == "fail" for c in out.checks)
+        or any(f.severity.rank >= FAIL_ON[fail_on] for _, r in out.reports for f in r.findings)
+        or bool(out.scanned and out.scanned.failed(fail_on))
     )
-    out.failed = out.failed or bool(out.scanned and out.scanned.failed(fail_on))
     return out
 
 
