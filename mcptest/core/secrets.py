@@ -39,6 +39,24 @@ def secret_parts(value: str) -> set[str]:
     return {p for p in parts if maskable(p)}
 
 
+def escaped_forms(value: str) -> set[str]:
+    """How `value` reads once quoted: JSON-escaped (once and twice, `\\u` or raw), as Python's repr shows it in an
+    error message, and YAML single-quoted. A secret holding `"` or `\\` appears in these forms inside a string
+    (a tool result holding JSON, a failure message quoting a value), where masking the raw value would miss it."""
+    import json
+
+    once = json.dumps(value)[1:-1]
+    forms = {
+        once,
+        json.dumps(value, ensure_ascii=False)[1:-1],
+        json.dumps(once)[1:-1],
+        repr(value)[1:-1],
+        value.replace("\\", "\\\\").replace("'", "\\'"),
+        value.replace("'", "''"),
+    }
+    return {form for form in forms if maskable(form)}
+
+
 def collect(values: Iterable[str]) -> set[str]:
     """The maskable forms of several secret values."""
     out: set[str] = set()
