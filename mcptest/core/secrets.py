@@ -40,21 +40,27 @@ def secret_parts(value: str) -> set[str]:
 
 
 def escaped_forms(value: str) -> set[str]:
-    """How `value` reads once quoted: JSON-escaped (once and twice, `\\u` or raw), as Python's repr shows it in an
-    error message, and YAML single-quoted. A secret holding `"` or `\\` appears in these forms inside a string
-    (a tool result holding JSON, a failure message quoting a value), where masking the raw value would miss it."""
+    """How `value` reads once or twice quoted: JSON-escaped (with `\\u` escapes or without), as Python's repr shows
+    it, YAML single-quoted, and each of these quoted again (a repr of a JSON text in a failure message). A secret
+    holding `"` or `\\` appears in these forms inside a string, where masking the raw value would miss it."""
+    once = {quote(value) for quote in _QUOTES}
+    twice = {quote(form) for form in once for quote in _QUOTES}
+    return {form for form in once | twice if form != value and maskable(form)}
+
+
+def _json_quoted(value: str, ascii_only: bool) -> str:
     import json
 
-    once = json.dumps(value)[1:-1]
-    forms = {
-        once,
-        json.dumps(value, ensure_ascii=False)[1:-1],
-        json.dumps(once)[1:-1],
-        repr(value)[1:-1],
-        value.replace("\\", "\\\\").replace("'", "\\'"),
-        value.replace("'", "''"),
-    }
-    return {form for form in forms if maskable(form)}
+    return json.dumps(value, ensure_ascii=ascii_only)[1:-1]
+
+
+_QUOTES = (
+    lambda v: _json_quoted(v, True),
+    lambda v: _json_quoted(v, False),
+    lambda v: repr(v)[1:-1],
+    lambda v: v.replace("\\", "\\\\").replace("'", "\\'"),  # repr's form when the value holds both quotes
+    lambda v: v.replace("'", "''"),  # YAML single-quoted
+)
 
 
 def collect(values: Iterable[str]) -> set[str]:

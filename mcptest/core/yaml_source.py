@@ -41,6 +41,9 @@ class SourceDoc:
 
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
+MAX_INT_DIGITS = 4300
+"""The longest integer a YAML file may hold: Python's own default bound, whatever a JSON reader raised it to."""
+_INT_TAG = "tag:yaml.org,2002:int"
 # What YAML (and so mcptest) accepts in a file: tab, newlines and printable Unicode; a NUL is the usual intruder.
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _UNPRINTABLE = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -141,6 +144,10 @@ class _Walk:
         from ruamel.yaml.nodes import MappingNode, SequenceNode
 
         if not isinstance(node, MappingNode | SequenceNode):
+            if node.tag == _INT_TAG and sum(c.isdigit() for c in node.value) > MAX_INT_DIGITS:
+                digits = sum(c.isdigit() for c in node.value)
+                what = f"an integer of {digits:,} digits, longer than the {MAX_INT_DIGITS} digits mcptest reads in YAML"
+                raise UserError([Problem(self.doc.path, *_mark(node), what + " (quote it to keep it as text)")])
             try:
                 value = _scalar(self.constructor.construct_object(node, deep=True))
             except ValueError as exc:  # an integer past Python's 4,300-digit limit, a date out of range
