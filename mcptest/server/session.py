@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import anyio
 
 from mcptest.server.client_answers import CallCapture, ClientSide
-from mcptest.server.primitives import MakeRequest, list_all, opt_in_logs, send_wire
+from mcptest.server.primitives import MakeRequest, list_all, opt_in_logs, send_unchecked, send_wire
 from mcptest.server.tasks import (
     TaskFailed,
     TaskNotes,
@@ -119,7 +119,7 @@ class ServerSession:
         self._broken: str | None = None
         self._stdout_garbage: list[str] = []
         self._waits: set[anyio.CancelScope] = set()  # the handshake or requests a broken stdout ends at once
-        self._tools: dict[str, dict[str, Any]] | None = None
+        self._catalog: Catalog | None = None
         self._lists: dict[str, list[dict[str, Any]]] = {}
         self._listing = anyio.Lock()  # overlapping calls (`--workers`) list the catalog once, not once each
         self.client_side = ClientSide(name, config.client)
@@ -226,29 +226,48 @@ class ServerSession:
         return command, args, {k: v for k, v in self.config.env.items() if isinstance(v, str)}, cwd
 
     async def list_tools(self) -> list[dict[str, Any]]:
-        """Every tool, following `nextCursor` pagination, in wire form."""
-        async with self._listing:
-            return await self._list_tools()
+        """Every tool that can be read, all pages, in wire form (`catalog()` has the rest and what is wrong)."""
+        return [t.raw for t in (await self.catalog()).tools]
 
     async def catalog(self) -> Catalog:
-        """The server's tools as a Catalog; a malformed `tools/list` raises UserError, one problem per tool."""
-        from mcptest.records.catalog import from_wire
+        """The server's tools as it listed them, all pages, read from the wire JSON (not through the SDK's models,
+        which refuse a whole catalog for one bad tool): each tool's problem in `problems`, the unreadable left out."""
+        from mcptest.records.catalog import read_wire
 
-        return from_wire(await self.list_tools(), f"server '{self.name}'")
+        async with self._listing:
+            if self._catalog is None:
+                self._catalog = read_wire(await self._list_tools(), f"server '{self.name}'")
+            return self._catalog
 
-    async def _list_tools(self) -> list[dict[str, Any]]:
-        if self._tools is None:
-            tools: dict[str, dict[str, Any]] = {}
-            cursor = None
-            for _ in range(1000):  # a server that never stops paginating must not hang the run
-                page = await self._request(lambda c=cursor: self._client.list_tools(cursor=c, cache_mode="refresh"))
-                for tool in page.tools:
-                    tools[tool.name] = tool.model_dump(mode="json", by_alias=True, exclude_none=True)
-                cursor = page.next_cursor
-                if not cursor:
-                    break
-            self._tools = tools
-        return list(self._tools.values())
+    async def _list_tools(self) -> list[Any]:
+        from mcp import types
+
+        from mcptest.core.errors import UserError
+        from mcptest.records.catalog import tool_list
+
+        tools: list[Any] = []
+        named: dict[str, int] = {}  # a tool a later page lists again replaces the first, where the first stood
+        cursor = None
+        for _ in range(1000):  # a server that never stops paginating must not hang the run
+            params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
+            request = types.ListToolsRequest(params=params)
+            page = await self._request(lambda r=request: send_unchecked(self._client, r))
+            try:
+                listed = tool_list(page, "tools/list")
+            except UserError as exc:
+                raise self._unavailable(f"tools/list: {exc.problems[0].message}") from None
+            for tool in listed:
+                name = tool.get("name") if isinstance(tool, dict) else None
+                if isinstance(name, str) and name in named:
+                    tools[named[name]] = tool
+                    continue
+                if isinstance(name, str):
+                    named[name] = len(tools)
+                tools.append(tool)
+            cursor = page.get("nextCursor")
+            if not cursor or not isinstance(cursor, str):
+                break
+        return tools
 
     async def call_tool(self, tool: str, args: dict[str, Any], task: bool | None = None) -> CallOutcome:
         """Call a tool and return what the server really sent (no client-side result validation: a tool test checks
@@ -332,21 +351,10 @@ class ServerSession:
         return CallOutcome(result=result, duration_ms=_ms(start), capture=capture)
 
     async def _raw(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
-        """Send a request as plain JSON and return the result unvalidated.
-
-        The SDK reads every `tools/call` answer as a CallToolResult, which a task's `CreateTaskResult` is not, and
-        has no sender for `tasks/*`; this stamps the request as `send_request` does and sends it on the same
-        dispatcher.
-        """
-
-        async def send() -> dict[str, Any]:
-            session = self._client.session
-            data: dict[str, Any] = {"method": method, "params": dict(params)}
-            opts: dict[str, Any] = {"timeout": self.config.call_timeout_s}
-            session._stamp(data, opts)
-            return await session._dispatcher.send_raw_request(method, data.get("params"), opts)  # type: ignore[no-any-return]
-
-        return await self._request(send)  # type: ignore[no-any-return]
+        """Send a request as plain JSON and return the result unvalidated: the SDK reads every `tools/call` answer as
+        a CallToolResult, which a task's `CreateTaskResult` is not, and has no sender for `tasks/*`."""
+        request = {"method": method, "params": dict(params)}
+        return await self._request(lambda: send_unchecked(self._client, request))  # type: ignore[no-any-return]
 
     async def send(self, make: MakeRequest, on_progress: Any = None) -> dict[str, Any]:
         """Send a request (answering the server's input requests) and return the wire JSON result."""

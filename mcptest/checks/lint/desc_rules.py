@@ -70,13 +70,17 @@ def desc_003_description_equals_name(tool: Tool) -> Iterator[Hit]:
 
 
 def desc_004_no_common_verb(tool: Tool) -> Iterator[Hit]:
-    """Description contains no common verb.
+    """Description names no action verb.
 
-    What it flags: a non-empty description in which no word is a common action verb ("get", "list",
-    "create", "search", ... in any regular inflection: "returns", "fetches", "queries").
-    Why it matters: agents sort tools by the action they perform; a description that only names a
-    thing ("Weather data for cities") leaves the agent guessing whether the tool reads, writes or deletes.
-    Example: `{"name": "weather", "description": "Weather information for a location"}`
+    What it flags: a non-empty description in which no word is a common action verb ("get", "list", "create",
+    "search", ... in any regular inflection: "returns", "fetches", "queries") and no sentence opens with a word
+    that English can use as a verb. The second test reads lemminflect's lexicon (the data it ships), so "Press a
+    key", "Hover over an element", "Go back", "Perform click" and "Fork a repository" are understood, not
+    matched against a longer list.
+    Worth acting on: when the description only names a thing ("Information about the weather"), so an agent
+    cannot tell whether the tool reads, writes or deletes.
+    Why it matters: agents sort tools by the action they perform; a noun phrase leaves the agent guessing.
+    Example: `{"name": "weather", "description": "Information about the weather in a location"}`
     Fix: start with the action: "Get the current weather for a city."
     """
     if tool.description.strip() and not has_common_verb(tool.description):
