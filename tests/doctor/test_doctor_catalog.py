@@ -11,7 +11,7 @@ from tests.doctor.helpers import FIXTURES, cli
 
 TIME = FIXTURES / "mcp-server-time.json"
 GIT = FIXTURES / "mcp-server-git.json"
-PLAYWRIGHT = FIXTURES / "playwright-mcp.json"
+PLAYWRIGHT = FIXTURES.parent / "real" / "playwright-mcp.json"
 """@playwright/mcp 0.0.83's tools/list (25 tools): a well-made real server, kept out of the labelled lint set."""
 GOLDEN = FIXTURES.parent / "golden"
 
