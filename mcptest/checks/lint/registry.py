@@ -31,6 +31,7 @@ RULES: tuple[Rule, ...] = (
     Rule("DESC-012", S.WARNING, ann.desc_012_missing_annotations),
     Rule("DESC-013", S.WARNING, arg.desc_013_enum_in_prose),
     Rule("DESC-014", S.CRITICAL, con_desc.desc_014_description_contradicts_schema),
+    Rule("DESC-015", S.WARNING, ann.desc_015_invalid_task_support),
     Rule("SCH-001", S.WARNING, sch.sch_001_no_required_list),
     Rule("SCH-002", S.WARNING, sch.sch_002_additional_properties_open),
     Rule("SCH-003", S.CRITICAL, sch.sch_003_untyped_property),
@@ -38,6 +39,8 @@ RULES: tuple[Rule, ...] = (
     Rule("SCH-005", S.WARNING, managed.sch_005_server_managed_field),
     Rule("SCH-006", S.WARNING, con.sch_006_non_empty_array_without_min_items),
     Rule("SCH-007", S.WARNING, con.sch_007_nullable_hides_constraint),
+    Rule("SCH-008", S.CRITICAL, sch.sch_008_unresolved_ref),
+    Rule("SCH-009", S.WARNING, sch.sch_009_argument_group_not_in_schema),
 )
 
 DEFAULT_RULES: tuple[Rule, ...] = tuple(r for r in RULES if not r.pedantic)
