@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install browser demo test lint typecheck schema bench bench-peers clean
+.PHONY: install browser postgres demo test lint typecheck schema bench bench-peers clean
 
 NPM_SERVERS := tests/servers/npm
 
@@ -28,8 +28,14 @@ browser:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } || \
 		echo "chromium could not be installed: the HTML report's browser test will skip"
 
+## Debian's PostgreSQL server, for the history store's tests against a real server (best effort: they skip without).
+postgres:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ] && \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; } || \
+		echo "postgresql could not be installed: the history store's PostgreSQL tests will skip"
+
 ## Run the whole test suite.
-test: $(STAMP) browser
+test: $(STAMP) browser postgres
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)

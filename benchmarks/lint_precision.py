@@ -6,13 +6,18 @@ server author would act on it; FP: they would dismiss it), each with a reason. A
 - `misses`: true problems a rule's own definition covers that the lint did not report then (always TP);
 - `extra`: findings a refined rule reports that the first labelling had not seen, labelled the same way.
 
+The label files fall in three groups (`half` in the file): `tuned` (no `half`: the seven catalogs the rules were
+first tuned on), `tuning` (issue 33's tuning half) and `held_out` (the half never looked at while rules changed;
+tests/lint/real/split.json records the split). Each group's figures are printed apart: the held-out one is the
+honest estimate on servers the rules were not tuned on.
+
 precision = reported findings labelled TP / reported findings
 recall    = TP labels (findings + misses) a reported finding still covers / all TP labels
 
 A finding that concerns several fields (`pointers`) covers the label of each. Prints the figures, a per-rule
 table, and any reported finding without a label (the test in tests/lint/test_real_precision.py fails on one).
 
-    python benchmarks/lint_precision.py [--strict] [--select CODES]
+    python benchmarks/lint_precision.py [--strict] [--select CODES] [--group tuned|tuning|held_out]
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 LABELS = ROOT / "tests" / "lint" / "real" / "labels"
 
 Key = tuple[str, str, str]
+GROUPS = ("tuned", "tuning", "held_out")
 
 
 @dataclass
@@ -60,8 +66,13 @@ def _labels(data: dict) -> dict[Key, str]:
     return out
 
 
-def measure(select: list[str] | None = None, strict: bool = False) -> Tally:
-    """Lint every labelled catalog with the chosen rules and tally the findings against the labels."""
+def group_of(data: dict) -> str:
+    """Which group a label file belongs to: its `half`, or `tuned` for the first seven catalogs."""
+    return str(data.get("half", "tuned"))
+
+
+def measure(select: list[str] | None = None, strict: bool = False, group: str | None = None) -> Tally:
+    """Lint every labelled catalog (of one group, or all) with the chosen rules and tally findings against labels."""
     from mcptest.checks.lint import assess, select_rules
     from mcptest.records.catalog import load_catalog
 
@@ -69,6 +80,8 @@ def measure(select: list[str] | None = None, strict: bool = False) -> Tally:
     tally = Tally()
     for path in sorted(LABELS.glob("*.json")):
         data = json.loads(path.read_text(encoding="utf-8"))
+        if group is not None and group_of(data) != group:
+            continue
         labels = _labels(data)
         covered: set[Key] = set()
         for finding in assess(load_catalog(ROOT / data["catalog"]), rules).findings:
@@ -94,8 +107,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--strict", action="store_true", help="Also run the pedantic rules.")
     parser.add_argument("--select", action="append", help="Rule codes or prefixes (repeatable).")
+    parser.add_argument("--group", choices=GROUPS, action="append", help="Only these groups (default: each apart).")
     args = parser.parse_args()
-    tally = measure(args.select, args.strict)
+    for group in args.group or GROUPS:
+        print(f"== {group}")
+        report(measure(args.select, args.strict, group))
+        print()
+
+
+def report(tally: Tally) -> None:
+    """Print one group's per-rule table, its figures and any unlabelled finding."""
     rules = sorted(set(tally.reported_tp) | set(tally.reported_fp) | set(tally.true_labels))
     print(f"{'rule':<10}{'TP':>5}{'FP':>5}{'true':>6}{'caught':>8}")
     for rule in rules:

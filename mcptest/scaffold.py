@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mcptest.core.errors import Problem
 from mcptest.records.catalog import Catalog, Tool
 
 FORMAT_EXAMPLES = {
@@ -42,6 +43,8 @@ class Written:
     suite_path: Path
     workflow_path: Path
     starter: Starter
+    problems: tuple[Problem, ...] = ()
+    """What is wrong with listed tools that break the schema (those that cannot be read get no test)."""
 
 
 def write_starter(
@@ -84,7 +87,7 @@ def write_starter(
     workflow_path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_text(suite_path, written.suite)
     atomic_write_text(workflow_path, written.workflow)
-    return Written(suite_path, workflow_path, written)
+    return Written(suite_path, workflow_path, written, catalog.problems)
 
 
 def arguments(schema: dict[str, Any]) -> dict[str, Any] | None:

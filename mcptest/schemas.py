@@ -82,6 +82,22 @@ def catalog_snapshot_schema() -> dict[str, Any]:
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", **CatalogSnapshot.model_json_schema()}
 
 
+def history_schemas() -> dict[str, Callable[[], dict[str, Any]]]:
+    """`mcptest history --json`, `history test NAME --json` and `history flaky --json`, one schema each."""
+
+    def of(name: str) -> Callable[[], dict[str, Any]]:
+        def schema() -> dict[str, Any]:
+            from mcptest.history import models
+
+            model = getattr(models, name)
+            return {"$schema": "https://json-schema.org/draft/2020-12/schema", **model.model_json_schema()}
+
+        return schema
+
+    return {"history-runs.v1.json": of("RunList"), "history-test.v1.json": of("TestHistory"),
+            "history-flaky.v1.json": of("FlakyList")}  # fmt: skip
+
+
 # The formats and their files: one plain list, walked by the staleness test.
 SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
     "v1.json": suite_schema,
@@ -94,6 +110,7 @@ SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
     "trace.v1.json": trace_schema,
     "diff.v1.json": diff_schema,
     "lock.v1.json": lock_schema,
+    **history_schemas(),
 }
 
 

@@ -18,6 +18,11 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
 
+# The suite runs hundreds of `mcptest run`s on suites in the repository and in tmp folders: none of them should leave
+# a history store beside its suite (examples/ included) or pay for opening one. The history tests turn it on with
+# `--history URL` or their own MCPTEST_HISTORY.
+os.environ["MCPTEST_HISTORY"] = "off"
+
 
 @dataclass
 class Ran:

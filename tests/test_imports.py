@@ -37,9 +37,9 @@ def top_level_modules(*args: str) -> set[str]:
 @pytest.mark.parametrize(
     ("args", "absent"),
     [
-        (("--help",), {"anthropic", "openai", "scipy", "mcp", "tiktoken", "jsonschema"}),
-        (("validate", QUICKSTART), {"anthropic", "openai", "scipy", "mcp", "tiktoken"}),
-        (("run", QUICKSTART), {"anthropic", "openai", "scipy"}),
+        (("--help",), {"anthropic", "openai", "scipy", "mcp", "tiktoken", "jsonschema", "sqlalchemy", "psycopg"}),
+        (("validate", QUICKSTART), {"anthropic", "openai", "scipy", "mcp", "tiktoken", "sqlalchemy"}),
+        (("run", QUICKSTART), {"anthropic", "openai", "scipy", "sqlalchemy"}),  # history is off in the tests
         (("doctor", "--lint-descriptions", "--fail-on", "never", "--catalog", CATALOG), {"mcp", *PROVIDER_SDKS}),
         (("diff", CATALOG, CATALOG), {"mcp", *PROVIDER_SDKS}),
         (("validate", QUICKSTART), {"mcp", *PROVIDER_SDKS}),

@@ -79,3 +79,55 @@ def test_the_ascii_split_is_tiktokens_split_on_every_ascii_character() -> None:
     texts += ["a \x1c b\x1f\n", "x  \n", "  \r\n\r\n", "I'M 1234567 don'T", "\x0b\x0c\t end  "]
     for text in texts:
         assert fast.findall(text) == full.findall(text), repr(text)
+
+
+def _exact(text: str) -> int:
+    return len(tokens.encoding().encode(text, disallowed_special=()))
+
+
+def test_a_piece_up_to_the_chunk_length_counts_exactly_and_a_piece_past_the_plain_python_length_too() -> None:
+    rng = random.Random(25)
+    for n in (tokens._PY_PIECE + 1, 400, tokens.LONG_PIECE - 1, tokens.LONG_PIECE):
+        word = "".join(rng.choice("abcdefghijklmnopqrstuvwxyzABC") for _ in range(n))
+        for text in (word, f"Find {word}, then stop.", " " * n + "x", "-" * n, "日本" * (n // 2)):
+            counter = tokens._Counter()
+            assert counter.count(text) == _exact(text), (n, text[:20])
+
+
+def test_an_unbroken_run_is_counted_in_chunks_within_a_token_or_two_of_each_cut() -> None:
+    rng = random.Random(26)
+    letters = "".join(rng.choice("abcdefghijklmnopqrstuvwxyzQWERTY") for _ in range(20_000))
+    runs = {
+        "letters": f"A tool. {letters} end",
+        "punctuation": "".join(rng.choice("!#$%&*+-./:;<=>?@^_|~") for _ in range(6_000)),
+        "spaces and newlines": "a" + " \n" * 3_000 + "b",
+        "base64": "key="
+        + "".join(rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/") for _ in range(8_000)),
+        "cjk": "".join(chr(rng.randrange(0x4E00, 0x9FFF)) for _ in range(5_000)),
+    }
+    for name, text in runs.items():
+        cuts = len(text) // tokens.LONG_PIECE
+        got, exact = tokens._Counter().count(text), _exact(text)
+        assert abs(got - exact) <= 2 * cuts, (name, got, exact)
+
+
+def test_cutting_a_run_changes_only_the_long_piece_not_its_neighbours() -> None:
+    import regex
+
+    pieces = regex.compile(tokens._PAT).findall
+    for text in (
+        "Hello, world! It's " + "x" * 2_500 + "'s end.\n" + "\n" * 1_500 + "  tail",
+        "a" + " " * 3_333 + "b " + "!?" * 1_200 + "\n\n" + "é" * 2_001,
+    ):
+        segments = tokens._Counter()._segments(text)
+        assert "".join(segments) == text and len(segments) > 3
+        chunked = iter([p for s in segments for p in pieces(s)])
+        for piece in pieces(text):
+            if len(piece) <= tokens.LONG_PIECE:
+                assert next(chunked) == piece
+                continue
+            joined = next(chunked)
+            while joined != piece:
+                assert piece.startswith(joined)
+                joined += next(chunked)
+        assert next(chunked, None) is None

@@ -35,6 +35,8 @@ def load_spec(path: str | Path) -> Bench:
         data = json.loads(text)
     except (ValueError, RecursionError):
         data = None
+    if json_source.has_lone_surrogate(data):
+        data = None  # the YAML pass below locates it
     if json_source.depth_exceeds(data, json_source.MAX_DEPTH):
         data = json_source.loads(text, str(path))
     if isinstance(data, dict):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import TypeVar
@@ -39,14 +38,16 @@ def read(path: Path) -> Cassette:
 
 def load(path: Path, kind: type[M]) -> M:
     """Read a cassette file of any kind (format version 1); a broken one raises CassetteUnreadable saying why."""
+    from mcptest.core import json_source
+    from mcptest.core.errors import UserError
+    from mcptest.core.yaml_source import read_limited
+
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json_source.loads(read_limited(path), str(path))
     except (OSError, UnicodeDecodeError) as exc:
         raise CassetteUnreadable(f"cannot read {path}: {exc}") from None
-    except json.JSONDecodeError as exc:
-        raise CassetteUnreadable(f"{path}:{exc.lineno}:{exc.colno}: JSON syntax error: {exc.msg}") from None
-    except RecursionError:
-        raise CassetteUnreadable(f"{path}: nested too deeply to be a cassette") from None
+    except UserError as exc:
+        raise CassetteUnreadable(str(exc)) from None
     if isinstance(data, dict) and data.get("format_version") not in CASSETTE_FORMATS:
         found, known = data.get("format_version"), " and ".join(repr(v) for v in CASSETTE_FORMATS)
         raise CassetteUnreadable(f"{path}: unsupported cassette format {found!r} (this mcptest reads {known})")

@@ -30,7 +30,7 @@ def catalog(
     debug: Annotated[bool, typer.Option("--debug", help="Log the SDK's debug output to stderr.")] = False,
 ) -> int:
     """Print or save a server's catalog snapshot (schema/catalog.v1.json); exit 1 when it cannot be listed."""
-    from mcptest.cli.common import check_output
+    from mcptest.cli.common import check_output, warn_problems
     from mcptest.core.printable import printable
     from mcptest.records.catalog_snapshot import counts, save_snapshot
     from mcptest.server.capture import snapshot_server
@@ -40,7 +40,7 @@ def catalog(
     check_output(output)
     usage = "mcptest catalog FILE (or --command, --url)"
     try:
-        snapshot = from_chosen_server(
+        snapshot, problems = from_chosen_server(
             snapshot_server, suite, server, command, url, header, timeout, usage=usage, debug=debug
         )
     except ServerUnavailable as exc:
@@ -48,6 +48,7 @@ def catalog(
         if exc.stderr:
             print(printable(exc.stderr), file=sys.stderr)
         return ExitCode.FAILED
+    warn_problems(problems)
     if output:
         save_snapshot(snapshot, output)
         print(f"mcptest: saved {counts(snapshot)} to {output}", file=sys.stderr)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
 from mcptest.core.atomic import atomic_write_text
@@ -20,6 +20,14 @@ def keep_until_exit(*objects: object) -> None:
     50,000 results and their delta one object at a time costs ~0.1 s a user would wait for, for nothing."""
     if FAST_EXIT:
         _KEPT.extend(objects)
+
+
+def warn_problems(problems: Iterable[object]) -> None:
+    """Print each problem of a catalog the command went on with (a tool that breaks the schema) as a warning."""
+    from mcptest.core.printable import printable
+
+    for problem in problems:
+        print(printable(f"mcptest: warning: {problem}"), file=sys.stderr)
 
 
 def use_color(no_color: bool, stream: object = sys.stdout) -> bool:

@@ -41,6 +41,7 @@ def diff(
     debug: Annotated[bool, typer.Option("--debug", help="Log the SDK's debug output to stderr.")] = False,
 ) -> int:
     """Classify every change between two catalogs; exit 1 when one reaches --fail-on (default: breaking)."""
+    from mcptest.cli.common import warn_problems
     from mcptest.core.errors import usage_error
     from mcptest.diff.compare import diff_sources
     from mcptest.diff.model import FAIL_ON
@@ -55,12 +56,15 @@ def diff(
     if live == (new is not None):
         raise usage_error("give NEW as a file, or a live server with --command, --url or --suite (not both)")
     try:
-        report = diff_sources(old, new, suite, server, command, url, header, timeout, intents=intents, debug=debug)
+        report, problems = diff_sources(
+            old, new, suite, server, command, url, header, timeout, intents=intents, debug=debug
+        )
     except Unreachable as exc:
         print(f"mcptest: {exc}", file=sys.stderr)
         if exc.stderr:
             print(exc.stderr, file=sys.stderr)
         return ExitCode.FAILED
+    warn_problems(problems)
     _emit(report, fmt, output, no_color)
     return ExitCode.FAILED if report.fails(fail_on) else ExitCode.OK
 

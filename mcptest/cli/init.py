@@ -29,6 +29,7 @@ def init(
     force: Annotated[bool, typer.Option("--force", help="Overwrite files that exist.")] = False,
 ) -> int:
     """Write a starter suite (a smoke test per tool, a tool_quality gate) and .github/workflows/mcptest.yml."""
+    from mcptest.cli.common import warn_problems
     from mcptest.scaffold import write_starter
     from mcptest.server.surfaces import Unreachable
 
@@ -39,6 +40,7 @@ def init(
     except Unreachable as exc:
         print(f"mcptest: {exc.message}", file=sys.stderr)
         return ExitCode.NOT_READY
+    warn_problems(done.problems)
     written, suite_path, workflow_path = done.starter, done.suite_path, done.workflow_path
     unfilled = [tool for tool, args in written.args.items() if args is None]
     active = len(written.args) - len(written.writers)

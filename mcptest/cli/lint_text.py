@@ -8,6 +8,7 @@ from mcptest.checks.lint.grouped import ToolGroup, group, per_rule
 from mcptest.checks.lint.registry import RULES
 from mcptest.cli.common import Style
 from mcptest.core.figures import plural
+from mcptest.core.printable import clipped
 
 _COLOR = {Severity.CRITICAL: "31", Severity.WARNING: "33", Severity.PASS: "32"}
 
@@ -29,7 +30,7 @@ def render_lint(source: str, report: QualityReport, selection: str, *, verbose: 
     for g in groups:
         out += _tool_block(g, style, verbose, summaries)
     if clean:
-        names = ", ".join(t.name for t in clean)
+        names = ", ".join(clipped(t.name) for t in clean)
         out.append(f"  {style('✓', '32')} {len(clean)} tool{'s' if len(clean) > 1 else ''} meet every rule: {names}")
     rows = per_rule(report)
     if rows:
@@ -49,7 +50,7 @@ def render_lint(source: str, report: QualityReport, selection: str, *, verbose: 
 def _tool_block(g: ToolGroup, style: Style, verbose: bool, summaries: dict[str, str]) -> list[str]:
     counts = g.counts
     tally = ", ".join(f"{counts[sev]} {sev.value}" for sev in (Severity.CRITICAL, Severity.WARNING) if counts[sev])
-    out = [f"  {style(g.tool.name, '1')}  score {g.tool.score:.3f}  {g.tool.tokens} tokens  ({tally})"]
+    out = [f"  {style(clipped(g.tool.name), '1')}  score {g.tool.score:.3f}  {g.tool.tokens} tokens  ({tally})"]
     for line in g.lines:
         label = style(f"{line.severity.value:<8}", _COLOR[line.severity])
         out.append(f"    {label} {line.rule:<8} {line.summary(summaries[line.rule])}")

@@ -28,6 +28,7 @@ def pin(
     debug: Annotated[bool, typer.Option("--debug", help="Log the SDK's debug output to stderr.")] = False,
 ) -> int:
     """Pin the suite's servers' catalogs in mcptest.lock; exit 1 when a pinned one changed (accept with --update)."""
+    from mcptest.cli.common import warn_problems
     from mcptest.diff.pin_check import update_pins
     from mcptest.server.session import quiet_sdk_logs
     from mcptest.server.sources import resolve_sources
@@ -40,6 +41,7 @@ def pin(
     except Unreachable as exc:
         _unreachable(exc)
         return ExitCode.FAILED
+    warn_problems(p for _, s in pinned.live for p in s.problems)
     if not pinned.written:
         _print_changes(pinned.moved)
         print(f"mcptest: {pinned.path}: run `mcptest pin --update` to accept these changes", file=sys.stderr)

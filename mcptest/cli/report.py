@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import sys
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from mcptest.core.exit_codes import ExitCode
+
+if TYPE_CHECKING:
+    from mcptest.records.report import Report
 
 
 def register(app: typer.Typer) -> None:
@@ -26,6 +29,11 @@ def report(
     json_output: Annotated[bool, typer.Option("--json", help="With --compare: the delta as JSON.")] = False,
     advisory: Annotated[bool, typer.Option("--advisory", help="Exit 0 even on a regression.")] = False,
     no_color: Annotated[bool, typer.Option("--no-color", help="No ANSI colour.")] = False,
+    history: Annotated[
+        str | None,
+        typer.Option("--history", help="merge: store the merged run in this history (default: the suite's)."),
+    ] = None,
+    no_history: Annotated[bool, typer.Option("--no-history", help="merge: do not store the merged run.")] = False,
 ) -> int:
     """Re-render a JSON report; with --compare, show its delta and exit 1 on any regression.
 
@@ -36,7 +44,7 @@ def report(
     from mcptest.report.load import load_report
 
     if run_json[0] == "merge":
-        return _merge(run_json[1:], format, output, compare, json_output)
+        return _merge(run_json[1:], format, output, compare, json_output, None if no_history else history or "")
     if len(run_json) > 1:
         raise usage_error(f"report takes one report (got {len(run_json)}); to merge shards: mcptest report merge ...")
     path = run_json[0]
@@ -71,7 +79,10 @@ def report(
     return ExitCode.FAILED if comparison.regressed and not advisory else ExitCode.OK
 
 
-def _merge(paths: list[str], format: str, output: str | None, compare: str | None, json_output: bool) -> int:
+def _merge(
+    paths: list[str], format: str, output: str | None, compare: str | None, json_output: bool, history: str | None
+) -> int:
+    """Merge shard reports; unless `history` is None, store the whole run ("" means the suite's default store)."""
     from mcptest.cli.common import emit, loading
     from mcptest.core.errors import usage_error
     from mcptest.report.formats import REPORTERS
@@ -85,8 +96,25 @@ def _merge(paths: list[str], format: str, output: str | None, compare: str | Non
     if not paths:
         raise usage_error("report merge needs the shard reports: mcptest report merge shard-*.json -o run.json")
     with loading():
-        merged = merge_reports([(p, load_report(p)) for p in paths])
+        shards = [(p, load_report(p)) for p in paths]
+        merged = merge_reports(shards)
     emit(REPORTERS["json" if format == "pretty" and output else format](merged, False), output)
     print(f"mcptest: merged {len(paths)} reports: {merged.summary.total} results, {len(merged.gates)} gates",
           file=sys.stderr)  # fmt: skip
+    if history is not None:
+        _remember_merge(merged, [r.started_at for _, r in shards], history)
     return ExitCode.OK if merged.ok else ExitCode.FAILED
+
+
+def _remember_merge(merged: Report, shard_starts: list[str], flag: str) -> None:
+    """Store the merged run; the shards' own stored runs are marked as part of it, so no test counts twice."""
+    import os
+
+    from mcptest.core.printable import printable
+    from mcptest.history.location import history_url
+    from mcptest.history.recording import record_run
+
+    url = history_url(merged.suite, flag or None, environ=os.environ)
+    if url is not None and (warning := record_run(merged, url, environ=os.environ, source="merge",
+                                                  merged=shard_starts)):  # fmt: skip
+        print(printable(warning), file=sys.stderr)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import TYPE_CHECKING, Annotated
 
@@ -66,6 +67,11 @@ def run(
         float | None,
         typer.Option("--max-cost", min=0, help="Stop dispatching runs once this many USD are spent (exit 5)."),
     ] = None,
+    history: Annotated[
+        str | None,
+        typer.Option("--history", help="Store the run in this history (sqlite:///PATH or postgresql://...)."),
+    ] = None,
+    no_history: Annotated[bool, typer.Option("--no-history", help="Do not store the run in any history.")] = False,
     check_pins: Annotated[
         bool | None,
         typer.Option("--check-pins/--no-check-pins", help="Check mcptest.lock first (default: if it exists)."),
@@ -80,6 +86,7 @@ def run(
         from mcptest.agent.plan import AgentOptions
         from mcptest.cli.progress import live_progress, progress_mode
         from mcptest.core.errors import usage_error
+        from mcptest.history.location import history_url
         from mcptest.report.formats import REPORTERS
         from mcptest.run.exit_status import run_exit_code
         from mcptest.run.runner import run_suite, select, selected_count
@@ -120,6 +127,9 @@ def run(
     )
     quiet_sdk_logs(debug)
     state = RunState()
+    history_at = history_url(
+        loaded.file, history, disabled=no_history, suite_setting=loaded.history, environ=os.environ
+    )
 
     def render(report: Report) -> str:
         return REPORTERS[reporter](report, use_color(no_color) and not output)
@@ -134,7 +144,8 @@ def run(
                 )
             )  # fmt: skip
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM: servers are stopped; report what finished
-        emit(render(state.report(interrupted=True)), output)
+        emit(render(cut := state.report(interrupted=True)), output)
+        _remember(cut, history_at, shard)
         return ExitCode.INTERRUPTED
     except Exception:  # a bug in mcptest: the finished results still reach the report, then the traceback
         emit(render(state.report(interrupted=True)), output)
@@ -147,11 +158,22 @@ def run(
         for line in gate.lines:
             print(printable(line), file=sys.stderr)
     emit(render(result.report), output)
+    _remember(result.report, history_at, shard)
     if result.report.summary.not_run:
         print(f"mcptest: -x: stopped at the first failure; {result.report.summary.not_run} not run", file=sys.stderr)
     if result.capped:
         print(f"mcptest: --max-cost {max_cost:g} USD spent; the remaining runs were not dispatched", file=sys.stderr)
     return run_exit_code(result)
+
+
+def _remember(report: Report, url: str | None, shard: str | None) -> None:
+    """Append the run to its history; a store that fails is a warning, never a different exit code."""
+    if url is None:
+        return
+    from mcptest.history.recording import record_run
+
+    if (warning := record_run(report, url, environ=os.environ, shard=shard)) is not None:
+        print(printable(warning), file=sys.stderr)
 
 
 def _print_selected(suite: Suite, selection: Selection) -> None:

@@ -42,6 +42,7 @@ def security(
 ) -> int:
     """Scan catalogs for poisoning, shadowing, exfiltration, hidden text and secrets; exit 1 at --fail-on."""
     from mcptest.checks.security.engine import FAIL_ON
+    from mcptest.cli.common import warn_problems
     from mcptest.core.errors import usage_error
     from mcptest.run.security_scan import scan_sources
     from mcptest.server.surfaces import Unreachable
@@ -50,12 +51,13 @@ def security(
         raise usage_error(f"--fail-on: expected one of {', '.join(FAIL_ON)}, got {fail_on!r}")
     try:
         chosen = (suite, server, catalog or (), command, url, header, timeout)
-        report, uri = scan_sources(*chosen, select=select or (), ignore=ignore or (), debug=debug)
+        report, uri, problems = scan_sources(*chosen, select=select or (), ignore=ignore or (), debug=debug)
     except Unreachable as exc:
         print(f"mcptest: {exc}", file=sys.stderr)
         if exc.stderr:
             print(exc.stderr, file=sys.stderr)
         return ExitCode.FAILED
+    warn_problems(problems)
     failed = report.failed(fail_on)
     if sarif:
         from mcptest.checks.security.sarif import security_sarif

@@ -32,7 +32,7 @@ def tools(
     debug: Annotated[bool, typer.Option("--debug", help="Log the SDK's debug output to stderr.")] = False,
 ) -> int:
     """Print or save a server's tools/list result ({"tools": [...]}); exit 1 when the server cannot be listed."""
-    from mcptest.cli.common import check_output
+    from mcptest.cli.common import check_output, warn_problems
     from mcptest.records.catalog import save_catalog
     from mcptest.server.surfaces import Unreachable, from_chosen_server, live_catalog
 
@@ -47,9 +47,10 @@ def tools(
         if exc.stderr:
             print(printable(exc.stderr), file=sys.stderr)
         return ExitCode.FAILED
+    warn_problems(catalog.problems)
     if output:
         save_catalog(catalog, output)
-        print(f"mcptest: saved {plural(len(catalog.tools), 'tool')} to {output}", file=sys.stderr)
+        print(f"mcptest: saved {plural(len(catalog.wire()['tools']), 'tool')} to {output}", file=sys.stderr)
     else:
         sys.stdout.write(json.dumps(catalog.wire(), indent=2, ensure_ascii=False) + "\n")
     return ExitCode.OK

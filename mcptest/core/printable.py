@@ -19,6 +19,12 @@ def printable(text: str) -> str:
     return _CONTROL.sub(_visible, text) if _CONTROL.search(text) else text
 
 
+def clipped(name: str, limit: int = 80) -> str:
+    """A name as a message quotes it: one longer than `limit` is cut, saying how long it was (a 10 KB tool name must
+    not fill the terminal)."""
+    return name if len(name) <= limit else f"{name[:limit]}… ({len(name)} characters)"
+
+
 def markup_safe(text: str) -> str:
     """`printable` text with rich markup escaped, for a `console.print` with markup on."""
     from rich.markup import escape

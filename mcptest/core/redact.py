@@ -1,16 +1,18 @@
 """Keep secrets (API keys, auth headers, secret env values) out of reports, cassettes and logs.
 
 Masking works on values, never on serialised text: JSON escapes a secret holding `"` or `\\` so a text search
-misses it, and a text replace can corrupt the document around it.
+misses it, and a text replace can corrupt the document around it. Within a value, a secret is masked as written
+and in its quoted forms (`secrets.escaped_forms`), since a string may quote it (JSON text, an error message).
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from mcptest.core.secrets import maskable
+from mcptest.core.secrets import escaped_forms, maskable
 
 M = TypeVar("M", bound=BaseModel)
 MASK = "***"
@@ -36,8 +38,15 @@ def redact_text(text: str, secrets: set[str]) -> str:
 
 
 def _ordered(secrets: set[str]) -> list[str]:
-    # Longest first, so a secret that contains another is masked whole; short values are never secrets.
-    return sorted((s for s in secrets if maskable(s)), key=len, reverse=True)
+    return list(_forms(frozenset(secrets))) if secrets else []
+
+
+@lru_cache(maxsize=64)
+def _forms(secrets: frozenset[str]) -> tuple[str, ...]:
+    # Each secret as written and as quoted; longest first, so a secret that contains another is masked whole and
+    # an escaped form before the raw one inside it. Short values are never secrets.
+    forms = {form for s in secrets if maskable(s) for form in (s, *escaped_forms(s))}
+    return tuple(sorted(forms, key=len, reverse=True))
 
 
 def _mask(text: str, ordered: list[str]) -> str:

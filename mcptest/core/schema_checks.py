@@ -42,3 +42,61 @@ def compile_validator(schema: dict[str, Any]) -> Any:
     from mcptest.core.json_schema import validator
 
     return validator(schema)
+
+
+def ref_problems(schema: Any, limit: int = 10_000) -> list[tuple[Loc, str]]:
+    """Every local `$ref` (`#/...`) that points nowhere, or that only leads to other `$ref`s back to itself (a
+    cycle no validator can resolve); a recursive schema whose cycle passes through real keywords is fine."""
+    out: list[tuple[Loc, str]] = []
+    cycles: set[frozenset[str]] = set()  # each cycle once, where it is first met
+    stack: list[tuple[Any, Loc]] = [(schema, ())]
+    seen = 0
+    while stack and seen < limit:  # a huge schema is walked only so far: the check must not cost more than reading it
+        node, loc = stack.pop()
+        seen += 1
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#"):
+                found = _ref_problem(schema, ref)
+                if found and found[1] not in cycles:
+                    out.append(((*loc, "$ref"), found[0]))
+                    cycles.add(found[1])
+            stack += [(v, (*loc, k)) for k, v in reversed(list(node.items())) if k not in ("enum", "const", "examples")]
+        elif isinstance(node, list):
+            stack += [(v, (*loc, i)) for i, v in reversed(list(enumerate(node)))]
+    return out
+
+
+def _ref_problem(schema: Any, ref: str) -> tuple[str, frozenset[str]] | None:
+    """Why following `ref` never reaches a schema, and the refs at fault (one missing, or a cycle's members)."""
+    chain = [ref]
+    while True:
+        target = _resolve(schema, chain[-1])
+        if target is _MISSING:
+            return f"$ref {json.dumps(chain[-1])} points nowhere in the schema", frozenset(chain[-1:])
+        nxt = target.get("$ref") if isinstance(target, dict) else None
+        if not isinstance(nxt, str) or not nxt.startswith("#"):
+            return None
+        if nxt in chain:
+            cycle = chain[chain.index(nxt) :]
+            return f"$ref cycle that never reaches a schema: {' → '.join([*cycle, nxt])}", frozenset(cycle)
+        chain.append(nxt)
+
+
+_MISSING = object()
+
+
+def _resolve(schema: Any, ref: str) -> Any:
+    """The node a local JSON pointer (`#/$defs/a`, with `~0`/`~1` escapes) names, else _MISSING."""
+    from urllib.parse import unquote
+
+    node = schema
+    for part in unquote(ref[1:]).split("/")[1:]:
+        part = part.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            return _MISSING
+    return node

@@ -39,6 +39,30 @@ def secret_parts(value: str) -> set[str]:
     return {p for p in parts if maskable(p)}
 
 
+def escaped_forms(value: str) -> set[str]:
+    """How `value` reads once or twice quoted: JSON-escaped (with `\\u` escapes or without), as Python's repr shows
+    it, YAML single-quoted, and each of these quoted again (a repr of a JSON text in a failure message). A secret
+    holding `"` or `\\` appears in these forms inside a string, where masking the raw value would miss it."""
+    once = {quote(value) for quote in _QUOTES}
+    twice = {quote(form) for form in once for quote in _QUOTES}
+    return {form for form in once | twice if form != value and maskable(form)}
+
+
+def _json_quoted(value: str, ascii_only: bool) -> str:
+    import json
+
+    return json.dumps(value, ensure_ascii=ascii_only)[1:-1]
+
+
+_QUOTES = (
+    lambda v: _json_quoted(v, True),
+    lambda v: _json_quoted(v, False),
+    lambda v: repr(v)[1:-1],
+    lambda v: v.replace("\\", "\\\\").replace("'", "\\'"),  # repr's form when the value holds both quotes
+    lambda v: v.replace("'", "''"),  # YAML single-quoted
+)
+
+
 def collect(values: Iterable[str]) -> set[str]:
     """The maskable forms of several secret values."""
     out: set[str] = set()

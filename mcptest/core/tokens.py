@@ -4,6 +4,14 @@ Building tiktoken's Rust encoder costs ~0.2 s, more than counting a small catalo
 `SMALL_TEXT_BUDGET` characters are counted by a plain-Python byte-pair merge over the same ranks and the same
 split pattern (tiktoken's own algorithm, as in its `_educational` module); past that budget the encoder is built
 and counts the rest. Both give identical counts (tests/test_tokens.py checks them against tiktoken).
+
+Byte-pair merging costs more than linear time in the length of one piece (a word, a run of punctuation or of
+spaces), so an unbroken run (a 20,000-letter "word", a 1 MB base64 blob) is bounded: a piece longer than
+`LONG_PIECE` characters is counted in chunks of `LONG_PIECE`, as if the text were cut there. Text with no such
+piece is counted exactly; a chunked piece's count may differ from the exact one by about one token per cut
+(measured on 20,000-character runs of letters, punctuation, base64, CJK and spaces: at most 1.2 tokens a cut,
+so at most ~0.1% of a run of letters). Pieces longer than `_PY_PIECE` bytes go to the Rust encoder, whose merge
+is faster than the plain-Python one on long input (benchmarks/hostile.py prints the figures).
 """
 
 from __future__ import annotations
@@ -11,6 +19,7 @@ from __future__ import annotations
 import binascii
 import gzip
 import importlib.util
+import re
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -38,6 +47,12 @@ _ASCII_PAT = (
     rf"""|{_WS}++$|{_WS}*[\r\n]|{_WS}+(?!{_NOT_WS})|{_WS}"""
 )
 ENCODING_NAME = "cl100k_base"
+LONG_PIECE = 1_000
+"""The longest piece counted whole; a longer one is counted in chunks of this many characters."""
+_PY_PIECE = 128  # bytes: a longer piece is merged by the Rust encoder (the plain-Python merge is quadratic)
+# Every piece longer than LONG_PIECE holds a run of half as many non-space or space characters; the look-behinds
+# try each run once, from its start, so the search is linear.
+_LONG_RUN = re.compile(rf"(?<!\S)\S{{{LONG_PIECE // 2}}}|(?<!\s)\s{{{LONG_PIECE // 2}}}")
 SMALL_TEXT_BUDGET = 50_000
 """Characters counted in plain Python (~1 µs each) before the Rust encoder is built (~0.2 s once, then ~50x
 faster): a 13-tool catalog is ~5,000 characters."""
@@ -92,17 +107,37 @@ class _Counter:
         return self.split
 
     def count(self, text: str) -> int:
+        if len(text) > LONG_PIECE // 2 and _LONG_RUN.search(text):
+            self.budget = 0  # the encoder is built now, so it counts everything from here on
+            return sum(map(_encoded, self._segments(text)))
         if self.budget < len(text):
             self.budget = 0
-            return len(encoding().encode(text, disallowed_special=()))
+            return _encoded(text)
         self.budget -= len(text)
         total = 0
         for piece in self._splitter(text.isascii())(text):
             n = self.pieces.get(piece)
             if n is None:
-                n = self.pieces[piece] = _merge_count(piece.encode("utf-8"), ranks())
+                raw = piece.encode("utf-8")
+                n = _merge_count(raw, ranks()) if len(raw) <= _PY_PIECE else _encoded(piece)
+                self.pieces[piece] = n
             total += n
         return total
+
+    def _segments(self, text: str) -> list[str]:
+        """`text` cut inside each piece longer than `LONG_PIECE`, every `LONG_PIECE` characters; the cuts fall
+        within one run of letters, of punctuation or of spaces, so no other piece changes."""
+        cuts = [0]
+        self._splitter(False)
+        for piece in self.split.__self__.finditer(text):  # the compiled pattern behind `findall`
+            start, end = piece.span()
+            cuts += range(start + LONG_PIECE, end, LONG_PIECE)
+        cuts.append(len(text))
+        return [text[a:b] for a, b in zip(cuts, cuts[1:], strict=False)]
+
+
+def _encoded(text: str) -> int:
+    return len(encoding().encode(text, disallowed_special=()))
 
 
 def _merge_count(piece: bytes, table: dict[bytes, int]) -> int:

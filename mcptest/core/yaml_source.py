@@ -41,7 +41,11 @@ class SourceDoc:
 
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
+MAX_INT_DIGITS = 4300
+"""The longest integer a YAML file may hold: Python's own default bound, whatever a JSON reader raised it to."""
+_INT_TAG = "tag:yaml.org,2002:int"
 # What YAML (and so mcptest) accepts in a file: tab, newlines and printable Unicode; a NUL is the usual intruder.
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _UNPRINTABLE = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
@@ -140,11 +144,18 @@ class _Walk:
         from ruamel.yaml.nodes import MappingNode, SequenceNode
 
         if not isinstance(node, MappingNode | SequenceNode):
+            if node.tag == _INT_TAG and sum(c.isdigit() for c in node.value) > MAX_INT_DIGITS:
+                digits = sum(c.isdigit() for c in node.value)
+                what = f"an integer of {digits:,} digits, longer than the {MAX_INT_DIGITS} digits mcptest reads in YAML"
+                raise UserError([Problem(self.doc.path, *_mark(node), what + " (quote it to keep it as text)")])
             try:
-                return _scalar(self.constructor.construct_object(node, deep=True))
+                value = _scalar(self.constructor.construct_object(node, deep=True))
             except ValueError as exc:  # an integer past Python's 4,300-digit limit, a date out of range
                 what = f"cannot read this value: {exc}".split("; use sys.")[0] + " (quote it to keep it as text)"
                 raise UserError([Problem(self.doc.path, *_mark(node), what)]) from None
+            if isinstance(value, str) and not value.isascii() and _SURROGATE.search(value):
+                value = self._paired(value, node)
+            return value
         same = self.origins.get(id(node), id(node))
         if same in self.open:
             what = "YAML syntax error: this alias refers to a node that contains it"
@@ -154,6 +165,18 @@ class _Walk:
             return self._mapping(node, loc) if isinstance(node, MappingNode) else self._sequence(node, loc)
         finally:
             self.open.discard(same)
+
+    def _paired(self, value: str, node: Any) -> str:
+        """A string whose `\\uD83D\\uDE00`-style escaped pairs are joined; a lone half is a UserError at its scalar."""
+        try:
+            return value.encode("utf-16-le", "surrogatepass").decode("utf-16-le")
+        except UnicodeDecodeError:
+            lone = next(c for i, c in enumerate(value) if _SURROGATE.fullmatch(c) and not _paired_at(value, i))
+            what = (
+                f"`\\u{ord(lone):04x}` is half of a UTF-16 surrogate pair, not a character: write the character "
+                "itself, or a `\\U` escape of eight hex digits"
+            )
+            raise UserError([Problem(self.doc.path, *_mark(node), what)]) from None
 
     def _mapping(self, node: Any, loc: Loc) -> dict[Any, Any]:
         self.constructor.flatten_mapping(node)  # `<<` pairs come first, so the mapping's own keys override them
@@ -183,6 +206,13 @@ class _Walk:
             self.doc.values[(*loc, i)] = (item.start_mark.line + 1, item.start_mark.column + 1)
             items.append(self.plain(item, (*loc, i)))
         return items
+
+
+def _paired_at(text: str, i: int) -> bool:
+    high = "\ud800" <= text[i] <= "\udbff"
+    j = i + 1 if high else i - 1
+    want = ("\udc00", "\udfff") if high else ("\ud800", "\udbff")
+    return 0 <= j < len(text) and want[0] <= text[j] <= want[1]
 
 
 def _mark(node: Any) -> tuple[int, int]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from mcptest.core.errors import Problem
     from mcptest.diff.model import DiffReport
 
 
@@ -23,9 +24,10 @@ def diff_sources(
     *,
     intents: str | None = None,
     debug: bool = False,
-) -> DiffReport:
+) -> tuple[DiffReport, list[Problem]]:
     """Every change from the catalog at `old` to the one at `new`, else to the one server the options name, live;
-    with `intents`, also what the changes do to tool selection."""
+    with `intents`, also what the changes do to tool selection. Tools that break the schema are compared like any
+    other (those that cannot be read at all are left out); what is wrong with them comes back beside the report."""
     from mcptest.diff.classify import diff
     from mcptest.records.entries import load
 
@@ -42,4 +44,4 @@ def diff_sources(
         from mcptest.diff.selection import selection_effect
 
         report.selection = selection_effect(report, before, after, intents)
-    return report
+    return report, [*before.problems, *after.problems]

@@ -14,7 +14,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from mcptest.core import json_source
 from mcptest.core.errors import Problem, UserError
+from mcptest.core.yaml_source import read_limited
 from mcptest.records.entries import Surface, from_json
 
 if TYPE_CHECKING:
@@ -88,8 +90,8 @@ def read_lock(path: Path) -> Lock | None:
     if not path.is_file():
         return None
     try:
-        return Lock.model_validate_json(path.read_text(encoding="utf-8"))
-    except (ValidationError, ValueError) as exc:
+        return Lock.model_validate(json_source.loads(read_limited(path), str(path)))
+    except (ValidationError, ValueError, OSError) as exc:
         first = str(exc).splitlines()[0]
         raise UserError(
             [Problem(str(path), 0, 0, f"not a valid lock file ({first}); re-create it with `mcptest pin --update`")]

@@ -14,6 +14,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from mcptest.core import json_source
+from mcptest.core.errors import UserError
+from mcptest.core.yaml_source import read_limited
+
 DIRECTORY = "__snapshots__"
 VOLATILE: tuple[tuple[str, str], ...] = (
     (r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?", "<timestamp>"),
@@ -86,7 +90,12 @@ class SnapshotStore:
             return None
         if not path.exists():
             return f"no snapshot {path}: run `mcptest run --update-snapshots` locally and commit it"
-        stored = json.loads(path.read_text(encoding="utf-8"))
+        try:
+            stored = json_source.loads(read_limited(path), str(path))
+        except (OSError, UnicodeDecodeError) as exc:
+            return f"cannot read the snapshot {path}: {exc}"
+        except UserError as exc:
+            return f"the snapshot is damaged: {exc}; `--update-snapshots` rewrites it"
         if stored == value:
             return None
         return f"differs from {path}: {_first_difference(stored, value)}; `--update-snapshots` accepts the new value"

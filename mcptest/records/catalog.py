@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from mcptest.core.errors import Problem, UserError
+from mcptest.core.printable import clipped
 
 _OBJECT_KEYS = tuple((k, dict, "an object") for k in ("inputSchema", "outputSchema", "annotations"))
 _OPTIONAL_STRINGS = ("description", "title")
@@ -58,10 +59,21 @@ class Catalog:
     """`resources/templates/list` entries in wire form (`resourceTemplates` in a snapshot)."""
     prompts: tuple[dict[str, Any], ...] = ()
     """`prompts/list` entries in wire form."""
+    problems: tuple[Problem, ...] = ()
+    """What is wrong with the listed tools, one problem each (a catalog read with `read_wire`); a tool that cannot be
+    read at all (not an object, no name, a field of the wrong JSON type, a schema that is no JSON Schema) is left
+    out of `tools`, one that only breaks MCP's rules (no `"type": "object"`) is kept."""
+    sent: tuple[Any, ...] | None = None
+    """The tools array exactly as listed, unreadable tools included (None: the same as `tools`)."""
 
     def wire(self) -> dict[str, Any]:
-        """The catalog as a `tools/list` result: `{"tools": [...]}`."""
-        return {"tools": [t.raw for t in self.tools]}
+        """The catalog as a `tools/list` result, `{"tools": [...]}`, exactly as it was listed."""
+        return {"tools": list(self.sent) if self.sent is not None else [t.raw for t in self.tools]}
+
+    @property
+    def left_out(self) -> int:
+        """How many listed tools could not be read."""
+        return 0 if self.sent is None else len(self.sent) - len(self.tools)
 
     def tool(self, name: str) -> Tool | None:
         """The first tool called `name`, if any."""
@@ -73,13 +85,25 @@ def from_wire(data: Any, source: str = "catalog", *, shorthand: bool = False) ->
 
     `shorthand` (a tool-bench spec's inline catalog) lets a tool leave out `inputSchema`.
     """
+    catalog = read_wire(data, source, shorthand=shorthand)
+    if catalog.problems:
+        raise UserError(list(catalog.problems))
+    return replace(catalog, sent=None)
+
+
+def read_wire(data: Any, source: str = "catalog", *, shorthand: bool = False) -> Catalog:
+    """A catalog of every tool that can be read, with what is wrong with each tool as its `problems` (the messages
+    `from_wire` raises): how commands that can go on read a server that breaks the schema. A result that is no
+    catalog at all, or a malformed resource or prompt list, still raises UserError."""
     tools = tool_list(data, source)
-    problems = [Problem(source, 0, 0, m) for i, raw in enumerate(tools) for m in tool_problems(raw, i, shorthand)]
-    problems += [Problem(source, 0, 0, m) for m in _other_problems(data)]
-    if problems:
-        raise UserError(problems)
+    checked = [_tool_check(raw, i, shorthand) for i, raw in enumerate(tools)]
+    problems = [Problem(source, 0, 0, m) for found, _ in checked for m in found]
+    others_wrong = [Problem(source, 0, 0, m) for m in _other_problems(data)]
+    if others_wrong:
+        raise UserError(problems + others_wrong)
     others = {key: _objects(data, wire, source) for key, wire in _OTHER_PRIMITIVES.items()}
-    return Catalog(tuple(Tool(raw) for raw in tools), **others)
+    readable = tuple(Tool(raw) for raw, (_, ok) in zip(tools, checked, strict=True) if ok)
+    return Catalog(readable, **others, problems=tuple(problems), sent=tuple(tools))
 
 
 _OTHER_PRIMITIVES = {"resources": "resources", "resource_templates": "resourceTemplates", "prompts": "prompts"}
@@ -130,11 +154,20 @@ def read_json(path: str | Path) -> tuple[Any, str]:
 
 def load_catalog(path: str | Path) -> Catalog:
     """Read a saved catalog (JSON); each problem is located at its tool (or the key of it) in the file."""
+    catalog = read_catalog(path)
+    if catalog.problems:
+        raise UserError(list(catalog.problems))
+    return replace(catalog, sent=None)
+
+
+def read_catalog(path: str | Path) -> Catalog:
+    """Read a saved catalog as `read_wire` reads a live one: each tool's problem located at its line and column."""
     data, text = read_json(path)
     try:
-        return from_wire(data, str(path))
+        catalog = read_wire(data, str(path))
     except UserError as exc:
         raise UserError(locate(exc.problems, text, data)) from None
+    return replace(catalog, problems=tuple(locate(list(catalog.problems), text, data))) if catalog.problems else catalog
 
 
 def locate(problems: list[Problem], text: str, data: Any) -> list[Problem]:
@@ -171,37 +204,48 @@ def save_catalog(catalog: Catalog, path: str | Path) -> None:
 
 def tool_problems(raw: Any, i: int, shorthand: bool = False) -> list[str]:
     """What is wrong with the i-th tool of a catalog, one message each: `doctor --catalog` and `mock` alike."""
+    return _tool_check(raw, i, shorthand)[0]
+
+
+def _tool_check(raw: Any, i: int, shorthand: bool) -> tuple[list[str], bool]:
+    """The i-th tool's problems, and whether it can still be read (a name, fields of the right JSON types, schemas
+    that are JSON Schemas): what breaks only MCP's rules leaves a tool that lint, diff and the scan can read."""
     at = f"tools[{i}]"
     if not isinstance(raw, dict):
-        return [f"{at}: a tool must be an object, found a JSON {_kind(raw)}"]
+        return [f"{at}: a tool must be an object, found a JSON {_kind(raw)}"], False
     out = []
     if not isinstance(raw.get("name"), str) or not raw["name"]:
         out.append(f"{at}.name: every tool needs a non-empty string name")
     else:
-        at = f"tools[{i}] ({raw['name']})"
+        at = f"tools[{i}] ({clipped(raw['name'])})"
     for key, kind, want in (*((k, str, "a string") for k in _OPTIONAL_STRINGS), *_OBJECT_KEYS):
         if raw.get(key) is not None and not isinstance(raw[key], kind):
             out.append(f"{at}.{key}: must be {want}, found a JSON {_kind(raw[key])}")
+    readable = not out
     if "inputSchema" not in raw and not shorthand:
         out.append(f'{at}: missing \'inputSchema\' (MCP requires one; write {{"type": "object"}} for no arguments)')
     for key in ("inputSchema", "outputSchema"):
         if isinstance(raw.get(key), dict):
-            out += _schema_problems(f"{at}.{key}", raw[key])
-    return out
+            found, valid = _schema_problems(f"{at}.{key}", raw[key])
+            out += found
+            readable = readable and valid
+    return out, readable
 
 
-def _schema_problems(at: str, schema: dict[str, Any]) -> list[str]:
-    """A tool's input or output schema must be a valid JSON Schema of an object (MCP requires both)."""
-    from mcptest.core.schema_checks import schema_problem
+def _schema_problems(at: str, schema: dict[str, Any]) -> tuple[list[str], bool]:
+    """A tool's input or output schema must be a valid JSON Schema of an object (MCP requires both); the flag says
+    whether it is a JSON Schema at all."""
+    from mcptest.core.schema_checks import ref_problems, schema_problem
     from mcptest.core.validation import where
 
     found = schema_problem(schema)
     if found is not None:
-        return [f"{where((at, *found[0]))}: not a valid JSON Schema: {found[1]}"]
+        return [f"{where((at, *found[0]))}: not a valid JSON Schema: {found[1]}"], False
+    out = [f"{where((at, *loc))}: {message}" for loc, message in ref_problems(schema)]
     if schema.get("type") != "object":
         kind = f"type {json.dumps(schema['type'])}" if "type" in schema else "no type"
-        return [f'{at}: must be an object schema ("type": "object"), found {kind}']
-    return []
+        out.append(f'{at}: must be an object schema ("type": "object"), found {kind}')
+    return out, True
 
 
 def _kind(value: Any) -> str:

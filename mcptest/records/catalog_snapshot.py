@@ -31,7 +31,9 @@ class CatalogSnapshot(BaseModel):
     server: ServerIdentity
     capabilities: dict[str, Any] = Field(description="The server's capabilities from the handshake.")
     instructions: str | None = Field(None, description="The server's instructions, if it gave any.")
-    tools: list[dict[str, Any]] = Field(description="Every `tools/list` entry, all pages.")
+    tools: list[Any] = Field(
+        description="Every `tools/list` entry, all pages, exactly as listed (one that breaks the schema too)."
+    )
     resources: list[dict[str, Any]] = Field(description="Every `resources/list` entry, all pages.")
     resourceTemplates: list[dict[str, Any]] = Field(  # noqa: N815
         description="Every `resources/templates/list` entry, all pages."

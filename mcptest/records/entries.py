@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from mcptest.core.errors import Problem, UserError
-from mcptest.records.catalog import Catalog, Tool, from_wire, read_json
+from mcptest.records.catalog import Catalog, Tool, from_wire, locate, read_json, read_wire
 
 KINDS = ("tool", "resource", "resource_template", "prompt")
 """The kinds of entry, in the order a report lists them."""
@@ -65,6 +65,8 @@ class Surface:
 
     source: str
     entries: tuple[Entry, ...]
+    problems: tuple[Problem, ...] = ()
+    """What is wrong with the listed tools (`Catalog.problems`): a command that goes on prints them as warnings."""
 
     def of_kind(self, kind: str) -> list[Entry]:
         """The entries of one kind, in listed order."""
@@ -99,15 +101,18 @@ def from_catalog(catalog: Catalog, source: str, server: str = "") -> Surface:
     for kind in KINDS[1:]:
         for item in getattr(catalog, WIRE_KEYS[kind], None) or ():
             entries.append(Entry(kind, getattr(item, "raw", item), server))
-    return Surface(source, tuple(entries))
+    return Surface(source, tuple(entries), catalog.problems)
 
 
 def from_json(data: Any, source: str) -> Surface:
-    """A snapshot (`{"tools": [...], "resources": [...], ...}` or a bare tool array) or a cassette's catalog."""
+    """A snapshot (`{"tools": [...], "resources": [...], ...}` or a bare tool array) or a cassette's catalog.
+
+    A tool that breaks the schema is a problem of the surface (read as a live server's is, `read_wire`), not an
+    error: the tools that can be read are compared, pinned and scanned like any others."""
     if isinstance(data, dict) and "fingerprint" in data and isinstance(data.get("catalog"), list):
         return _from_cassette(data, source)
     only_others = isinstance(data, dict) and "tools" not in data and any(k in data for k in list(WIRE_KEYS.values()))
-    catalog = Catalog(()) if only_others else from_wire(data, source)
+    catalog = Catalog(()) if only_others else read_wire(data, source)
     entries = [Entry("tool", t.raw) for t in catalog.tools]
     problems: list[Problem] = []
     for kind in KINDS[1:]:
@@ -125,13 +130,17 @@ def from_json(data: Any, source: str) -> Surface:
                 problems.append(Problem(source, 0, 0, f"{where}: needs a non-empty string {IDENTITY[kind]!r}"))
     if problems:
         raise UserError(problems)
-    return Surface(source, tuple(entries))
+    return Surface(source, tuple(entries), catalog.problems)
 
 
 def load(path: str | Path) -> Surface:
-    """Read a saved snapshot or a cassette file."""
-    data, _ = read_json(path)
-    return from_json(data, str(path))
+    """Read a saved snapshot or a cassette file; each problem is placed at its line and column."""
+    data, text = read_json(path)
+    try:
+        surface = from_json(data, str(path))
+    except UserError as exc:
+        raise UserError(locate(exc.problems, text, data)) from None
+    return replace(surface, problems=tuple(locate(list(surface.problems), text, data))) if surface.problems else surface
 
 
 def _from_cassette(data: dict[str, Any], source: str) -> Surface:

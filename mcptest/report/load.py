@@ -81,6 +81,7 @@ MIGRATIONS: dict[str, tuple[str, Callable[[Raw], Raw]]] = {
 def migrate(raw: Raw, path: str) -> Raw:
     """Lift a raw report to the current format_version, or raise a UserError naming both versions."""
     version = str(raw.get("format_version", "?"))
+    _check_label(raw, version, path)
     while version != REPORT_FORMAT_VERSION:
         if version not in MIGRATIONS:
             readable = ", ".join(sorted({REPORT_FORMAT_VERSION, *MIGRATIONS}))
@@ -114,6 +115,21 @@ def load_report(path: str | Path, role: str = "report") -> Report:
         return Report.model_validate(migrate(raw, where))
     except ValidationError as exc:
         raise UserError([_problem(where, role, e) for e in exc.errors()[:10]]) from None
+
+
+_TESTS_KEY = {"0": "tests"}
+"""Where each format_version keeps its test results, when not in `results`."""
+
+
+def _check_label(raw: Raw, version: str, path: str) -> None:
+    """Refuse a report whose format_version does not match its shape: migrating it would drop its tests."""
+    key = _TESTS_KEY.get(version, "results")
+    other = next((k for k in ("tests", "results") if k != key and k in raw), None)
+    if other is not None:
+        raise _error(
+            path, f"the report says format_version {version!r}, but keeps its tests under `{other}`, not `{key}`: "
+            "its format_version is wrong (correct it, or re-create the report)"
+        )  # fmt: skip
 
 
 def _problem(path: str, role: str, error: Any) -> Problem:

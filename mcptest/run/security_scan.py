@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from mcptest.checks.security.engine import SecurityReport
+    from mcptest.core.errors import Problem
     from mcptest.records.entries import Surface
 
 
@@ -25,15 +26,16 @@ def scan_sources(
     select: Sequence[str] = (),
     ignore: Sequence[str] = (),
     debug: bool = False,
-) -> tuple[SecurityReport, str | None]:
-    """The scan, and the file its SARIF points at (the one catalog, or the suite); bad options raise UserError, a
-    server that cannot be listed raises `mcptest.server.surfaces.Unreachable`."""
+) -> tuple[SecurityReport, str | None, list[Problem]]:
+    """The scan, the file its SARIF points at (the one catalog, or the suite), and what is wrong with tools that
+    break the schema (scanned anyway when they can be read); bad options raise UserError, a server that cannot be
+    listed raises `mcptest.server.surfaces.Unreachable`."""
     from mcptest.checks.security.engine import scan
     from mcptest.checks.security.registry import select_sec_rules
 
     rules = select_sec_rules(select, ignore)
     surfaces, uri = named_surfaces(suite, server, catalogs, command, url, header, timeout, debug=debug)
-    return scan(surfaces, rules), uri
+    return scan(surfaces, rules), uri, [p for s in surfaces for p in s.problems]
 
 
 def named_surfaces(

@@ -5,31 +5,37 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from mcptest.records.catalog import Catalog
 from mcptest.records.catalog_snapshot import CatalogSnapshot, ServerIdentity
 
 if TYPE_CHECKING:
+    from mcptest.core.errors import Problem
     from mcptest.server.session import ServerSession
 
 
-async def capture(session: ServerSession) -> CatalogSnapshot:
-    """List every primitive the server advertises (a primitive it does not advertise is an empty list)."""
+async def capture(session: ServerSession) -> tuple[CatalogSnapshot, list[Problem]]:
+    """List every primitive the server advertises (a primitive it does not advertise is an empty list), its tools
+    exactly as listed, with what is wrong with those that break the schema."""
     info = session.info
     assert info is not None
     offers = info.capabilities
     resources = "resources" in offers
-    return CatalogSnapshot(
+    tools = await session.catalog() if "tools" in offers else Catalog(())
+    snapshot = CatalogSnapshot(
         server=ServerIdentity(name=info.name, version=info.version, protocolVersion=info.protocol_version),
         capabilities=offers,
         instructions=info.instructions,
-        tools=await session.list_tools() if "tools" in offers else [],
+        tools=tools.wire()["tools"],
         resources=await session.listing("resources/list", "resources") if resources else [],
         resourceTemplates=(await session.listing("resources/templates/list", "resourceTemplates") if resources else []),
         prompts=await session.listing("prompts/list", "prompts") if "prompts" in offers else [],
     )
+    return snapshot, list(tools.problems)
 
 
-async def snapshot_server(name: str, config: Any, base_dir: Path | str = ".") -> CatalogSnapshot:
-    """Start (or reach) one server and capture its snapshot; ServerUnavailable when it cannot be listed."""
+async def snapshot_server(name: str, config: Any, base_dir: Path | str = ".") -> tuple[CatalogSnapshot, list[Problem]]:
+    """Start (or reach) one server and capture its snapshot (and its tools' problems); ServerUnavailable when it
+    cannot be listed."""
     from mcptest.server.session import SessionPool
 
     async with SessionPool({name: config}, base_dir) as pool:

@@ -15,9 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mcptest.checks.lint.surface import catalog_tokens
-from mcptest.core.errors import UserError
 from mcptest.core.figures import plural
-from mcptest.records.catalog import Catalog, from_wire, load_catalog
+from mcptest.records.catalog import Catalog, read_catalog
 from mcptest.server.primitive_checks import add_primitive_checks, list_primitives
 
 if TYPE_CHECKING:
@@ -73,8 +72,10 @@ class Probe:
 def probe_catalog_file(path: str) -> Probe:
     """Read a saved catalog (a bad file raises UserError) and count its surface tokens."""
     probe = Probe(path)
-    probe.catalog = load_catalog(path)
-    probe.add("catalog readable", Status.PASS, plural(len(probe.catalog.tools), "tool"), tools=len(probe.catalog.tools))
+    probe.catalog = read_catalog(path)
+    listed = len(probe.catalog.wire()["tools"])
+    probe.add("catalog readable", Status.PASS, plural(listed, "tool"), tools=listed)
+    add_tool_problems(probe)
     add_token_check(probe)
     catalog = probe.catalog
     lists = {
@@ -103,20 +104,17 @@ async def probe_server(name: str, config: ServerConfig, base_dir: Path | str = "
         _handshake_check(probe, session.info)
         start = time.perf_counter()
         try:
-            tools = await session.list_tools()
-            probe.catalog = from_wire(tools, f"server '{name}'")
-        except (ServerUnavailable, UserError) as exc:
-            probe.add("tools/list", Status.FAIL, str(getattr(exc, "message", exc)))
+            probe.catalog = await session.catalog()
+        except ServerUnavailable as exc:
+            probe.add("tools/list", Status.FAIL, exc.message)
             probe.stderr = session.stderr_tail()
             return probe
         ms = _ms(start)
+        listed = len(probe.catalog.wire()["tools"])
         probe.add(
-            "tools/list",
-            Status.PASS,
-            f"{plural(len(tools), 'tool')} in {ms:.0f} ms (every page)",
-            tools=len(tools),
-            ms=ms,
+            "tools/list", Status.PASS, f"{plural(listed, 'tool')} in {ms:.0f} ms (every page)", tools=listed, ms=ms
         )
+        add_tool_problems(probe)
         try:
             others = await list_primitives(session)
         except ServerUnavailable as exc:
@@ -125,6 +123,19 @@ async def probe_server(name: str, config: ServerConfig, base_dir: Path | str = "
     add_token_check(probe)
     add_primitive_checks(probe, others)
     return probe
+
+
+def add_tool_problems(probe: Probe) -> None:
+    """One failed check per problem of a listed tool, naming it; the tools that can be read are still linted."""
+    catalog = probe.catalog
+    if catalog is None:
+        return
+    for p in catalog.problems:
+        probe.add("tool", Status.FAIL, str(p) if p.line else p.message)
+    if catalog.left_out:
+        kept = len(catalog.tools)
+        detail = f"{plural(catalog.left_out, 'tool')} left out (unreadable); {plural(kept, 'tool')} still checked"
+        probe.add("tools readable", Status.FAIL, detail, left_out=catalog.left_out, tools=kept)
 
 
 def add_token_check(probe: Probe) -> None:

@@ -80,6 +80,23 @@ async def send_wire(client: Any, make: MakeRequest, on_progress: Any = None) -> 
     return result
 
 
+async def send_unchecked(client: Any, request: Any) -> dict[str, Any]:
+    """Send one request and return the server's result as it came, unvalidated.
+
+    The SDK's `send_request` checks every result against the negotiated version's models and raises one
+    ValidationError for a whole `tools/list` when a single tool breaks them (naming no tool, keeping no data), so
+    this stamps the request as `send_request` does and sends it through the same dispatcher, minus that check.
+    """
+    session = client.session
+    data = request.model_dump(by_alias=True, mode="json", exclude_none=True)
+    opts: dict[str, Any] = {}
+    session._stamp(data, opts)
+    if session._session_read_timeout_seconds is not None:
+        opts["timeout"] = session._session_read_timeout_seconds
+    raw: dict[str, Any] = await session._dispatcher.send_raw_request(data["method"], data.get("params"), opts)
+    return raw
+
+
 async def list_all(session: ServerSession, method: str, key: str) -> list[dict[str, Any]]:
     """Every item of a paginated list (`resources/list`, `resources/templates/list`, `prompts/list`), wire form."""
     from mcp import types

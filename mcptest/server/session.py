@@ -20,7 +20,7 @@ import anyio
 
 from mcptest.server.client_answers import CallCapture, ClientSide
 from mcptest.server.limits import limits, raise_hint
-from mcptest.server.primitives import Cursors, MakeRequest, list_all, opt_in_logs, send_wire
+from mcptest.server.primitives import Cursors, MakeRequest, list_all, opt_in_logs, send_unchecked, send_wire
 from mcptest.server.wire import Watch, Watched, cut_items, take_cut
 from mcptest.suite.client_config import ClientAnswers
 from mcptest.suite.models import HttpServer, StdioServer
@@ -123,7 +123,7 @@ class ServerSession:
         self._renewing = anyio.Lock()
         self._tg: Any = None
         self._waits: set[anyio.CancelScope] = set()  # the handshake or requests a broken stdout ends at once
-        self._tools: dict[str, dict[str, Any]] | None = None
+        self._catalog: Catalog | None = None
         self._lists: dict[str, list[dict[str, Any]]] = {}
         self._listing = anyio.Lock()  # overlapping calls (`--workers`) list the catalog once, not once each
         self.client_side = ClientSide(name, config.client)
@@ -246,32 +246,50 @@ class ServerSession:
         return command, args, {k: v for k, v in self.config.env.items() if isinstance(v, str)}, cwd
 
     async def list_tools(self) -> list[dict[str, Any]]:
-        """Every tool, following `nextCursor` pagination, in wire form."""
-        async with self._listing:
-            return await self._list_tools()
+        """Every tool that can be read, all pages, in wire form (`catalog()` has the rest and what is wrong)."""
+        return [t.raw for t in (await self.catalog()).tools]
 
     async def catalog(self) -> Catalog:
-        """The server's tools as a Catalog; a malformed `tools/list` raises UserError, one problem per tool."""
-        from mcptest.records.catalog import from_wire
+        """The server's tools as it listed them, all pages, read from the wire JSON (not through the SDK's models,
+        which refuse a whole catalog for one bad tool): each tool's problem in `problems`, the unreadable left out."""
+        from mcptest.records.catalog import read_wire
 
-        return from_wire(await self.list_tools(), f"server '{self.name}'")
+        async with self._listing:
+            if self._catalog is None:
+                self._catalog = read_wire(await self._list_tools(), f"server '{self.name}'")
+            return self._catalog
 
-    async def _list_tools(self) -> list[dict[str, Any]]:
-        if self._tools is None:
-            tools: dict[str, dict[str, Any]] = {}
-            cursor = None
-            cursors = Cursors("tools/list", self._limits.pages)  # a server that never stops paginating: bounded
-            while True:
-                page = await self._request(lambda c=cursor: self._client.list_tools(cursor=c, cache_mode="refresh"))
-                for tool in page.tools:
-                    tools[tool.name] = tool.model_dump(mode="json", by_alias=True, exclude_none=True)
-                cursor = page.next_cursor
-                if not cursor:
-                    break
-                if problem := cursors.problem(cursor):
-                    raise EndlessPages(f"server '{self.name}': {problem}")
-            self._tools = tools
-        return list(self._tools.values())
+    async def _list_tools(self) -> list[Any]:
+        from mcp import types
+
+        from mcptest.core.errors import UserError
+        from mcptest.records.catalog import tool_list
+
+        tools: list[Any] = []
+        named: dict[str, int] = {}  # a tool a later page lists again replaces the first, where the first stood
+        cursor = None
+        cursors = Cursors("tools/list", self._limits.pages)  # a server that never stops paginating: bounded
+        while True:
+            params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
+            request = types.ListToolsRequest(params=params)
+            page = await self._request(lambda r=request: send_unchecked(self._client, r))
+            try:
+                listed = tool_list(page, "tools/list")
+            except UserError as exc:
+                raise self._unavailable(f"tools/list: {exc.problems[0].message}") from None
+            for tool in listed:
+                name = tool.get("name") if isinstance(tool, dict) else None
+                if isinstance(name, str) and name in named:
+                    tools[named[name]] = tool
+                    continue
+                if isinstance(name, str):
+                    named[name] = len(tools)
+                tools.append(tool)
+            cursor = page.get("nextCursor")
+            if not cursor or not isinstance(cursor, str):
+                return tools
+            if problem := cursors.problem(cursor):
+                raise EndlessPages(f"server '{self.name}': {problem}")
 
     async def call_tool(self, tool: str, args: dict[str, Any]) -> CallOutcome:
         """Call a tool and return what the server really sent (no client-side result validation: a tool test checks

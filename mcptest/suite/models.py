@@ -132,6 +132,11 @@ class Suite(Strict):
         description="Environment variables whose values are secrets (masked in reports and cassettes) although "
         "their names do not say so; names with KEY, TOKEN, SECRET, PASSWORD, AUTH, CREDENTIAL... are always secret.",
     )
+    history: bool = Field(
+        True,
+        description="Store every run of this suite in its history (default `.mcptest/history.db` beside the suite); "
+        "`false` turns it off, as `--no-history` does.",
+    )
     _file: str = PrivateAttr("")
     _secrets: set[str] = PrivateAttr(default_factory=set)
 

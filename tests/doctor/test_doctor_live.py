@@ -26,8 +26,8 @@ def test_doctor_lints_the_live_time_server(capsys: pytest.CaptureFixture[str]) -
     assert checks["tools/list"]["data"]["tools"] == 2
     lint = report["lint"][0]
     assert {t["name"]: [f["rule"] for f in t["findings"]] for t in lint["tools"]} == {
-        "get_current_time": ["DESC-009", "SCH-002"],
-        "convert_time": ["DESC-009", "SCH-002"],
+        "get_current_time": ["SCH-002"],
+        "convert_time": ["SCH-002"],
     }
     assert (lint["summary"]["mean_score"], lint["summary"]["critical_count"]) == (0.977, 0)
 

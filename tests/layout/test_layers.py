@@ -28,6 +28,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("agent",),
     ("bench",),
     ("diff",),
+    ("history",),
     ("report",),
     ("run",),
     ("cli", "pytest_plugin", "python_api", "scaffold", "schemas", "__main__"),

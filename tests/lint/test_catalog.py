@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from mcptest.core.errors import UserError
-from mcptest.records.catalog import Catalog, Tool, from_wire, load_catalog, save_catalog
+from mcptest.records.catalog import Catalog, Tool, from_wire, load_catalog, read_wire, save_catalog, tool_problems
 
 TOOL = {"name": "echo", "description": "Echo the message back.", "inputSchema": {"type": "object"}}
 
@@ -41,6 +41,32 @@ def test_every_bad_tool_is_reported_at_once() -> None:
         "t.json: tools[1]: a tool must be an object, found a JSON number",
         "t.json: tools[2] (x).description: must be a string, found a JSON number",
         "t.json: tools[2] (x).inputSchema: must be an object, found a JSON array",
+    ]
+
+
+def test_read_wire_keeps_every_readable_tool_and_names_what_is_wrong_with_each() -> None:
+    untyped = {"name": "untyped", "inputSchema": {"properties": {}}}
+    data = {"tools": [TOOL, {"name": "bad", "inputSchema": "object"}, untyped, 7]}
+    catalog = read_wire(data, "server 'x'")
+    assert [t.name for t in catalog.tools] == ["echo", "untyped"]
+    assert catalog.wire() == data and catalog.left_out == 2
+    assert [str(p) for p in catalog.problems] == [
+        "server 'x': tools[1] (bad).inputSchema: must be an object, found a JSON string",
+        'server \'x\': tools[2] (untyped).inputSchema: must be an object schema ("type": "object"), found no type',
+        "server 'x': tools[3]: a tool must be an object, found a JSON number",
+    ]
+
+
+def test_a_ref_that_points_nowhere_or_only_at_refs_is_named_once_and_a_long_name_is_cut() -> None:
+    defs = {"p": {"$ref": "#/$defs/q"}, "q": {"$ref": "#/$defs/p"}, "node": {"type": "array", "items": {"$ref": "#"}}}
+    props = {"a": {"$ref": "#/$defs/x"}, "b": {"$ref": "#/$defs/p"}, "c": {"$ref": "#/$defs/node"}}
+    name = "n" * 10_000
+    tool = {"name": name, "inputSchema": {"type": "object", "properties": props, "$defs": defs}}
+    assert tool_problems(tool, 0) == [
+        f'tools[0] ({"n" * 80}… (10000 characters)).inputSchema.properties.a.$ref: $ref "#/$defs/x" points nowhere '
+        "in the schema",
+        f"tools[0] ({'n' * 80}… (10000 characters)).inputSchema.properties.b.$ref: $ref cycle that never reaches a "
+        "schema: #/$defs/p → #/$defs/q → #/$defs/p",
     ]
 
 

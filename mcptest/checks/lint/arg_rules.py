@@ -11,6 +11,19 @@ from mcptest.checks.lint.text import arguments, description_of, prose_enum, requ
 from mcptest.records.catalog import Tool
 
 _EXAMPLE_KEYS = ("examples", "example", "default")
+_PROSE_EXAMPLE = re.compile(
+    r"\be\.g\.|\bi\.e\.|\bfor (?:example|instance)\b|\bexamples?\b|\bsuch as\b|\blike ['\"`]"
+    r"|YYYY|\bHH:MM|\bISO[ -]?8601\b|\bRFC ?3339\b|\bunix (?:time|timestamp)|\bin the format\b"
+    r"|(?<![\w'])'[^'\s][^']{0,60}'(?!\w)|\"[^\"\s][^\"]{0,60}\"|`[^`]{1,60}`",
+    re.IGNORECASE,
+)
+"""Prose that shows a value's form: an example marker, a date/time format, a quoted sample value."""
+_STRUCTURED = re.compile(
+    r"\bjson\b|\bdates?\b|\btimes?\b|\btimestamps?\b|\bdatetime\b|\bcoordinates?\b|\bsyntax\b"
+    r"|\bquery language\b|\bexpressions?\b|\bcql\b|\bjql\b|\bcron\b|\bregex|\bfield prefixes\b",
+    re.IGNORECASE,
+)
+"""A description that names a structured form the agent must reproduce (a JSON string, a date, coordinates)."""
 _PROPER_NAME = re.compile(r"^[A-Z][A-Za-z'.]*[a-z.](?:[ -][A-Z][A-Za-z'.]*[a-z.])*$")
 """A value written as a proper name ("New York", "Chicago"): it names the thing itself, nothing to explain."""
 
@@ -45,7 +58,9 @@ def desc_007_enum_values_not_described(tool: Tool) -> Iterator[Hit]:
     names none of the allowed values (whole words, ignoring case). Values that explain themselves are left
     alone: when every value is written as a proper name, each word capitalised ("New York", "Chicago",
     "Celsius"), it names the thing itself. Lowercase codes and modes ("c", "f"; "error", "debug") and numbers
-    still need the description to say what each one does.
+    still need the description to say what each one does. A single value (nothing to choose), and sets of
+    self-describing words (open/closed/all, asc/desc, day/week/month, markdown/text, GET/POST) are left alone too.
+    Worth acting on: when a value's effect cannot be told from its spelling (`mode: fast|full`, `c|f`).
     Why it matters: the schema says which values are legal, the description is where the agent learns
     which one to pick; a description that ignores the values leaves the choice to chance.
     Example: `"unit": {"enum": ["c", "f"], "description": "The unit."}`
@@ -89,26 +104,42 @@ def desc_008_inverted_information_density(tool: Tool) -> Iterator[Hit]:
 
 
 def desc_009_missing_examples(tool: Tool) -> Iterator[Hit]:
-    """A tool with a non-trivial input schema provides no usage examples.
+    """An argument whose form is not evident has no example anywhere.
 
-    What it flags: a tool with more than one argument, or a single argument that is required or not a plain
-    string, that carries no `examples` array (on the tool or its `inputSchema`) and no argument declaring
-    `examples`, `example` or a `default` that shows a value's form. A default of `null`, `true`/`false`, `""`,
-    `[]` or `{}` shows nothing about the argument's form and does not count.
+    What it flags: a tool with an argument whose form an agent cannot tell from its name, type and description,
+    when neither the schema nor the prose shows one. An argument needs an example when it has no description
+    and is a string or untyped (`repo_path`: an absolute path? relative?), when it is a free-form object or an
+    array of objects with text fields (`entities: [{name, entityType, observations}]`), or when its description
+    names a structured form without showing it: a JSON string, a date or time with no format, coordinates, a
+    query syntax. Self-evident arguments never need one: booleans, numbers, enums and consts, strings with a
+    `format` or `pattern`, described ids, names, titles, URLs, selectors, and free text (a message, a body, a
+    comment). An example counts wherever it is: an `examples` array (tool or `inputSchema`), an argument's
+    `examples`, `example` or a `default` that shows a value, or prose in the argument's or the tool's
+    description (`e.g. '2103.12345'`, an "Example" line, "such as", a quoted sample value, `YYYY-MM-DD`,
+    "ISO 8601", "HH:MM").
+    Worth acting on: when the flagged argument is one the agent must fill in a form it cannot guess; a careful
+    author adds one sample value.
     Why it matters: Anthropic's advanced-tool-use guidance reports worked examples raising accuracy from 72%
-    to 90% on complex parameter handling.
-    Example: `create_event(title, start, duration_minutes)` with no example anywhere.
-    Fix: add `"examples": ["2026-03-01T09:00:00Z"]` to `start`, or an `examples` array of whole argument
-    objects to the `inputSchema`.
+    to 90% on complex parameter handling; an example where the form is already plain only costs tokens.
+    Example: `create_event(start)` with `start` described as "When the event starts" and no format or example.
+    Fix: add `"examples": ["2026-03-01T09:00:00Z"]` to `start`, or write "(e.g. '2026-03-01T09:00:00Z')" in its
+    description.
     """
     args = list(arguments(tool))
-    if not _non_trivial(args, set(required(tool))) or _has_examples(tool, args):
+    if isinstance(tool.raw.get("examples"), list) or isinstance(tool.input_schema.get("examples"), list):
         return
-    yield Hit(
-        f"{len(args)} argument(s) and no usage example",
-        "Add `examples` to the arguments (or an `examples` array to inputSchema).",
-        pointer("inputSchema"),
-    )
+    needing = [
+        name
+        for name, schema in args
+        if _needs_example(name, schema) and not _shows_example(schema) and not _tool_shows(tool.description, name)
+    ]
+    if needing:
+        names = ", ".join(f"'{n}'" for n in needing)
+        yield Hit(
+            f"argument{'s' if len(needing) > 1 else ''} {names} of a form not evident from the schema, and no example",
+            "Show one sample value: `examples` on the argument, or 'e.g. ...' in its description.",
+            pointer("inputSchema"),
+        )
 
 
 def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
@@ -116,18 +147,22 @@ def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
 
     What it flags: a string (or untyped) argument without `enum`/`const` whose description spells out a fixed
     set ("one of open, closed, or pending", "allowed values: low, medium, high", "'json' or 'csv'"). A list
-    after "e.g." or "such as" is examples, not a set, and is not flagged.
+    after "e.g." or "such as" is examples, not a set; one after "format", "bad ...:", "instead of" or "not" is a
+    form or a counter-example; and a pair of the tool's own argument names ("either 'content' or 'content_file'")
+    is an argument group (SCH-009's finding): none of these is flagged.
+    Worth acting on: when the listed values are the only ones the server accepts.
     Why it matters: values in prose are not validated; the agent sends "High" for "high" and loops on
     errors. It is the inverse of DESC-007.
     Example: `"status": {"type": "string", "description": "The new status, one of open, closed, or pending"}`
     Fix: `"status": {"type": "string", "enum": ["open", "closed", "pending"], ...}`
     """
+    names = {name for name, _ in arguments(tool)}
     for name, schema in arguments(tool):
         types = types_of(schema)
         if (types and "string" not in types) or "enum" in schema or "const" in schema:
             continue
         values = prose_enum(description_of(schema))
-        if values:
+        if values and not set(values) <= names:  # "either 'content' or 'content_file'": arguments, not values
             yield Hit(
                 f"argument '{name}' lists values in prose ({', '.join(values)}) but declares no enum",
                 f'Declare them: "enum": {values!r}'.replace("'", '"'),
@@ -145,18 +180,48 @@ def _mentions(text: str, value: Any) -> bool:
     return re.search(rf"(?<!\w){re.escape(str(value))}(?!\w)", text, re.IGNORECASE) is not None
 
 
-def _non_trivial(args: list[tuple[str, dict[str, Any]]], req: set[str]) -> bool:
-    if len(args) != 1:
-        return len(args) > 1
-    name, schema = args[0]
-    plain_string = types_of(schema) == {"string"} and "enum" not in schema
-    return name in req or not plain_string
+def _needs_example(name: str, schema: dict[str, Any]) -> bool:
+    """Whether an argument's form is not evident from its name, type and description (see DESC-009)."""
+    types = types_of(schema)
+    if "enum" in schema or "const" in schema or types & {"boolean", "number", "integer", "null"} == types != set():
+        return False
+    if types & {"object", "array"}:
+        return _structured_container(schema)
+    if "format" in schema or "pattern" in schema:
+        return False
+    desc = description_of(schema)
+    if not desc:
+        return not any(k in schema for k in ("anyOf", "oneOf", "$ref")) and not _FREE_TEXT.search(name)
+    return _STRUCTURED.search(desc) is not None
 
 
-def _has_examples(tool: Tool, args: list[tuple[str, dict[str, Any]]]) -> bool:
-    if isinstance(tool.raw.get("examples"), list) or isinstance(tool.input_schema.get("examples"), list):
+_FREE_TEXT = re.compile(
+    r"(?:message|content|body|text|comment|thought|query|note|title|name|summary|sql|script|code)s?$", re.I
+)
+
+
+def _structured_container(schema: dict[str, Any]) -> bool:
+    """An object, or an array of objects, that has text fields to fill (coordinates of two numbers are evident)."""
+    items = schema.get("items")
+    target = items if "array" in types_of(schema) and isinstance(items, dict) else schema
+    if not ("object" in types_of(target) or isinstance(target.get("properties"), dict)):
+        return _STRUCTURED.search(description_of(schema)) is not None
+    props = target.get("properties")
+    if not isinstance(props, dict) or not props:
+        return True  # a free-form object: nothing says what goes in it
+    return any(not types_of(p) & {"boolean", "number", "integer"} for p in props.values() if isinstance(p, dict))
+
+
+def _tool_shows(description: str, name: str) -> bool:
+    """Whether the tool's description shows this argument in a worked example ("Example: ... name ...")."""
+    marker = r"(?:\be\.g\.|\bfor (?:example|instance)\b|\bexamples?\b)"
+    return re.search(rf"{marker}[^\n]{{0,80}}?\b{re.escape(name)}\b", description, re.IGNORECASE) is not None
+
+
+def _shows_example(schema: dict[str, Any]) -> bool:
+    if any(key in schema and _shows_form(key, schema[key]) for key in _EXAMPLE_KEYS):
         return True
-    return any(key in schema and _shows_form(key, schema[key]) for _, schema in args for key in _EXAMPLE_KEYS)
+    return _PROSE_EXAMPLE.search(description_of(schema)) is not None
 
 
 def _shows_form(key: str, value: Any) -> bool:
@@ -164,4 +229,21 @@ def _shows_form(key: str, value: Any) -> bool:
 
 
 def _self_explanatory(values: list[Any]) -> bool:
-    return all(isinstance(v, str) and _PROPER_NAME.match(v) for v in values)
+    if len(values) == 1 or all(isinstance(v, str) and _PROPER_NAME.match(v) for v in values):
+        return True
+    return all(isinstance(v, str) and v.lower() in _SELF_DESCRIBING for v in values)
+
+
+_SELF_DESCRIBING = frozenset(
+    """
+    asc desc ascending descending newest oldest latest earliest first last
+    open closed all none any both merged draft active inactive archived
+    second seconds minute minutes hour hours day days week weeks month months year years quarter daily weekly
+    monthly yearly hourly
+    json markdown md text html xml yaml csv plain pdf png jpeg jpg
+    get post put patch delete head options
+    true false yes no on off enabled disabled
+    """.split()  # noqa: SIM905 (a word list reads better as prose)
+)
+"""Enum values that say what they mean (sort orders, states, time units, formats, HTTP methods): DESC-007 leaves an
+enum of only these alone."""

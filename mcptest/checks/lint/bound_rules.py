@@ -51,16 +51,20 @@ LOOKUP_VERBS = frozenset(
         "remove",
         "checkout",
         "switch",
+        "resolve",
+        "search",
     ]
 )
 """Tool actions whose name, title or type arguments look an existing value up rather than make a new one."""
 ACTED_ON = frozenset(["query", "q", "term", "keyword"])
 """Label words a search acts on whatever the tool's verb: never a lookup key."""
 _REFERENCE = re.compile(
-    r"\b(?:existing|must\s+match|refers?\s+to)\b"
+    r"\b(?:existing|must\s+match|refers?\s+to|available|configured|depends?\s+on)\b"
     r"|\b(?:name|id|type|title|label)\s+of\s+(?:the|an?)\s+\w+\s+(?:to|where|containing|from|that|which|in|whose)\b",
     re.IGNORECASE,
 )
+_LOCAL_FILTER = re.compile(r"\b(?:filter|fuzzy)|\b(?:key|name)\s+prefix\b", re.IGNORECASE)
+"""A query described as a filter over what the server already holds: no engine limit to state."""
 _CAMEL = re.compile(r"([a-z0-9])([A-Z])")
 _FIRST_WORD = re.compile(r"[A-Za-z]+")
 
@@ -103,7 +107,9 @@ def _unbounded_label(tool: Tool, node: Node, lookup_tool: bool) -> str | None:
     bounded = any(k in schema for k in ("maxLength", "enum", "const", "format", "pattern"))
     if "string" in types and not bounded and word in LABEL_WORDS and not prose_enum(desc):
         looks_up = lookup_tool or bool(_REFERENCE.search(desc))
-        return "string without maxLength" if word in ACTED_ON or not looks_up else None
+        if word in ACTED_ON:
+            return None if _LOCAL_FILTER.search(desc) else "string without maxLength"
+        return None if looks_up else "string without maxLength"
     if "array" in types and "maxItems" not in schema and word in LABEL_LISTS:
         return None if lookup_tool or _REFERENCE.search(desc) else "array without maxItems"
     return None
@@ -121,9 +127,14 @@ def sch_004_unbounded_string_or_array(tool: Tool) -> Iterator[Hit]:
     open-ended payloads (file content, messages, text), a label whose description lists its values (DESC-013's
     finding: the fix is an enum), lookup keys that only have to match an existing value (a name, title or type
     in a tool whose name or first word is get, list, read, open, show, view, fetch, retrieve, describe, find,
-    lookup, select, use, delete, remove, checkout or switch, or described as "existing", "must match", "refers
-    to", "the name of the entity to/where/containing ..."; a query, q, term or keyword is always acted on), and
-    arrays whose length is the caller's workload (ids, paths, files, edits, entities).
+    lookup, select, use, delete, remove, checkout, switch, resolve or search, or described as "existing",
+    "must match", "refers to", "available", "configured", "depends on", "the name of the entity
+    to/where/containing ..."; a query, q, term or keyword is always acted on), and
+    arrays whose length is the caller's workload (ids, paths, files, edits, entities), filter lists in a search
+    (categories in `search_papers`: each must match an existing value), and a query described as a filter,
+    fuzzy or name/key prefix match over what the server already holds (no engine limit exists to state).
+    Worth acting on: when the server stores the value (a title, a name it creates) or hands it to an engine with
+    a length limit (a search API's query).
     Why it matters: a short label the server stores or acts on has a real size limit (a column width, an index
     key, a search engine's query length); without the bound the agent learns it from a failed call, or pastes
     a paragraph into a title.

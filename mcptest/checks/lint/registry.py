@@ -38,6 +38,8 @@ RULES: tuple[Rule, ...] = (
     Rule("SCH-005", S.WARNING, managed.sch_005_server_managed_field),
     Rule("SCH-006", S.WARNING, con.sch_006_non_empty_array_without_min_items),
     Rule("SCH-007", S.WARNING, con.sch_007_nullable_hides_constraint),
+    Rule("SCH-008", S.CRITICAL, sch.sch_008_unresolved_ref),
+    Rule("SCH-009", S.WARNING, sch.sch_009_argument_group_not_in_schema),
 )
 
 DEFAULT_RULES: tuple[Rule, ...] = tuple(r for r in RULES if not r.pedantic)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from mcptest.checks.findings import Hit, pointer
-from mcptest.checks.lint.text import types_of
+from mcptest.checks.lint.text import arguments, description_of, required, sentences, types_of
 from mcptest.records.catalog import Tool
 
 _BRANCHES = ("anyOf", "oneOf", "allOf")
@@ -81,21 +82,96 @@ def _all_defaulted(props: Any) -> bool:
     return isinstance(props, dict) and all(isinstance(p, dict) and "default" in p for p in props.values())
 
 
+_OPTIONAL = re.compile(
+    r"\boptional\b|\bomit|\bif (?:not|omitted|absent|empty)\b|\bleave (?:it )?(?:empty|blank|out)\b"
+    r"|\bdefaults? (?:to|is)\b|\(default",
+    re.IGNORECASE,
+)
+"""An argument described as optional on purpose ("Optional: ...", "Omit to check all", "defaults to 10")."""
+_GROUP_CUE = re.compile(
+    r"\beither\b|\b(?:exactly|at least) one of\b|\bone of\b|\brequired (?:if|when|unless)\b"
+    r"|\bmust be (?:provided|given|supplied|specified|set)\b|\bis required\b",
+    re.IGNORECASE,
+)
+
+
+def _optional_by_design(props: dict[str, Any]) -> bool:
+    """Every property has a default or is described as optional: an all-optional object on purpose."""
+    return all(isinstance(p, dict) and ("default" in p or _OPTIONAL.search(description_of(p))) for p in props.values())
+
+
+def argument_groups(tool: Tool) -> list[tuple[str, ...]]:
+    """The "A or B" groups the prose asks for: a sentence of the tool's or an argument's description that names
+    two or more of the tool's arguments with an alternative cue ("either 'content' or 'content_file' must be
+    provided", "exactly one of project_key or issue_key", "Required if issue_key is not given")."""
+    names = [n for n, _ in arguments(tool)]
+    texts = [(None, tool.description)] + [(n, description_of(s)) for n, s in arguments(tool)]
+    groups: list[tuple[str, ...]] = []
+    for own, text in texts:
+        for sentence in sentences(text):
+            if not _GROUP_CUE.search(sentence) or not re.search(
+                r"\bor\b|\brequired (?:if|when|unless)\b", sentence, re.IGNORECASE
+            ):
+                continue
+            named = [n for n in names if re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", sentence)]
+            named = ([own] if own and own not in named else []) + named
+            group = tuple(sorted(set(named)))
+            if len(group) >= 2 and group not in groups:
+                groups.append(group)
+    return groups
+
+
 def sch_001_no_required_list(tool: Tool) -> Iterator[Hit]:
     """An object declares `properties` but no `required` list.
 
     What it flags: any object schema in the input (the root, a nested object, an array's items, an anyOf
     branch) with non-empty `properties` and no `required` array, unless every property declares a `default`:
-    such an object is plainly all-optional, and a `required: []` would add nothing.
+    such an object is plainly all-optional, and a `required: []` would add nothing. It is silent, too, when every
+    property has a default or is described as optional ("Optional: ...", "Omit to check all", "defaults to
+    10": all-optional by design, a cursor and a limit, an "omitted = unchanged" update), and at the root of a tool
+    whose description asks for "A or B" (a `required` list cannot say that: SCH-009 names the missing `anyOf`).
+    Worth acting on: when an argument the tool cannot work without is left optional.
     Why it matters: without `required` every argument is optional, so the agent cannot tell what it must send
     and the server has to reject incomplete calls itself.
     Example: `{"type": "object", "properties": {"city": {"type": "string"}}}`
     Fix: `"required": ["city"]` (an empty list `[]` states that all are optional on purpose).
     """
+    grouped = bool(argument_groups(tool))
     for node in walk(tool.input_schema):
         props = node.schema.get("properties")
-        if props and not isinstance(node.schema.get("required"), list) and not _all_defaulted(props):
-            yield Hit(f"{node.where}: properties but no required list", "Add a required list.", node.pointer)
+        if not props or isinstance(node.schema.get("required"), list) or not isinstance(props, dict):
+            continue
+        if _all_defaulted(props) or _optional_by_design(props) or (grouped and not node.path):
+            continue
+        yield Hit(f"{node.where}: properties but no required list", "Add a required list.", node.pointer)
+
+
+def sch_009_argument_group_not_in_schema(tool: Tool) -> Iterator[Hit]:
+    """The description asks for one of several arguments, and the schema does not say so.
+
+    What it flags: a tool whose description, or an argument's, names two or more of its arguments as
+    alternatives ("either 'content' or 'content_file' must be provided", "exactly one of project_key or
+    issue_key", "Required if issue_key is not given") while none of them is in `required` and the input schema
+    has no `anyOf`/`oneOf` at its root. Reported once per group.
+    Worth acting on: always when the server rejects a call without one of them; a `required` list cannot say
+    "A or B", so the fix is an `anyOf` (at least one) or `oneOf` (exactly one) of required sets.
+    Why it matters: a client validating against the schema lets the call through with neither argument, and the
+    agent learns the rule from the server's error; with both, it may not learn which one won.
+    Example: `content` and `content_file` both optional, "Either 'content' or 'content_file' must be provided".
+    Fix: `"oneOf": [{"required": ["content"]}, {"required": ["content_file"]}]` at the input schema's root.
+    """
+    schema = tool.input_schema
+    if any(isinstance(schema.get(k), list) for k in ("anyOf", "oneOf")):
+        return
+    req = set(required(tool))
+    for group in argument_groups(tool):
+        if not req & set(group):
+            names = ", ".join(group)
+            yield Hit(
+                f"the description asks for one of {names}; the schema requires none of them",
+                'Add "anyOf" (or "oneOf") of required sets: ' + ", ".join(f'{{"required": ["{n}"]}}' for n in group),
+                pointer("inputSchema"),
+            )
 
 
 def sch_002_additional_properties_open(tool: Tool) -> Iterator[Hit]:
@@ -134,3 +210,58 @@ def sch_003_untyped_property(tool: Tool) -> Iterator[Hit]:
     for node in walk(tool.input_schema):
         if node.is_property and not any(key in node.schema for key in _TYPED_BY):
             yield Hit(f"{node.where}: neither type nor enum", "Declare a type (or an enum).", node.pointer)
+
+
+def sch_008_unresolved_ref(tool: Tool) -> Iterator[Hit]:
+    """A `$ref` that never resolves: it points nowhere, outside the tool, or round a cycle of bare references.
+
+    What it flags: each `$ref` in the input schema that is not a local JSON pointer (`#/$defs/X`, `#/properties/a`)
+    to a schema that exists, or whose chain of references comes back to itself before reaching a schema (`A ->
+    B -> A`). A recursive schema whose reference sits inside properties or items (a tree node) is fine.
+    Worth acting on: always; no client can validate a call against it, and the agent sees a type it cannot fill.
+    Why it matters: clients resolve `$ref` locally (they do not fetch URLs); a dangling one leaves the argument
+    untyped, or makes the client reject the whole tool.
+    Example: `"owner": {"$ref": "#/$defs/User"}` with no `$defs.User`.
+    Fix: add the definition under `$defs`, or inline the schema.
+    """
+    root = tool.input_schema
+    for node in walk(root):
+        ref = node.schema.get("$ref")
+        if not isinstance(ref, str):
+            continue
+        problem = _ref_problem(ref, root)
+        if problem:
+            yield Hit(
+                f"{node.where}: $ref {ref!r} {problem}", "Point it at a schema in this tool's $defs.", node.pointer
+            )
+
+
+def _ref_problem(ref: str, root: dict[str, Any]) -> str | None:
+    seen: list[str] = []
+    while True:
+        if not ref.startswith("#"):
+            return "points outside the tool's schema (clients do not fetch it)"
+        if ref in seen:
+            return "goes round a cycle of references: " + " -> ".join([*seen, ref])
+        seen.append(ref)
+        target = resolve_pointer(root, ref[1:])
+        if not isinstance(target, dict):
+            return "points at nothing"
+        nxt = target.get("$ref")
+        if not isinstance(nxt, str):
+            return None
+        ref = nxt
+
+
+def resolve_pointer(root: Any, pointer_text: str) -> Any:
+    """The value a JSON pointer (RFC 6901, without the leading `#`) names in `root`, or None."""
+    node = root
+    for raw in pointer_text.split("/")[1:] if pointer_text else []:
+        part = raw.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            return None
+    return node

@@ -75,8 +75,13 @@ _ENUM_LEAD = re.compile(
 )
 _EXAMPLES_ANYWHERE = re.compile(r"e\.g\.|for example|for instance|such as", re.IGNORECASE)
 _PAREN_VALUE = re.compile(r"""\(\s*(["'`])(?P<value>[^"'`()]{1,40})\1\s*\)""")
-_QUOTED_OR = re.compile(r"""(?P<tail>(?:["'`][^"'`]{1,40}["'`]\s*,?\s*)+or\s+["'`][^"'`]{1,40}["'`])""")
-_EXAMPLES_LEAD = re.compile(r"(?:e\.g\.|for example|for instance|such as|like)\W*$", re.IGNORECASE)
+_QUOTED_OR = re.compile(
+    r"""(?P<tail>(?:["'`][^"'`]{1,40}["'`]\s*,?\s*)+or\s+(?:an?\s+|the\s+)?["'`][^"'`]{1,40}["'`])"""
+)
+_EXAMPLES_LEAD = re.compile(
+    r"(?:e\.g\.|for example|for instance|such as|like|in the format|bad\b[^:]{0,20}:|instead of|not)\W*$", re.IGNORECASE
+)
+_ARTICLE = re.compile(r"^(?:an?|the)\s+", re.IGNORECASE)
 _LIST_SPLIT = re.compile(r"\s*(?:,|\bor\b|\band\b|\|)\s*", re.IGNORECASE)
 _QUOTED = re.compile(r"""^["'`][^"'`]{1,40}["'`]$""")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
@@ -97,8 +102,40 @@ def _stems(word: str) -> Iterator[str]:
 
 @lru_cache(maxsize=1024)  # DESC-004 and the purpose score ask of the same description
 def has_common_verb(text: str) -> bool:
-    """Whether any word of `text` is a common action verb (base form or a regular inflection)."""
-    return any(stem in COMMON_VERBS for w in words(text) for stem in _stems(w))
+    """Whether `text` names an action: a word of the common-verb list (any regular inflection), or a sentence
+    that opens with a word the English lexicon knows can be a verb ("Press a key", "Hover over an element", "Fork
+    a repository", "Type text"). A sentence opening on a word that can be both ("Weather information") is read as
+    the imperative tool descriptions almost always are: the rule flags what cannot be an action at all."""
+    if any(stem in COMMON_VERBS for w in words(text) for stem in _stems(w)):
+        return True
+    return any(_opens_with_verb(words(s)) for s in sentences(text))
+
+
+def _opens_with_verb(ws: list[str]) -> bool:
+    return bool(ws) and "verb" in lexicon().get(ws[0], frozenset())
+
+
+@lru_cache(maxsize=1)
+def lexicon() -> dict[str, frozenset[str]]:
+    """Each English word form lemminflect's lexicon knows as a verb or a noun, with those parts of speech.
+
+    Read from the data file lemminflect ships (lemma_lu.csv.gz), without importing the package (its import pulls
+    in numpy): only DESC-004's rare description with no common verb pays for it, once per process."""
+    import gzip
+    from importlib.util import find_spec
+    from pathlib import Path
+
+    spec = find_spec("lemminflect")
+    if spec is None or not spec.submodule_search_locations:
+        return {}
+    data = Path(next(iter(spec.submodule_search_locations))) / "resources" / "lemma_lu.csv.gz"
+    found: dict[str, set[str]] = {}
+    with gzip.open(data, "rt", encoding="utf-8") as lines:
+        for line in lines:
+            word, pos, _ = line.split(",", 2)
+            if pos in ("verb", "noun"):
+                found.setdefault(word, set()).add(pos)
+    return {w: frozenset(p) for w, p in found.items()}
 
 
 def positional_phrases(text: str) -> list[str]:
@@ -143,9 +180,9 @@ def prose_value_sets(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
     yield from _parenthesised_values(text)
     candidates = [m for m in _ENUM_LEAD.finditer(text)] + [m for m in _QUOTED_OR.finditer(text)]
     for match in candidates:
-        if _EXAMPLES_LEAD.search(text[: match.start()][-20:]):
+        if _EXAMPLES_LEAD.search(text[: match.start()][-30:]):
             continue
-        items = [i for i in _LIST_SPLIT.split(match.group("tail").strip(" :")) if i]
+        items = [_ARTICLE.sub("", i) for i in _LIST_SPLIT.split(match.group("tail").strip(" :")) if i]
         token = _QUOTED if match.groupdict().get("weak") else _TOKEN
         if len(items) >= 2 and all(token.match(i) for i in items):
             yield match.span(), [i.strip("\"'`") for i in items]
