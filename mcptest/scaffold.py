@@ -237,6 +237,8 @@ def _quality_ratchet(catalog: Catalog) -> list[str]:
 
 
 def _smoke_test(tool: Tool, server: str, args: dict[str, Any] | None) -> list[str]:
+    from mcptest.server.tasks import task_support
+
     out = [f"  - name: {_flow(f'{tool.name} answers')}", f"    server: {server}", f"    tool: {_flow(tool.name)}"]
     if args is None:
         out.append("    # no valid arguments could be built from the inputSchema: fill them in")
@@ -245,6 +247,11 @@ def _smoke_test(tool: Tool, server: str, args: dict[str, Any] | None) -> list[st
         out.append(f"    args: {_flow(args)}")
     # no `isError: false` assertion: servers leave `isError` out of a good result, and a test without assertions
     # already fails on an error result
+    if task_support(tool.raw) == "required":
+        out.append(
+            "    # runs as a task (execution.taskSupport: required): created, followed to its end, result fetched"
+        )
+        out += ["    expect:", "      - target: task.status", "        matcher: { exact: completed }"]
     return out
 
 

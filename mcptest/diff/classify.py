@@ -105,6 +105,7 @@ def _entry_changes(a: Entry, b: Entry) -> Iterator[Change]:
             yield _change(Impact.RISKY, f"{key}_changed", a, f"{a.label}: {key} changed", f"/{key}", old=old, new=new)
     yield from _annotation_changes(a, b)
     if a.kind == "tool":
+        yield from _execution_changes(a, b)
         yield from _tool_schema_changes(a, b)
     elif a.kind == "prompt":
         old, new = _arguments_schema(a.raw.get("arguments")), _arguments_schema(b.raw.get("arguments"))
@@ -137,6 +138,30 @@ def _annotation_changes(a: Entry, b: Entry) -> Iterator[Change]:
         impact = Impact.RISKY if after == _RISKIER[hint] else Impact.COMPATIBLE
         msg = f"{a.label}: {hint} {_hint(old, hint)} → {_hint(new, hint)}"
         yield _change(impact, "annotation_changed", a, msg, f"/annotations/{hint}", old=before, new=after)
+
+
+TASK_CALLS = {"forbidden": {"plain"}, "optional": {"plain", "task"}, "required": {"task"}}
+"""How a client may call a tool under each `execution.taskSupport`: plainly, as a task, or either way."""
+
+
+def _execution_changes(a: Entry, b: Entry) -> Iterator[Change]:
+    """`execution.taskSupport` moved: breaking when a way of calling the tool that worked stops working
+    (forbidden → required, optional → forbidden, ...), compatible when it only allows more (→ optional)."""
+    before, after = _task_support(a.raw), _task_support(b.raw)
+    if before == after:
+        return
+    lost = TASK_CALLS[before] - TASK_CALLS[after]
+    impact = Impact.BREAKING if lost else Impact.COMPATIBLE
+    why = {"plain": "plain calls now fail", "task": "task calls now fail"}
+    reason = " and ".join(why[w] for w in sorted(lost)) or "both ways of calling it work"
+    msg = f"{a.label}: taskSupport {before} → {after} ({reason})"
+    yield _change(impact, "task_support_changed", a, msg, "/execution/taskSupport", old=before, new=after)
+
+
+def _task_support(raw: dict[str, Any]) -> str:
+    execution = raw.get("execution")
+    value = execution.get("taskSupport") if isinstance(execution, dict) else None
+    return value if value in TASK_CALLS else "forbidden"
 
 
 def _arguments_schema(arguments: Any) -> dict[str, Any]:

@@ -67,9 +67,10 @@ async def make_call(test: CallTest, session: ServerSession) -> CallOutcome:
     return await CALLS[type(test)][1](test, session)
 
 
-async def call_tool(session: ServerSession, tool: str, args: dict[str, Any]) -> CallOutcome:
-    """Call a tool, and check its structuredContent against the outputSchema the server lists for it."""
-    outcome = await session.call_tool(tool, args)
+async def call_tool(session: ServerSession, tool: str, args: dict[str, Any], task: bool | None = None) -> CallOutcome:
+    """Call a tool (as a task when `task` or its `execution.taskSupport` says so), and check its structuredContent
+    against the outputSchema the server lists for it."""
+    outcome = await session.call_tool(tool, args, task)
     if outcome.result is not None:
         outcome.findings = await output_findings(session, tool, outcome.result)
     return outcome
@@ -163,7 +164,7 @@ async def unlisted_tool(test: CallTest, session: ServerSession) -> str:
 
 
 async def _call_tool_test(test: ToolTest, session: ServerSession) -> CallOutcome:
-    return await call_tool(session, test.tool, test.args)
+    return await call_tool(session, test.tool, test.args, test.task)
 
 
 async def _read_resource(test: ResourceTest, session: ServerSession) -> CallOutcome:

@@ -81,14 +81,19 @@ async def send_wire(client: Any, make: MakeRequest, on_progress: Any = None) -> 
 
 
 async def send_unchecked(client: Any, request: Any) -> dict[str, Any]:
-    """Send one request and return the server's result as it came, unvalidated.
+    """Send one request (an SDK request model, or `{"method": ..., "params": ...}`) and return the server's result
+    as it came, unvalidated.
 
     The SDK's `send_request` checks every result against the negotiated version's models and raises one
     ValidationError for a whole `tools/list` when a single tool breaks them (naming no tool, keeping no data), so
     this stamps the request as `send_request` does and sends it through the same dispatcher, minus that check.
     """
     session = client.session
-    data = request.model_dump(by_alias=True, mode="json", exclude_none=True)
+    data = (
+        dict(request)
+        if isinstance(request, dict)
+        else request.model_dump(by_alias=True, mode="json", exclude_none=True)
+    )
     opts: dict[str, Any] = {}
     session._stamp(data, opts)
     if session._session_read_timeout_seconds is not None:

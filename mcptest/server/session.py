@@ -21,6 +21,15 @@ import anyio
 from mcptest.server.client_answers import CallCapture, ClientSide
 from mcptest.server.limits import limits, raise_hint
 from mcptest.server.primitives import Cursors, MakeRequest, list_all, opt_in_logs, send_unchecked, send_wire
+from mcptest.server.tasks import (
+    TaskFailed,
+    TaskNotes,
+    TaskRun,
+    client_extension,
+    run_task,
+    runs_tool_tasks,
+    task_support,
+)
 from mcptest.server.wire import Watch, Watched, cut_items, take_cut
 from mcptest.suite.client_config import ClientAnswers
 from mcptest.suite.models import HttpServer, StdioServer
@@ -69,6 +78,8 @@ class CallOutcome:
     """Protocol violations seen in the result, e.g. structuredContent that breaks the outputSchema."""
     capture: CallCapture = field(default_factory=CallCapture)
     """Log and progress notifications and server requests seen during the call."""
+    task: dict[str, Any] | None = None
+    """For a call made as a task: its id, status history, polls and notifications (`TaskRun.target`)."""
 
     @property
     def logs(self) -> list[dict[str, Any]]:
@@ -127,6 +138,7 @@ class ServerSession:
         self._lists: dict[str, list[dict[str, Any]]] = {}
         self._listing = anyio.Lock()  # overlapping calls (`--workers`) list the catalog once, not once each
         self.client_side = ClientSide(name, config.client)
+        self.task_notes = TaskNotes()
         self.info: ServerInfo | None = None
         self._closing = anyio.Event()
         self._early: Any = None  # the process `start_early` started, for the transport to adopt
@@ -172,6 +184,7 @@ class ServerSession:
                     read_timeout_seconds=self.config.call_timeout_s,
                     message_handler=self._on_message,
                     cache=None,
+                    extensions=[client_extension(self.task_notes)],
                     **self.client_side.client_kwargs(),
                 )
                 self.process, self._early = spawned, None  # the transport owns it now
@@ -291,10 +304,18 @@ class ServerSession:
             if problem := cursors.problem(cursor):
                 raise EndlessPages(f"server '{self.name}': {problem}")
 
-    async def call_tool(self, tool: str, args: dict[str, Any]) -> CallOutcome:
+    async def call_tool(self, tool: str, args: dict[str, Any], task: bool | None = None) -> CallOutcome:
         """Call a tool and return what the server really sent (no client-side result validation: a tool test checks
-        the result against the tool's outputSchema itself, `mcptest.run.call_tests.call_tool`)."""
+        the result against the tool's outputSchema itself, `mcptest.run.call_tests.call_tool`).
+
+        `task`: call it as a task (`True`), plainly (`False`), or as its `execution.taskSupport` requires (`None`:
+        a task-required tool as a task, any other plainly).
+        """
         from mcp import types
+
+        support = await self._task_support(tool)
+        if task or (task is None and support == "required"):
+            return await self._call_task(tool, args, support)
 
         def request(responses: Any, state: str | None) -> Any:
             params = types.CallToolRequestParams(
@@ -302,7 +323,42 @@ class ServerSession:
             )
             return types.CallToolRequest(params=params)
 
-        return await self.call(request, types.CallToolResult)
+        outcome = await self.call(request, types.CallToolResult)
+        if support == "required" and (outcome.error or (outcome.result or {}).get("isError")):
+            hint = f"tool '{tool}' is task-required (execution.taskSupport: required): leave out `task: false`"
+            outcome.error = f"{outcome.error}; {hint}" if outcome.error else hint
+        return outcome
+
+    async def _task_support(self, tool: str) -> str:
+        try:
+            listed = await self.list_tools()
+        except ServerUnavailable:  # the call itself will say what is wrong
+            return "forbidden"
+        return task_support(next((t for t in listed if t.get("name") == tool), None))
+
+    async def _call_task(self, tool: str, args: dict[str, Any], support: str) -> CallOutcome:
+        from mcp import types
+
+        if support == "forbidden":
+            why = f"tool '{tool}' does not run as a task (execution.taskSupport: forbidden or absent)"
+            return CallOutcome(error=f"server '{self.name}': {why}: remove `task: true`")
+        if self.info is not None and not runs_tool_tasks(self.info.capabilities):
+            why = (
+                f"tool '{tool}' is task-{support} (execution.taskSupport: {support}), but the server declares no "
+                f"tasks.requests.tools.call capability (protocol {self.info.protocol_version}), so mcptest cannot "
+                "call it as a task"
+            )
+            return CallOutcome(
+                error=f"server '{self.name}': {why}" + ("" if support == "required" else "; remove `task: true`")
+            )
+        run = TaskRun()
+        params = {"name": tool, "arguments": args}
+        outcome = await self._outcome(
+            lambda _: run_task(self._raw, params, self.task_notes, run, self.config.call_timeout_s),
+            types.CallToolResult,
+        )
+        outcome.task = run.target() if run.task_id else None
+        return outcome
 
     async def call(self, make: MakeRequest, model: Any) -> CallOutcome:
         """Send one request of a test, capturing what the server sends meanwhile; failures become `error`.
@@ -310,10 +366,13 @@ class ServerSession:
         The result is read as `model` (e.g. `CallToolResult`) and dumped as wire JSON, so key order and
         defaults are the same whichever server or protocol version answered.
         """
+        return await self._outcome(lambda capture: self.send(make, capture.on_progress), model)
+
+    async def _outcome(self, send: Any, model: Any) -> CallOutcome:
         start = time.perf_counter()
         with self.client_side.capture() as capture:
             try:
-                raw = await self.send(make, capture.on_progress)
+                raw = await send(capture)
                 cut_items(raw, self._limits.content_items)  # an in-process server's result skips the Watch
                 cut = take_cut(raw)
                 # only what the server sent: the SDK's defaults (`resultType`, ...) are no part of the wire JSON
@@ -321,11 +380,19 @@ class ServerSession:
                 result = parsed.model_dump(mode="json", by_alias=True, exclude_none=True, exclude_unset=True)
             except ServerUnavailable as exc:
                 return CallOutcome(error=exc.message, duration_ms=_ms(start), capture=capture)
+            except TaskFailed as exc:
+                return CallOutcome(error=f"server '{self.name}': {exc}", duration_ms=_ms(start), capture=capture)
             except ValueError as exc:  # pydantic's ValidationError: the server broke the result's shape
                 message = f"server '{self.name}': malformed result: {str(exc).splitlines()[0]}"
                 return CallOutcome(error=message, duration_ms=_ms(start), capture=capture)
         error = f"server '{self.name}': {cut}" if cut else None
         return CallOutcome(result=result, error=error, duration_ms=_ms(start), capture=capture)
+
+    async def _raw(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        """Send a request as plain JSON and return the result unvalidated: the SDK reads every `tools/call` answer as
+        a CallToolResult, which a task's `CreateTaskResult` is not, and has no sender for `tasks/*`."""
+        request = {"method": method, "params": dict(params)}
+        return await self._request(lambda: send_unchecked(self._client, request))  # type: ignore[no-any-return]
 
     async def send(self, make: MakeRequest, on_progress: Any = None) -> dict[str, Any]:
         """Send a request (answering the server's input requests) and return the wire JSON result."""

@@ -25,12 +25,13 @@ from mcptest.suite.recorded import load_recorded_runs
 from mcptest.suite.server_checks import CAPTURE_ROOTS, auth_secrets, stdio_auth
 
 DEFAULT_SUITE_NAMES = ("mcptest.yaml", "mcptest.yml")
-TOOL_TARGET_ROOTS = ("result", "error", "duration_ms", *CAPTURE_ROOTS)
+CALL_TARGET_ROOTS = ("result", "error", "duration_ms", *CAPTURE_ROOTS)
+TOOL_TARGET_ROOTS = (*CALL_TARGET_ROOTS, "task")
 # The test lists of a suite and the first segments their targets may start with.
 _SECTIONS = {
     "tools": TOOL_TARGET_ROOTS,
-    "resources": TOOL_TARGET_ROOTS,
-    "prompts": TOOL_TARGET_ROOTS,
+    "resources": CALL_TARGET_ROOTS,
+    "prompts": CALL_TARGET_ROOTS,
     "agents": AGENT_TARGET_ROOTS,
     "tool_quality": QUALITY_TARGET_ROOTS,
     "security": SECURITY_TARGET_ROOTS,

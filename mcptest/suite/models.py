@@ -84,6 +84,11 @@ class ToolTest(Strict, HasExpect):
     server: str = Field(description="A key of `servers:`.")
     tool: str = Field(min_length=1, description="The tool to call.")
     args: dict[str, Any] = Field(default_factory=dict, description="The tool's arguments.")
+    task: bool | None = Field(
+        None,
+        description="Call the tool as a task (MCP 2025-11-25): `true` for a task-optional tool, `false` to call a "
+        "task-required one plainly. Unset: as the tool's `execution.taskSupport` requires.",
+    )
     tags: list[str] = Field(default_factory=list, description="For `--tag` / `--skip-tag`.")
     expect: Expect | None = Field(
         None, description="A list of assertions, or `{ assertions: [...], max_duration_ms: N }`."

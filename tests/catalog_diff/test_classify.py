@@ -249,3 +249,38 @@ def test_a_cassette_contributes_the_catalog_its_model_saw_without_distractors() 
 def test_a_cassette_compares_with_a_snapshot_that_names_no_server() -> None:
     cassette = {"format_version": "1", "fingerprint": {}, "catalog": [{"server": "issues", "tool": SEARCH}]}
     assert diff(from_json(cassette, "c.json"), from_json({"tools": [SEARCH]}, "s.json")).changes == []
+
+
+TASK_MOVES = [
+    (None, "required", "breaking", "plain calls now fail"),
+    ("forbidden", "required", "breaking", "plain calls now fail"),
+    ("forbidden", "optional", "compatible", "both ways of calling it work"),
+    ("optional", "required", "breaking", "plain calls now fail"),
+    ("required", "optional", "compatible", "both ways of calling it work"),
+    ("optional", "forbidden", "breaking", "task calls now fail"),
+    ("required", "forbidden", "breaking", "task calls now fail"),
+    ("required", None, "breaking", "task calls now fail"),
+]
+
+
+@pytest.mark.parametrize(("before", "after", "impact", "reason"), TASK_MOVES)
+def test_a_task_support_move_is_breaking_when_a_way_of_calling_the_tool_stops_working(
+    before: str | None, after: str | None, impact: str, reason: str
+) -> None:
+    def tool(support: str | None) -> dict[str, Any]:
+        return _edit(lambda t: support and t.update(execution={"taskSupport": support}))
+
+    report = diff(from_json({"tools": [tool(before)]}, "a"), from_json({"tools": [tool(after)]}, "b"))
+    [change] = report.changes
+    assert (change.impact.value, change.code, change.pointer) == (
+        impact,
+        "task_support_changed",
+        "/execution/taskSupport",
+    )
+    shown = f"{before or 'forbidden'} → {after or 'forbidden'}"
+    assert change.message == f"tool 'search_issues': taskSupport {shown} ({reason})"
+
+
+def test_task_support_written_out_as_its_default_is_no_change() -> None:
+    forbidden = _edit(lambda t: t.update(execution={"taskSupport": "forbidden"}))
+    assert _codes([SEARCH], [forbidden]) == []
