@@ -69,8 +69,8 @@ class ClientSide:
         self.active.append(capture)
         try:
             yield capture
-        finally:
-            self.active.remove(capture)
+        finally:  # by identity: two empty captures are equal, and `remove` would take another call's
+            self.active[:] = [c for c in self.active if c is not capture]
 
     async def _log(self, params: Any) -> None:
         for capture in self.active:

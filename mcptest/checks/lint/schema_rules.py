@@ -104,8 +104,20 @@ def argument_groups(tool: Tool) -> list[tuple[str, ...]]:
     """The "A or B" groups the prose asks for: a sentence of the tool's or an argument's description that names
     two or more of the tool's arguments with an alternative cue ("either 'content' or 'content_file' must be
     provided", "exactly one of project_key or issue_key", "Required if issue_key is not given")."""
+    global _last_groups
+    if _last_groups[0] is not tool:  # SCH-001 and SCH-009 ask of the same tool in a row: read its prose once
+        _last_groups = (tool, _argument_groups(tool))
+    return _last_groups[1]
+
+
+_last_groups: tuple[Any, list[tuple[str, ...]]] = (None, [])
+
+
+def _argument_groups(tool: Tool) -> list[tuple[str, ...]]:
     names = [n for n, _ in arguments(tool)]
     texts = [(None, tool.description)] + [(n, description_of(s)) for n, s in arguments(tool)]
+    if len(names) < 2 or not any(_GROUP_CUE.search(text) for _, text in texts):
+        return []
     groups: list[tuple[str, ...]] = []
     for own, text in texts:
         for sentence in sentences(text):
@@ -136,12 +148,11 @@ def sch_001_no_required_list(tool: Tool) -> Iterator[Hit]:
     Example: `{"type": "object", "properties": {"city": {"type": "string"}}}`
     Fix: `"required": ["city"]` (an empty list `[]` states that all are optional on purpose).
     """
-    grouped = bool(argument_groups(tool))
     for node in walk(tool.input_schema):
         props = node.schema.get("properties")
         if not props or isinstance(node.schema.get("required"), list) or not isinstance(props, dict):
             continue
-        if _all_defaulted(props) or _optional_by_design(props) or (grouped and not node.path):
+        if _all_defaulted(props) or _optional_by_design(props) or (not node.path and argument_groups(tool)):
             continue
         yield Hit(f"{node.where}: properties but no required list", "Add a required list.", node.pointer)
 
