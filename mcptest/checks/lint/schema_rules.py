@@ -247,8 +247,8 @@ def sch_008_unresolved_ref(tool: Tool) -> Iterator[Hit]:
             cycles.setdefault(frozenset(chain), []).append(node)
         elif problem:
             yield Hit(f"{node.where}: $ref {ref!r} {problem}", _REF_FIX, node.pointer)
-    for chain, nodes in cycles.items():
-        loop = " -> ".join(sorted(chain))
+    for refs, nodes in cycles.items():
+        loop = " -> ".join(sorted(refs))
         yield Hit(
             f"{nodes[0].where}: $ref goes round a cycle of references ({loop}) and never reaches a schema",
             _REF_FIX,
