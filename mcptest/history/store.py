@@ -249,7 +249,7 @@ def result_row(position: int, r: TestResult) -> dict[str, Any]:
     cost = r.targets.get("cost_usd")
     return {
         "position": position, "test": r.name, "kind": r.kind, "model": r.model, "run_index": r.run,
-        "status": r.status.value, "duration_ms": r.duration_ms, "quarantined": bool(getattr(r, "quarantined", None)),
+        "status": r.status.value, "duration_ms": r.duration_ms, "quarantined": r.quarantined is not None,
         "tokens": int(tokens) if isinstance(tokens, int | float) else None,
         "cost_usd": float(cost) if isinstance(cost, int | float) else None,
         "failure": failure_text(r), "targets": json.dumps(r.targets) if r.targets else None,
