@@ -109,6 +109,9 @@ def test_a_cycling_cursor_is_named_by_run_and_tools_and_nothing_is_saved(write, 
     saved = tmp_path / "tools.json"
     listed = run_cli("tools", str(suite), "-o", str(saved))
     assert cycle in listed.stderr and listed.code == 1 and not saved.exists()
+    captured = run_cli("catalog", str(suite), "-o", str(saved))
+    assert cycle in captured.stderr and "Traceback" not in captured.stderr
+    assert captured.code == 1 and not saved.exists()
 
 
 def test_endless_pages_stop_at_the_bound_that_names_its_variable() -> None:
