@@ -22,7 +22,7 @@ from mcptest.server.limits import limits
 from mcptest.server.primitives import Cursors
 from mcptest.server.wire import LineSplitter, Oversized, Watch, is_refusal, parse_line
 from mcptest.suite.client_config import ClientAnswers
-from tests.conftest import PYTHON, ROOT, free_port, run_cli
+from tests.conftest import PYTHON, ROOT, alive, free_port, run_cli
 
 STDIO = [PYTHON, str(ROOT / "tests" / "servers" / "hostile_stdio.py")]
 
@@ -41,8 +41,20 @@ def suite_of(write, servers: str, tests: list[str]) -> Path:
     return write("suite.yml", f"servers:\n{servers}\ntools:\n" + "".join(f"  - {t}\n" for t in tests))
 
 
-def test_odd_stdio_answers_are_named_at_once_and_later_tests_still_pass(write) -> None:
-    command = json.dumps([*STDIO])
+def running_with(token: str) -> list[int]:
+    """The pids of live processes whose command line holds `token` (zombies, already ended, not counted)."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and token.encode() in (entry / "cmdline").read_bytes() and alive(int(entry.name)):
+                pids.append(int(entry.name))
+        except OSError:
+            continue  # it ended while we looked
+    return pids
+
+
+def test_odd_stdio_answers_are_named_at_once_and_later_tests_still_pass(write, tmp_path: Path) -> None:
+    command = json.dumps([*STDIO, "--tag", str(tmp_path)])  # the tag finds every server process the run started
     tests = [
         "{ name: stray, server: h, tool: stray_id }",
         "{ name: list result, server: h, tool: result_list }",
@@ -97,6 +109,7 @@ def test_odd_stdio_answers_are_named_at_once_and_later_tests_still_pass(write) -
         assert results[after]["status"] == "passed" and results[after]["duration_ms"] < 2000  # not a second timeout
     assert sum(r["duration_ms"] for r in report["results"]) < 12_000
     assert ran.code == ExitCode.FAILED
+    assert running_with(str(tmp_path)) == []  # neither the renewed connections' servers nor the last one linger
 
 
 def test_a_cycling_cursor_is_named_by_run_and_tools_and_nothing_is_saved(write, tmp_path: Path) -> None:
@@ -109,6 +122,9 @@ def test_a_cycling_cursor_is_named_by_run_and_tools_and_nothing_is_saved(write, 
     saved = tmp_path / "tools.json"
     listed = run_cli("tools", str(suite), "-o", str(saved))
     assert cycle in listed.stderr and listed.code == 1 and not saved.exists()
+    captured = run_cli("catalog", str(suite), "-o", str(saved))
+    assert cycle in captured.stderr and "Traceback" not in captured.stderr
+    assert captured.code == 1 and not saved.exists()
 
 
 def test_endless_pages_stop_at_the_bound_that_names_its_variable() -> None:
