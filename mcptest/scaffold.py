@@ -1,4 +1,5 @@
-"""`mcptest init`'s starter files: a suite with one smoke test per tool, a quality gate, and a CI workflow."""
+"""`mcptest init`'s starter files: a suite with one smoke test per tool, resource, template and prompt, the client
+answers the server's tools ask for, a quality gate, and a CI workflow."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from mcptest.core.errors import Problem
+from mcptest.core.uri_template import expand, variables
 from mcptest.records.catalog import Catalog, Tool
 
 FORMAT_EXAMPLES = {
@@ -35,6 +37,15 @@ class Starter:
     writers: tuple[str, ...] = ()
     """Tools that may change state, whose smoke tests are written commented out."""
 
+    @property
+    def active(self) -> int:
+        """How many tests run as written (the quality gate aside)."""
+        return sum(1 for line in self.suite.splitlines() if line.startswith("  - name: ")) - 1
+
+    held: tuple[str, ...] = ()
+    """Tests written commented out because the server refused them when init tried them (tools that read only,
+    resource reads, prompt renders)."""
+
 
 @dataclass(frozen=True)
 class Written:
@@ -53,15 +64,16 @@ def write_starter(
     header: list[str] | None = None,
     timeout: float = 30.0,
     *,
-    name: str = "server",
+    name: str | None = None,
     directory: str | Path = ".",
-    mcptest_spec: str = "mcptest",
+    mcptest_spec: str | None = None,
     force: bool = False,
 ) -> Written:
     """Read the server's catalog and write the starter suite and CI workflow under `directory`, atomically.
 
-    Bad options, or files that exist without `force`, raise UserError; a server that cannot be listed raises
-    `mcptest.server.surfaces.Unreachable` (nothing is written then).
+    The server is named `name`, else after its `serverInfo.name`; the workflow installs `mcptest_spec`, else what
+    this mcptest was installed from (`install_spec`). Bad options, or files that exist without `force`, raise
+    UserError; a server that cannot be listed raises `mcptest.server.surfaces.Unreachable` (nothing is written).
     """
     import shlex
 
@@ -70,7 +82,6 @@ def write_starter(
     from mcptest.core.atomic import atomic_write_text
     from mcptest.core.errors import usage_error
     from mcptest.server.sources import resolve_sources
-    from mcptest.server.surfaces import live_catalog
 
     if not command and not url:
         raise usage_error("init needs the server to read: --command 'uvx mcp-server-time' or --url URL")
@@ -81,27 +92,126 @@ def write_starter(
     if existing and not force:
         raise usage_error(f"{' and '.join(existing)} exists; pass --force to overwrite")
     _, config = sources.servers[0]
-    catalog = anyio.run(live_catalog, name, config, sources.base_dir)
+    found = anyio.run(survey, name or "server", config, sources.base_dir, _folder(connection_argv(command)))
+    name = name or server_name(found.server_name)
     connection = {"command": shlex.split(command)} if command else {"url": url}
-    written = starter(catalog, name, connection, mcptest_spec)
+    spec = mcptest_spec or install_spec()
+    written = starter(found.catalog, name, connection, spec, refused=found.refused, root=root.resolve())
     workflow_path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_text(suite_path, written.suite)
     atomic_write_text(workflow_path, written.workflow)
-    return Written(suite_path, workflow_path, written, catalog.problems)
+    return Written(suite_path, workflow_path, written, found.catalog.problems)
 
 
-def arguments(schema: dict[str, Any]) -> dict[str, Any] | None:
+@dataclass(frozen=True)
+class Survey:
+    """What init learned from the server: its catalog (every primitive), its `serverInfo.name`, and why it refused
+    each resource, template or prompt test init tried (by test name; reading and rendering change nothing)."""
+
+    catalog: Catalog
+    server_name: str | None
+    refused: dict[str, str]
+
+
+def connection_argv(command: str | None) -> list[str]:
+    """The server's argv (empty for a URL)."""
+    import shlex
+
+    return shlex.split(command) if command else []
+
+
+def _folder(argv: list[str]) -> str | None:
+    """The first folder the server was started on (server-filesystem's allowed directory), for path arguments."""
+    return next((a for a in argv[1:] if Path(a).is_absolute() and Path(a).is_dir()), None)
+
+
+async def survey(name: str, config: Any, base_dir: Path, folder: str | None = None) -> Survey:
+    """List everything the server offers and try each test a starter would run (the tools it would call, which
+    read only, and every resource read and prompt render); a server that cannot be listed raises `Unreachable`."""
+    from mcp import types
+
+    from mcptest.records.catalog import read_wire
+    from mcptest.server.capture import capture
+    from mcptest.server.primitives import prompt_request, read_request
+    from mcptest.server.session import ServerUnavailable, SessionPool
+    from mcptest.server.surfaces import Unreachable
+
+    async with SessionPool({name: config}, base_dir) as pool:
+        try:
+            session = await pool.get(name)
+            snapshot, _ = await capture(session)
+        except ServerUnavailable as exc:
+            raise Unreachable(name, exc.message.removeprefix(f"server '{name}': "), exc.stderr) from None
+        catalog = read_wire(snapshot.model_dump(mode="json", exclude_none=True), f"server '{name}'")
+        refused = {}
+        for tool in catalog.tools:
+            if held_back(tool) or client_asks(tool):  # never called at init; answered by `client:` when run
+                continue
+            outcome = await session.call_tool(tool.name, arguments(tool.input_schema, folder) or {})
+            if outcome.error or (outcome.result or {}).get("isError"):
+                refused[f"{tool.name} answers"] = outcome.error or _error_text(outcome.result or {})
+        for test in primitive_tests(catalog, name):
+            if "prompt" in test:
+                request = prompt_request(test["prompt"], {k: str(v) for k, v in test.get("args", {}).items()})
+                outcome = await session.call(request, types.GetPromptResult)
+            else:
+                request = read_request(test.get("uri") or expand(test["template"], test["args"]))
+                outcome = await session.call(request, types.ReadResourceResult)
+            if outcome.error:
+                refused[test["name"]] = outcome.error.removeprefix(f"server '{name}': ")
+    return Survey(catalog, snapshot.server.name, refused)
+
+
+def _error_text(result: dict[str, Any]) -> str:
+    texts = [str(c.get("text")) for c in result.get("content") or [] if isinstance(c, dict) and c.get("text")]
+    return "the tool answered isError: true" + (f": {texts[0]}" if texts else "")
+
+
+def server_name(listed: str | None) -> str:
+    """The suite's name for a server: its `serverInfo.name` lower-cased, every other character a `-`."""
+    return re.sub(r"-+", "-", re.sub(r"[^a-z0-9]", "-", (listed or "").lower())).strip("-") or "server"
+
+
+def install_spec() -> str | None:
+    """What pip would install this very mcptest from, as its install recorded it (PEP 610 `direct_url.json`): a
+    git URL at its commit, a wheel or archive URL, or a local path; None when that cannot be told."""
+    from importlib.metadata import PackageNotFoundError, distribution
+
+    try:
+        recorded = distribution("mcptest").read_text("direct_url.json")
+    except PackageNotFoundError:
+        return None
+    if not recorded:
+        return None
+    info = json.loads(recorded)
+    url = str(info.get("url", ""))
+    vcs = info.get("vcs_info")
+    if isinstance(vcs, dict) and vcs.get("vcs") == "git":
+        return f"git+{url}@{vcs.get('commit_id') or vcs.get('requested_revision') or 'HEAD'}"
+    if url.startswith("file://"):
+        from urllib.parse import unquote, urlparse
+
+        return unquote(urlparse(url).path)
+    return url or None
+
+
+def arguments(schema: dict[str, Any], folder: str | None = None) -> dict[str, Any] | None:
     """Arguments for a smoke call: the required properties, each from its `examples`, `default`, `const` or first
     `enum` value, else (a string) the first quoted example its description gives or the layout it names
-    (`YYYY-MM-DD`, `HH:MM`, `ISO 8601`), else the smallest value its type and bounds allow; None when the result
-    fails the schema."""
-    value = _value(schema, 0)
+    (`YYYY-MM-DD`, `HH:MM`, `ISO 8601`), else (a string named like a path, given a `folder` the server was
+    started on) that folder, else the smallest value its type and bounds allow; None when the result fails the
+    schema."""
+    value = _value(schema, 0, folder)
     if not isinstance(value, dict) or not _valid(value, schema):
         return None
     return value
 
 
-def _value(schema: Any, depth: int) -> Any:
+_PATHLIKE = re.compile(r"(?i)(^|_|-|[a-z])(path|dir|directory|folder|root)$")
+"""A property named like a path (`path`, `directory`, `rootDir`): a folder the server was given fits it."""
+
+
+def _value(schema: Any, depth: int, folder: str | None = None) -> Any:
     if not isinstance(schema, dict) or depth > 12:
         return None
     if isinstance(schema.get("examples"), list) and schema["examples"]:
@@ -114,15 +224,21 @@ def _value(schema: Any, depth: int) -> Any:
     for key in ("anyOf", "oneOf", "allOf"):
         if isinstance(schema.get(key), list) and schema[key]:
             options = [s for s in schema[key] if not (isinstance(s, dict) and s.get("type") == "null")]
-            return _value((options or schema[key])[0], depth + 1)
+            return _value((options or schema[key])[0], depth + 1, folder)
     kind = schema.get("type")
     if isinstance(kind, list):
         kind = next((k for k in kind if k != "null"), None)
     if kind == "object" or (kind is None and "properties" in schema):
         props = schema.get("properties") or {}
-        return {name: _value(props.get(name, {}), depth + 1) for name in schema.get("required", [])}
+        out = {}
+        for name in schema.get("required", []):
+            prop = props.get(name, {})
+            pathlike = folder and isinstance(prop, dict) and prop.get("type") == "string" and _PATHLIKE.search(name)
+            plain = pathlike and not any(k in prop for k in ("examples", "default", "const", "enum"))
+            out[name] = folder if plain else _value(prop, depth + 1, folder)
+        return out
     if kind == "array":
-        return [_value(schema.get("items", {}), depth + 1) for _ in range(int(schema.get("minItems", 0)))]
+        return [_value(schema.get("items", {}), depth + 1, folder) for _ in range(int(schema.get("minItems", 0)))]
     if kind in ("integer", "number"):
         low = schema.get("minimum", schema.get("exclusiveMinimum", 0) + (1 if "exclusiveMinimum" in schema else 0))
         high = schema.get("maximum")
@@ -178,31 +294,164 @@ def _valid(value: Any, schema: dict[str, Any]) -> bool:
         return False
 
 
-def starter(catalog: Catalog, server: str, connection: dict[str, Any], mcptest_spec: str = "mcptest") -> Starter:
-    """The starter suite for `catalog` served as `server` (`connection`: its `command:` or `url:` entry)."""
-    chosen = {tool.name: arguments(tool.input_schema) for tool in catalog.tools}
+def starter(
+    catalog: Catalog,
+    server: str,
+    connection: dict[str, Any],
+    mcptest_spec: str | None = "mcptest",
+    *,
+    refused: dict[str, str] | None = None,
+    root: Path | None = None,
+) -> Starter:
+    """The starter suite for `catalog` served as `server` (`connection`: its `command:` or `url:` entry); `refused`
+    holds why the server refused a resource or prompt test init tried (it is written commented out), `root` is
+    the folder offered as the client's root when a tool asks for roots."""
+    folder = _folder(list(connection.get("command") or []))
+    chosen = {tool.name: arguments(tool.input_schema, folder) for tool in catalog.tools}
+    asks = {tool.name: client_asks(tool) for tool in catalog.tools}
+    url = connection.get("url")
+    if url:  # CI passes the URL in (the workflow's input), with today's as the default
+        connection = {**connection, "url": f"${{MCP_SERVER_URL:-{url}}}"}
     lines = [
-        "# A starter suite written by `mcptest init`: one smoke test per tool and a description-quality gate.",
-        "# Run it with `mcptest run mcptest.yml`; replace each smoke test's arguments and checks with real ones.",
-        "# A smoke test without `expect:` fails when the call errors or the tool answers `isError: true`.",
-        "# Tests of tools that may change state are commented out: uncomment each once its args are safe to run.",
+        "# A starter suite written by `mcptest init`: a smoke test per tool, resource, template and prompt, and a",
+        "# description-quality gate. Run it with `mcptest run mcptest.yml`; replace the arguments and checks with",
+        "# real ones. A smoke test without `expect:` fails when the call errors or the tool answers `isError: true`.",
+        "# Tests of tools that may change state are commented out: uncomment each (delete the `#` that starts each",
+        "# of its lines) once its arguments are safe to run.",
         "servers:",
         f"  {server}:",
         *(f"    {key}: {_flow(value)}" for key, value in connection.items()),
+        *_client_block(set().union(*asks.values()), root or Path.cwd()),
         "",
         "tools:",
     ]
-    writers = tuple(t.name for t in catalog.tools if not _reads_only(t))
+    writers = tuple(t.name for t in catalog.tools if held_back(t))
+    held: list[str] = []
     for tool in catalog.tools:
         test = _smoke_test(tool, server, chosen[tool.name])
+        why = (refused or {}).get(f"{tool.name} answers")
         if tool.name in writers:  # a starter must not move, delete or commit anything of the user's on first run
             note = f"  # {tool.name} may change state (not annotated readOnlyHint: true, no read verb in its name):"
-            uncomment = "  # uncomment this test once its arguments point at test data"
-            test = [note, uncomment, *(f"# {line}" for line in test)]
+            test = [note, "  # uncomment this test once its arguments point at test data", *_commented(test)]
+        elif why is not None:
+            held.append(f"{tool.name} answers")
+            test = _refused(why, test)
+        elif asks[tool.name]:
+            asked = " and ".join(sorted(asks[tool.name]))
+            test = [f"  # {tool.name} asks the client for {asked}: the server's `client:` block answers", *test]
         lines += test
+    for kind, tests in _by_kind(primitive_tests(catalog, server)):
+        lines += ["", f"{kind}:"]
+        for entry in tests:
+            body = _primitive_lines(entry)
+            why = (refused or {}).get(entry["name"])
+            if why is not None:
+                held.append(entry["name"])
+                body = _refused(why, body)
+            lines += body
     lines += ["", "tool_quality:", f"  - name: {_flow(f'{server} tool descriptions')}", f"    server: {server}"]
     lines += _quality_ratchet(catalog)
-    return Starter("\n".join(lines), workflow(mcptest_spec), chosen, writers)
+    return Starter("\n".join(lines), workflow(mcptest_spec, url), chosen, writers, tuple(held))
+
+
+_ASKS = {
+    "sampling": re.compile(r"(?i)\bsampling\b|\bsample[-_ ]?llm\b|createMessage"),
+    "elicitation": re.compile(r"(?i)elicit"),
+    "roots": re.compile(r"(?i)\broots\b|\broots?[-_ ]?list|list[-_ ]?roots"),
+}
+"""What a tool's name or description says it asks the client for during a call."""
+
+
+def client_asks(tool: Tool) -> set[str]:
+    """The client answers a tool's call needs, as its name or description tells (`sampling`, `elicitation`,
+    `roots`)."""
+    text = f"{tool.name} {tool.description}"
+    return {ask for ask, said in _ASKS.items() if said.search(text)}
+
+
+def held_back(tool: Tool) -> bool:
+    """Whether a tool's smoke test is written commented out: it may change state, and it is not a tool whose work
+    is asking the client (which the `client:` block answers)."""
+    return not _reads_only(tool) and not _only_asks(tool, client_asks(tool))
+
+
+def _refused(why: str, lines: list[str]) -> list[str]:
+    note = f"  # init tried this and the server refused: {_one_line(why)}"
+    return [note, "  # fill in arguments that work, then uncomment it", *_commented(lines)]
+
+
+def _only_asks(tool: Tool, asks: set[str]) -> bool:
+    """A tool held back only for its name or a `readOnlyHint: false` runs when what it does is ask the client (the
+    starter's `client:` answers it); one annotated `destructiveHint: true` stays held back."""
+    if (tool.raw.get("execution") or {}).get("taskSupport") == "required":
+        return False  # run only as a task: held back like any tool that may change state
+    return bool(asks) and (tool.annotations or {}).get("destructiveHint") is not True
+
+
+def _client_block(asks: set[str], root: Path) -> list[str]:
+    if not asks:
+        return []
+    out = [
+        "    client:                                   # what mcptest answers when the server asks (docs/servers.md)"
+    ]
+    if "sampling" in asks:
+        out += [
+            "      sampling:",
+            '        - text: "A reply from the mcptest client."   # add `when:` rules to answer by prompt',
+        ]
+    if "elicitation" in asks:
+        out.append(
+            "      elicitation: { action: decline }          # or { action: accept, content: {...} } fitting the form"
+        )
+    if "roots" in asks:
+        out.append(f"      roots: [{_flow(root.as_uri())}]")
+    return out
+
+
+def primitive_tests(catalog: Catalog, server: str) -> list[dict[str, Any]]:
+    """A smoke test per resource (its URI), resource template (its variables filled) and prompt (its required
+    arguments filled), as suite entries."""
+    out: list[dict[str, Any]] = []
+    for resource in catalog.resources:
+        out.append({"name": f"resource {resource['uri']} reads", "server": server, "uri": resource["uri"]})
+    for template in catalog.resource_templates:
+        pattern = str(template["uriTemplate"])
+        args = {var: 1 for var in variables(pattern)}
+        out.append({"name": f"template {pattern} reads", "server": server, "template": pattern, "args": args})
+    for prompt in catalog.prompts:
+        needed = [a for a in prompt.get("arguments") or [] if isinstance(a, dict) and a.get("required")]
+        test: dict[str, Any] = {"name": f"prompt {prompt['name']} renders", "server": server, "prompt": prompt["name"]}
+        if needed:
+            test["args"] = {str(a.get("name")): _prompt_value(a) for a in needed}
+        out.append(test)
+    return out
+
+
+def _prompt_value(argument: dict[str, Any]) -> str:
+    """A value for a prompt argument: the example its description gives, else `1` (ids and counts take it)."""
+    said = _SAID_EXAMPLE.search(str(argument.get("description") or ""))
+    return said.group(1) if said else "1"
+
+
+def _by_kind(tests: list[dict[str, Any]]) -> list[tuple[str, list[dict[str, Any]]]]:
+    kinds = (("resources", lambda t: "prompt" not in t), ("prompts", lambda t: "prompt" in t))
+    return [(kind, chosen) for kind, keep in kinds if (chosen := [t for t in tests if keep(t)])]
+
+
+def _primitive_lines(test: dict[str, Any]) -> list[str]:
+    lines = [f"  - name: {_flow(test['name'])}"]
+    lines += [f"    {key}: {_flow(value)}" for key, value in test.items() if key != "name"]
+    return lines
+
+
+def _commented(lines: list[str]) -> list[str]:
+    """Lines commented out so that deleting the leading `#` of each gives them back exactly."""
+    return [f"#{line}" for line in lines]
+
+
+def _one_line(text: str, limit: int = 160) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 def _reads_only(tool: Tool) -> bool:
@@ -237,6 +486,8 @@ def _quality_ratchet(catalog: Catalog) -> list[str]:
 
 
 def _smoke_test(tool: Tool, server: str, args: dict[str, Any] | None) -> list[str]:
+    from mcptest.server.tasks import task_support
+
     out = [f"  - name: {_flow(f'{tool.name} answers')}", f"    server: {server}", f"    tool: {_flow(tool.name)}"]
     if args is None:
         out.append("    # no valid arguments could be built from the inputSchema: fill them in")
@@ -245,6 +496,11 @@ def _smoke_test(tool: Tool, server: str, args: dict[str, Any] | None) -> list[st
         out.append(f"    args: {_flow(args)}")
     # no `isError: false` assertion: servers leave `isError` out of a good result, and a test without assertions
     # already fails on an error result
+    if task_support(tool.raw) == "required":
+        out.append(
+            "    # runs as a task (execution.taskSupport: required): created, followed to its end, result fetched"
+        )
+        out += ["    expect:", "      - target: task.status", "        matcher: { exact: completed }"]
     return out
 
 
@@ -256,25 +512,67 @@ def _flow(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def workflow(mcptest_spec: str) -> str:
-    """A GitHub Actions workflow that installs mcptest and runs the suite on every push and pull request."""
-    return f"""# Written by `mcptest init`: run the MCP suite in CI.
-name: mcptest
-on: [push, pull_request]
-jobs:
-  mcptest:
-    runs-on: ubuntu-latest
-    steps:
-      - uses: actions/checkout@v4
-      - uses: actions/setup-python@v5
-        with:
-          python-version: "3.12"
-      # mcptest from its repository (or a pinned version): `mcptest init --mcptest-spec` chose this line
-      - run: python -m pip install {json.dumps(mcptest_spec)}
-      - run: mcptest run mcptest.yml --reporter junit --output mcptest-junit.xml
-      - if: always()
-        uses: actions/upload-artifact@v4
-        with:
-          name: mcptest-report
-          path: mcptest-junit.xml
-"""
+def workflow(mcptest_spec: str | None, url: str | None = None) -> str:
+    """A GitHub Actions workflow that installs mcptest and runs the suite on every push and pull request; for a
+    `url` server, the URL is an input (today's as its default) and a step waits for it to answer first."""
+    if mcptest_spec:
+        install = [
+            "      # mcptest as this one was installed (`mcptest init --mcptest-spec` chooses another)",
+            f"      - run: python -m pip install {json.dumps(mcptest_spec)}",
+        ]
+    else:
+        install = [
+            "      # mcptest is not on PyPI and init could not tell how this one was installed: say how (a git URL, a",
+            "      # wheel), or run `mcptest init --mcptest-spec SPEC` again",
+            '      - run: echo "edit .github/workflows/mcptest.yml: how should CI install mcptest?" && exit 1',
+        ]
+    trigger = "on: [push, pull_request]"
+    env: list[str] = []
+    wait: list[str] = []
+    if url:
+        trigger = "\n".join([
+            "on:",
+            "  push:",
+            "  pull_request:",
+            "  workflow_dispatch:",
+            "    inputs:",
+            "      server_url:",
+            "        description: The MCP server's URL",
+            f"        default: {json.dumps(url)}",
+        ])  # fmt: skip
+        env = ["    env:", f"      MCP_SERVER_URL: ${{{{ inputs.server_url || {_gha_string(url)} }}}}"]
+        wait = [
+            "      # start the server under test here (a service container, or a step that runs it in the background)",
+            "      - name: wait for the MCP server",
+            "        run: |",
+            '          for i in $(seq 60); do curl -s -o /dev/null "$MCP_SERVER_URL" && exit 0; sleep 1; done',
+            '          echo "no MCP server answered at $MCP_SERVER_URL within 60 s"; exit 1',
+        ]
+    return "\n".join([
+        "# Written by `mcptest init`: run the MCP suite in CI.",
+        "name: mcptest",
+        trigger,
+        "jobs:",
+        "  mcptest:",
+        "    runs-on: ubuntu-latest",
+        *env,
+        "    steps:",
+        "      - uses: actions/checkout@v4",
+        "      - uses: actions/setup-python@v5",
+        "        with:",
+        '          python-version: "3.12"',
+        *install,
+        *wait,
+        "      - run: mcptest run mcptest.yml --reporter junit --output mcptest-junit.xml",
+        "      - if: always()",
+        "        uses: actions/upload-artifact@v4",
+        "        with:",
+        "          name: mcptest-report",
+        "          path: mcptest-junit.xml",
+        "",
+    ])  # fmt: skip
+
+
+def _gha_string(text: str) -> str:
+    """A string literal in a GitHub Actions expression (single quotes, doubled inside)."""
+    return "'" + text.replace("'", "''") + "'"

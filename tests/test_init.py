@@ -24,7 +24,7 @@ def test_the_starter_validates_and_passes_against_the_mock_of_the_same_catalog(c
     suite = tmp_path / "mcptest.yml"
     tools = json.loads(catalog.read_text())["tools"]
     text = suite.read_text()
-    written = text.count("\n  - name: ") + text.count("\n#   - name: ")  # tools that may write: commented out
+    written = text.count("\n  - name: ") + text.count("\n#  - name: ")  # tools that may write: commented out
     assert written == len(tools) + 1  # a smoke test per tool, one quality block
     assert run_cli("validate", str(suite)).code == ExitCode.OK
     ran = run_cli("run", str(suite), timeout=240)
@@ -100,19 +100,101 @@ def test_tools_that_may_change_state_are_written_commented_out() -> None:
     assert made.writers == ("move_file", "list_and_purge", "get_or_create")
     active = [line for line in made.suite.splitlines() if line.startswith("    tool: ")]
     assert active == ["    tool: read_file", "    tool: git_log"]
-    assert "#     tool: move_file" in made.suite
+    assert "#    tool: move_file" in made.suite
+
+
+def test_a_held_back_test_uncommented_by_deleting_each_hash_validates(tmp_path: Path) -> None:
+    from mcptest.records.catalog import Catalog, Tool
+    from mcptest.scaffold import starter
+
+    schema = {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}
+    tools = (Tool({"name": "read_file", "inputSchema": schema}), Tool({"name": "move_file", "inputSchema": schema}))
+    prompts = ({"name": "review", "arguments": [{"name": "code", "required": True}]},)
+    catalog = Catalog(tools=tools, prompts=prompts, resources=({"uri": "file:///a.txt"},))
+    made = starter(catalog, "srv", {"command": ["srv"]}, refused={"prompt review renders": "error -32602: no"})
+    assert made.writers == ("move_file",) and made.held == ("prompt review renders",)
+    uncommented = "\n".join(
+        line.removeprefix("#") if line.startswith("#  ") else line for line in made.suite.splitlines()
+    )
+    suite = tmp_path / "mcptest.yml"
+    suite.write_text(uncommented)
+    checked = run_cli("validate", str(suite))
+    assert checked.code == ExitCode.OK, checked.stderr
+    assert "    tool: move_file" in uncommented and "    prompt: review" in uncommented
+
+
+def test_the_server_is_named_from_its_server_info_and_a_client_block_answers_what_its_tools_ask() -> None:
+    from mcptest.records.catalog import Catalog, Tool
+    from mcptest.scaffold import server_name, starter
+
+    assert server_name("mcp-servers/everything") == "mcp-servers-everything"
+    assert server_name("My Server (v2)") == "my-server-v2"
+    assert server_name(None) == server_name("!!") == "server"
+    hints = {"readOnlyHint": False}
+    tools = (
+        Tool({"name": "trigger-sampling-request", "inputSchema": {"type": "object"}, "annotations": hints}),
+        Tool({"name": "ask", "description": "Elicit the user's name.", "inputSchema": {"type": "object"}}),
+        Tool({"name": "wipe-elicitation", "inputSchema": {"type": "object"}, "annotations": {"destructiveHint": True}}),
+    )
+    made = starter(Catalog(tools=tools), "srv", {"command": ["srv"]})
+    assert made.writers == ("wipe-elicitation",)
+    assert "    client:" in made.suite and "      elicitation: { action: decline }" in made.suite
+    assert '        - text: "A reply from the mcptest client."' in made.suite and "roots:" not in made.suite
+
+
+def test_the_workflow_installs_this_mcptest_and_waits_for_a_url_server() -> None:
+    from mcptest.scaffold import install_spec, workflow
+
+    spec = install_spec()
+    assert spec is not None  # this checkout was pip-installed (editable: a path)
+    assert f"pip install {json.dumps(spec)}" in workflow(spec)
+    unknown = workflow(None)
+    assert "could not tell how this one was installed" in unknown and "exit 1" in unknown
+    flow = workflow(spec, "http://127.0.0.1:8000/mcp")
+    assert 'default: "http://127.0.0.1:8000/mcp"' in flow
+    assert "MCP_SERVER_URL: ${{ inputs.server_url || 'http://127.0.0.1:8000/mcp' }}" in flow
+    assert flow.index("wait for the MCP server") < flow.index("mcptest run mcptest.yml")
+    from ruamel.yaml import YAML
+
+    steps = YAML(typ="safe").load(flow)["jobs"]["mcptest"]["steps"]
+    assert [s.get("name") for s in steps if "MCP_SERVER_URL" in str(s.get("run"))] == ["wait for the MCP server"]
 
 
 # mcp-server-time: a timezone from its description's "e.g., 'America/New_York'", a time from "(HH:MM)"
-@pytest.mark.parametrize("server", ["mcp-server-time", "mcp-server-memory", "mcp-server-everything"])
+@pytest.mark.parametrize(
+    "server", ["mcp-server-time", "mcp-server-memory", "mcp-server-everything", "mcp-server-filesystem"]
+)
 def test_a_starter_passes_against_the_real_server_it_was_written_from(server: str, tmp_path: Path) -> None:
     npm = ROOT / "tests" / "servers" / "npm" / "node_modules" / ".bin" / server
     command = str(npm if npm.exists() else Path(sys.executable).parent / server)
-    made = run_cli("init", "--command", command, "--name", "srv", "--dir", str(tmp_path), timeout=120)
+    if server == "mcp-server-filesystem":
+        (tmp_path / "data").mkdir()
+        command += f" {tmp_path / 'data'}"
+    made = run_cli("init", "--command", command, "--dir", str(tmp_path), timeout=120)
     assert made.code == ExitCode.OK, made.stderr
+    text = (tmp_path / "mcptest.yml").read_text()
+    if server == "mcp-server-everything":  # every primitive, client answers, the server named from its info
+        assert "  mcp-servers-everything:\n" in text and "    client:" in text
+        assert "    tool: trigger-sampling-request" in text and "    tool: trigger-elicitation-request" in text
+        assert "    template: " in text and "    uri: " in text and "    prompt: simple-prompt" in text
     ran = run_cli("run", str(tmp_path / "mcptest.yml"), "--workers", "4", timeout=240)
     assert ran.code == ExitCode.OK, ran.stdout[-3000:]
     assert " 0 failed" in ran.stdout
+
+
+def test_a_starter_for_a_url_server_passes_and_its_url_comes_from_ci(tmp_path: Path) -> None:
+    from tests.surface.servers import everything_http
+
+    with everything_http() as url:
+        made = run_cli("init", "--url", url, "--dir", str(tmp_path), timeout=120)
+        assert made.code == ExitCode.OK, made.stderr
+        text = (tmp_path / "mcptest.yml").read_text()
+        assert f'    url: "${{MCP_SERVER_URL:-{url}}}"' in text
+        ran = run_cli("run", str(tmp_path / "mcptest.yml"), "--workers", "4", timeout=240)
+        assert ran.code == ExitCode.OK, ran.stdout[-3000:]
+        assert " 0 failed" in ran.stdout
+    workflow = (tmp_path / ".github" / "workflows" / "mcptest.yml").read_text()
+    assert "workflow_dispatch:" in workflow and f'default: "{url}"' in workflow
 
 
 def test_init_refuses_to_overwrite_without_force_and_needs_a_server(tmp_path: Path) -> None:

@@ -21,11 +21,17 @@ def init(
     url: UrlOpt = None,
     header: HeaderOpt = None,
     timeout: TimeoutOpt = 30.0,
-    name: Annotated[str, typer.Option("--name", help="The server's name in the suite.")] = "server",
+    name: Annotated[
+        str | None, typer.Option("--name", help="The server's name in the suite (default: from its serverInfo).")
+    ] = None,
     directory: Annotated[str, typer.Option("--dir", help="Where to write mcptest.yml and .github/.")] = ".",
     mcptest_spec: Annotated[
-        str, typer.Option("--mcptest-spec", help="What the CI workflow pip-installs, e.g. a git URL or a version.")
-    ] = "mcptest",
+        str | None,
+        typer.Option(
+            "--mcptest-spec",
+            help="What the CI workflow pip-installs, e.g. a git URL (default: how this mcptest was installed).",
+        ),
+    ] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite files that exist.")] = False,
 ) -> int:
     """Write a starter suite (a smoke test per tool, a tool_quality gate) and .github/workflows/mcptest.yml."""
@@ -46,8 +52,10 @@ def init(
     warn_problems(done.problems)
     written, suite_path, workflow_path = done.starter, done.suite_path, done.workflow_path
     unfilled = [tool for tool, args in written.args.items() if args is None]
-    active = len(written.args) - len(written.writers)
+    active = written.active
     held = f"; {len(written.writers)} more, of tools that may change state, commented out" if written.writers else ""
+    if written.held:
+        held += f"; {len(written.held)} the server refused when init tried them, commented out"
     print(f"mcptest: wrote {suite_path} ({active} smoke tests{held}) and {workflow_path}", file=sys.stderr)
     if unfilled:
         print(f"mcptest: fill in the arguments of {', '.join(unfilled)} (none valid could be built)", file=sys.stderr)

@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
-import difflib
 import re
-from collections import defaultdict
 from collections.abc import Iterator
 from typing import Any
 
 from mcptest.diff.model import Change, Counts, DiffReport, Impact
-from mcptest.diff.schemas import canonical, input_changes, output_changes
+from mcptest.diff.schemas import input_changes, output_changes
 from mcptest.records.entries import KINDS, Entry, Surface
-
-RENAME_SIMILARITY = 0.6
-"""Two names at least this similar (difflib's ratio) with the same schema are one entry renamed."""
 
 HINT_DEFAULTS = {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False, "openWorldHint": True}
 """MCP's defaults for an absent annotation hint."""
@@ -45,8 +40,10 @@ def _diff_kind(old: list[Entry], new: list[Entry], kind: str) -> list[Change]:
     renames = _renames(removed, added)
     out = []
     for a, b in renames:
-        msg = f"{a.label} renamed to '{b.key}' (same schema)"
-        out.append(_change(Impact.BREAKING, "renamed", a, msg, new_name=b.key))
+        came = list(_entry_changes(a, b))
+        also = "; ".join(f"{c.message.split(': ', 1)[-1]} ({c.impact.value})" for c in came)
+        msg = f"{a.label} renamed to '{b.key}'" + (f", and {also}" if came else " (nothing else changed)")
+        out += [_change(Impact.BREAKING, "renamed", a, msg, new_name=b.key), *came]
     renamed_old = {id(a) for a, _ in renames}
     renamed_new = {id(b) for _, b in renames}
     for e in removed:
@@ -55,22 +52,21 @@ def _diff_kind(old: list[Entry], new: list[Entry], kind: str) -> list[Change]:
     for e in added:
         if id(e) not in renamed_new:
             out.append(_change(Impact.COMPATIBLE, "added", e, f"{e.label} added"))
-    for a, b in [*pairs, *renames]:
+    for a, b in pairs:
         out += list(_entry_changes(a, b))
     return out
 
 
 def _renames(removed: list[Entry], added: list[Entry]) -> list[tuple[Entry, Entry]]:
-    """Pairs (old, new) with the same shape and a similar name (or the same description), best match first."""
-    by_shape: dict[str, list[Entry]] = defaultdict(list)
-    for e in added:
-        by_shape[_shape(e)].append(e)
+    """Pairs (old, new) that are one entry renamed (`similarity.rename_score`), the most alike first."""
+    from mcptest.diff.similarity import rename_score
+
     scored = []
     for a in removed:
-        for b in by_shape.get(_shape(a), ()):
-            ratio = difflib.SequenceMatcher(None, a.key, b.key).ratio()
-            if ratio >= RENAME_SIMILARITY or (a.description and a.description == b.description):
-                scored.append((ratio, a, b))
+        for b in added:
+            score = rename_score(a, b) if a.server == b.server else None
+            if score is not None:
+                scored.append((score, a, b))
     scored.sort(key=lambda s: -s[0])
     taken: set[int] = set()
     pairs = []
@@ -79,16 +75,6 @@ def _renames(removed: list[Entry], added: list[Entry]) -> list[tuple[Entry, Entr
             taken |= {id(a), id(b)}
             pairs.append((a, b))
     return pairs
-
-
-def _shape(e: Entry) -> str:
-    fields = {
-        "tool": ("inputSchema", "outputSchema"),
-        "prompt": ("arguments",),
-        "resource": ("mimeType",),
-        "resource_template": ("mimeType",),
-    }[e.kind]
-    return e.server + canonical([e.raw.get(f) for f in fields])
 
 
 def _entry_changes(a: Entry, b: Entry) -> Iterator[Change]:
@@ -105,6 +91,7 @@ def _entry_changes(a: Entry, b: Entry) -> Iterator[Change]:
             yield _change(Impact.RISKY, f"{key}_changed", a, f"{a.label}: {key} changed", f"/{key}", old=old, new=new)
     yield from _annotation_changes(a, b)
     if a.kind == "tool":
+        yield from _execution_changes(a, b)
         yield from _tool_schema_changes(a, b)
     elif a.kind == "prompt":
         old, new = _arguments_schema(a.raw.get("arguments")), _arguments_schema(b.raw.get("arguments"))
@@ -137,6 +124,30 @@ def _annotation_changes(a: Entry, b: Entry) -> Iterator[Change]:
         impact = Impact.RISKY if after == _RISKIER[hint] else Impact.COMPATIBLE
         msg = f"{a.label}: {hint} {_hint(old, hint)} → {_hint(new, hint)}"
         yield _change(impact, "annotation_changed", a, msg, f"/annotations/{hint}", old=before, new=after)
+
+
+TASK_CALLS = {"forbidden": {"plain"}, "optional": {"plain", "task"}, "required": {"task"}}
+"""How a client may call a tool under each `execution.taskSupport`: plainly, as a task, or either way."""
+
+
+def _execution_changes(a: Entry, b: Entry) -> Iterator[Change]:
+    """`execution.taskSupport` moved: breaking when a way of calling the tool that worked stops working
+    (forbidden → required, optional → forbidden, ...), compatible when it only allows more (→ optional)."""
+    before, after = _task_support(a.raw), _task_support(b.raw)
+    if before == after:
+        return
+    lost = TASK_CALLS[before] - TASK_CALLS[after]
+    impact = Impact.BREAKING if lost else Impact.COMPATIBLE
+    why = {"plain": "plain calls now fail", "task": "task calls now fail"}
+    reason = " and ".join(why[w] for w in sorted(lost)) or "both ways of calling it work"
+    msg = f"{a.label}: taskSupport {before} → {after} ({reason})"
+    yield _change(impact, "task_support_changed", a, msg, "/execution/taskSupport", old=before, new=after)
+
+
+def _task_support(raw: dict[str, Any]) -> str:
+    execution = raw.get("execution")
+    value = execution.get("taskSupport") if isinstance(execution, dict) else None
+    return value if value in TASK_CALLS else "forbidden"
 
 
 def _arguments_schema(arguments: Any) -> dict[str, Any]:

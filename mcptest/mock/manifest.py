@@ -129,6 +129,13 @@ class Asks(_Strict):
     elicitation: ElicitationAsk | None = None
 
 
+class Execution(_Strict):
+    """How the tool may be called, as MCP `ToolExecution` (2025-11-25)."""
+
+    task_support: Literal["forbidden", "optional", "required"] = "forbidden"
+    """`required`: callable only as a task; `optional`: either way; `forbidden`: never as a task."""
+
+
 class Tool(_Strict):
     """A tool; without `response`, a call is answered with a text echo of its arguments (and the client's answers)."""
 
@@ -138,6 +145,7 @@ class Tool(_Strict):
     input_schema: dict[str, Any]
     output_schema: dict[str, Any] | None = None
     annotations: Annotations | None = None
+    execution: Execution | None = None
     asks: Asks | None = None
     response: Response | None = None
 

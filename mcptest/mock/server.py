@@ -20,6 +20,7 @@ from mcptest.mock.answers import Answers, BadArguments, NotFound
 from mcptest.mock.asking import ask_client
 from mcptest.mock.faults import Fault, FaultState, crash
 from mcptest.mock.spec import MockSpec
+from mcptest.mock.tasks import capability, serves_tasks, task_lifespan
 
 Ctx = ServerRequestContext[Any, Any]
 
@@ -52,7 +53,17 @@ def build(spec: MockSpec, fault: Fault) -> Server[Any]:
         handlers.update(_resource_handlers(answers, spec))
     if spec.prompts is not None:
         handlers.update(_prompt_handlers(answers, spec))
-    return Server(spec.name, version=spec.version, instructions=spec.instructions, **handlers)
+    if serves_tasks(spec):
+        handlers["lifespan"] = lambda _server: task_lifespan(spec)
+    server = Server(spec.name, version=spec.version, instructions=spec.instructions, **handlers)
+    if serves_tasks(spec):
+        server.middleware.append(_tasks)
+    return server
+
+
+async def _tasks(ctx: Ctx, call_next: Any) -> Any:
+    """Task-augmented calls and `tasks/*`, served by the connection's TaskStore (`mock.tasks`)."""
+    return await ctx.lifespan_context.middleware(ctx, call_next)
 
 
 async def _apply_fault(state: FaultState) -> None:
@@ -127,10 +138,22 @@ def _parse(model: Any, items: list[dict[str, Any]], source: str) -> list[Any]:
     return out
 
 
-async def serve(server: Server[Any]) -> None:
-    """Serve over stdin/stdout until stdin closes."""
+async def serve(server: Server[Any], tasks: bool = False) -> None:
+    """Serve over stdin/stdout until stdin closes.
+
+    With `tasks`, only the 2025-11-25 handshake is served (the protocol version that defines tasks; a client that
+    probes for 2026-07-28 falls back to it) and the `tasks` capability is declared.
+    """
+    from mcp.server.runner import serve_loop
+
+    options = server.create_initialization_options()
     async with stdio_server() as (read_stream, write_stream):
-        await server.run(read_stream, write_stream, server.create_initialization_options())
+        if not tasks:
+            await server.run(read_stream, write_stream, options)
+            return
+        options.capabilities.tasks = capability()
+        async with server.lifespan(server) as state:
+            await serve_loop(server, read_stream, write_stream, lifespan_state=state, init_options=options)
 
 
 def run(spec: MockSpec, fault: Fault) -> None:
@@ -138,7 +161,7 @@ def run(spec: MockSpec, fault: Fault) -> None:
     server = build(spec, fault)
     counts = ", ".join(plural(len(items), kind) for kind, items in _primitives(spec) if items is not None)
     print(f"mcptest mock: serving {spec.name} ({counts or 'nothing'}); fault: {fault}", file=sys.stderr)
-    anyio.run(serve, server)
+    anyio.run(serve, server, serves_tasks(spec))
 
 
 def _primitives(spec: MockSpec) -> list[tuple[str, list[Any] | None]]:

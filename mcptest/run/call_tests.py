@@ -13,7 +13,7 @@ from mcptest.records.report import Status, TestResult
 from mcptest.run.rows import elapsed_ms, failed_row
 from mcptest.run.targets import lookup, target_root
 from mcptest.server.primitives import prompt_request, read_request, unknown_prompt, unknown_resource
-from mcptest.server.session import CallOutcome, ServerSession, ServerUnavailable
+from mcptest.server.session import CallOutcome, EndlessPages, ServerSession, ServerUnavailable
 from mcptest.suite.models import ToolTest
 from mcptest.suite.primitives import PromptTest, ResourceTest, string_args
 
@@ -49,7 +49,8 @@ async def run_call_test(test: CallTest, pool: SessionPool, suite: Suite) -> tupl
         return failed_row(base, start, str(exc), getattr(exc, "stderr", "")), False
     failures, error = judge(test, outcome)
     failed = bool(failures or error)
-    if failed and (unlisted := await unlisted_tool(test, session)):
+    # after a timeout, listing would reconnect for a mere hint (and an unknown tool is answered, not waited on)
+    if failed and not session.stale and (unlisted := await unlisted_tool(test, session)):
         error = f"{error}; {unlisted}" if error else unlisted
     return TestResult(
         **base,
@@ -66,9 +67,10 @@ async def make_call(test: CallTest, session: ServerSession) -> CallOutcome:
     return await CALLS[type(test)][1](test, session)
 
 
-async def call_tool(session: ServerSession, tool: str, args: dict[str, Any]) -> CallOutcome:
-    """Call a tool, and check its structuredContent against the outputSchema the server lists for it."""
-    outcome = await session.call_tool(tool, args)
+async def call_tool(session: ServerSession, tool: str, args: dict[str, Any], task: bool | None = None) -> CallOutcome:
+    """Call a tool (as a task when `task` or its `execution.taskSupport` says so), and check its structuredContent
+    against the outputSchema the server lists for it."""
+    outcome = await session.call_tool(tool, args, task)
     if outcome.result is not None:
         outcome.findings = await output_findings(session, tool, outcome.result)
     return outcome
@@ -80,6 +82,8 @@ async def output_findings(session: ServerSession, tool: str, wire: dict[str, Any
         return []
     try:
         tools = {t["name"]: t for t in await session.list_tools()}
+    except EndlessPages as exc:  # a listing that never ends is the server's fault, not a reason to pass quietly
+        return [f"the outputSchema of '{tool}' cannot be checked: {exc.message}"]
     except ServerUnavailable:
         return []
     schema = tools.get(tool, {}).get("outputSchema")
@@ -160,7 +164,7 @@ async def unlisted_tool(test: CallTest, session: ServerSession) -> str:
 
 
 async def _call_tool_test(test: ToolTest, session: ServerSession) -> CallOutcome:
-    return await call_tool(session, test.tool, test.args)
+    return await call_tool(session, test.tool, test.args, test.task)
 
 
 async def _read_resource(test: ResourceTest, session: ServerSession) -> CallOutcome:

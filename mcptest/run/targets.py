@@ -27,6 +27,7 @@ def call_targets(outcome: CallOutcome) -> dict[str, Any]:
         "progress": outcome.progress,
         "sampling_requests": outcome.sampling_requests,
         "elicitation_requests": outcome.elicitation_requests,
+        "task": outcome.task,
     }
 
 
@@ -37,6 +38,9 @@ def lookup(outcome: CallOutcome) -> Callable[[str], Any]:
     def read(path: str) -> Any:
         if target_root(path) == "result" and outcome.result is None:
             raise TargetMissing(f"there is no result: {outcome.error}")
+        if target_root(path) == "task" and outcome.task is None:
+            why = f": {outcome.error}" if outcome.error else " (set `task: true` on a task-optional tool)"
+            raise TargetMissing(f"the call did not run as a task{why}")
         return resolve(targets, path)
 
     return read

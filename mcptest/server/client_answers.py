@@ -19,7 +19,7 @@ LOG_LEVEL = "debug"
 """The level mcptest asks servers to log at, so `logs` fills whatever protocol version is negotiated."""
 
 
-@dataclass
+@dataclass(eq=False)  # compared by identity: two calls' empty captures are equal, yet each must leave its own
 class CallCapture:
     """The notifications and server requests seen while one call was under way, each as the server sent it."""
 
@@ -69,8 +69,8 @@ class ClientSide:
         self.active.append(capture)
         try:
             yield capture
-        finally:
-            self.active.remove(capture)
+        finally:  # by identity: two empty captures are equal, and `remove` would take another call's
+            self.active[:] = [c for c in self.active if c is not capture]
 
     async def _log(self, params: Any) -> None:
         for capture in self.active:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import jsonschema
 import pytest
 
 from mcptest.schemas import SCHEMA_DIR
+from tests.conftest import ROOT
 from tests.doctor.helpers import cli
 
 MANIFEST = """\
@@ -88,3 +90,20 @@ def test_a_damaged_lock_is_reported_at_its_path(capsys: pytest.CaptureFixture[st
     out = cli(capsys, "run", suite, "--no-color")
     assert out.code == 2
     assert out.stderr.startswith(f"{suite.parent / 'mcptest.lock'}: not a valid lock file")
+
+
+def test_a_tool_that_becomes_task_required_breaks_its_pin(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    tool = "  tools:\n    - { name: report, description: Build a report., input_schema: { type: object }%s }\n"
+    manifest = tmp_path / "manifest.yaml"
+    manifest.write_text("mock_server:\n" + tool % "", encoding="utf-8")
+    suite = tmp_path / "mcptest.yml"
+    command = f"[env, PYTHONPATH={ROOT}, {sys.executable}, -m, mcptest, mock, --tools-from, manifest.yaml]"
+    test = "tools:\n  - { name: report, server: mock, tool: report }\n"
+    suite.write_text(f"servers:\n  mock:\n    command: {command}\n{test}", encoding="utf-8")
+    assert cli(capsys, "pin", suite).code == 0
+
+    manifest.write_text("mock_server:\n" + tool % ", execution: { task_support: required }", encoding="utf-8")
+    changed = cli(capsys, "run", suite, "--no-color")
+    assert changed.code == 1
+    assert "server 'mock' no longer matches its pin" in changed.stderr
+    assert "tool 'report': taskSupport forbidden → required (plain calls now fail)" in changed.stderr

@@ -11,6 +11,8 @@ from tests.doctor.helpers import FIXTURES, cli
 
 TIME = FIXTURES / "mcp-server-time.json"
 GIT = FIXTURES / "mcp-server-git.json"
+PLAYWRIGHT = FIXTURES.parent / "real" / "playwright-mcp.json"
+"""@playwright/mcp 0.0.83's tools/list (25 tools): a well-made real server, kept out of the labelled lint set."""
 GOLDEN = FIXTURES.parent / "golden"
 
 
@@ -40,6 +42,17 @@ def test_ignoring_the_critical_rules_lets_the_git_catalog_pass(capsys: pytest.Ca
     out = cli(capsys, "doctor", "--catalog", GIT, "--lint-descriptions", "--json", "--ignore", "DESC-001,DESC-006")
     assert out.code == 0
     assert out.json()["lint"][0]["summary"]["critical_count"] == 0
+
+
+def test_a_well_made_real_server_has_no_critical_finding_and_doctor_exits_0(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    out = cli(capsys, "doctor", "--catalog", PLAYWRIGHT, "--lint-descriptions", "--json")
+    assert out.code == 0, out.stdout
+    lint = out.json()["lint"][0]
+    assert lint["summary"]["tool_count"] == 25 and lint["summary"]["critical_count"] == 0
+    rules = {t["name"]: {f["rule"] for f in t["findings"]} for t in lint["tools"]}
+    assert "DESC-001" not in rules["browser_navigate"] | rules["browser_close"]  # "Navigate to a URL": complete
 
 
 def test_select_runs_only_the_chosen_family(capsys: pytest.CaptureFixture[str]) -> None:
@@ -77,7 +90,7 @@ def test_the_most_severe_tool_comes_first_and_several_findings_of_a_rule_share_a
 ) -> None:
     lines = cli(capsys, "doctor", "--catalog", GIT, "--lint-descriptions", "--no-color").stdout.splitlines()
     assert lines[3:5] == [
-        f"Descriptions {GIT}: 12 tools, 19 critical, 30 warning (rules: default)",
+        f"Descriptions {GIT}: 12 tools, 18 critical, 30 warning (rules: default)",
         "  git_checkout  score 0.571  50 tokens  (3 critical, 3 warning)",
     ]
     assert "    critical DESC-006 2× A required argument has no description: repo_path, branch_name" in lines

@@ -26,10 +26,11 @@ def test_rules_code_prints_the_whole_documentation(capsys: pytest.CaptureFixture
 
 def test_rules_json_carries_docs_and_smells(capsys: pytest.CaptureFixture[str]) -> None:
     rows = cli(capsys, "rules", "--json").json()
-    assert [(r["code"], r["smell"]) for r in rows][11:15] == [
+    assert [(r["code"], r["smell"]) for r in rows][11:16] == [
         ("DESC-012", "missing_annotations"),
         ("DESC-013", "brittle"),
         ("DESC-014", "brittle"),
+        ("DESC-015", "invalid_annotation"),
         ("SCH-001", None),
     ]
     assert all(r["docs"].startswith(r["summary"]) for r in rows)

@@ -131,7 +131,7 @@ def test_smell_targets_use_dotted_paths() -> None:
         {"target": "smell_total", "matcher": {"<=": 2}},
     ]
     failures = evaluate(load_catalog(FIXTURES / "mcp-server-git.json"), block(expect))[1]
-    assert [(f.target, f.actual) for f in failures] == [("smells.underspecified", 19), ("smell_total", 36)]
+    assert [(f.target, f.actual) for f in failures] == [("smells.underspecified", 18), ("smell_total", 35)]
 
 
 def test_one_tool_is_addressed_by_name_with_either_quote() -> None:

@@ -13,12 +13,13 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 LABELS = ROOT / "tests" / "lint" / "real" / "labels"
 
-PRECISION_FLOOR = 0.93
-"""Reached: 137 of 147 reported findings are true (93.2%); the baseline before the refinements was 54.3%."""
-RECALL_FLOOR = 0.97
-"""Reached: 139 of 143 true problems reported (97.2%). Issue 19 reached 99.3%; issue 33's DESC-009 treats described
-paths, shas and ids as self-evident, so three of its first labels (read_multiple_files, git_branch,
-sequentialthinking) are no longer reported, and DESC-008's one is in the pedantic tier."""
+PRECISION_FLOOR = 0.99
+"""Reached: 138 of 138 reported findings are true (100%; issue 19 left 93.2%, its baseline was 54.3%)."""
+RECALL_FLOOR = 0.96
+"""Reached: 138 of 143 true problems reported (96.5%). Issue 19 reached 99.3%; issue 33 made DESC-009 treat described
+paths, shas and ids as self-evident and DESC-001 leave a short but complete description ("List Git branches")
+alone, so four of the first labels (read_multiple_files, git_branch twice, sequentialthinking) are no longer
+reported; DESC-008's one is in the pedantic tier."""
 
 
 def _benchmark():
@@ -42,8 +43,8 @@ def test_precision_and_recall_on_the_labelled_real_catalogs_stay_at_the_reached_
     assert tally.recall >= RECALL_FLOOR, tally
 
 
-def test_the_strict_tier_reports_every_true_problem() -> None:
-    assert _benchmark().measure(strict=True, group="tuned").recall >= RECALL_FLOOR + 0.005
+def test_the_strict_tier_reports_all_but_the_true_problems_issue_33_set_aside() -> None:
+    assert _benchmark().measure(strict=True, group="tuned").recall >= 0.97
 
 
 @pytest.mark.parametrize("path", sorted(LABELS.glob("*.json")), ids=lambda p: p.stem)

@@ -14,8 +14,8 @@ def codes(select: list[str] = [], ignore: list[str] = []) -> list[str]:  # noqa:
 
 
 def test_no_flags_select_every_rule_but_the_pedantic_tier() -> None:
-    assert len(codes()) == 22 and "DESC-008" not in codes()
-    assert len(select_rules(strict=True)) == 23
+    assert len(codes()) == 23 and "DESC-008" not in codes()
+    assert len(select_rules(strict=True)) == 24
 
 
 def test_a_pedantic_rule_joins_by_its_exact_code_or_strict_never_by_a_prefix() -> None:
@@ -37,7 +37,15 @@ def test_prefixes_codes_and_comma_lists_combine() -> None:
         "SCH-008",
         "SCH-009",
     ]
-    assert codes(["desc-01", "SCH-003"]) == ["DESC-010", "DESC-011", "DESC-012", "DESC-013", "DESC-014", "SCH-003"]
+    assert codes(["desc-01", "SCH-003"]) == [
+        "DESC-010",
+        "DESC-011",
+        "DESC-012",
+        "DESC-013",
+        "DESC-014",
+        "DESC-015",
+        "SCH-003",
+    ]
     assert codes(["DESC-001,DESC-003"], ["DESC-003"]) == ["DESC-001"]
     assert codes([], ["DESC", "SCH-00"]) == []
 

@@ -47,3 +47,34 @@ def desc_012_missing_annotations(tool: Tool) -> Iterator[Hit]:
             "Add annotations with readOnlyHint, destructiveHint, idempotentHint and openWorldHint.",
             pointer("annotations"),
         )
+
+
+TASK_SUPPORT = ("forbidden", "optional", "required")
+"""The values MCP (2025-11-25) allows for `execution.taskSupport`."""
+
+
+def desc_015_invalid_task_support(tool: Tool) -> Iterator[Hit]:
+    """A tool's `execution` is not an object, or its `taskSupport` is not `forbidden`, `optional` or `required`.
+
+    What it flags: `execution` holding anything but a JSON object, and `execution.taskSupport` holding anything
+    but one of the three values MCP 2025-11-25 defines (a misspelling, another case, a boolean). Absent values pass:
+    they mean `forbidden`.
+    Why it matters: clients decide from `taskSupport` whether to call the tool as a task. A client that cannot
+    read the value treats the tool as `forbidden` and calls it plainly, so a tool that needs a task fails every
+    call with "method not found"; one that allows tasks is never run as one.
+    Example: `"execution": {"taskSupport": "Required"}`, `"execution": {"taskSupport": true}`
+    Fix: `"execution": {"taskSupport": "required"}`
+    """
+    execution = tool.raw.get("execution")
+    if execution is None:
+        return
+    if not isinstance(execution, dict):
+        yield Hit(f"execution is {execution!r}, not an object", 'Use "execution": {"taskSupport": ...}.', "/execution")
+        return
+    value = execution.get("taskSupport")
+    if "taskSupport" in execution and value not in TASK_SUPPORT:
+        yield Hit(
+            f"execution.taskSupport is {value!r}, not one of forbidden, optional, required",
+            "Use taskSupport: forbidden, optional or required (lower case).",
+            pointer("execution", "taskSupport"),
+        )

@@ -12,6 +12,7 @@ from mcptest.checks.lint.text import (
     mentions_return,
     normalized,
     positional_phrases,
+    words,
 )
 from mcptest.records.catalog import Tool
 
@@ -19,9 +20,13 @@ _AT = pointer("description")
 
 
 def desc_001_short_description(tool: Tool) -> Iterator[Hit]:
-    """Description is empty or under 20 characters.
+    """Description is empty, or too short to say what the tool does.
 
-    What it flags: a tool whose description, trimmed, is empty or shorter than 20 characters.
+    What it flags: a tool whose description, trimmed, is empty, or shorter than 20 characters and either under
+    three words ("Search.", "Switches branches") or without a word that can be an action. A short description
+    that is complete, an action and what it acts on ("Navigate to a URL", "Close the page"), is left alone.
+    Worth acting on: when the description gives the agent nothing to tell the tool from its neighbours by; it is
+    critical because an agent cannot choose such a tool on purpose.
     Why it matters: the description is the only prose an agent reads when it picks a tool. A one-word
     description ("Search") gives it nothing to tell this tool from its neighbours (Hasan et al.,
     arXiv:2602.14878, "unclear purpose").
@@ -29,9 +34,10 @@ def desc_001_short_description(tool: Tool) -> Iterator[Hit]:
     Fix: say what the tool does, on what, and when to use it, in one or two sentences: "Search the
     product catalog by keyword and return the matching products."
     """
-    chars = len(tool.description.strip())
-    if chars < SHORT_CHARS:
-        what = "is empty" if chars == 0 else f"is {chars} characters (under {SHORT_CHARS})"
+    text = tool.description.strip()
+    chars = len(text)
+    if chars == 0 or (chars < SHORT_CHARS and (len(words(text)) < 3 or not has_common_verb(text))):
+        what = "is empty" if chars == 0 else f"is {chars} characters (under {SHORT_CHARS}) and names no complete action"
         yield Hit(f"description {what}", "Say what the tool does, on what, and when to use it.", _AT)
 
 

@@ -31,6 +31,7 @@ RULES: tuple[Rule, ...] = (
     Rule("DESC-012", S.WARNING, ann.desc_012_missing_annotations),
     Rule("DESC-013", S.WARNING, arg.desc_013_enum_in_prose),
     Rule("DESC-014", S.CRITICAL, con_desc.desc_014_description_contradicts_schema),
+    Rule("DESC-015", S.WARNING, ann.desc_015_invalid_task_support),
     Rule("SCH-001", S.WARNING, sch.sch_001_no_required_list),
     Rule("SCH-002", S.WARNING, sch.sch_002_additional_properties_open),
     Rule("SCH-003", S.CRITICAL, sch.sch_003_untyped_property),

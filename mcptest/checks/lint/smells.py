@@ -14,7 +14,7 @@ SMELLS: dict[str, tuple[str, ...]] = {
     "missing_examples": ("DESC-009",),
     "missing_return_format": ("DESC-010",),
     "missing_annotations": ("DESC-012",),
-    "invalid_annotation": ("DESC-011",),
+    "invalid_annotation": ("DESC-011", "DESC-015"),
 }
 """Which rules feed which smell. Every DESC rule feeds exactly one smell; SCH rules feed none (they have their
 own `schema_criticals`/`schema_warnings` targets). Smell names follow Hasan et al. (arXiv:2602.14878,
