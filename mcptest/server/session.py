@@ -386,7 +386,7 @@ class ServerSession:
             if _is_closed(exc):
                 self._dead = "the server closed the connection (it exited or crashed)"
                 raise self._unavailable(self._dead) from None
-            raise self._unavailable(f"the server answered with error {exc.code}: {exc.message}") from None
+            raise self._unavailable(f"the server answered with error {exc.code}: {_without_code(exc)}") from None
         except Exception as exc:
             raise self._unavailable(_describe(exc)) from None
         finally:
@@ -525,6 +525,11 @@ def _offending_line(exc: Exception) -> str:
 
 def _ms(start: float) -> float:
     return round((time.perf_counter() - start) * 1000, 3)
+
+
+def _without_code(exc: Any) -> str:
+    """An error's message without the `MCP error -32602: ` the TypeScript SDK puts before it (the code is shown)."""
+    return str(exc.message).removeprefix(f"MCP error {exc.code}: ")
 
 
 def _is_timeout(exc: Exception) -> bool:
