@@ -36,7 +36,7 @@ def test_a_server_started_early_serves_the_session_and_its_group_ends_with_the_p
             await pool.start_early("weather")
             early = pool._early["weather"]._early.pid
             session = await pool.get("weather")
-            assert session._early.pid == early  # the session adopted the process, it did not start another
+            assert session.process.pid == early  # the session adopted the process, it did not start another
             assert {t["name"] for t in await session.list_tools()} == {"get_weather", "convert_temperature"}
             outcome = await session.call_tool("get_weather", {"city": "Paris"})
             assert outcome.result is not None and "Paris" in outcome.result["content"][0]["text"]

@@ -82,6 +82,9 @@ def main(argv: list[str] | None = None) -> None:
         print(f"mcptest {__version__}")
         sys.exit(ExitCode.OK)
     try:
+        from mcptest.server.limits import limits
+
+        limits()  # a bound set to nonsense is the user's mistake, said before any server starts
         code = build_app(args)(args=args, standalone_mode=False)
     except UserError as exc:
         for problem in exc.problems:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -25,7 +26,10 @@ def report(
     ],
     format: Annotated[str, typer.Option("--format", "-f", help="pretty, json, junit, md, sarif or html.")] = "pretty",
     output: Annotated[str | None, typer.Option("--output", "-o", help="Write here (default: stdout).")] = None,
-    compare: Annotated[str | None, typer.Option("--compare", help="A baseline JSON report to compare with.")] = None,
+    compare: Annotated[
+        str | None,
+        typer.Option("--compare", help="A baseline JSON report, or from the run history: last, last-green, main."),
+    ] = None,
     json_output: Annotated[bool, typer.Option("--json", help="With --compare: the delta as JSON.")] = False,
     advisory: Annotated[bool, typer.Option("--advisory", help="Exit 0 even on a regression.")] = False,
     no_color: Annotated[bool, typer.Option("--no-color", help="No ANSI colour.")] = False,
@@ -62,11 +66,16 @@ def report(
     from mcptest.report.compare import compare as compare_reports
     from mcptest.report.compare import shared_cases
     from mcptest.report.delta_text import summary
+    from mcptest.report.history_baseline import BASELINES, baseline_from_history, label_failures
 
     with loading():  # two reports and their delta: ~half the time at 50,000 results was the cyclic GC walking them
         current = load_report(path)
-        baseline = load_report(compare, "baseline")
-        comparison = compare_reports(baseline, current)
+        if compare in BASELINES and not Path(compare).exists():  # from the run history, each failure labelled
+            baseline, flaky = baseline_from_history(current, compare, _store_url(current, history))
+            comparison = label_failures(compare_reports(baseline, current), flaky)
+        else:
+            baseline = load_report(compare, "baseline")
+            comparison = compare_reports(baseline, current)
     if comparison.cases and not shared_cases(comparison):
         raise usage_error(
             f"{path} and {compare} share no case (suites {current.suite} and {baseline.suite}): "
@@ -77,6 +86,15 @@ def report(
     if json_output or output or format != "pretty":
         print(f"mcptest {summary(comparison)}", file=sys.stderr)
     return ExitCode.FAILED if comparison.regressed and not advisory else ExitCode.OK
+
+
+def _store_url(current: Report, flag: str | None) -> str:
+    """The history a report's baseline is read from: `--history`, else MCPTEST_HISTORY, else beside its suite."""
+    import os
+
+    from mcptest.history.location import default_url, history_url
+
+    return history_url(current.suite, flag, environ=os.environ) or default_url(current.suite)
 
 
 def _merge(

@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
-import difflib
 import re
-from collections import defaultdict
 from collections.abc import Iterator
 from typing import Any
 
 from mcptest.diff.model import Change, Counts, DiffReport, Impact
-from mcptest.diff.schemas import canonical, input_changes, output_changes
+from mcptest.diff.schemas import input_changes, output_changes
 from mcptest.records.entries import KINDS, Entry, Surface
-
-RENAME_SIMILARITY = 0.6
-"""Two names at least this similar (difflib's ratio) with the same schema are one entry renamed."""
 
 HINT_DEFAULTS = {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False, "openWorldHint": True}
 """MCP's defaults for an absent annotation hint."""
@@ -45,8 +40,10 @@ def _diff_kind(old: list[Entry], new: list[Entry], kind: str) -> list[Change]:
     renames = _renames(removed, added)
     out = []
     for a, b in renames:
-        msg = f"{a.label} renamed to '{b.key}' (same schema)"
-        out.append(_change(Impact.BREAKING, "renamed", a, msg, new_name=b.key))
+        came = list(_entry_changes(a, b))
+        also = "; ".join(f"{c.message.split(': ', 1)[-1]} ({c.impact.value})" for c in came)
+        msg = f"{a.label} renamed to '{b.key}'" + (f", and {also}" if came else " (nothing else changed)")
+        out += [_change(Impact.BREAKING, "renamed", a, msg, new_name=b.key), *came]
     renamed_old = {id(a) for a, _ in renames}
     renamed_new = {id(b) for _, b in renames}
     for e in removed:
@@ -55,22 +52,21 @@ def _diff_kind(old: list[Entry], new: list[Entry], kind: str) -> list[Change]:
     for e in added:
         if id(e) not in renamed_new:
             out.append(_change(Impact.COMPATIBLE, "added", e, f"{e.label} added"))
-    for a, b in [*pairs, *renames]:
+    for a, b in pairs:
         out += list(_entry_changes(a, b))
     return out
 
 
 def _renames(removed: list[Entry], added: list[Entry]) -> list[tuple[Entry, Entry]]:
-    """Pairs (old, new) with the same shape and a similar name (or the same description), best match first."""
-    by_shape: dict[str, list[Entry]] = defaultdict(list)
-    for e in added:
-        by_shape[_shape(e)].append(e)
+    """Pairs (old, new) that are one entry renamed (`similarity.rename_score`), the most alike first."""
+    from mcptest.diff.similarity import rename_score
+
     scored = []
     for a in removed:
-        for b in by_shape.get(_shape(a), ()):
-            ratio = difflib.SequenceMatcher(None, a.key, b.key).ratio()
-            if ratio >= RENAME_SIMILARITY or (a.description and a.description == b.description):
-                scored.append((ratio, a, b))
+        for b in added:
+            score = rename_score(a, b) if a.server == b.server else None
+            if score is not None:
+                scored.append((score, a, b))
     scored.sort(key=lambda s: -s[0])
     taken: set[int] = set()
     pairs = []
@@ -79,16 +75,6 @@ def _renames(removed: list[Entry], added: list[Entry]) -> list[tuple[Entry, Entr
             taken |= {id(a), id(b)}
             pairs.append((a, b))
     return pairs
-
-
-def _shape(e: Entry) -> str:
-    fields = {
-        "tool": ("inputSchema", "outputSchema"),
-        "prompt": ("arguments",),
-        "resource": ("mimeType",),
-        "resource_template": ("mimeType",),
-    }[e.kind]
-    return e.server + canonical([e.raw.get(f) for f in fields])
 
 
 def _entry_changes(a: Entry, b: Entry) -> Iterator[Change]:

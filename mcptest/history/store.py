@@ -64,10 +64,8 @@ class Store:
         ]  # fmt: skip
         with self._writing() as conn:
             run_id = int(conn.execute(sa.insert(RUNS), row).inserted_primary_key[0])
-            if results:
-                conn.execute(sa.insert(RESULTS), [{**r, "run_id": run_id} for r in results])
-            if gates:
-                conn.execute(sa.insert(GATES), [{**g, "run_id": run_id} for g in gates])
+            _insert_many(conn, RESULTS, results, run_id)
+            _insert_many(conn, GATES, gates, run_id)
             if merged:
                 conn.execute(
                     sa.update(RUNS)
@@ -188,6 +186,20 @@ class Store:
         return _Transaction(self.engine.connect().execution_options(mcptest_write=True))
 
 
+def _insert_many(conn: sa.Connection, table: sa.Table, rows: list[dict[str, Any]], run_id: int) -> None:
+    """Insert rows of one run with the statement SQLAlchemy compiles for this database, handing the driver the
+    parameters directly: building them row by row through `Connection.execute` was most of recording 10,000."""
+    if not rows:
+        return
+    compiled = sa.insert(table).compile(dialect=conn.dialect)
+    if compiled.positiontup is not None:  # SQLite's `?` style: tuples in the statement's column order
+        order = compiled.positiontup
+        params: list[Any] = [tuple(run_id if k == "run_id" else r[k] for k in order) for r in rows]
+    else:
+        params = [{**r, "run_id": run_id} for r in rows]
+    conn.exec_driver_sql(str(compiled), params)
+
+
 class _Transaction:
     """A connection with one transaction: committed on success, rolled back on error, closed either way."""
 
@@ -249,7 +261,7 @@ def result_row(position: int, r: TestResult) -> dict[str, Any]:
     cost = r.targets.get("cost_usd")
     return {
         "position": position, "test": r.name, "kind": r.kind, "model": r.model, "run_index": r.run,
-        "status": r.status.value, "duration_ms": r.duration_ms, "quarantined": bool(getattr(r, "quarantined", None)),
+        "status": r.status.value, "duration_ms": r.duration_ms, "quarantined": r.quarantined is not None,
         "tokens": int(tokens) if isinstance(tokens, int | float) else None,
         "cost_usd": float(cost) if isinstance(cost, int | float) else None,
         "failure": failure_text(r), "targets": json.dumps(r.targets) if r.targets else None,

@@ -67,6 +67,12 @@ class TestResult(_Model):
         "absent for other tests.",
         exclude_if=lambda v: v is None,
     )
+    quarantined: str | None = Field(
+        None,
+        exclude_if=lambda v: v is None,
+        description="The reason of the suite's `quarantine:` entry for this test: it ran and is reported, but its "
+        "failure does not fail the run (absent when not quarantined).",
+    )
 
 
 class GateReport(_Model):
@@ -88,6 +94,11 @@ class GateReport(_Model):
     failures: list[AssertionFailure] = Field(default_factory=list, description="Gate assertions that failed.")
     lines: list[str] = Field(default_factory=list, description="The summary lines the gate prints.")
     detail: dict[str, Any] = Field(default_factory=dict, description="Gate-specific detail (per-run rows, ...).")
+    quarantined: str | None = Field(
+        None,
+        exclude_if=lambda v: v is None,
+        description="The reason of the `quarantine:` entry for this gate's test: out of the exit code.",
+    )
 
 
 class GateCounts(_Model):
@@ -111,9 +122,15 @@ class Summary(_Model):
     not_run: int = Field(
         0, description="Selected tests never started because `-x/--fail-fast` stopped the run at the first failure."
     )
+    quarantined: int = Field(
+        0,
+        exclude_if=lambda v: v == 0,
+        description="Failed results and failed or incomplete gates of quarantined tests: counted above, but out of "
+        "`ok` (absent when none).",
+    )
     ok: bool = Field(
-        description="True exactly when `mcptest run` exits 0: no failed test, no failed or incomplete gate, no cap, "
-        "no interruption."
+        description="True exactly when `mcptest run` exits 0: no failed test, no failed or incomplete gate (except "
+        "quarantined ones), no cap, no interruption."
     )
 
 
@@ -151,6 +168,8 @@ def summarize(
     """Count the results and the gates by status, and give the one verdict."""
     count = {s: sum(r.status == s for r in results) for s in Status}
     by_gate = {s: sum(g.status == s for g in gates) for s in Status}
+    excused = sum(r.status == Status.FAILED for r in results if r.quarantined is not None)
+    excused_gates = sum(g.status in (Status.FAILED, Status.INCOMPLETE) for g in gates if g.quarantined is not None)
     counts = GateCounts(
         total=len(gates),
         passed=by_gate[Status.PASSED],
@@ -165,7 +184,11 @@ def summarize(
         gates=counts,
         capped=capped,
         not_run=not_run,
-        ok=not count[Status.FAILED] and not counts.failed and not counts.incomplete and not capped and not interrupted,
+        quarantined=excused + excused_gates,
+        ok=count[Status.FAILED] == excused
+        and counts.failed + counts.incomplete == excused_gates
+        and not capped
+        and not interrupted,
     )
 
 

@@ -47,6 +47,8 @@ def _result(console: Console, r: TestResult) -> None:
         console.print(f"{indent}[dim]{j.kind} {escape(j.target)}: score {j.score:.3g}, {escape(j.reason)}[/]")
     if r.status != Status.FAILED:
         return
+    if r.quarantined is not None:
+        console.print(f"{indent}[yellow]quarantined: {escape(r.quarantined)} (out of the exit code)[/]")
     if r.error:
         console.print(f"{indent}[red]{escape(r.error)}[/]")
     _failures(console, r.failures, r.file, indent)
@@ -72,6 +74,8 @@ def _gate(console: Console, g: GateReport) -> None:
     if g.status == Status.PASSED:
         return
     indent = " " * 8
+    if g.quarantined is not None:
+        console.print(f"{indent}[yellow]quarantined: {escape(g.quarantined)} (out of the exit code)[/]")
     if g.status == Status.INCOMPLETE:
         console.print(f"{indent}[yellow]no verdict: judged on {g.runs} of {g.runs_asked} runs[/]")
     _failures(console, g.failures, g.file, indent)
@@ -91,6 +95,8 @@ def _summary_line(report: Report) -> str:
             parts.append(f"[yellow]{g.incomplete} of {plural(g.total, 'gate')} incomplete[/]")
         if not g.failed and not g.incomplete:
             parts.append(f"{plural(g.total, 'gate')} passed")
+    if s.quarantined:
+        parts.append(f"[yellow]{s.quarantined} quarantined[/]")
     if s.not_run:
         parts.append(f"[yellow]{s.not_run} not run (stopped at the first failure: -x)[/]")
     if report.interrupted:

@@ -47,6 +47,17 @@ class CaseKind(StrEnum):
     """One gate block of an agent test (per model), judged over its runs."""
 
 
+class FailureKind(StrEnum):
+    """What a failing case's history says about it (set when the run history is at hand)."""
+
+    NEW = "new"
+    """It did not fail in the baseline."""
+    RECURRING = "recurring"
+    """It failed in the baseline too."""
+    FLAKY = "flaky"
+    """Its flip rate over its last runs in the history is above the flaky threshold (`mcptest history flaky`)."""
+
+
 class Figure(_Model):
     """One numeric figure of a case on both sides."""
 
@@ -89,6 +100,11 @@ class CaseDelta(_Model):
     figures: list[Figure] = Field(default_factory=list, description="Every numeric figure of the case.")
     rates: list[RateTest] = Field(default_factory=list, description="The rate figures that moved, tested.")
     note: str = Field("", description="Why the verdict, in words.")
+    failure: FailureKind | None = Field(
+        None,
+        exclude_if=lambda v: v is None,
+        description="For a case failing now: new, recurring or flaky (absent otherwise).",
+    )
 
     @property
     def label(self) -> str:

@@ -15,7 +15,7 @@ def render_delta_text(comparison: Comparison, color: bool = False) -> str:
     if c.models_added or c.models_removed:
         added, removed = ", ".join(c.models_added) or "none", ", ".join(c.models_removed) or "none"
         out.append(f"  models added: {added}; removed: {removed}")
-    out += [_line(d) for d in c.cases if d.verdict != Verdict.UNCHANGED]
+    out += [_line(d) for d in c.cases if d.verdict != Verdict.UNCHANGED or d.failure]
     out.append(summary(c))
     return printable("\n".join(out) + "\n")
 
@@ -32,7 +32,8 @@ def _line(d: CaseDelta) -> str:
     moved = [f for f in d.figures if f.delta not in (0, None)]
     figures = "; ".join(f"{f.name} {_num(f.baseline)} → {_num(f.current)}" for f in moved)
     where = f"{d.file}:{d.line}" if d.line else d.file
-    parts = [f"  {d.verdict.value.upper():<11} {d.label}  [{before} → {after}]", figures, d.note, where]
+    failure = f"({d.failure.value} failure)" if d.failure else ""
+    parts = [f"  {d.verdict.value.upper():<11} {d.label}  [{before} → {after}]", failure, figures, d.note, where]
     return "  ".join(p for p in parts if p)
 
 

@@ -18,6 +18,7 @@ from mcptest.expect.snapshots import SnapshotStore, in_ci, snapshot_store
 from mcptest.providers import key_values
 from mcptest.records.report import Report, Status, TestResult
 from mcptest.run.kinds import Test, report_fields, run_test
+from mcptest.run.quarantine import quarantine_in_force
 from mcptest.run.rows import failed_row
 from mcptest.run.selection import Selection
 from mcptest.run.state import RunState, crash_message
@@ -82,7 +83,9 @@ async def run_suite(
     cells = plan([a for a in agents if not a.recorded], suite.file, suite.prices, options)
     selected = len(tests) + len(agents)
     state = state if state is not None else RunState()
-    state.begin(suite.file, clock(), suite.secrets | key_values(options.environ))
+    started = clock()
+    state.begin(suite.file, started, suite.secrets | key_values(options.environ))
+    state.quarantine, expired = quarantine_in_force(suite, started.date())
     not_ready: list[bool] = []
     configs: dict[str, ServerConfig] = {**suite.servers, **(servers or {})}
     shared = contextlib.nullcontext(pool) if pool else SessionPool(configs, base_dir=Path(suite.file).parent)
@@ -134,7 +137,7 @@ async def run_suite(
         selected,
         bool(failed) and all(failed),
         capped=live.capped,
-        notes=live.notes,
+        notes=expired + live.notes,
     )
 
 

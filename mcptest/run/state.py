@@ -24,6 +24,8 @@ class RunState:
     capped: bool = False
     not_run: int = 0
     """Tests `-x/--fail-fast` never started."""
+    quarantine: dict[str, str] = field(default_factory=dict)
+    """Test name -> reason: the suite's `quarantine:` entries in force, out of the exit code."""
     start: float = field(default_factory=time.perf_counter)
 
     def begin(self, suite: str, started_at: datetime, secrets: set[str]) -> None:
@@ -32,16 +34,17 @@ class RunState:
 
     def report(self, *, interrupted: bool = False) -> Report:
         """The Report of what has finished, secrets masked; `interrupted` marks a run that stopped early."""
+        q = self.quarantine
+        results = [r.model_copy(update={"quarantined": q[r.name]}) if r.name in q else r for r in self.results]
+        gates = [g.model_copy(update={"quarantined": q[g.test]}) if g.test in q else g for g in self.gates]
         report = Report(
             mcptest_version=__version__,
             suite=self.suite,
             started_at=(self.started_at or datetime.now(UTC)).isoformat(),
             duration_ms=round((time.perf_counter() - self.start) * 1000, 3),
-            results=list(self.results),
-            gates=list(self.gates),
-            summary=summarize(
-                self.results, self.gates, capped=self.capped, interrupted=interrupted, not_run=self.not_run
-            ),
+            results=results,
+            gates=gates,
+            summary=summarize(results, gates, capped=self.capped, interrupted=interrupted, not_run=self.not_run),
             interrupted=interrupted,
         )
         return redact(report, self.secrets)

@@ -7,12 +7,15 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
+from mcptest.server.http_bounds import bound
 from mcptest.suite.client_config import Auth, ClientCredentials
 from mcptest.suite.models import HttpServer
 
 
-def http_transport(config: HttpServer) -> Any:
-    """The SDK transport for an HTTP server, its auth applied; an async context manager giving the streams."""
+def http_transport(config: HttpServer, body_limit: int = 64_000_000) -> Any:
+    """The SDK transport for an HTTP server, its auth applied; an async context manager giving the streams.
+
+    Response bodies are read through `mcptest.server.http_bounds` (at most `body_limit` bytes once inflated)."""
     from mcp.shared._httpx_utils import create_mcp_http_client
 
     headers = {k: v for k, v in config.headers.items() if isinstance(v, str)}
@@ -28,6 +31,7 @@ def http_transport(config: HttpServer) -> Any:
     from mcp.client.streamable_http import streamable_http_client
 
     http = create_mcp_http_client(headers=headers, auth=auth)
+    bound(http, body_limit)
     return _HttpTransport(streamable_http_client(config.url, http_client=http), http)
 
 

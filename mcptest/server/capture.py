@@ -36,7 +36,11 @@ async def capture(session: ServerSession) -> tuple[CatalogSnapshot, list[Problem
 async def snapshot_server(name: str, config: Any, base_dir: Path | str = ".") -> tuple[CatalogSnapshot, list[Problem]]:
     """Start (or reach) one server and capture its snapshot (and its tools' problems); ServerUnavailable when it
     cannot be listed."""
-    from mcptest.server.session import SessionPool
+    from mcptest.server.session import ServerUnavailable, SessionPool
 
     async with SessionPool({name: config}, base_dir) as pool:
-        return await capture(await pool.get(name))
+        try:
+            return await capture(await pool.get(name))
+        except ServerUnavailable as exc:  # raised out of the pool's task group it would come wrapped in a group
+            failure = exc
+    raise failure

@@ -19,7 +19,7 @@ LOG_LEVEL = "debug"
 """The level mcptest asks servers to log at, so `logs` fills whatever protocol version is negotiated."""
 
 
-@dataclass
+@dataclass(eq=False)  # compared by identity: two calls' empty captures are equal, yet each must leave its own
 class CallCapture:
     """The notifications and server requests seen while one call was under way, each as the server sent it."""
 

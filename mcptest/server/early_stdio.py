@@ -15,12 +15,13 @@ import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, TextIO
+from typing import IO, Any
 
 import anyio
 from anyio.abc import Process
 
 from mcptest.server.processes import end_group
+from mcptest.server.wire import LineSplitter, parse_line
 
 SDK_INHERITED_ENV = ("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER")
 """`mcp.client.stdio.DEFAULT_INHERITED_ENV_VARS` on POSIX, which cannot be read without importing the SDK
@@ -37,7 +38,7 @@ def default_environment() -> dict[str, str]:
     return {k: v for k in SDK_INHERITED_ENV if (v := os.environ.get(k)) is not None and not v.startswith("()")}
 
 
-async def spawn(command: str, args: list[str], env: dict[str, str], cwd: Path, errlog: TextIO) -> Process:
+async def spawn(command: str, args: list[str], env: dict[str, str], cwd: Path, errlog: IO[Any]) -> Process:
     """Start a stdio server as the SDK's `stdio_client` does; OSError when it cannot be started."""
     return await anyio.open_process(
         [command, *args], env=default_environment() | env, stderr=errlog, cwd=cwd, start_new_session=True
@@ -53,8 +54,12 @@ async def discard(process: Process) -> None:
 
 
 @asynccontextmanager
-async def adopted_stdio(process: Process, encoding: str = "utf-8", errors: str = "replace") -> AsyncIterator[Any]:
-    """The SDK's stdio transport over an already started process (the body of `mcp.client.stdio.stdio_client`)."""
+async def adopted_stdio(
+    process: Process, limit: int, items: int, encoding: str = "utf-8", errors: str = "replace"
+) -> AsyncIterator[Any]:
+    """The SDK's stdio transport over an already started process (the body of `mcp.client.stdio.stdio_client`),
+    reading stdout through `mcptest.server.wire`: lines split in linear time, at most `limit` characters each, and
+    a result's items cut to `items`."""
     import anyio.lowlevel
     from anyio.streams.text import TextReceiveStream
     from mcp.client import stdio as sdk
@@ -71,13 +76,11 @@ async def adopted_stdio(process: Process, encoding: str = "utf-8", errors: str =
         try:
             async with read_stream_writer:
                 try:
-                    buffer = ""
+                    lines = LineSplitter(limit)
                     async for chunk in stdout:
-                        lines = (buffer + chunk).split("\n")
-                        buffer = lines.pop()
-                        for line in lines:
+                        for line in lines.feed(chunk):
                             try:
-                                await read_stream_writer.send(sdk._parse_line(line))
+                                await read_stream_writer.send(parse_line(line, items))
                             except (anyio.ClosedResourceError, anyio.BrokenResourceError):
                                 return
                 finally:

@@ -15,13 +15,42 @@ import anyio
 
 from mcptest.core.uri_template import matches
 from mcptest.core.validation import did_you_mean
+from mcptest.server.limits import limits, raise_hint
 
 if TYPE_CHECKING:
     from mcptest.server.session import ServerSession
 
 MakeRequest = Callable[[Any, str | None], Any]
 """Builds the request for one round, given the previous round's input responses and request state."""
-_MAX_PAGES = 1000
+
+
+class Cursors:
+    """The `nextCursor`s of one paginated listing: one that comes back is a cycle, and pages are bounded."""
+
+    def __init__(self, method: str, limit: int) -> None:
+        self.method = method
+        self.limit = limit
+        self.seen: dict[str, int] = {}
+
+    def problem(self, cursor: Any) -> str | None:
+        """Why listing must stop at `cursor` (None: fetch its page)."""
+        import json
+
+        key = json.dumps(cursor, sort_keys=True, default=str)
+        shown = key if len(key) <= 60 else key[:60] + "…"
+        if key in self.seen:
+            page = len(self.seen) + 1
+            first = self.seen[key]
+            return (
+                f"{self.method}: the server's nextCursor cycles: page {page} gave cursor {shown} again, first given "
+                f"by page {first}; mcptest stopped listing"
+            )
+        self.seen[key] = len(self.seen) + 1
+        if len(self.seen) >= self.limit:
+            return f"{self.method}: still paginating after {self.limit:,} pages; mcptest stopped listing " + (
+                f"({raise_hint('pages')})"
+            )
+        return None
 
 
 @functools.cache
@@ -77,7 +106,7 @@ async def list_all(session: ServerSession, method: str, key: str) -> list[dict[s
     """Every item of a paginated list (`resources/list`, `resources/templates/list`, `prompts/list`), wire form."""
     from mcp import types
 
-    from mcptest.server.session import ServerUnavailable
+    from mcptest.server.session import EndlessPages, ServerUnavailable
 
     request_type = {
         "resources/list": types.ListResourcesRequest,
@@ -86,7 +115,8 @@ async def list_all(session: ServerSession, method: str, key: str) -> list[dict[s
     }[method]
     items: list[dict[str, Any]] = []
     cursor = None
-    for _ in range(_MAX_PAGES):  # a server that never stops paginating must not hang the run
+    cursors = Cursors(method, limits().pages)  # a server that never stops paginating must not hang the run
+    while True:
         request = request_type(params=types.PaginatedRequestParams(cursor=cursor) if cursor else None)
         try:
             page = await session.send(_fixed(request))
@@ -98,8 +128,9 @@ async def list_all(session: ServerSession, method: str, key: str) -> list[dict[s
         items += [item for item in page.get(key) or [] if isinstance(item, dict)]
         cursor = page.get("nextCursor")
         if not cursor:
-            break
-    return items
+            return items
+        if problem := cursors.problem(cursor):
+            raise EndlessPages(f"server '{session.name}': {problem}")
 
 
 def _fixed(request: Any) -> MakeRequest:

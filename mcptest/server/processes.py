@@ -13,7 +13,7 @@ import logging
 import os
 import signal
 import sys
-from typing import Any, TextIO
+from typing import IO, Any
 
 import anyio
 
@@ -25,10 +25,10 @@ _POLL_S = 0.02
 class GroupedStdio:
     """The SDK's `stdio_client` transport whose exit also ends the server's whole process group."""
 
-    def __init__(self, params: Any, errlog: TextIO) -> None:
+    def __init__(self, params: Any, errlog: IO[Any]) -> None:
         from mcp.client.stdio import stdio_client
 
-        self._transport = stdio_client(params, errlog=errlog)
+        self._transport = stdio_client(params, errlog=errlog)  # type: ignore[arg-type]  # a descriptor is all it needs
         self._process: Any = None
 
     async def __aenter__(self) -> Any:

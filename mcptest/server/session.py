@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import math
+import os
 import sys
 import tempfile
 import time
@@ -18,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 import anyio
 
 from mcptest.server.client_answers import CallCapture, ClientSide
-from mcptest.server.primitives import MakeRequest, list_all, opt_in_logs, send_unchecked, send_wire
+from mcptest.server.limits import limits, raise_hint
+from mcptest.server.primitives import Cursors, MakeRequest, list_all, opt_in_logs, send_unchecked, send_wire
 from mcptest.server.tasks import (
     TaskFailed,
     TaskNotes,
@@ -28,6 +30,7 @@ from mcptest.server.tasks import (
     runs_tool_tasks,
     task_support,
 )
+from mcptest.server.wire import Watch, Watched, cut_items, take_cut
 from mcptest.suite.client_config import ClientAnswers
 from mcptest.suite.models import HttpServer, StdioServer
 
@@ -56,6 +59,10 @@ class ServerUnavailable(Exception):
         super().__init__(message)
         self.message = message
         self.stderr = stderr
+
+
+class EndlessPages(ServerUnavailable):
+    """A paginated list whose `nextCursor` cycles, or that runs past `Limits.pages`."""
 
 
 @dataclass
@@ -113,11 +120,19 @@ class ServerSession:
         self.name = name
         self.config = config
         self._base_dir = base_dir
-        self._stderr = tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace")  # noqa: SIM115
+        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 (the server writes to its descriptor)
         self._client: Any = None
         self._dead: str | None = None
         self._broken: str | None = None
         self._stdout_garbage: list[str] = []
+        self._garbage_seen = 0  # how many non-JSON-RPC lines so far: a failure names only those seen during it
+        self._limits = limits()
+        self._watch = Watch(self._limits.content_items)
+        self._generation = 0  # which connection is current: a timed-out one is closed and a fresh one opened
+        self._stale = False
+        self._in_flight = 0
+        self._renewing = anyio.Lock()
+        self._tg: Any = None
         self._waits: set[anyio.CancelScope] = set()  # the handshake or requests a broken stdout ends at once
         self._catalog: Catalog | None = None
         self._lists: dict[str, list[dict[str, Any]]] = {}
@@ -127,6 +142,8 @@ class ServerSession:
         self.info: ServerInfo | None = None
         self._closing = anyio.Event()
         self._early: Any = None  # the process `start_early` started, for the transport to adopt
+        self.process: Any = None
+        """The stdio server process of the current connection (None for HTTP, in-process, and on Windows)."""
 
     async def start_early(self) -> None:
         """Start the stdio server before the SDK is imported (see `early_stdio`); OSError if it cannot start."""
@@ -149,18 +166,28 @@ class ServerSession:
         """
         from mcp import Client
 
-        client = Client(
-            self._target(),
-            read_timeout_seconds=self.config.call_timeout_s,
-            message_handler=self._on_message,
-            cache=None,
-            extensions=[client_extension(self.task_notes)],
-            **self.client_side.client_kwargs(),
-        )
+        from mcptest.server.early_stdio import early_start_possible
+
+        self._generation += 1
+        generation, self._closing = self._generation, anyio.Event()
+        self._watch = Watch(self._limits.content_items)
         started = False
+        spawned = None
         try:
             with anyio.CancelScope(deadline=anyio.current_time() + self.config.connect_timeout_s) as scope:
                 self._waits.add(scope)
+                if self._early is None and isinstance(self.config, StdioServer) and early_start_possible():
+                    await self.start_early()  # our own reader, not the SDK's (see `mcptest.server.wire`)
+                spawned = self._early
+                client = Client(
+                    self._target(),
+                    read_timeout_seconds=self.config.call_timeout_s,
+                    message_handler=self._on_message,
+                    cache=None,
+                    extensions=[client_extension(self.task_notes)],
+                    **self.client_side.client_kwargs(),
+                )
+                self.process, self._early = spawned, None  # the transport owns it now
                 async with client:
                     scope.deadline = math.inf
                     self._waits.discard(scope)
@@ -175,11 +202,15 @@ class ServerSession:
                 raise self._unavailable(self._where() + _describe(exc)) from None
             logging.getLogger("mcptest").debug("closing %s: %s", self.name, exc)
         finally:
-            self._client = None
-            self._dead = self._dead or "the session is closed"
-            self._waits.clear()
-            if self._early is not None and self._early.returncode is None:  # no transport took it over
-                await self.discard_early()
+            if generation == self._generation:  # a connection closed after a timeout leaves its successor be
+                self._client = None
+                self._dead = self._dead or "the session is closed"
+                self._waits.clear()
+            for process in (self._early, spawned):
+                if process is not None and process.returncode is None:  # no transport took it over
+                    from mcptest.server.early_stdio import discard
+
+                    await discard(process)
         if not started:
             raise self._unavailable(self._broken or f"no handshake within {self.config.connect_timeout_s:g}s")
 
@@ -207,15 +238,17 @@ class ServerSession:
         if isinstance(self.config, HttpServer):
             from mcptest.server.auth import http_transport
 
-            return http_transport(self.config)
+            return Watched(http_transport(self.config, self._limits.message_bytes), self._watch)
         if self._early is not None:
             from mcptest.server.early_stdio import adopted_stdio
 
-            return adopted_stdio(self._early, errors="replace")
+            bounds = self._limits
+            transport = adopted_stdio(self._early, bounds.message_bytes, bounds.content_items, errors="replace")
+            return Watched(transport, self._watch)
         command, args, env, cwd = self._stdio_command()
         # undecodable bytes become U+FFFD, so `_on_message` sees them at once instead of the reader stalling
         params = StdioServerParameters(command=command, args=args, env=env, cwd=cwd, encoding_error_handler="replace")
-        return GroupedStdio(params, self._stderr)
+        return Watched(GroupedStdio(params, self._stderr), self._watch)
 
     def _stdio_command(self) -> tuple[str, list[str], dict[str, str], Path]:
         assert isinstance(self.config, StdioServer)
@@ -248,7 +281,8 @@ class ServerSession:
         tools: list[Any] = []
         named: dict[str, int] = {}  # a tool a later page lists again replaces the first, where the first stood
         cursor = None
-        for _ in range(1000):  # a server that never stops paginating must not hang the run
+        cursors = Cursors("tools/list", self._limits.pages)  # a server that never stops paginating: bounded
+        while True:
             params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
             request = types.ListToolsRequest(params=params)
             page = await self._request(lambda r=request: send_unchecked(self._client, r))
@@ -266,8 +300,9 @@ class ServerSession:
                 tools.append(tool)
             cursor = page.get("nextCursor")
             if not cursor or not isinstance(cursor, str):
-                break
-        return tools
+                return tools
+            if problem := cursors.problem(cursor):
+                raise EndlessPages(f"server '{self.name}': {problem}")
 
     async def call_tool(self, tool: str, args: dict[str, Any], task: bool | None = None) -> CallOutcome:
         """Call a tool and return what the server really sent (no client-side result validation: a tool test checks
@@ -338,6 +373,8 @@ class ServerSession:
         with self.client_side.capture() as capture:
             try:
                 raw = await send(capture)
+                cut_items(raw, self._limits.content_items)  # an in-process server's result skips the Watch
+                cut = take_cut(raw)
                 # only what the server sent: the SDK's defaults (`resultType`, ...) are no part of the wire JSON
                 parsed = model.model_validate(raw)
                 result = parsed.model_dump(mode="json", by_alias=True, exclude_none=True, exclude_unset=True)
@@ -348,7 +385,8 @@ class ServerSession:
             except ValueError as exc:  # pydantic's ValidationError: the server broke the result's shape
                 message = f"server '{self.name}': malformed result: {str(exc).splitlines()[0]}"
                 return CallOutcome(error=message, duration_ms=_ms(start), capture=capture)
-        return CallOutcome(result=result, duration_ms=_ms(start), capture=capture)
+        error = f"server '{self.name}': {cut}" if cut else None
+        return CallOutcome(result=result, error=error, duration_ms=_ms(start), capture=capture)
 
     async def _raw(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         """Send a request as plain JSON and return the result unvalidated: the SDK reads every `tools/call` answer as
@@ -371,31 +409,70 @@ class ServerSession:
         """Send one request, turning every way it can go wrong into ServerUnavailable."""
         from mcp import MCPError
 
+        from mcptest.server.wire import is_refusal
+
+        await self._renew_if_stale()
         if self._dead:
             raise self._unavailable(self._dead)
         wait = anyio.CancelScope()
         self._waits.add(wait)
+        seen, watch = self._garbage_seen, self._watch
+        self._in_flight += 1
         try:
             with wait, anyio.fail_after(self.config.call_timeout_s + 1):
                 return await send()
         except TimeoutError:
-            raise self._unavailable(f"no answer within {self.config.call_timeout_s:g}s") from None
+            raise self._timed_out(seen, watch) from None
         except MCPError as exc:
+            if is_refusal(exc.error):
+                raise self._unavailable(exc.message, seen) from None
             if _is_timeout(exc):
-                raise self._unavailable(f"no answer within {self.config.call_timeout_s:g}s") from None
+                raise self._timed_out(seen, watch) from None
             if _is_closed(exc):
+                if isinstance(self.config, HttpServer) and not self._broken:  # one cut-off answer: reconnect
+                    self._stale = True
+                    raise self._unavailable("the server closed the connection during the request", seen) from None
                 self._dead = "the server closed the connection (it exited or crashed)"
-                raise self._unavailable(self._dead) from None
-            raise self._unavailable(f"the server answered with error {exc.code}: {_without_code(exc)}") from None
+                raise self._unavailable(self._dead, seen) from None
+            message = _cut(_without_code(exc))
+            raise self._unavailable(f"the server answered with error {exc.code}: {message}", seen) from None
         except Exception as exc:
-            raise self._unavailable(_describe(exc)) from None
+            raise self._unavailable(_describe(exc), seen) from None
         finally:
+            self._in_flight -= 1
             self._waits.discard(wait)
-        raise self._unavailable(self._dead or "the request was abandoned")
+        raise self._unavailable(self._dead or "the request was abandoned", seen)
+
+    @property
+    def stale(self) -> bool:
+        """A request timed out: the connection is renewed before the next request."""
+        return self._stale
+
+    def _timed_out(self, seen: int, watch: Watch) -> ServerUnavailable:
+        """A request ran out of time: the connection is renewed before the next request (never waited on twice)."""
+        self._stale = not isinstance(self.config, InProcessServer)
+        renewed = "; mcptest reconnects before its next request" if self._stale else ""
+        return self._unavailable(f"no answer within {self.config.call_timeout_s:g}s{watch.note()}{renewed}", seen)
+
+    async def _renew_if_stale(self) -> None:
+        """Close a connection a request timed out on (or HTTP cut short) and open a fresh one, once no other
+        request of this session is in flight."""
+        if not self._stale or self._in_flight or self._dead or self._tg is None:
+            return
+        async with self._renewing:
+            if not self._stale or self._in_flight:
+                return
+            self._stale = False
+            self._closing.set()
+            try:
+                await self._tg.start(self.run)
+            except ServerUnavailable as exc:
+                self._dead = f"it could not be reached again after a failed request ({exc.message})"
 
     async def _on_message(self, message: Any) -> None:
         if isinstance(message, Exception):
             line = _offending_line(message)
+            self._garbage_seen += 1
             if not self._stdout_garbage:  # the first is what the failure quotes; a flood must not pile up
                 self._stdout_garbage.append(line)
             if "\ufffd" in line and self._broken is None:  # binary on stdout: no answer can follow, stop waiting
@@ -404,8 +481,9 @@ class ServerSession:
                 for scope in list(self._waits):
                     scope.cancel()
 
-    def _unavailable(self, message: str) -> ServerUnavailable:
-        if self._stdout_garbage:
+    def _unavailable(self, message: str, seen: int = 0) -> ServerUnavailable:
+        """The failure, with the first non-JSON-RPC line quoted when one arrived after `seen` of them."""
+        if self._stdout_garbage and self._garbage_seen > seen:
             message += f"; the server wrote non-JSON-RPC output to stdout ({self._stdout_garbage[0]})"
         return ServerUnavailable(f"server '{self.name}': {message}", self.stderr_tail())
 
@@ -414,14 +492,18 @@ class ServerSession:
         self._stderr.close()
 
     def stderr_tail(self) -> str:
-        """The last lines the server wrote to stderr."""
+        """The last lines the server wrote to stderr: at most 20, and at most `Limits.stderr_bytes`."""
+        limit = self._limits.stderr_bytes
         try:
-            self._stderr.flush()
-            self._stderr.seek(0)
-            lines = self._stderr.read().splitlines()
+            size = os.fstat(self._stderr.fileno()).st_size
+            self._stderr.seek(max(0, size - limit))
+            data = self._stderr.read(limit)
         except (OSError, ValueError):
             return ""
-        return "\n".join(lines[-_STDERR_TAIL_LINES:])
+        lines = data.decode("utf-8", errors="replace").splitlines()[-_STDERR_TAIL_LINES:]
+        if size > limit and lines:
+            lines[0] = f"[{size - limit:,} bytes of stderr cut before this; {raise_hint('stderr_bytes')}] " + lines[0]
+        return "\n".join(lines)
 
 
 class SessionPool:
@@ -467,6 +549,7 @@ class SessionPool:
             raise self._failed[name]
         if name not in self._open:
             session = self._early.pop(name, None) or ServerSession(name, self._servers[name], self._base_dir)
+            session._tg = self._tg
             try:
                 await self._tg.start(session.run)
             except ServerUnavailable as exc:
@@ -523,6 +606,11 @@ def _offending_line(exc: Exception) -> str:
     return str(exc).splitlines()[0][:200]
 
 
+def _cut(text: str, most: int = 2000) -> str:
+    """A server's own text, cut to `most` characters, saying how much was left out."""
+    return text if len(text) <= most else f"{text[:most]}… [{len(text) - most:,} more characters cut]"
+
+
 def _ms(start: float) -> float:
     return round((time.perf_counter() - start) * 1000, 3)
 
@@ -544,6 +632,10 @@ def _describe(exc: BaseException) -> str:
     """A one-line account of why a server could not be used."""
     if isinstance(exc, BaseExceptionGroup):
         return _describe(exc.exceptions[0])
+    from mcptest.server.wire import is_refusal
+
+    if is_refusal(getattr(exc, "error", None)):
+        return str(exc.error.message)  # type: ignore[attr-defined]
     if isinstance(exc, FileNotFoundError):
         return f"command not found: {exc.filename or exc}"
     if isinstance(exc, PermissionError):

@@ -15,6 +15,7 @@ from mcptest.core.secrets import is_secret_name, mask_problems, secret_parts
 from mcptest.core.validation import did_you_mean, problems_from, where
 from mcptest.core.yaml_source import Loc, SourceDoc
 from mcptest.suite.agents import AGENT_TARGET_ROOTS
+from mcptest.suite.blocks.quarantine import quarantine_problems
 from mcptest.suite.blocks.security import TARGET_ROOTS as SECURITY_TARGET_ROOTS
 from mcptest.suite.blocks.tool_quality import TARGET_ROOTS as QUALITY_TARGET_ROOTS
 from mcptest.suite.interpolate import interpolate
@@ -78,6 +79,7 @@ def load_suite(path: str | Path, environ: Mapping[str, str] | None = None) -> Su
         problems += load_recorded_runs(suite.agents, doc)
         problems += auth_secrets(suite, doc, os.environ if environ is None else environ, secrets)
         problems += judge_problems(suite, doc)
+        problems += quarantine_problems(doc, suite.test_names())
     if problems or suite is None:
         raise UserError(mask_problems(sorted(set(problems)), secrets))
     suite._file = doc.path

@@ -9,6 +9,7 @@ from pydantic import ConfigDict, Discriminator, Field, PrivateAttr, Tag, field_v
 from mcptest.providers.prices import Price
 from mcptest.suite.agents import AgentTest
 from mcptest.suite.blocks.expect import Expect, HasExpect
+from mcptest.suite.blocks.quarantine import QuarantineEntry
 from mcptest.suite.blocks.security import SecurityBlock
 from mcptest.suite.blocks.tool_quality import ToolQualityBlock
 from mcptest.suite.client_config import Auth, ClientAnswers
@@ -137,6 +138,11 @@ class Suite(Strict):
         description="Environment variables whose values are secrets (masked in reports and cassettes) although "
         "their names do not say so; names with KEY, TOKEN, SECRET, PASSWORD, AUTH, CREDENTIAL... are always secret.",
     )
+    quarantine: list[QuarantineEntry] = Field(
+        default_factory=list,
+        description="Tests that run and are reported but stay out of the exit code until a date: "
+        "`- {test: NAME, reason: ..., until: YYYY-MM-DD}`.",
+    )
     history: bool = Field(
         True,
         description="Store every run of this suite in its history (default `.mcptest/history.db` beside the suite); "
@@ -144,6 +150,11 @@ class Suite(Strict):
     )
     _file: str = PrivateAttr("")
     _secrets: set[str] = PrivateAttr(default_factory=set)
+
+    def test_names(self) -> list[str]:
+        """Every test's name, each section in file order (what `quarantine:` entries may name)."""
+        sections = (self.tools, self.resources, self.prompts, self.agents, self.tool_quality, self.security)
+        return [t.name for section in sections for t in section]
 
     @property
     def file(self) -> str:

@@ -195,11 +195,24 @@ def test_a_rename_is_reported_once_as_a_rename_with_the_changes_that_came_with_i
     assert report.counts.model_dump() == {"breaking": 1, "risky": 1, "compatible": 0}
 
 
-def test_a_different_schema_or_an_unrelated_name_is_a_removal_and_an_addition_not_a_rename() -> None:
+def test_an_unrelated_name_is_a_removal_and_an_addition_not_a_rename() -> None:
     unrelated = _edit(lambda t: t.update(name="list_labels", description="List labels."))
-    reshaped = _edit(lambda t: t.update(name="search_issue") or t["inputSchema"]["properties"].pop("labels"))
+    other_args = _edit(lambda t: t.update(name="find_labels", description="Find labels by colour."))
+    other_args["inputSchema"] = {"type": "object", "properties": {"colour": {"type": "string"}}}
     assert _codes([SEARCH], [unrelated]) == [("breaking", "removed"), ("compatible", "added")]
-    assert _codes([SEARCH], [reshaped]) == [("breaking", "removed"), ("compatible", "added")]
+    assert _codes([SEARCH], [other_args]) == [("breaking", "removed"), ("compatible", "added")]
+
+
+def test_a_rename_that_also_changed_the_schema_is_one_rename_with_each_change_classified() -> None:
+    reshaped = _edit(lambda t: t.update(name="search-issue") or t["inputSchema"]["properties"].pop("labels"))
+    report = diff(from_json({"tools": [SEARCH]}, "a"), from_json({"tools": [reshaped]}, "b"))
+    assert [(c.impact.value, c.code) for c in report.changes] == [
+        ("breaking", "renamed"),
+        ("breaking", "argument_removed"),
+    ]
+    assert report.changes[0].message == (
+        "tool 'search_issues' renamed to 'search-issue', and argument 'labels' removed (breaking)"
+    )
 
 
 def test_resources_and_prompts_are_diffed_by_uri_and_name() -> None:
@@ -284,3 +297,62 @@ def test_a_task_support_move_is_breaking_when_a_way_of_calling_the_tool_stops_wo
 def test_task_support_written_out_as_its_default_is_no_change() -> None:
     forbidden = _edit(lambda t: t.update(execution={"taskSupport": "forbidden"}))
     assert _codes([SEARCH], [forbidden]) == []
+
+
+def _tool_with(input_schema: dict[str, Any]) -> dict[str, Any]:
+    return {"name": "convert", "description": "Convert a value.", "inputSchema": input_schema}
+
+
+def _changes(old: dict[str, Any], new: dict[str, Any]) -> list[tuple[str, str, str | None, str]]:
+    report = diff(from_json({"tools": [_tool_with(old)]}, "a"), from_json({"tools": [_tool_with(new)]}, "b"))
+    return [(c.impact.value, c.code, c.pointer, c.message.split(": ", 1)[1]) for c in report.changes]
+
+
+NUMBER = {"type": "number", "minimum": 0}
+TEXT = {"type": "string", "enum": ["kg", "lb"]}
+
+
+def test_an_argument_branch_removed_breaks_callers_and_one_added_does_not() -> None:
+    old = {"type": "object", "properties": {"v": {"oneOf": [NUMBER, TEXT]}}}
+    only_number = {"type": "object", "properties": {"v": {"oneOf": [NUMBER]}}}
+    with_bool = {"type": "object", "properties": {"v": {"oneOf": [NUMBER, TEXT, {"type": "boolean"}]}}}
+    assert _changes(old, only_number) == [
+        (
+            "breaking",
+            "oneOf_branch_removed",
+            "/inputSchema/properties/v/oneOf",
+            "argument 'v': oneOf branch 1 removed (string)",
+        )
+    ]
+    assert _changes(old, with_bool) == [
+        (
+            "compatible",
+            "oneOf_branch_added",
+            "/inputSchema/properties/v/oneOf/2",
+            "argument 'v': oneOf branch 2 added (boolean)",
+        )
+    ]
+
+
+def test_a_change_inside_a_branch_is_found_in_that_branch_whatever_the_branch_order() -> None:
+    old = {"type": "object", "properties": {"v": {"anyOf": [NUMBER, TEXT]}}}
+    new = {"type": "object", "properties": {"v": {"anyOf": [{"type": "string", "enum": ["kg"]}, NUMBER]}}}
+    assert _changes(old, new) == [
+        (
+            "breaking",
+            "enum_value_removed",
+            "/inputSchema/properties/v/anyOf/0",
+            "argument 'v (anyOf[0])': enum lost \"lb\"",
+        )
+    ]
+
+
+def test_a_definition_reached_by_ref_is_compared_where_it_is_used() -> None:
+    defs = {"unit": {"type": "string", "enum": ["kg", "lb", "g"]}}
+    old = {"type": "object", "properties": {"u": {"$ref": "#/$defs/unit"}}, "$defs": defs}
+    new = {"type": "object", "properties": {"u": {"$ref": "#/$defs/unit"}}, "$defs": {"unit": TEXT}}
+    assert _changes(old, new) == [
+        ("breaking", "enum_value_removed", "/inputSchema/properties/u", "argument 'u': enum lost \"g\"")
+    ]
+    recursive = {"type": "object", "properties": {"n": {"$ref": "#"}}}
+    assert _changes(recursive, recursive) == []

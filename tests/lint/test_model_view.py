@@ -90,3 +90,24 @@ def test_a_self_referencing_schema_is_shown_once_not_forever() -> None:
     (child,) = model_view(catalog).tools[0].params
     assert (child.name, child.type, [p.name for p in child.params]) == ("child", "object", ["child"])
     assert child.params[0].params == ()
+
+
+def test_a_schema_that_refers_to_itself_renders_and_ends() -> None:
+    """A tree whose items are trees and a self-union: the model view names the recursion instead of recursing
+    without end (a bare reference cycle is refused when the catalog is read, and SCH-008 reports it on a tool)."""
+    schema = {
+        "type": "object",
+        "properties": {
+            "tree": {"$ref": "#/$defs/Node"},
+            "self": {"anyOf": [{"$ref": "#/$defs/S"}, {"type": "null"}]},
+        },
+        "required": ["tree"],
+        "$defs": {
+            "Node": {"type": "array", "items": {"$ref": "#/$defs/Node"}},
+            "S": {"anyOf": [{"$ref": "#/$defs/S"}, {"type": "string"}]},
+        },
+    }
+    assert type_label(schema["properties"]["tree"], schema) == "array of recursive"
+    assert type_label(schema["properties"]["self"], schema) == "recursive | string"
+    text = render(model_view(from_wire({"tools": [{"name": "t", "inputSchema": schema}]})))
+    assert "- tree (required) [array of recursive]" in text

@@ -228,7 +228,8 @@ def sch_008_unresolved_ref(tool: Tool) -> Iterator[Hit]:
 
     What it flags: each `$ref` in the input schema that is not a local JSON pointer (`#/$defs/X`, `#/properties/a`)
     to a schema that exists, or whose chain of references comes back to itself before reaching a schema (`A ->
-    B -> A`). A recursive schema whose reference sits inside properties or items (a tree node) is fine.
+    B -> A`), that cycle reported once with every place on it. A recursive schema whose reference sits inside
+    properties or items (a tree node) is fine.
     Worth acting on: always; no client can validate a call against it, and the agent sees a type it cannot fill.
     Why it matters: clients resolve `$ref` locally (they do not fetch URLs); a dangling one leaves the argument
     untyped, or makes the client reject the whole tool.
@@ -236,31 +237,44 @@ def sch_008_unresolved_ref(tool: Tool) -> Iterator[Hit]:
     Fix: add the definition under `$defs`, or inline the schema.
     """
     root = tool.input_schema
+    cycles: dict[frozenset[str], list[Node]] = {}
     for node in walk(root):
         ref = node.schema.get("$ref")
         if not isinstance(ref, str):
             continue
-        problem = _ref_problem(ref, root)
-        if problem:
-            yield Hit(
-                f"{node.where}: $ref {ref!r} {problem}", "Point it at a schema in this tool's $defs.", node.pointer
-            )
+        problem, chain = _ref_problem(ref, root)
+        if chain:  # one cycle, one finding: every reference on it, wherever it sits, is a place it affects
+            cycles.setdefault(frozenset(chain), []).append(node)
+        elif problem:
+            yield Hit(f"{node.where}: $ref {ref!r} {problem}", _REF_FIX, node.pointer)
+    for refs, nodes in cycles.items():
+        loop = " -> ".join(sorted(refs))
+        yield Hit(
+            f"{nodes[0].where}: $ref goes round a cycle of references ({loop}) and never reaches a schema",
+            _REF_FIX,
+            nodes[0].pointer,
+            tuple(n.pointer for n in nodes) if len(nodes) > 1 else (),
+        )
 
 
-def _ref_problem(ref: str, root: dict[str, Any]) -> str | None:
+_REF_FIX = "Point it at a schema in this tool's $defs."
+
+
+def _ref_problem(ref: str, root: dict[str, Any]) -> tuple[str | None, list[str]]:
+    """What is wrong with a reference, and (for a cycle) the references on the cycle."""
     seen: list[str] = []
     while True:
         if not ref.startswith("#"):
-            return "points outside the tool's schema (clients do not fetch it)"
+            return "points outside the tool's schema (clients do not fetch it)", []
         if ref in seen:
-            return "goes round a cycle of references: " + " -> ".join([*seen, ref])
+            return "goes round a cycle of references", seen[seen.index(ref) :]
         seen.append(ref)
         target = resolve_pointer(root, ref[1:])
         if not isinstance(target, dict):
-            return "points at nothing"
+            return "points at nothing", []
         nxt = target.get("$ref")
         if not isinstance(nxt, str):
-            return None
+            return None, []
         ref = nxt
 
 

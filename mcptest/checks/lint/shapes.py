@@ -118,27 +118,35 @@ def enum_values(schema: dict[str, Any], root: dict[str, Any]) -> list[Any] | Non
     return found or None
 
 
-def type_label(schema: dict[str, Any], root: dict[str, Any]) -> str:
-    """A readable type: enums spelled out, null branches folded away, arrays with their item type."""
+def type_label(schema: dict[str, Any], root: dict[str, Any], _open: frozenset[int] = frozenset()) -> str:
+    """A readable type: enums spelled out, null branches folded away, arrays with their item type.
+
+    A schema that reaches itself again through `$ref` (a tree whose items are trees) reads `recursive` at the
+    point where it comes back, so a cyclic schema never recurses without end."""
+    target = resolve(schema, root)
+    if id(target) in _open:
+        return "recursive"
     labels: list[str] = []
     for branch in branches(schema, root):
-        label = _label(branch, root)
+        label = _label(branch, root, _open | {id(target)})
         if label not in labels:
             labels.append(label)
     return " | ".join(labels) or "any"
 
 
-def _label(schema: dict[str, Any], root: dict[str, Any]) -> str:
+def _label(schema: dict[str, Any], root: dict[str, Any], _open: frozenset[int]) -> str:
     if isinstance(schema.get("enum"), list):
         return " | ".join(json.dumps(v, ensure_ascii=False) for v in schema["enum"] if v is not None)
     if "const" in schema:
         return json.dumps(schema["const"], ensure_ascii=False)
     if any(isinstance(schema.get(k), list) for k in _UNIONS):
-        return type_label(schema, root)
+        return type_label(schema, root, _open)
     declared = schema.get("type")
     types = [t for t in (declared if isinstance(declared, list) else [declared]) if isinstance(t, str) and t != "null"]
     items = schema.get("items")
-    out = [f"array of {type_label(items, root)}" if t == "array" and isinstance(items, dict) else t for t in types]
+    out = [
+        f"array of {type_label(items, root, _open)}" if t == "array" and isinstance(items, dict) else t for t in types
+    ]
     if not out and isinstance(schema.get("properties"), dict):
         out = ["object"]
     return " | ".join(out) or "any"
