@@ -28,13 +28,18 @@ def assert_that(value: Any, target: str | None = None, **matcher: Any) -> None:
 
     `assert_that(outcome, "result.content[0].text", contains="Paris")`, `assert_that(7, **{">=": 5})`; a
     `CallOutcome` is read from the roots a tool test's targets start from (`result`, `error`, `duration_ms`, `logs`,
-    `progress`, `sampling_requests`, `elicitation_requests`), exactly as a suite reads them.
+    `progress`, `sampling_requests`, `elicitation_requests`), exactly as a suite reads them; and as a suite's
+    test fails, a call during which the server asked for sampling or elicitation that went unanswered fails any
+    assertion on it, saying what was asked.
     """
     from mcptest.expect.assertions import Assertion, check
 
     if len(matcher) != 1:
         raise TypeError(f"assert_that takes exactly one matcher keyword, got {sorted(matcher) or 'none'}")
     ((kind, expected),) = matcher.items()
+    unanswered = getattr(getattr(value, "capture", None), "unanswered", None)
+    if unanswered:  # as a suite's call test fails: the server asked for something the client could not give
+        raise MatchFailed("; ".join(unanswered))
     assertion = Assertion.model_validate({"target": target or "value", "matcher": {kind.replace("_", "-"): expected}})
     failures = check([assertion], _reader(value, target))
     if failures:

@@ -107,3 +107,14 @@ def test_a_call_offers_exactly_the_roots_a_suite_may_target() -> None:
 def test_a_path_into_a_call_that_has_no_result_says_why_as_a_suite_does() -> None:
     with pytest.raises(MatchFailed, match=r"target not found: there is no result: connection lost"):
         assert_that(CallOutcome(error="connection lost"), "result.isError", exact=False)
+
+
+@pytest.mark.parametrize(
+    ("tool", "args", "asked"), [("summarize", {"text": "hello"}, "sampling"), ("who", {}, "elicitation")]
+)
+def test_assert_that_fails_a_call_whose_server_request_went_unanswered_as_a_suite_does(
+    surface: Server, tool: str, args: dict[str, Any], asked: str
+) -> None:
+    outcome = surface.call_tool(tool, args)
+    with pytest.raises(MatchFailed, match=rf"server 'surface' asked for {asked} .*the suite gives no answer"):
+        assert_that(outcome, "duration_ms", **{">=": 0})

@@ -4,6 +4,7 @@ reader, a report whose format_version contradicts it, and secrets holding `"` or
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ from mcptest.core.secrets import escaped_forms
 from mcptest.core.yaml_source import parse
 from mcptest.suite.interpolate import MAX_NESTING
 from mcptest.suite.loader import load_suite
-from tests.report.build import report, result
+from tests.report.build import F, report, result
 
 FIXTURES = Path(__file__).parent / "report" / "fixtures"
 SUITE = """\
@@ -236,3 +237,43 @@ def test_every_rendering_of_a_masked_report_hides_a_quoted_secret(fmt: str) -> N
     rendered = REPORTERS[fmt](redact(run, {secret}), False)
     forms = {secret, *escaped_forms(secret), "ab&quot;cd", "ab\\&quot;cd", "ab\\\\&quot;cd"}
     assert not [form for form in forms if form in rendered]
+
+
+LONG_NAME = "get_" + "w" * 10_000
+
+
+@pytest.mark.parametrize("fmt", ["pretty", "junit", "md", "sarif", "html"])
+def test_a_10_kb_tool_name_is_shown_cut_saying_so_in_every_human_readable_format(fmt: str) -> None:
+    from mcptest.core.printable import RUN_LIMIT
+    from mcptest.expect.failure import AssertionFailure
+    from mcptest.report.formats import REPORTERS, render_json
+
+    failure = AssertionFailure(
+        target="result", matcher="exact", expected="x", actual=LONG_NAME, message=f"unknown tool '{LONG_NAME}'"
+    )
+    run = report([result("calls it", F, tool=LONG_NAME, failures=[failure], stderr=f"no tool {LONG_NAME}")])
+    rendered = REPORTERS[fmt](run, False)
+    assert "w" * RUN_LIMIT not in rendered and re.search(r"… \(100\d\d characters\)", rendered)
+    assert render_json(run).count(LONG_NAME) == 4  # the JSON report keeps what the server sent
+
+
+def test_a_10_kb_tool_name_is_shown_cut_in_a_catalog_diff_the_lint_sarif_and_the_model_view(tmp_path: Path) -> None:
+    from mcptest.checks.lint.engine import assess
+    from mcptest.checks.lint.model_view import model_view, render
+    from mcptest.checks.sarif import lint_sarif
+    from mcptest.core.printable import RUN_LIMIT
+    from mcptest.diff.compare import diff_sources
+    from mcptest.diff.render import render_markdown, render_text
+    from mcptest.records.catalog import from_wire
+
+    tool = {"name": LONG_NAME, "description": "Get it. " + "d" * 5_000, "inputSchema": {"type": "object"}}
+    (tmp_path / "old.json").write_text(json.dumps({"tools": [tool]}), encoding="utf-8")
+    (tmp_path / "new.json").write_text(json.dumps({"tools": [{**tool, "name": LONG_NAME + "z"}]}), encoding="utf-8")
+    change, _ = diff_sources(str(tmp_path / "old.json"), str(tmp_path / "new.json"))
+    catalog = from_wire({"tools": [tool]}, "old.json")
+    outputs = [render_text(change), render_markdown(change), lint_sarif([("old.json", assess(catalog))])]
+    outputs.append(render(model_view(catalog)))
+    for text in outputs:
+        assert (
+            "w" * RUN_LIMIT not in text and "d" * RUN_LIMIT not in text and re.search(r"… \(100\d\d characters\)", text)
+        ), text[:300]

@@ -56,6 +56,7 @@ def lint_sarif(reports: Sequence[tuple[str, QualityReport]], uri: str | None = N
     warning) and the tool as a logical location; `uri` (the catalog or suite file) adds a physical location.
     """
     from mcptest.checks.lint.registry import RULES
+    from mcptest.core.printable import clip_runs
 
     ran = {code for _, report in reports for code in report.rules}
     rules = [r for r in RULES if r.code in ran]
@@ -65,10 +66,11 @@ def lint_sarif(reports: Sequence[tuple[str, QualityReport]], uri: str | None = N
         for f in report.findings:
             if f.rule not in index:
                 continue
-            result = sarif_result(f.rule, f"{f.tool}: {f.message}", uri, None, LEVEL[f.severity.value])
+            tool = clip_runs(f.tool)  # a server's 10 KB tool name is shown cut, saying so
+            result = sarif_result(f.rule, clip_runs(f"{f.tool}: {f.message}"), uri, None, LEVEL[f.severity.value])
             result["ruleIndex"] = index[f.rule]
             result.setdefault("locations", [{}])[0]["logicalLocations"] = [
-                {"name": f.tool, "fullyQualifiedName": f"{source}/{f.tool}", "kind": "function"}
+                {"name": tool, "fullyQualifiedName": f"{source}/{tool}", "kind": "function"}
             ]
             extra = {k: v for k, v in (("suggestion", f.suggestion), ("pointer", f.pointer)) if v}
             if extra:

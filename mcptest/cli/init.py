@@ -36,6 +36,7 @@ def init(
 ) -> int:
     """Write a starter suite (a smoke test per tool, a tool_quality gate) and .github/workflows/mcptest.yml."""
     from mcptest.cli.common import warn_problems
+    from mcptest.core.printable import printable
     from mcptest.scaffold import write_starter
     from mcptest.server.surfaces import Unreachable
 
@@ -44,7 +45,9 @@ def init(
             command, url, header, timeout, name=name, directory=directory, mcptest_spec=mcptest_spec, force=force
         )
     except Unreachable as exc:
-        print(f"mcptest: {exc.message}", file=sys.stderr)
+        print(printable(f"mcptest: {exc.message}"), file=sys.stderr)
+        if exc.stderr:
+            print(printable(exc.stderr), file=sys.stderr)
         return ExitCode.NOT_READY
     warn_problems(done.problems)
     written, suite_path, workflow_path = done.starter, done.suite_path, done.workflow_path

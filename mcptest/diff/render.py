@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from mcptest.core.printable import for_display
 from mcptest.diff.model import Change, DiffReport, Impact, SelectionEffect
 
 _COLOR = {Impact.BREAKING: "red", Impact.RISKY: "yellow", Impact.COMPATIBLE: "green"}
@@ -17,6 +18,7 @@ def render_text(report: DiffReport) -> str:
     """Rich markup: one line per change, grouped by impact, then the selection effect."""
     from rich.markup import escape
 
+    report = for_display(report)
     lines = [f"[bold]{escape(report.old)}[/] → [bold]{escape(report.new)}[/]: {summary_line(report)}"]
     for impact in Impact:
         group = [c for c in report.changes if c.impact is impact]
@@ -32,6 +34,7 @@ def render_text(report: DiffReport) -> str:
 
 def render_markdown(report: DiffReport) -> str:
     """A Markdown section: the counts, a table per impact, and the selection effect."""
+    report = for_display(report)
     out = [f"## Catalog changes: {summary_line(report)}", "", f"`{report.old}` → `{report.new}`", ""]
     for impact in Impact:
         group = [c for c in report.changes if c.impact is impact]

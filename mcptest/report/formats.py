@@ -16,34 +16,42 @@ def render_json(report: Report, color: bool = False) -> str:
     return report.model_dump_json(indent=2) + "\n"
 
 
+def shown(report: Report) -> Report:
+    """The report as a human-readable format shows it: an unbroken run of over `RUN_LIMIT` characters in any string
+    (a 10 KB tool name a server sent, quoted in a failure) is cut, saying so. The JSON report keeps it whole."""
+    from mcptest.core.printable import for_display
+
+    return for_display(report)
+
+
 def _pretty(report: Report, color: bool = False) -> str:
     from mcptest.report.console import render_pretty
 
-    return render_pretty(report, color=color)
+    return render_pretty(shown(report), color=color)
 
 
 def _junit(report: Report, color: bool = False) -> str:
     from mcptest.report.junit import render_junit
 
-    return render_junit(report)
+    return render_junit(shown(report))
 
 
 def _md(report: Report, color: bool = False) -> str:
     from mcptest.report.markdown import render_md
 
-    return render_md(report)
+    return render_md(shown(report))
 
 
 def _sarif(report: Report, color: bool = False) -> str:
     from mcptest.report.sarif import render_sarif
 
-    return render_sarif(report)
+    return render_sarif(shown(report))
 
 
 def _html(report: Report, color: bool = False) -> str:
     from mcptest.report.html import render_html
 
-    return render_html(report)
+    return render_html(shown(report))
 
 
 REPORTERS: dict[str, Callable[[Report, bool], str]] = {
@@ -68,9 +76,9 @@ def render_compared(report: Report, comparison: Comparison, fmt: str, color: boo
     if fmt == "md":
         from mcptest.report.markdown import render_md
 
-        return render_md(report, comparison=comparison)
+        return render_md(shown(report), comparison=comparison)
     if fmt == "html":
         from mcptest.report.html import render_html
 
-        return render_html(report, comparison)
+        return render_html(shown(report), comparison)
     return REPORTERS[fmt](report, color)

@@ -569,6 +569,13 @@ class SessionPool:
             session.close()
         try:
             return await self._tg.__aexit__(*exc)
+        except BaseExceptionGroup as group:
+            # The task group wraps what the body raised (a ServerUnavailable from `get`); alone, it is re-raised
+            # as itself, so every caller can catch it by its type rather than print a group's traceback.
+            other = group.subgroup(lambda e: not isinstance(e, BaseExceptionGroup) and e is not exc[1])
+            if exc[1] is not None and other is None:
+                raise exc[1] from None
+            raise
         finally:
             for session in self._open.values():
                 session.release()

@@ -17,6 +17,7 @@ from mcptest.checks.lint.shapes import follow, type_label
 from mcptest.checks.lint.surface import tool_tokens
 from mcptest.checks.lint.text import description_of
 from mcptest.core.figures import plural
+from mcptest.core.printable import clip_runs
 from mcptest.records.catalog import Catalog, Tool
 
 
@@ -194,7 +195,7 @@ def _render_tool(tool: ToolView) -> str:
     cost = f"{tool.tokens:,} tokens" + (
         f"; server-managed fields: {tool.server_managed_tokens:,}" if tool.server_managed_tokens else ""
     )
-    head = f"### {tool.name} ({cost})\n{tool.description.strip() or '(no description)'}"
+    head = f"### {clip_runs(tool.name)} ({cost})\n{clip_runs(tool.description.strip()) or '(no description)'}"
     if not tool.params:
         return f"{head}\n\n(no parameters)"
     return f"{head}\n\nParameters:\n" + "\n".join(_render_params(tool.params, 0))

@@ -1,0 +1,3 @@
+#!/bin/sh
+echo "fatal: cannot open config /etc/weather.toml" >&2
+exit 3
