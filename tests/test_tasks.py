@@ -181,3 +181,10 @@ def test_init_writes_a_passing_test_for_a_task_required_tool(write, tmp_path: Pa
     assert "    tool: build_report\n" in suite and "      - target: task.status\n" in suite
     ran = run_cli("run", str(tmp_path / "out" / "mcptest.yml"), "--reporter", "json", timeout=120)
     assert ran.code == ExitCode.OK, ran.stdout[-2000:] + ran.stderr[-2000:]
+
+
+def test_doctor_names_task_tools_and_fails_a_task_required_tool_nobody_can_call() -> None:
+    ran = run_cli("doctor", "--command", f"{sys.executable} {ROOT / 'tests' / 'servers' / 'untasked_server.py'}")
+    assert ran.code == 1
+    [line] = [line for line in ran.stdout.splitlines() if " tasks " in line]
+    assert line.endswith("task-required: research; but no tasks.requests.tools.call capability")

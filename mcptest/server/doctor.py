@@ -115,6 +115,7 @@ async def probe_server(name: str, config: ServerConfig, base_dir: Path | str = "
             "tools/list", Status.PASS, f"{plural(listed, 'tool')} in {ms:.0f} ms (every page)", tools=listed, ms=ms
         )
         add_tool_problems(probe)
+        _task_check(probe, session.info)
         try:
             others = await list_primitives(session)
         except ServerUnavailable as exc:
@@ -185,6 +186,24 @@ def _handshake_check(probe: Probe, info: Any) -> None:
         else {}
     )
     probe.add("handshake", status, detail, **data)
+
+
+def _task_check(probe: Probe, info: Any) -> None:
+    """A line when tools may run as tasks: which, and whether the server declares the capability they need."""
+    from mcptest.server.tasks import runs_tool_tasks, task_support
+
+    assert probe.catalog is not None
+    support = {t.name: task_support(t.raw) for t in probe.catalog.tools}
+    required = [n for n, s in support.items() if s == "required"]
+    optional = [n for n, s in support.items() if s == "optional"]
+    if not required and not optional:
+        return
+    named = [f"task-required: {', '.join(required)}"] if required else []
+    named += [f"task-optional: {', '.join(optional)}"] if optional else []
+    declared = info is not None and runs_tool_tasks(info.capabilities)
+    detail = "; ".join(named) + ("" if declared else "; but no tasks.requests.tools.call capability")
+    status = Status.PASS if declared or not required else Status.FAIL
+    probe.add("tasks", status, detail, required=required, optional=optional, declared=declared)
 
 
 def _ms(start: float) -> float:
