@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import zlib
 from collections.abc import Sequence
-from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -19,14 +18,14 @@ import sqlalchemy as sa
 from mcptest.history.context import RunContext
 from mcptest.history.location import shown
 from mcptest.history.migrations import NewerSchema, migrate
+from mcptest.history.rows import gate_rows, result_row, run_row
 from mcptest.history.tables import GATES, RESULTS, RUNS
 from mcptest.history.trends import Outcome
-from mcptest.records.report import Report, Status, TestResult
+from mcptest.records.report import Report, Status
 
 BUSY_TIMEOUT_S = 30
 """How long a SQLite writer waits for another to finish before giving up (then: a warning, never a lost verdict)."""
 CONNECT_TIMEOUT_S = 5
-FAILURE_CHARS = 2000
 
 
 class HistoryError(Exception):
@@ -57,11 +56,7 @@ class Store:
         shard runs a `report merge` combined: those stored runs are marked as merged into this one."""
         row = run_row(report, suite, context, source)
         results = [result_row(i, r) for i, r in enumerate(report.results)]
-        gates = [
-            {"position": i, "test": g.test, "model": g.model, "block": g.block, "status": g.status.value,
-             "runs": g.runs, "targets": json.dumps(g.targets)}
-            for i, g in enumerate(report.gates)
-        ]  # fmt: skip
+        gates = gate_rows(report)
         with self._writing() as conn:
             run_id = int(conn.execute(sa.insert(RUNS), row).inserted_primary_key[0])
             _insert_many(conn, RESULTS, results, run_id)
@@ -235,43 +230,6 @@ def _outcome(r: Any) -> Outcome:
         run_id=r.run_id, started_at=r.started_at, commit=r.commit, model=r.model, run_index=r.run_index,
         status=r.status, duration_ms=r.duration_ms, quarantined=bool(r.quarantined), failure=r.failure,
     )  # fmt: skip
-
-
-def run_row(report: Report, suite: str, context: RunContext, source: str) -> dict[str, Any]:
-    """The `runs` row of a report."""
-    s = report.summary
-    try:
-        ended = (datetime.fromisoformat(report.started_at) + timedelta(milliseconds=report.duration_ms)).isoformat()
-    except ValueError:
-        ended = report.started_at
-    return {
-        "suite": suite, "started_at": report.started_at, "ended_at": ended, "duration_ms": report.duration_ms,
-        "mcptest_version": report.mcptest_version, "commit": context.commit, "branch": context.branch,
-        "ci_job": context.ci_job, "shard": context.shard, "source": source, "ok": s.ok,
-        "interrupted": report.interrupted, "capped": s.capped, "total": s.total, "passed": s.passed,
-        "failed": s.failed, "skipped": s.skipped, "not_run": s.not_run, "gates_total": s.gates.total,
-        "gates_failed": s.gates.failed + s.gates.incomplete,
-        "report": zlib.compress(report.model_dump_json().encode(), 1),
-    }  # fmt: skip
-
-
-def result_row(position: int, r: TestResult) -> dict[str, Any]:
-    """The `results` row of one result: agent figures in their own columns, every figure in `targets`."""
-    tokens = r.targets.get("tokens.total")
-    cost = r.targets.get("cost_usd")
-    return {
-        "position": position, "test": r.name, "kind": r.kind, "model": r.model, "run_index": r.run,
-        "status": r.status.value, "duration_ms": r.duration_ms, "quarantined": r.quarantined is not None,
-        "tokens": int(tokens) if isinstance(tokens, int | float) else None,
-        "cost_usd": float(cost) if isinstance(cost, int | float) else None,
-        "failure": failure_text(r), "targets": json.dumps(r.targets) if r.targets else None,
-    }  # fmt: skip
-
-
-def failure_text(r: TestResult) -> str | None:
-    """What went wrong, as one text: the error, then each failed assertion's message (cut at 2,000 characters)."""
-    parts = ([r.error] if r.error else []) + [f.message for f in r.failures]
-    return "\n".join(parts)[:FAILURE_CHARS] if parts else None
 
 
 def open_store(url: str) -> Store:

@@ -130,3 +130,35 @@ def test_the_flag_then_the_environment_then_the_suite_choose_the_store(tmp_path:
     assert history_url(suite, "sqlite:///x.db", environ=env) == "sqlite:///x.db"
     assert history_url(suite, "sqlite:///x.db", environ=env, disabled=True) is None
     assert history_url(suite, environ={"MCPTEST_HISTORY": "off"}) is None
+
+
+PROBE = """
+import json, sys
+from mcptest.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ('sqlalchemy', 'psycopg'))), file=sys.stderr)
+"""
+
+
+def test_a_run_into_an_existing_sqlite_store_records_without_importing_sqlalchemy(write, tmp_path: Path) -> None:
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    suite = write("project/suite.yml", SUITE.replace("${MY_VALUE}", "search").replace("secrets: [MY_VALUE]\n", ""))
+    env = {**os.environ, "MCPTEST_HISTORY": "", "PYTHONPATH": str(ROOT)}
+    loaded = []
+    for _ in range(2):  # the first run creates the store (SQLAlchemy's migrations), the second only appends
+        proc = subprocess.run([sys.executable, "-c", PROBE, "run", str(suite)], capture_output=True, text=True,
+                              env=env, timeout=60, cwd=tmp_path)  # fmt: skip
+        assert proc.returncode == ExitCode.OK, proc.stderr
+        loaded.append(json.loads(proc.stderr.strip().splitlines()[-1]))
+    assert loaded[0] and loaded[1] == []
+    with open_store(str(history_url(suite, environ={}))) as store:
+        assert [r["passed"] for r in store.runs("suite.yml")] == [2, 2]

@@ -208,3 +208,59 @@ def test_eight_shards_writing_to_one_fresh_postgres_at_once_lose_nothing(postgre
     assert tuple(results) == (48, 24)
     assert [r["source"] for r in listed] == ["merge"]
     assert all(len(outcomes) == 1 for outcomes in flaky_tests.values())  # no test counted twice
+
+
+def test_the_fast_sqlite_writer_holds_sqlalchemys_own_statements_and_schema_version() -> None:
+    from sqlalchemy.dialects import sqlite
+
+    from mcptest.history import sqlite_fast
+    from mcptest.history.tables import GATES, RESULTS, RUNS, SCHEMA
+
+    assert sqlite_fast.SCHEMA_VERSION == SCHEMA_VERSION
+    for table, columns in ((RUNS, sqlite_fast.RUNS_COLUMNS), (RESULTS, sqlite_fast.RESULTS_COLUMNS),
+                           (GATES, sqlite_fast.GATES_COLUMNS)):  # fmt: skip
+        compiled = sa.insert(table).compile(dialect=sqlite.dialect())
+        assert sqlite_fast.INSERT_SQL[table.name] == str(compiled)
+        assert tuple(compiled.positiontup or ()) == columns
+    version = sa.select(sa.func.max(SCHEMA.c.version)).compile(dialect=sqlite.dialect())
+    assert str(version) == sqlite_fast.VERSION_SQL
+
+
+def test_a_run_recorded_by_the_fast_sqlite_writer_reads_back_as_one_recorded_through_sqlalchemy(
+    tmp_path: Path,
+) -> None:
+    from mcptest.history.sqlite_fast import record_fast
+
+    runs = [report({"lists tools": "passed", "reads file": "failed"}, 0, gates={"agent": 70.0}), agent_report(1)]
+    context = RunContext(commit="b" * 40, branch="dev", ci_job="7", shard="1/2")
+    stored: list[Any] = []
+    for name, fast in (("slow", False), ("fast", True)):
+        url = f"sqlite:///{tmp_path / name / 'history.db'}"
+        assert record_fast(runs[0], url, "suite.yml", context, source="run") is False  # no store yet: SQLAlchemy's
+        with open_store(url) as store:  # creates and migrates
+            if not fast:
+                for r in runs:
+                    store.record(r, "suite.yml", context)
+        if fast:
+            assert all(record_fast(r, url, "suite.yml", context, source="run") for r in runs)
+        with open_store(url) as store, store.engine.connect() as conn:
+            stored.append([
+                conn.execute(sa.text(f"select * from {table} order by 1, 2")).all()
+                for table in ("runs", "results", "gates")
+            ])  # fmt: skip
+            assert conn.exec_driver_sql("PRAGMA integrity_check").scalar() == "ok"
+    assert stored[0] == stored[1] and len(stored[0][1]) == 4
+
+
+def test_the_fast_sqlite_writer_leaves_stores_it_does_not_know_to_sqlalchemy(url: str, tmp_path: Path) -> None:
+    from mcptest.history.sqlite_fast import record_fast
+
+    with open_store(url) as store, store.engine.begin() as conn:
+        conn.execute(sa.text("update mcptest_schema set version = :v"), {"v": SCHEMA_VERSION + 1})
+    one = report({"t": "passed"})
+    assert record_fast(one, url, "suite.yml", RunContext(), source="run") is False  # newer, or PostgreSQL
+    merged = f"sqlite:///{tmp_path / 'merged.db'}"
+    open_store(merged).close()
+    assert record_fast(one, merged, "suite.yml", RunContext(), source="merge", merged=["x"]) is False
+    warning = record_run(one, url, environ={})
+    assert warning is not None and "written by a newer mcptest" in warning
