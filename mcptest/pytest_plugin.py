@@ -110,7 +110,7 @@ class MCPTestFailure(Exception):
     def __init__(self, report: Report, message: str | None = None) -> None:
         from mcptest.report.console import render_pretty
 
-        super().__init__(message or render_pretty(report).rstrip())
+        super().__init__(message or render_pretty(report, framed=False).rstrip())
 
 
 class _Worker:
@@ -145,10 +145,17 @@ class _Worker:
             print(note)
         return result.report
 
-    def python_server(self, name: str, suite_path: Path | None, command: str | None) -> Server:
+    def python_server(
+        self,
+        name: str,
+        suite_path: Path | None,
+        command: str | None,
+        url: str | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> Server:
         from mcptest.python_api import Server, server_config
 
-        config, base = server_config(name, suite_path, command, self.suite)
+        config, base = server_config(name, suite_path, command, self.suite, url, headers)
         return Server(name, config, base, self._loop(), self._stack)
 
     def _loop(self) -> BlockingPortal:
@@ -176,15 +183,23 @@ _WORKER = pytest.StashKey[_Worker]()
 
 @pytest.fixture(scope="session")
 def mcp_server(pytestconfig: pytest.Config) -> Any:
-    """`mcp_server("weather")`: a connected server from `./mcptest.yml` (or `suite=`), or `mcp_server(command=...)`;
-    one session per server and worker, closed at the end of the session. See docs/python-api.md."""
+    """`mcp_server("weather")`: a connected server from `./mcptest.yml` (or `suite=`), `mcp_server(command=...)` or
+    `mcp_server(url=..., headers={...})`; one session per server and worker, closed at the end of the session. See
+    docs/python-api.md."""
     worker = pytestconfig.stash[_WORKER]
-    opened: dict[tuple[str, str | None, str | None], Server] = {}
+    opened: dict[tuple[Any, ...], Server] = {}
 
-    def connect(name: str = "server", *, suite: str | Path | None = None, command: str | None = None) -> Server:
-        key = (name, str(suite) if suite else None, command)
+    def connect(
+        name: str = "server",
+        *,
+        suite: str | Path | None = None,
+        command: str | None = None,
+        url: str | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> Server:
+        key = (name, str(suite) if suite else None, command, url, tuple(sorted((headers or {}).items())))
         if key not in opened:
-            opened[key] = worker.python_server(name, Path(suite) if suite else None, command)
+            opened[key] = worker.python_server(name, Path(suite) if suite else None, command, url, headers)
         return opened[key]
 
     return connect

@@ -76,15 +76,24 @@ def run_gate(block: str, traces: Sequence[Trace] | str | Path, config: Mapping[s
 
 
 def server_config(
-    name: str, suite_path: Path | None, command: str | None, load: Callable[[Path], Suite]
+    name: str,
+    suite_path: Path | None,
+    command: str | None,
+    load: Callable[[Path], Suite],
+    url: str | None = None,
+    headers: Mapping[str, str] | None = None,
 ) -> tuple[ServerConfig, Path]:
-    """The config of a server named in a suite (default `./mcptest.yml` or `./mcptest.yaml`), or of a command."""
+    """The config of a server named in a suite (default `./mcptest.yml` or `./mcptest.yaml`), of a command, or of
+    a Streamable HTTP `url` (with `headers`, e.g. `{"Authorization": "Bearer ..."}`), as the command line builds it."""
     from mcptest.core.errors import usage_error
     from mcptest.server.sources import resolve_sources
     from mcptest.suite.loader import find_suite
 
-    if command:
-        sources = resolve_sources(None, None, None, command)
+    if headers and not url:
+        raise usage_error("headers= only applies with url=")
+    if command or url:
+        sent = [f"{key}: {value}" for key, value in (headers or {}).items()]
+        sources = resolve_sources(None, None, None, command, url, sent)
         return sources.servers[0][1], Path(sources.base_dir)
     path = suite_path or Path(find_suite(None))
     suite = load(path)
@@ -111,8 +120,40 @@ class Server:
         return self._portal.call(call_tool, session, tool, dict(args or {}))
 
     def list_tools(self) -> list[dict[str, Any]]:
-        """`tools/list`, every page, as wire JSON."""
+        """`tools/list`, every page, as wire JSON (the tools that can be read: see `mcptest tools` for the rest)."""
         return self._portal.call(self._open().list_tools)
+
+    def read_resource(self, uri: str) -> CallOutcome:
+        """`resources/read` of `uri`, as a resource test sends it: `.result` (`contents[i].text`, `.blob`, ...) or
+        `.error`, with what the server sent meanwhile."""
+        from mcp import types
+
+        from mcptest.server.primitives import read_request
+
+        return self._portal.call(self._open().call, read_request(uri), types.ReadResourceResult)
+
+    def get_prompt(self, name: str, arguments: Mapping[str, Any] | None = None) -> CallOutcome:
+        """`prompts/get` of `name`, as a prompt test sends it (each argument as a string): `.result` (`messages`,
+        `description`) or `.error`."""
+        from mcp import types
+
+        from mcptest.server.primitives import prompt_request
+        from mcptest.suite.primitives import string_args
+
+        request = prompt_request(name, string_args(dict(arguments or {})))
+        return self._portal.call(self._open().call, request, types.GetPromptResult)
+
+    def list_resources(self) -> list[dict[str, Any]]:
+        """`resources/list`, every page, as wire JSON."""
+        return self._portal.call(self._open().listing, "resources/list", "resources")
+
+    def list_resource_templates(self) -> list[dict[str, Any]]:
+        """`resources/templates/list`, every page, as wire JSON (empty when the server implements none)."""
+        return self._portal.call(self._open().listing, "resources/templates/list", "resourceTemplates")
+
+    def list_prompts(self) -> list[dict[str, Any]]:
+        """`prompts/list`, every page, as wire JSON."""
+        return self._portal.call(self._open().listing, "prompts/list", "prompts")
 
     def _open(self) -> ServerSession:
         from mcptest.server.session import SessionPool

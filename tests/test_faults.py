@@ -100,6 +100,7 @@ tools:
     assert by_name["slow but in time"]["status"] == "passed"
     [budget] = by_name["over budget"]["failures"]
     assert budget["matcher"] == "max_duration_ms" and budget["actual"] >= 300
+    assert (budget["line"], budget["col"]) == (13, 31)  # where `max_duration_ms:` is written
     assert ran.code == ExitCode.FAILED
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -74,6 +75,8 @@ def test_a_failing_test_reports_mcptests_own_failure_text(project: Path) -> None
     assert ran.returncode == 1
     assert "FAILED mcptest.yml::weather for a city" in ran.stdout and "5 passed" in ran.stdout
     assert "✗ result.content[0].text contains" in ran.stdout and "defined at" in ran.stdout
+    assert "0 passed, 1 failed" not in ran.stdout  # the item's own text: no run header, no run summary
+    assert not re.search(r"^mcptest \S+mcptest\.yml$", ran.stdout, re.MULTILINE)
 
 
 def test_k_selects_by_name_and_tags_become_markers(project: Path) -> None:
@@ -105,6 +108,53 @@ def test_a_gate_from_python():
     ran = pytest_in(project, "test_python.py")
     assert ran.returncode == 0, ran.stdout + ran.stderr
     assert "4 passed" in ran.stdout
+
+
+PARITY_TEST = f"""
+import os
+
+from mcptest.python_api import assert_that
+
+NOTES = {str(ROOT / "examples" / "resources-and-prompts" / "notes.yml")!r}
+
+
+def test_resources_and_prompts_as_a_suite_reads_them(mcp_server):
+    notes = mcp_server("notes", command=f"mcptest mock --tools-from {{NOTES}}")
+    assert [r["uri"] for r in notes.list_resources()] == ["notes://readme"]
+    assert notes.list_resource_templates() == []
+    assert "review_note" in [p["name"] for p in notes.list_prompts()]
+    read = notes.read_resource("notes://readme")
+    assert_that(read, "result.contents[0].text", contains="Install")
+    assert_that(read, "result.contents[0].mimeType", exact="text/markdown")
+    rendered = notes.get_prompt("review_note", {{"tone": "friendly"}})
+    assert_that(rendered, "result.messages[0].content.text", exact="Review the note in a friendly tone.")
+    assert_that(notes.get_prompt("no_such_prompt"), "error", contains="no_such_prompt")
+
+
+def test_a_server_by_url_with_headers(mcp_server):
+    every = mcp_server("every", url=os.environ["EVERYTHING_URL"], headers={{"X-Trace": "1"}})
+    assert_that(every.get_prompt("args-prompt", {{"city": "Oslo"}}), "result.messages[0].content.text", contains="Oslo")
+    read = every.read_resource("demo://resource/dynamic/text/3")
+    assert_that(read, "result.contents[0].uri", exact="demo://resource/dynamic/text/3")
+    assert_that(every.call_tool("echo", {{"message": "hi"}}), "duration_ms", **{{">=": 0}})
+    missing = every.get_prompt("no-such-prompt")
+    assert_that(missing, "error", contains="error -32602: ")
+    assert "MCP error -32602" not in missing.error  # the code is said once
+"""
+
+
+def test_the_fixture_reads_resources_and_prompts_and_reaches_a_url(project: Path) -> None:
+    from tests.surface.servers import everything_http
+
+    (project / "test_parity.py").write_text(PARITY_TEST)
+    with everything_http() as url:
+        os.environ["EVERYTHING_URL"] = url
+        try:
+            ran = pytest_in(project, "test_parity.py")
+        finally:
+            del os.environ["EVERYTHING_URL"]
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert "2 passed" in ran.stdout
 
 
 def test_a_broken_suite_is_a_collection_error_with_its_located_lines(project: Path) -> None:

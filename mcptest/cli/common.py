@@ -38,10 +38,11 @@ def use_color(no_color: bool, stream: object = sys.stdout) -> bool:
     return bool(isatty and isatty())
 
 
-def emit(text: str, output: str | None) -> None:
-    """Write a rendered report to `output` atomically, or to stdout."""
+def emit(text: str, output: str | None, what: str = "the report") -> None:
+    """Write a rendered report to `output` atomically (saying so on stderr, one line), or to stdout."""
     if output:
         atomic_write_text(output, text)
+        print(f"mcptest: wrote {what} to {output}", file=sys.stderr)
     else:
         sys.stdout.write(text)
         sys.stdout.flush()

@@ -61,7 +61,7 @@ def report(
     if not compare:
         with loading():
             current = load_report(path)
-        emit(REPORTERS[format](current, color), output)
+        emit(REPORTERS[format](current, color), output, f"the {format} report")
         return ExitCode.OK
     from mcptest.report.compare import compare as compare_reports
     from mcptest.report.compare import shared_cases

@@ -144,11 +144,11 @@ def run(
                 )
             )  # fmt: skip
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM: servers are stopped; report what finished
-        emit(render(cut := state.report(interrupted=True)), output)
+        emit(render(cut := state.report(interrupted=True)), output, f"the {reporter} report")
         _remember(cut, history_at, shard)
         return ExitCode.INTERRUPTED
     except Exception:  # a bug in mcptest: the finished results still reach the report, then the traceback
-        emit(render(state.report(interrupted=True)), output)
+        emit(render(state.report(interrupted=True)), output, f"the {reporter} report")
         raise
     for path in snapshots.written:
         print(f"mcptest: wrote snapshot {path}", file=sys.stderr)
@@ -157,7 +157,7 @@ def run(
     for gate in result.report.gates:  # the floor lines go to stderr, so a JSON report on stdout stays clean
         for line in gate.lines:
             print(printable(line), file=sys.stderr)
-    emit(render(result.report), output)
+    emit(render(result.report), output, f"the {reporter} report")
     _remember(result.report, history_at, shard)
     if result.report.summary.not_run:
         print(f"mcptest: -x: stopped at the first failure; {result.report.summary.not_run} not run", file=sys.stderr)

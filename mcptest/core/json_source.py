@@ -35,13 +35,18 @@ def loads(text: str, path: str, syntax: str = "JSON syntax error") -> Any:
     """The JSON value in `text`; a syntax error, nesting deeper than `MAX_DEPTH`, an integer longer than
     `MAX_INT_DIGITS` digits or a lone surrogate is a UserError at its place."""
     try:
-        data = json.loads(text)
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError:
+            raise
+        except ValueError:  # an integer past Python's digit limit: read it again, allowing up to MAX_INT_DIGITS
+            data = json.loads(text, parse_int=read_int)
     except json.JSONDecodeError as exc:
         raise UserError([Problem(path, exc.lineno, exc.colno, f"{syntax}: {exc.msg}")]) from None
     except RecursionError:
         raise UserError([too_deep(text, path)]) from None
-    except ValueError:  # an integer past Python's digit limit: read it again, allowing up to MAX_INT_DIGITS
-        data = _with_long_integers(text, path)
+    except _LongInteger as exc:
+        raise UserError([_long_integer(text, path, exc.digits)]) from None
     if depth_exceeds(data, MAX_DEPTH):
         raise UserError([too_deep(text, path)])
     if _SURROGATE_ESCAPE.search(text) and has_lone_surrogate(data):
@@ -59,14 +64,10 @@ def read_int(text: str) -> int:
     return int(text)
 
 
-def _with_long_integers(text: str, path: str) -> Any:
-    try:
-        return json.loads(text, parse_int=read_int)
-    except _LongInteger as exc:
-        digits = exc.digits
-        line, col = _place(text, _first_token(text, lambda t: t[0] != '"' and len(t.lstrip("-")) == digits))
-        what = f"an integer of {digits:,} digits, longer than the {MAX_INT_DIGITS:,} mcptest reads (quote it)"
-        raise UserError([Problem(path, line, col, what)]) from None
+def _long_integer(text: str, path: str, digits: int) -> Problem:
+    line, col = _place(text, _first_token(text, lambda t: t[0] != '"' and len(t.lstrip("-")) == digits))
+    what = f"an integer of {digits:,} digits, longer than the {MAX_INT_DIGITS:,} mcptest reads (quote it)"
+    return Problem(path, line, col, what)
 
 
 def has_lone_surrogate(data: Any) -> bool:

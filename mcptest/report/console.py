@@ -20,16 +20,19 @@ _BADGE = {
 }
 
 
-def render_pretty(report: Report, color: bool = False, width: int = 100) -> str:
-    """The report as console text; ANSI colour only when `color`."""
+def render_pretty(report: Report, color: bool = False, width: int = 100, *, framed: bool = True) -> str:
+    """The report as console text; ANSI colour only when `color`. Without `framed`, only the rows: no suite header
+    and no summary line (a pytest item's failure text, where pytest counts the tests itself)."""
     out = io.StringIO()
     console = Console(file=out, force_terminal=color, no_color=not color, width=width, highlight=False, soft_wrap=True)
-    console.print(f"[bold]mcptest[/] {escape(report.suite)}")
+    if framed:
+        console.print(f"[bold]mcptest[/] {escape(report.suite)}")
     for result in report.results:
         _result(console, result)
     for gate in report.gates:
         _gate(console, gate)
-    console.print(_summary_line(report))
+    if framed:
+        console.print(_summary_line(report))
     return out.getvalue()
 
 

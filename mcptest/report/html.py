@@ -111,7 +111,9 @@ def _tests(results: list[TestResult]) -> str:
 def _subject(r: TestResult) -> str:
     if r.model:
         return r.model
-    return ".".join(p for p in (r.server, r.tool) if p)
+    if r.resource:
+        return f"{r.server} {r.resource}" if r.server else r.resource
+    return ".".join(p for p in (r.server, r.tool or r.prompt) if p)
 
 
 def _pass_rates(results: list[TestResult]) -> str:

@@ -133,6 +133,7 @@ def judge(test: CallTest, outcome: CallOutcome) -> tuple[list[AssertionFailure],
     failures += check(assertions, lookup(outcome))
     budget = test.max_duration_ms
     if budget is not None and outcome.duration_ms > budget:
+        line, col = test.max_duration_at or (None, None)
         failures.append(
             AssertionFailure(
                 target="duration_ms",
@@ -140,6 +141,8 @@ def judge(test: CallTest, outcome: CallOutcome) -> tuple[list[AssertionFailure],
                 expected=budget,
                 actual=outcome.duration_ms,
                 message=f"took {outcome.duration_ms:.0f} ms, over the {budget:g} ms budget",
+                line=line,
+                col=col,
             )
         )
     return failures, None

@@ -101,12 +101,14 @@ class ClientSide:
         wire = _wire(params)
         for capture in self.active:
             capture.elicitation_requests.append(wire)
-        answer = self.answers.elicitation
-        if answer is None:
-            fix = f"servers.{self.server}.client.elicitation: {{ action: accept, content: {{...}} }}"
-            asked = _short(wire.get("message", ""))
-            return self._refuse(f"elicitation ({asked}); the suite gives no answer: answer it with `{fix}`")
-        return types.ElicitResult(action=answer.action.value, content=answer.content)
+        message = str(wire.get("message", ""))
+        answers = self.answers.elicitation_answers
+        for answer in answers:
+            if answer.when is None or answer.when.test(message) is None:
+                return types.ElicitResult(action=answer.action.value, content=answer.content)
+        why = "no `client.elicitation` answer's `when:` matches it" if answers else "the suite gives no answer"
+        fix = f"servers.{self.server}.client.elicitation: {{ action: accept, content: {{...}} }}"
+        return self._refuse(f"elicitation ({_short(message)}); {why}: answer it with `{fix}`")
 
     async def _roots(self, context: Any) -> Any:
         from mcp import types

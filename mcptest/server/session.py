@@ -434,7 +434,8 @@ class ServerSession:
                     raise self._unavailable("the server closed the connection during the request", seen) from None
                 self._dead = "the server closed the connection (it exited or crashed)"
                 raise self._unavailable(self._dead, seen) from None
-            raise self._unavailable(f"the server answered with error {exc.code}: {_cut(exc.message)}", seen) from None
+            message = _cut(_without_code(exc))
+            raise self._unavailable(f"the server answered with error {exc.code}: {message}", seen) from None
         except Exception as exc:
             raise self._unavailable(_describe(exc), seen) from None
         finally:
@@ -619,6 +620,11 @@ def _cut(text: str, most: int = 2000) -> str:
 
 def _ms(start: float) -> float:
     return round((time.perf_counter() - start) * 1000, 3)
+
+
+def _without_code(exc: Any) -> str:
+    """An error's message without the `MCP error -32602: ` the TypeScript SDK puts before it (the code is shown)."""
+    return str(exc.message).removeprefix(f"MCP error {exc.code}: ")
 
 
 def _is_timeout(exc: Exception) -> bool:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import Field, PrivateAttr, field_validator, model_validator
+from pydantic import Discriminator, Field, PrivateAttr, Tag, field_validator, model_validator
 
 from mcptest.expect.assertions import Matcher
 from mcptest.suite.strict import Strict
@@ -31,8 +31,12 @@ class ElicitationAction(StrEnum):
 
 
 class ElicitationAnswer(Strict):
-    """The answer to every `elicitation/create`: accept (with content), decline or cancel."""
+    """An answer to `elicitation/create`: accept (with content), decline or cancel; in a list, the first whose
+    `when` matches the request's message is given."""
 
+    when: Matcher | None = Field(
+        None, description="A matcher on the request's `message`, e.g. `{ contains: email }` (none: every request)."
+    )
     action: ElicitationAction = Field(description="`accept`, `decline` or `cancel`.")
     content: dict[str, str | int | float | bool | list[str]] | None = Field(
         None, description="The form's values, for `accept`."
@@ -56,6 +60,20 @@ class ElicitationAnswer(Strict):
         return self
 
 
+def _elicitation_form(value: Any) -> str | None:
+    return "list" if isinstance(value, list) else "one" if isinstance(value, dict) else None
+
+
+Elicitation = Annotated[
+    Annotated[ElicitationAnswer, Tag("one")] | Annotated[list[ElicitationAnswer], Tag("list")],
+    Discriminator(
+        _elicitation_form,
+        custom_error_type="elicitation_form",
+        custom_error_message="elicitation is one answer `{ action: ... }` or a list of them (with `when:`)",
+    ),
+]
+
+
 class ClientAnswers(Strict):
     """How mcptest answers the server's requests; a request with no answer here fails the test that caused it."""
 
@@ -63,7 +81,16 @@ class ClientAnswers(Strict):
     sampling: list[SamplingAnswer] = Field(
         default_factory=list, description="Answers to `sampling/createMessage`, first match wins."
     )
-    elicitation: ElicitationAnswer | None = Field(None, description="The answer to `elicitation/create`.")
+    elicitation: Elicitation | None = Field(
+        None, description="The answer to `elicitation/create`, or a list of answers with `when:`, first match wins."
+    )
+
+    @property
+    def elicitation_answers(self) -> list[ElicitationAnswer]:
+        """The elicitation answers as a list, whichever form they were written in."""
+        if self.elicitation is None:
+            return []
+        return self.elicitation if isinstance(self.elicitation, list) else [self.elicitation]
 
 
 class ClientCredentials(Strict):

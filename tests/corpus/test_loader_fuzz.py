@@ -51,10 +51,25 @@ KEYS = [
     "weather",
     "x",
 ]
-WORDS = ["${HOME}", "${UNSET_X}", "${}", "${A", "$${x}", "${API_TOKEN}", "weather", "result.isError", "([a-z", "."]
+WORDS = [
+    "${A:-${UNSET_X:-d}}",
+    "${UNSET_X:-${HOME}}",
+    "${A:-${}}",
+    "${HOME}",
+    "${UNSET_X}",
+    "${}",
+    "${A",
+    "$${x}",
+    "${API_TOKEN}",
+    "weather",
+    "result.isError",
+    "([a-z",
+    ".",
+]
 SNIPPETS = [
     "&a ", "*a", "*b", "!!binary ", "!!python/object/apply:os.system ", "!!set ", "<<: *a\n", "\x00", "\x1b[2J",
     "\t", "[" * 150, "'", '"', "\n  - ", ": ", "{", "}", "9" * 5000, "\n---\n", "%YAML 1.1\n", "? ", "|\n  ", "#",
+    '"\\ud800"', '"\\ud83d\\ude00"', "${A:-${B:-x}}", "${A:-${", "${A:-${API_TOKEN}}",
 ]  # fmt: skip
 BASE = """\
 servers:
@@ -110,3 +125,61 @@ def test_any_text_loads_as_a_suite_or_located_problems(tmp_path: Path, text: str
             assert ENV["API_TOKEN"] not in problem.message
     else:
         assert isinstance(suite, Suite)
+
+
+PIECES = ["${", "$${", ":-", "}", "A", "API_TOKEN", "UNSET_X", "x", "{", "$", " ", "9"]
+
+
+@settings(max_examples=150, deadline=2000, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from(PIECES), max_size=24).map("".join))
+def test_any_reference_text_resolves_or_is_refused_at_its_line_never_leaking_the_secret(
+    tmp_path: Path, text: str
+) -> None:
+    path = tmp_path / "suite.yml"
+    path.write_text(BASE.replace('"${CITY:-Paris}"', json.dumps(text)), encoding="utf-8")
+    env = {**ENV, "API_TOKEN": 'tok"en\\0123456789'}
+    try:
+        load_suite(path, env)
+    except UserError as exc:
+        for problem in exc.problems:
+            assert problem.file == str(path) and problem.line >= 1 and problem.col >= 1, problem
+            assert "tok" not in problem.message, problem.message
+
+
+JSON_SNIPPETS = [
+    "9" * 25_000,
+    "9" * 5_000,
+    '"\\ud800"',
+    '"\\udc00x"',
+    '"\\ud83d\\ude00"',
+    "[" * 150,
+    "NaN",
+    "-",
+    '"',
+    "\\",
+    "}",
+    ",",
+]
+
+
+@st.composite
+def json_texts(draw: st.DrawFn) -> str:
+    text = json.dumps(draw(values))
+    for _ in range(draw(st.integers(0, 3))):
+        at = draw(st.integers(0, len(text)))
+        text = text[:at] + draw(st.sampled_from(JSON_SNIPPETS) | st.text(max_size=3)) + text[at:]
+    return text
+
+
+@settings(max_examples=150, deadline=2000)
+@given(json_texts())
+def test_any_json_text_is_read_or_refused_at_a_line_and_column(text: str) -> None:
+    from mcptest.core import json_source
+
+    try:
+        data = json_source.loads(text, "f.json")
+    except UserError as exc:
+        assert len(exc.problems) == 1 and exc.problems[0].line >= 1 and exc.problems[0].col >= 1, exc.problems
+    else:
+        assert not json_source.has_lone_surrogate(data)
+        json.dumps(data)  # whatever is read can be written back

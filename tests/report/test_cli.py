@@ -26,7 +26,7 @@ def test_report_rerenders_a_saved_run_in_every_format_as_pinned(tmp_path: Path) 
     for fmt, suffix in {"junit": "xml", "md": "md", "sarif": "sarif.json", "json": "json"}.items():
         out = tmp_path / f"out.{suffix}"
         ran = run_cli("report", RUN, "--format", fmt, "--output", str(out))
-        assert (ran.code, ran.stdout, ran.stderr) == (0, "", "")
+        assert (ran.code, ran.stdout, ran.stderr) == (0, "", f"mcptest: wrote the {fmt} report to {out}\n")
         assert out.read_text() == (GOLDEN / f"run.{suffix}").read_text()
 
 

@@ -117,3 +117,13 @@ def test_a_real_browser_renders_the_page_without_console_errors(page: tuple[str,
         capture_output=True, timeout=120, check=True,
     )  # fmt: skip
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 10_000
+
+
+def test_resource_and_prompt_rows_name_the_uri_and_prompt_and_output_says_what_it_wrote(tmp_path: Path) -> None:
+    suite = Path(__file__).resolve().parents[2] / "examples" / "resources-and-prompts" / "mcptest.yml"
+    out = tmp_path / "report.html"
+    ran = run_cli("run", str(suite), "--reporter", "html", "--output", str(out))
+    assert ran.code == ExitCode.OK, ran.stderr
+    assert ran.stderr.splitlines()[-1] == f"mcptest: wrote the html report to {out}"
+    page = out.read_text()
+    assert "<td>notes notes://readme</td>" in page and "<td>notes.review_note</td>" in page

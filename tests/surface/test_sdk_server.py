@@ -154,3 +154,30 @@ tools:
     assert first["error"].startswith("server 'surface' asked for sampling (last message: \"summarize: hello\"); ")
     assert "no `client.sampling` answer matches it" in first["error"]
     assert second["status"] == "passed"
+
+
+def test_elicitation_answers_match_the_request_message_in_order_and_one_without_when_catches_the_rest(write) -> None:
+    client = """
+    client:
+      elicitation:
+        - when: { contains: email }
+          action: decline
+        - when: { contains: name }
+          action: accept
+          content: { name: Grace }
+        - action: cancel
+"""
+    tests = """
+tools:
+  - name: the second rule answers
+    server: surface
+    tool: who
+    expect:
+      - result.content[0].text: { exact: "accept: Grace" }
+"""
+    with stdio() as server:
+        code, report = run_json(write, server, client=client, tests=tests)
+        assert (code, report["results"][0]["status"]) == (0, "passed"), report
+        only_email = client.replace("        - action: cancel\n", "").replace("{ contains: name }", "{ contains: zip }")
+        code, report = run_json(write, server, client=only_email, tests=tests)
+    assert "no `client.elicitation` answer's `when:` matches it" in report["results"][0]["error"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any
 
-from pydantic import Discriminator, Field, Tag
+from pydantic import Discriminator, Field, PrivateAttr, Tag
 
 from mcptest.expect.assertions import Assertion
 from mcptest.suite.strict import Strict
@@ -15,6 +15,7 @@ class ExpectBlock(Strict):
 
     assertions: list[Assertion] = Field(default_factory=list)
     max_duration_ms: float | None = Field(None, gt=0, description="The call must answer within this many ms.")
+    _at: dict[str, tuple[int, int]] = PrivateAttr(default_factory=dict)  # where each key is written (line, col)
 
 
 def _expect_form(value: Any) -> str | None:
@@ -48,3 +49,8 @@ class HasExpect:
     def max_duration_ms(self) -> float | None:
         """The latency budget, if any."""
         return self.expect.max_duration_ms if isinstance(self.expect, ExpectBlock) else None
+
+    @property
+    def max_duration_at(self) -> tuple[int, int] | None:
+        """Where the latency budget is written (line, col), for its failure."""
+        return self.expect._at.get("max_duration_ms") if isinstance(self.expect, ExpectBlock) else None
