@@ -133,6 +133,14 @@ def test_a_lone_surrogate_in_a_suite_is_refused_by_validate_at_its_line(tmp_path
     assert found[0].startswith(f"{tmp_path / 'suite.yml'}:8:19: ")
 
 
+def test_an_environment_value_that_is_not_utf8_is_refused_at_the_reference(tmp_path: Path) -> None:
+    found = problems(city, tmp_path, "${A:-${CITY}}", {"CITY": "Par\udcffis"})  # os.environ's form of byte 0xFF
+    assert found == [
+        f"{tmp_path / 'suite.yml'}:8:19: tools[0].args.city: environment variable CITY is not valid UTF-8 text "
+        "(its undecodable bytes cannot be sent)"
+    ]
+
+
 def test_an_integer_within_the_bound_is_read_and_printed_back() -> None:
     digits = "7" * 5_000
     data = json_source.loads(f'{{"n": [1, -{digits}]}}', "f.json")

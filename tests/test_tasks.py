@@ -188,3 +188,19 @@ def test_doctor_names_task_tools_and_fails_a_task_required_tool_nobody_can_call(
     assert ran.code == 1
     [line] = [line for line in ran.stdout.splitlines() if " tasks " in line]
     assert line.endswith("task-required: research; but no tasks.requests.tools.call capability")
+
+
+def test_a_mock_task_tool_that_asks_the_client_is_refused_at_its_line(write) -> None:
+    asks = "      asks: { sampling: { message: hi } }\n"
+    manifest = write(
+        "manifest.yml",
+        MANIFEST.replace(
+            "      execution: { task_support: required }\n", f"      execution: {{ task_support: required }}\n{asks}", 1
+        ),
+    )
+    ran = run_cli("mock", "--tools-from", str(manifest))
+    assert (ran.code, ran.stderr.strip()) == (
+        2,
+        f"{manifest}:9:7: mock_server.tools[0].asks: a tool served as a task cannot ask the client (the mock runs "
+        "tasks without a way back to it); drop `asks:` or `execution:`",
+    )

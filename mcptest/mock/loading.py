@@ -41,6 +41,10 @@ def _check(server: m.MockServer, doc: SourceDoc) -> list[Problem]:
         problems += _schema(doc, (*loc, "input_schema"), tool.input_schema, require_object=True)
         if tool.output_schema is not None:
             problems += _schema(doc, (*loc, "output_schema"), tool.output_schema, require_object=True)
+        if tool.asks is not None and tool.execution is not None and tool.execution.task_support != "forbidden":
+            at = (*loc, "asks")
+            why = "a tool served as a task cannot ask the client (the mock runs tasks without a way back to it)"
+            problems.append(doc.problem(at, f"{where(at)}: {why}; drop `asks:` or `execution:`", at_key=True))
     return problems
 
 

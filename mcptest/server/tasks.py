@@ -172,16 +172,25 @@ async def _follow(send: Send, run: TaskRun, interval: float) -> dict[str, Any]:
     while run.status not in TERMINAL and run.status != "input_required":
         await anyio.sleep(interval)
         interval = _interval(await _poll(send, run))
+    failure: Exception | None = None
     async with anyio.create_task_group() as group:
 
         async def keep_polling(interval: float) -> None:
             while run.status not in TERMINAL:
                 await anyio.sleep(interval)
-                interval = _interval(await _poll(send, run))
+                try:
+                    interval = _interval(await _poll(send, run))
+                except Exception:  # the status is a side view: `tasks/result` below decides the outcome
+                    return
 
         group.start_soon(keep_polling, interval)
-        result = await send("tasks/result", {"taskId": run.task_id})
+        try:
+            result = await send("tasks/result", {"taskId": run.task_id})
+        except Exception as exc:  # raised after the poller stops, unwrapped from the task group
+            failure = exc
         group.cancel_scope.cancel()
+    if failure is not None:
+        raise failure
     if run.status not in TERMINAL:  # the result came before a poll saw the end
         await _poll(send, run)
     return result

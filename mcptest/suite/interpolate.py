@@ -19,6 +19,7 @@ from mcptest.core.yaml_source import Loc, SourceDoc
 MAX_NESTING = 8
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _TOKEN = re.compile(r"\$\$\{|\$\{|\}")
+_UNDECODABLE = re.compile("[\ud800-\udfff]")  # os.environ keeps bytes that are not UTF-8 as lone surrogates
 
 
 @dataclass
@@ -131,6 +132,10 @@ def _value(ref: _Ref, loc: Loc, ctx: _Context) -> str:
     from mcptest.core.validation import where
 
     value = ctx.env.get(ref.name)
+    if value is not None and not value.isascii() and _UNDECODABLE.search(value):
+        what = f"environment variable {ref.name} is not valid UTF-8 text (its undecodable bytes cannot be sent)"
+        ctx.problems.append(ctx.doc.problem(loc, f"{where(loc)}: {what}"))
+        return ""
     if value is None:
         if ref.default is None:
             fix = f"set it, or write ${{{ref.name}:-default}}"

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, run_cli
 from tests.doctor.helpers import cli
 from tests.servers.bad_tools_server import PAGES
 
@@ -44,12 +44,17 @@ def doctor_lines(stdout: str) -> list[tuple[str, str]]:
 
 @pytest.fixture(scope="module")
 def saved(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("wire") / "tools.json"
+    """The server's catalog saved by `mcptest tools` (in each xdist worker that needs it)."""
+    path = tmp_path_factory.mktemp("wire") / "tools.json"
+    ran = run_cli("tools", "--command", BAD, "--output", str(path))
+    assert ran.code == 0, ran.stderr
+    return path
 
 
 def test_tools_saves_exactly_what_the_server_sent_and_warns_per_tool(
-    capsys: pytest.CaptureFixture[str], saved: Path
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
+    saved = tmp_path / "tools.json"
     out = cli(capsys, "tools", "--command", BAD, "--output", saved)
     assert out.code == 0
     assert json.loads(saved.read_text()) == {"tools": SENT}
