@@ -111,7 +111,13 @@ def mutated(draw: st.DrawFn) -> str:
     return text
 
 
-@settings(max_examples=200, deadline=2000, suppress_health_check=[HealthCheck.function_scoped_fixture])
+# Each fuzz test: too_slow off and a roomy deadline, since generation speed depends on the machine's load, not on
+# the code under test; the deadline still catches an input that makes reading hang.
+@settings(
+    max_examples=200,
+    deadline=10_000,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(mutated())
 def test_any_text_loads_as_a_suite_or_located_problems(tmp_path: Path, text: str) -> None:
     path = tmp_path / "suite.yml"
@@ -130,7 +136,9 @@ def test_any_text_loads_as_a_suite_or_located_problems(tmp_path: Path, text: str
 PIECES = ["${", "$${", ":-", "}", "A", "API_TOKEN", "UNSET_X", "x", "{", "$", " ", "9"]
 
 
-@settings(max_examples=150, deadline=2000, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=150, deadline=10_000, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 @given(st.lists(st.sampled_from(PIECES), max_size=24).map("".join))
 def test_any_reference_text_resolves_or_is_refused_at_its_line_never_leaking_the_secret(
     tmp_path: Path, text: str
@@ -171,7 +179,7 @@ def json_texts(draw: st.DrawFn) -> str:
     return text
 
 
-@settings(max_examples=150, deadline=2000)
+@settings(max_examples=150, deadline=10_000, suppress_health_check=[HealthCheck.too_slow])
 @given(json_texts())
 def test_any_json_text_is_read_or_refused_at_a_line_and_column(text: str) -> None:
     from mcptest.core import json_source
