@@ -35,9 +35,14 @@ def report(
     no_color: Annotated[bool, typer.Option("--no-color", help="No ANSI colour.")] = False,
     history: Annotated[
         str | None,
-        typer.Option("--history", help="merge: store the merged run in this history (default: the suite's)."),
+        typer.Option(
+            "--history",
+            help="merge: store the merged run in this history; html: draw this history (default: the suite's).",
+        ),
     ] = None,
-    no_history: Annotated[bool, typer.Option("--no-history", help="merge: do not store the merged run.")] = False,
+    no_history: Annotated[
+        bool, typer.Option("--no-history", help="merge: do not store the merged run; html: draw no history.")
+    ] = False,
 ) -> int:
     """Re-render a JSON report; with --compare, show its delta and exit 1 on any regression.
 
@@ -61,6 +66,15 @@ def report(
     if not compare:
         with loading():
             current = load_report(path)
+        if format == "html" and not no_history:  # the page draws the suite's history, when it has one
+            from mcptest.core.printable import printable
+            from mcptest.report.formats import html_with_history
+
+            page, warning = html_with_history(current, _history_of(current, history))
+            if warning is not None:
+                print(printable(warning), file=sys.stderr)
+            emit(page, output, f"the {format} report")
+            return ExitCode.OK
         emit(REPORTERS[format](current, color), output, f"the {format} report")
         return ExitCode.OK
     from mcptest.report.compare import compare as compare_reports
@@ -95,6 +109,15 @@ def _store_url(current: Report, flag: str | None) -> str:
     from mcptest.history.location import default_url, history_url
 
     return history_url(current.suite, flag, environ=os.environ) or default_url(current.suite)
+
+
+def _history_of(current: Report, flag: str | None) -> str | None:
+    """The history an HTML report draws: `--history`, else MCPTEST_HISTORY (`off`: none), else beside its suite."""
+    import os
+
+    from mcptest.history.location import history_url
+
+    return history_url(current.suite, flag, environ=os.environ)
 
 
 def _merge(

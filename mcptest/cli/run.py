@@ -132,6 +132,13 @@ def run(
     )
 
     def render(report: Report) -> str:
+        if reporter == "html" and history_at is not None:  # the page draws the history too
+            from mcptest.report.formats import html_with_history
+
+            page, warning = html_with_history(report, history_at)
+            if warning is not None:
+                print(printable(warning), file=sys.stderr)
+            return page
         return REPORTERS[reporter](report, use_color(no_color) and not output)
 
     try:

@@ -102,12 +102,22 @@ class Store:
             row = conn.execute(query).first()
         return _outcome(row) if row else None
 
-    def recent_outcomes(self, suite: str, window: int, lookback: int) -> dict[tuple[str, str | None], list[Outcome]]:
-        """Each test's (and model's) last `window` passed/failed outcomes among the suite's last `lookback` runs,
-        newest first. The numbering is done by the database (a window function), so only those rows travel."""
+    def recent_outcomes(
+        self,
+        suite: str,
+        window: int,
+        lookback: int,
+        *,
+        statuses: Sequence[str] = (Status.PASSED.value, Status.FAILED.value),
+        until: str | None = None,
+    ) -> dict[tuple[str, str | None], list[Outcome]]:
+        """Each test's (and model's) last `window` outcomes of these `statuses` among the suite's last `lookback`
+        runs (those started at or before `until` when given), newest first. The numbering is done by the database
+        (a window function), so only those rows travel."""
+        counted = (*_counted(suite), *((RUNS.c.started_at <= until,) if until is not None else ()))
         with self._reading() as conn:
             cutoff = conn.execute(
-                sa.select(RUNS.c.id).where(*_counted(suite)).order_by(RUNS.c.id.desc()).offset(lookback - 1).limit(1)
+                sa.select(RUNS.c.id).where(*counted).order_by(RUNS.c.id.desc()).offset(lookback - 1).limit(1)
             ).scalar()
             numbered = (
                 sa.select(
@@ -120,8 +130,8 @@ class Store:
                     .label("n"),
                 )
                 .join(RUNS, RUNS.c.id == RESULTS.c.run_id)
-                .where(*_counted(suite), RESULTS.c.run_id >= (cutoff or 0))
-                .where(RESULTS.c.status.in_((Status.PASSED.value, Status.FAILED.value)))
+                .where(*counted, RESULTS.c.run_id >= (cutoff or 0))
+                .where(RESULTS.c.status.in_(tuple(statuses)))
                 .subquery()
             )
             rows = conn.execute(sa.select(numbered).where(numbered.c.n <= window).order_by(numbered.c.n))
@@ -144,9 +154,13 @@ class Store:
             blob = conn.execute(query.order_by(RUNS.c.id.desc()).limit(1)).scalar()
         return None if blob is None else Report.model_validate_json(zlib.decompress(blob))
 
-    def gate_series(self, suite: str, limit: int = 20) -> dict[tuple[str, str | None, str], list[dict[str, Any]]]:
-        """Each gate block's figures over the suite's last `limit` runs, oldest first."""
-        runs = sa.select(RUNS.c.id).where(*_counted(suite)).order_by(RUNS.c.id.desc()).limit(limit).subquery()
+    def gate_series(
+        self, suite: str, limit: int = 20, *, until: str | None = None
+    ) -> dict[tuple[str, str | None, str], list[dict[str, Any]]]:
+        """Each gate block's figures over the suite's last `limit` runs (started at or before `until` when given),
+        oldest first."""
+        counted = (*_counted(suite), *((RUNS.c.started_at <= until,) if until is not None else ()))
+        runs = sa.select(RUNS.c.id).where(*counted).order_by(RUNS.c.id.desc()).limit(limit).subquery()
         query = (
             sa.select(
                 GATES.c.test,
@@ -156,6 +170,7 @@ class Store:
                 GATES.c.targets,
                 RUNS.c.id,
                 RUNS.c.started_at,
+                RUNS.c.commit,
             )  # fmt: skip
             .join(RUNS, RUNS.c.id == GATES.c.run_id)
             .where(GATES.c.run_id.in_(sa.select(runs.c.id)))
@@ -164,10 +179,16 @@ class Store:
         out: dict[tuple[str, str | None, str], list[dict[str, Any]]] = {}
         with self._reading() as conn:
             for r in conn.execute(query):
-                point = {"run_id": r.id, "started_at": r.started_at, "status": r.status,
+                point = {"run_id": r.id, "started_at": r.started_at, "commit": r.commit, "status": r.status,
                          "targets": json.loads(r.targets)}  # fmt: skip
                 out.setdefault((r.test, r.model, r.block), []).append(point)
         return out
+
+    def has_run(self, suite: str, started_at: str) -> bool:
+        """Whether the suite's run that started at `started_at` is stored (and counted)."""
+        query = sa.select(RUNS.c.id).where(*_counted(suite), RUNS.c.started_at == started_at).limit(1)
+        with self._reading() as conn:
+            return conn.execute(query).first() is not None
 
     def suites(self) -> list[str]:
         """Every suite the store holds runs of, sorted (to name them when the one asked for has none)."""

@@ -54,6 +54,20 @@ def _html(report: Report, color: bool = False) -> str:
     return render_html(shown(report))
 
 
+def html_with_history(report: Report, url: str | None) -> tuple[str, str | None]:
+    """The HTML page with the run history of the store at `url` drawn in (per test its strip and pass-rate trend,
+    per gate its figure over time), and a warning to print when the store failed. Without a store (`url` None, or
+    no file there) the page is the plain one."""
+    from mcptest.report.html import render_html
+
+    history, warning = (None, None)
+    if url is not None:
+        from mcptest.history.overview import read_overview
+
+        history, warning = read_overview(report, url)
+    return render_html(shown(report), history=history), warning
+
+
 REPORTERS: dict[str, Callable[[Report, bool], str]] = {
     "pretty": _pretty,
     "json": render_json,

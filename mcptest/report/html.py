@@ -10,6 +10,7 @@ from mcptest.core.printable import printable
 from mcptest.records.report import GateReport, Report, Status, TestResult, cut_short
 
 if TYPE_CHECKING:
+    from mcptest.history.overview import Cell, GateLine, Overview, TestLine
     from mcptest.report.delta import Comparison
 
 COLORS = {Status.PASSED: "#1a7f37", Status.FAILED: "#cf222e", Status.SKIPPED: "#9a6700"}
@@ -22,17 +23,22 @@ vertical-align:top}th{background:#f6f8fa}.passed{color:#1a7f37}.failed{color:#cf
 pre{background:#f6f8fa;padding:.5em;overflow-x:auto;white-space:pre-wrap}.num{text-align:right}
 .badge{display:inline-block;padding:.2em .7em;border-radius:1em;color:#fff;font-weight:600}
 """
+HISTORY_STYLE = ".strip{white-space:nowrap}.cell{display:inline-block;width:9px;height:14px;margin-right:1px}\n"
+"""Added only to a page that draws history, so a page without it is byte for byte what it was."""
 
 
-def render_html(report: Report, comparison: Comparison | None = None) -> str:
+def render_html(report: Report, comparison: Comparison | None = None, history: Overview | None = None) -> str:
     """The whole page: summary, failures, tests with timing, agent pass rates, gates, distractors, tool surface, and
-    with a comparison the delta table. Every text from the run is HTML-escaped."""
+    with a comparison the delta table; with the run history, each test's strip and pass-rate trend and each gate's
+    figure over time. Every text from the run is HTML-escaped."""
     sections = [
         _summary(report),
         _failures(report),
         _tests(report.results),
+        _history_tests(history) if history is not None else "",
         _pass_rates(report.results),
         _gates(report.gates),
+        _history_gates(history) if history is not None else "",
         _distractors(report.gates),
         _surface(report.gates),
         _delta(comparison) if comparison is not None else "",
@@ -41,7 +47,8 @@ def render_html(report: Report, comparison: Comparison | None = None) -> str:
     body = "\n".join(s for s in sections if s)
     return printable(  # a control character would reach the terminal when the page goes to stdout
         f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{title}</title>'
-        f'<meta name="viewport" content="width=device-width, initial-scale=1"><style>{STYLE}</style></head>\n'
+        f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<style>{STYLE}{HISTORY_STYLE if history is not None else ''}</style></head>\n"
         f"<body>\n{body}\n</body></html>\n"
     )
 
@@ -105,6 +112,117 @@ def _tests(results: list[TestResult]) -> str:
     return (
         "<h2>Tests</h2>\n<table><tr><th>test</th><th>kind</th><th>subject</th><th>status</th><th>time</th><th></th>"
         f"</tr>{rows}</table>"
+    )
+
+
+def _history_tests(history: Overview) -> str:
+    if not history.tests:
+        return ""
+    rows = "".join(_history_row(line) for line in history.tests.values())
+    return (
+        f"<h2>History: each test's last {history.window} outcomes</h2>\n"
+        f"<p>From {escape(history.store)}, oldest first. The pass rate is over the outcomes shown, with its Wilson "
+        f'95% interval.</p>\n<table id="history-tests"><tr><th>test</th><th>outcomes</th><th>pass rate</th>'
+        f"<th>95% interval</th><th>trend</th></tr>{rows}</table>"
+    )
+
+
+def _history_row(line: TestLine) -> str:
+    cells = "".join(
+        f'<span class="cell" style="background:{COLORS[Status(c.status)]}" title="{escape(_cell_title(c))}"></span>'
+        for c in line.cells
+    )
+    t = line.trend
+    rate = f"{t.passed}/{t.runs} = {pass_rate_text(t.pass_rate)}" if t.runs else "no runs"
+    low, high = t.pass_interval
+    label = escape(line.test + (f" [{line.model}]" if line.model else ""))
+    return (
+        f'<tr><td>{label}</td><td class="strip">{cells}</td><td class="num">{rate}</td>'
+        f'<td class="interval">{interval_text(low, high)}</td><td>{_rate_trend(line)}</td></tr>'
+    )
+
+
+def pass_rate_text(rate: float | None) -> str:
+    """A pass rate as the history section prints it."""
+    return "-" if rate is None else f"{rate:.1%}"
+
+
+def interval_text(low: float, high: float) -> str:
+    """A Wilson interval as the history section prints it."""
+    return f"{low:.1%}–{high:.1%}"
+
+
+def _cell_title(c: Cell) -> str:
+    run = f" run {c.run_index}" if c.run_index is not None else ""
+    commit = f" at {c.commit[:12]}" if c.commit else ""
+    return f"{c.status}{run}: {c.started_at}{commit}"
+
+
+def _rate_trend(line: TestLine, width: int = 120, height: int = 24) -> str:
+    """The running pass rate after each run (a line) inside its running Wilson interval (a band), 0–100%."""
+    points = line.rates
+    if not points:
+        return ""
+    step = width / max(len(points) - 1, 1)
+
+    def y(v: float) -> str:
+        return f"{height - 1 - v * (height - 2):.1f}"
+
+    xs = [f"{i * step:.1f}" for i in range(len(points))]
+    band = " ".join(f"{x},{y(p.high)}" for x, p in zip(xs, points, strict=True))
+    band += " " + " ".join(f"{x},{y(p.low)}" for x, p in reversed(list(zip(xs, points, strict=True))))
+    rate = " ".join(f"{x},{y(p.rate)}" for x, p in zip(xs, points, strict=True))
+    dots = "".join(
+        f'<circle cx="{x}" cy="{y(p.rate)}" r="1.5" fill="#1a7f37"><title>{escape(p.started_at)}: '
+        f"{pass_rate_text(p.rate)} ({interval_text(p.low, p.high)})</title></circle>"
+        for x, p in zip(xs, points, strict=True)
+    )
+    return (
+        f'<svg class="rate-trend" width="{width}" height="{height}" role="img" aria-label="pass rate over runs">'
+        f'<polygon points="{band}" fill="#dafbe1"/><polyline points="{rate}" fill="none" stroke="#1a7f37"/>'
+        f"{dots}</svg>"
+    )
+
+
+def _history_gates(history: Overview) -> str:
+    if not history.gates:
+        return ""
+    rows = "".join(
+        f"<tr><td>{escape(g.test)}{f' [{escape(g.model)}]' if g.model else ''}</td><td>{escape(g.block)}</td>"
+        f"<td><code>{escape(g.figure)}</code></td><td>{_gate_line(g)}</td></tr>"
+        for g in history.gates.values()
+    )
+    return (
+        "<h2>History: each gate's main figure over the runs</h2>\n"
+        f'<table id="history-gates"><tr><th>agent test</th><th>block</th><th>figure</th><th>over the runs</th></tr>'
+        f"{rows}</table>"
+    )
+
+
+def _gate_line(g: GateLine, width: int = 160, height: int = 32) -> str:
+    """The figure in each run (a dot coloured by the gate's status there), joined by a line; the axis runs from
+    the smallest to the largest value shown."""
+    known = [p.value for p in g.points if p.value is not None]
+    if not known:
+        return ""
+    low, high = min(known), max(known)
+    span = (high - low) or 1.0
+    step = (width - 8) / max(len(g.points) - 1, 1)
+    coords = [
+        (4 + i * step, None if p.value is None else height - 4 - (p.value - low) / span * (height - 8))
+        for i, p in enumerate(g.points)
+    ]
+    line = " ".join(f"{x:.1f},{y:.1f}" for x, y in coords if y is not None)
+    dots = "".join(
+        f'<circle class="point" cx="{x:.1f}" cy="{y:.1f}" r="2.5" fill="{COLORS.get(Status(p.status), "#57606a")}">'
+        f"<title>{escape(p.started_at)}{f' at {p.commit[:12]}' if p.commit else ''}: {p.value:g} "
+        f"({escape(p.status)})</title></circle>"
+        for (x, y), p in zip(coords, g.points, strict=True)
+        if y is not None and p.value is not None
+    )
+    return (
+        f'<svg class="gate-trend" width="{width}" height="{height}" role="img" aria-label="{escape(g.figure)} over '
+        f'runs: {low:g} to {high:g}"><polyline points="{line}" fill="none" stroke="#8250df"/>{dots}</svg>'
     )
 
 

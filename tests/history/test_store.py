@@ -54,7 +54,7 @@ def test_a_run_is_stored_with_its_context_results_gates_and_agent_figures(url: s
     assert oldest["ok"] is True
     assert [tuple(r) for r in agent_rows] == [("claude-x", 1, 1201, 0.0025), ("claude-x", 2, 1202, 0.0025)]
     assert gates == {("agent", None, "tool_selection"): [
-        {"run_id": first, "started_at": "2026-11-01T00:00:00+00:00", "status": "passed",
+        {"run_id": first, "started_at": "2026-11-01T00:00:00+00:00", "commit": "a" * 40, "status": "passed",
          "targets": {"tool_selection.selection_rate": 90.0}}]}  # fmt: skip
     assert failed is not None and failed.failure == "boom: the server said no" and failed.commit == "a" * 40
 
