@@ -113,7 +113,7 @@ def overview(store: Store, report: Report, window: int = WINDOW) -> Overview:
     suite = suite_identity(report.suite)
     stored = store.has_run(suite, report.started_at)
     until = report.started_at
-    outcomes = store.recent_outcomes(suite, window, window * LOOKBACK, statuses=STATUSES, until=until)
+    outcomes = store.strip_outcomes(suite, window, window * LOOKBACK, until=until)
     series = store.gate_series(suite, window if stored else window - 1, until=until)
     if not stored:  # this run is not in the store (yet): it is the newest point, read from the report
         commit = git_head(Path(report.suite).resolve().parent)[0]

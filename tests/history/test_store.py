@@ -264,3 +264,23 @@ def test_the_fast_sqlite_writer_leaves_stores_it_does_not_know_to_sqlalchemy(url
     assert record_fast(one, merged, "suite.yml", RunContext(), source="merge", merged=["x"]) is False
     warning = record_run(one, url, environ={})
     assert warning is not None and "written by a newer mcptest" in warning
+
+
+def test_a_test_missing_from_the_latest_runs_is_judged_on_its_own_last_runs_within_the_lookback(url: str) -> None:
+    # 60 runs: "nightly" ran (alternating) only in runs 0-29, never in the last 30; "gappy" in every third run
+    # (alternating), so its last 20 outcomes reach back past the latest 20 runs; "steady" in every run
+    with open_store(url) as store:
+        for i in range(60):
+            statuses = {"steady": "passed"}
+            if i < 30:
+                statuses["nightly"] = "passed" if i % 2 else "failed"
+            if i % 3 == 0:
+                statuses["gappy"] = "passed" if (i // 3) % 2 else "failed"
+            store.record(report(statuses, i), "suite.yml", RunContext())
+        outcomes = store.recent_outcomes("suite.yml", 20, 100)
+        found = flaky(store, "suite.yml")
+    assert {k: len(v) for k, v in outcomes.items()} == {("steady", None): 20, ("nightly", None): 20,
+                                                       ("gappy", None): 20}  # fmt: skip
+    assert [o.run_id for o in outcomes[("gappy", None)]] == list(range(58, 0, -3))
+    assert [o.run_id for o in outcomes[("nightly", None)]] == list(range(30, 10, -1))
+    assert [(s.test, s.runs, s.flips) for s in found.tests] == [("gappy", 20, 19), ("nightly", 20, 19)]
