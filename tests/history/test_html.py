@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from mcptest.core.exit_codes import ExitCode
+from mcptest.core.stats import wilson_interval
 from mcptest.history.context import RunContext
 from mcptest.history.store import open_store
 from mcptest.history.trends import trend
@@ -145,3 +146,20 @@ def test_a_real_run_draws_its_history_and_a_broken_store_is_a_warning(
     warnings = [line for line in broken.stderr.splitlines() if "warning" in line]
     assert any(line.endswith("the report is drawn without it") for line in warnings), broken.stderr
     assert "history-tests" not in page.read_text()
+
+
+def test_the_overview_reads_the_same_from_postgres_and_puts_an_unstored_run_last(postgres_url: str) -> None:
+    from mcptest.history.overview import read_overview
+
+    with open_store(postgres_url) as store:
+        for i, (status, figure) in enumerate(zip(FLAKY, FIGURES, strict=True)):
+            store.record(report({"flaky one": status}, i, gates={"agent": figure}), "suite.yml", RunContext())
+    current = report({"flaky one": "skipped"}, 9, gates={"agent": 99.0})  # a run not stored yet, as `run` draws it
+    history, warning = read_overview(current, postgres_url)
+    assert warning is None and history is not None
+    assert [c.status for c in history.tests[("flaky one", None)].cells] == [*FLAKY, "skipped"]
+    gate = history.gates[("agent", None, "tool_selection")]
+    assert gate.figure == "tool_selection.selection_rate"
+    assert [p.value for p in gate.points] == [*FIGURES, 99.0]
+    rates = history.tests[("flaky one", None)].rates
+    assert (rates[-1].rate, (rates[-1].low, rates[-1].high)) == (0.6, wilson_interval(3, 5))
