@@ -5,8 +5,9 @@ ways an answer goes wrong at the HTTP level turned into a JSON-RPC error for the
 
 - a JSON body is read here whole (the SDK reads it whole anyway), inflated by mcptest itself (`gzip`, `deflate`)
   at most `limit` bytes: a gzip bomb stops at the bound instead of taking gigabytes;
-- a status of 400 or more (but 404, which the SDK reads as "method not found" or "session terminated") whose body
-  is no JSON-RPC error becomes one naming the status and a short excerpt of the body;
+- a status of 400 or more whose body is no JSON-RPC error becomes one naming the status and a short excerpt of the
+  body; but for 404, which the SDK reads as "method not found" or "session terminated", and 401/403, which the
+  auth flow above the transport (OAuth: fetch or refresh a token, then retry) must see as they came;
 - a body cut off mid-way (the connection closed early) becomes an error for that request alone, so the session
   lives on;
 - an `Mcp-Session-Id` that is not visible ASCII (the spec's 0x21-0x7E) fails the handshake saying so, instead of
@@ -23,6 +24,8 @@ from mcptest.server.limits import raise_hint
 from mcptest.server.wire import REFUSED, REFUSED_CODE, is_refusal, parse_line
 
 _EXCERPT = 200
+_PASSED_ON = frozenset({401, 403, 404})
+"""Statuses handed on as they came: the auth flow answers 401/403 (a token, then a retry), the SDK reads 404."""
 
 
 class _Refusal(Exception):
@@ -61,7 +64,7 @@ class BoundedTransport:
         try:
             body = await self._body(response)
             _check_session_id(response)
-            if response.status_code >= 400 and response.status_code != 404 and not _is_rpc_error(body):
+            if response.status_code >= 400 and response.status_code not in _PASSED_ON and not _is_rpc_error(body):
                 raise _Refusal(f"the server answered HTTP {response.status_code} {_reason(response)}{_excerpt(body)}")
             _check_answer(body)
         except _Refusal as why:
