@@ -175,12 +175,11 @@ def server_name(listed: str | None) -> str:
 def install_spec() -> str | None:
     """What pip would install this very mcptest from, as its install recorded it (PEP 610 `direct_url.json`): a
     git URL at its commit, a wheel or archive URL, or a local path; None when that cannot be told."""
-    from importlib.metadata import PackageNotFoundError, distribution
+    from importlib.metadata import distributions
 
-    try:
-        recorded = distribution("mcptest").read_text("direct_url.json")
-    except PackageNotFoundError:
-        return None
+    # every copy of the metadata on the path, not the first: in a source checkout on PYTHONPATH the build's
+    # `mcptest.egg-info` comes first and records no install; the installed copy beside it does
+    recorded = next((text for d in distributions(name="mcptest") if (text := d.read_text("direct_url.json"))), None)
     if not recorded:
         return None
     info = json.loads(recorded)
