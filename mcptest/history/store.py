@@ -133,22 +133,10 @@ class Store:
             full = [_key_text(test, model) for (test, model), found in out.items() if len(found) == window]
             if older and len(full) <= _MAX_EXCLUDED:
                 key = RESULTS.c.test + _KEY_SEPARATOR + sa.func.coalesce(RESULTS.c.model, "")
-                numbered = (
-                    sa.select(
-                        *_OUTCOME_COLUMNS,
-                        sa.func.row_number()
-                        .over(
-                            partition_by=(RESULTS.c.test, RESULTS.c.model),
-                            order_by=(RESULTS.c.run_id.desc(), RESULTS.c.run_index.desc()),
-                        )
-                        .label("n"),
-                    )
-                    .join(RUNS, RUNS.c.id == RESULTS.c.run_id)
-                    .where(*_counted(suite), RESULTS.c.run_id >= older[-1], RESULTS.c.run_id < recent[-1], _DECIDED)
-                    .where(key.not_in(full) if full else sa.true())
-                    .subquery()
-                )
-                rows = conn.execute(sa.select(numbered).where(numbered.c.n <= window).order_by(numbered.c.n))
+                rows = _numbered(
+                    conn, suite, window, RESULTS.c.run_id >= older[-1], RESULTS.c.run_id < recent[-1],
+                    key.not_in(full) if full else sa.true(),
+                )  # fmt: skip
                 for r in rows:
                     found = out.setdefault((r[0], r[1]), [])
                     if len(found) < window:
@@ -160,22 +148,8 @@ class Store:
     def _numbered_outcomes(
         self, conn: sa.Connection, suite: str, window: int, cutoff: int
     ) -> dict[tuple[str, str | None], list[Outcome]]:
-        numbered = (
-            sa.select(
-                *_OUTCOME_COLUMNS,
-                sa.func.row_number()
-                .over(
-                    partition_by=(RESULTS.c.test, RESULTS.c.model),
-                    order_by=(RESULTS.c.run_id.desc(), RESULTS.c.run_index.desc()),
-                )
-                .label("n"),
-            )
-            .join(RUNS, RUNS.c.id == RESULTS.c.run_id)
-            .where(*_counted(suite), RESULTS.c.run_id >= cutoff, _DECIDED)
-            .subquery()
-        )
         out: dict[tuple[str, str | None], list[Outcome]] = {}
-        for r in conn.execute(sa.select(numbered).where(numbered.c.n <= window).order_by(numbered.c.n)):
+        for r in _numbered(conn, suite, window, RESULTS.c.run_id >= cutoff):
             out.setdefault((r[0], r[1]), []).append(_outcome_of(r))
         return out
 
@@ -321,6 +295,26 @@ _KEY_SEPARATOR = "\x1f"
 _MAX_EXCLUDED = 5000
 """At most this many full (test, model) keys are named in the second read of `recent_outcomes` (bound parameters
 are limited: SQLite's 32,766, PostgreSQL's 65,535); a larger suite numbers its whole lookback in one read."""
+
+
+def _numbered(conn: sa.Connection, suite: str, window: int, *where: sa.ColumnElement[bool]) -> Any:
+    """The suite's passed/failed outcomes meeting `where`, each test's (and model's) newest `window` of them,
+    numbered by the database (a window function) so only those rows travel; by number, newest first."""
+    numbered = (
+        sa.select(
+            *_OUTCOME_COLUMNS,
+            sa.func.row_number()
+            .over(
+                partition_by=(RESULTS.c.test, RESULTS.c.model),
+                order_by=(RESULTS.c.run_id.desc(), RESULTS.c.run_index.desc()),
+            )
+            .label("n"),
+        )
+        .join(RUNS, RUNS.c.id == RESULTS.c.run_id)
+        .where(*_counted(suite), _DECIDED, *where)
+        .subquery()
+    )
+    return conn.execute(sa.select(numbered).where(numbered.c.n <= window).order_by(numbered.c.n))
 
 
 def _key_text(test: str, model: str | None) -> str:
