@@ -50,7 +50,9 @@ class GeminiProvider:
             config["tools"] = [{"function_declarations": [declaration(t) for t in request.tools]}]
         try:
             response = await self._client.aio.models.generate_content(
-                model=bare_model(request.model) or "", contents=to_contents(request), config=config
+                model=bare_model(request.model) or "",
+                contents=to_contents(request),
+                config=config,  # type: ignore[arg-type]  # a plain dict: the SDK validates it as its config model
             )
         except errors.APIError as exc:
             raise error_of(exc) from None

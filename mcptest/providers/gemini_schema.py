@@ -34,8 +34,11 @@ class Translated:
 def translate(schema: dict[str, Any] | None) -> Translated:
     """`schema` as Gemini's parameters object; an absent schema is an empty object."""
     out = Translated({})
-    root = schema if isinstance(schema, dict) else {"type": "object"}
-    defs = {**(root.get("definitions") or {}), **(root.get("$defs") or {})}
+    root: dict[str, Any] = schema if isinstance(schema, dict) else {"type": "object"}
+    defs: dict[str, Any] = {}
+    for key in ("definitions", "$defs"):
+        if isinstance(root.get(key), dict):
+            defs.update(root[key])
     out.schema = _node(root, "", defs, out.problems, 0, ())
     out.schema.setdefault("type", "object")
     return out

@@ -196,7 +196,10 @@ def test_a_missing_key_is_a_usage_error_naming_the_variable(tmp_path: Path, prov
 
 
 def test_a_models_matrix_picks_each_provider_by_prefix_and_reports_them_side_by_side(tmp_path: Path) -> None:
-    models = "claude-haiku-4-5,gpt-4o-mini,gemini-2.5-flash,mistral-small-latest,bedrock:amazon.nova-lite-v1:0,openai-responses:gpt-5-mini"
+    models = (
+        "claude-haiku-4-5,gpt-4o-mini,gemini-2.5-flash,mistral-small-latest,"
+        "bedrock:amazon.nova-lite-v1:0,openai-responses:gpt-5-mini"
+    )
     fake = FakeLLM(TWO_CALLS)
     path = suite(tmp_path, "gemini")
     with serve(fake) as url:
