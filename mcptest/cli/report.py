@@ -33,6 +33,13 @@ def report(
     json_output: Annotated[bool, typer.Option("--json", help="With --compare: the delta as JSON.")] = False,
     advisory: Annotated[bool, typer.Option("--advisory", help="Exit 0 even on a regression.")] = False,
     no_color: Annotated[bool, typer.Option("--no-color", help="No ANSI colour.")] = False,
+    coverage: Annotated[
+        bool,
+        typer.Option(
+            "--coverage",
+            help="Only the run's coverage of each server's catalog, every untested item (pretty, json, md).",
+        ),
+    ] = False,
     history: Annotated[
         str | None,
         typer.Option(
@@ -63,6 +70,8 @@ def report(
         raise usage_error("--json prints the comparison and needs --compare; use --format json to re-render")
     check_output(output)
     color = use_color(no_color) and not output
+    if coverage:
+        return _coverage(path, format, output, compare)
     if not compare:
         with loading():
             current = load_report(path)
@@ -100,6 +109,26 @@ def report(
     if json_output or output or format != "pretty":
         print(f"mcptest {summary(comparison)}", file=sys.stderr)
     return ExitCode.FAILED if comparison.regressed and not advisory else ExitCode.OK
+
+
+def _coverage(path: str, format: str, output: str | None, compare: str | None) -> int:
+    """`--coverage`: the saved run's coverage section alone."""
+    from mcptest.cli.common import emit, loading
+    from mcptest.core.errors import usage_error
+    from mcptest.report.coverage import COVERAGE_FORMATS, render_coverage
+    from mcptest.report.load import load_report
+
+    if compare:
+        raise usage_error("--coverage shows one run's coverage; compare runs without it")
+    if format not in COVERAGE_FORMATS:
+        raise usage_error(f"--coverage: format '{format}' not offered; formats are {', '.join(COVERAGE_FORMATS)}")
+    with loading():
+        current = load_report(path)
+    if current.coverage is None:
+        raise usage_error(f"{path} holds no coverage: its run called no server (or an older mcptest wrote it)")
+    gates = [g for g in current.gates if g.block == "coverage"]
+    emit(render_coverage(current.coverage, format, gates), output, "the coverage")
+    return ExitCode.OK
 
 
 def _store_url(current: Report, flag: str | None) -> str:

@@ -15,6 +15,7 @@ from mcptest.suite.models import ToolTest
 from mcptest.suite.primitives import PromptTest, ResourceTest
 
 if TYPE_CHECKING:
+    from mcptest.records.coverage import Tally
     from mcptest.records.report import TestResult
     from mcptest.server.session import SessionPool
     from mcptest.suite.models import Suite
@@ -30,6 +31,8 @@ class Kind:
     """The report fields of a test of this kind in a suite file: name, kind, what it calls, where it is written."""
     run: Callable[[Any, SessionPool, Suite], Awaitable[tuple[TestResult, bool]]]
     """Run one test: its row, and whether it failed only because its server never came up."""
+    counted: Callable[[Any, SessionPool, Suite, Tally], Awaitable[tuple[TestResult, bool]]] | None = None
+    """For a kind that calls a server: run one test, feeding what it reached into the run's coverage tally."""
 
 
 def _quality_fields(block: ToolQualityBlock, file: str) -> dict[str, Any]:
@@ -45,9 +48,9 @@ async def _run_quality(block: ToolQualityBlock, pool: SessionPool, suite: Suite)
 
 
 KINDS: dict[type, Kind] = {
-    ToolTest: Kind(call_fields, run_call_test),
-    ResourceTest: Kind(call_fields, run_call_test),
-    PromptTest: Kind(call_fields, run_call_test),
+    ToolTest: Kind(call_fields, run_call_test, run_call_test),
+    ResourceTest: Kind(call_fields, run_call_test, run_call_test),
+    PromptTest: Kind(call_fields, run_call_test, run_call_test),
     ToolQualityBlock: Kind(_quality_fields, _run_quality),
     SecurityBlock: Kind(security_fields, run_security_block),
 }
@@ -58,6 +61,9 @@ def report_fields(test: Test, file: str) -> dict[str, Any]:
     return KINDS[type(test)].fields(test, file)
 
 
-async def run_test(test: Test, pool: SessionPool, suite: Suite) -> tuple[TestResult, bool]:
-    """Run one test of any kind in the table."""
-    return await KINDS[type(test)].run(test, pool, suite)
+async def run_test(test: Test, pool: SessionPool, suite: Suite, tally: Tally | None = None) -> tuple[TestResult, bool]:
+    """Run one test of any kind in the table; a kind that calls a server feeds `tally`, when given."""
+    kind = KINDS[type(test)]
+    if tally is not None and kind.counted is not None:
+        return await kind.counted(test, pool, suite, tally)
+    return await kind.run(test, pool, suite)

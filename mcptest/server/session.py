@@ -536,6 +536,10 @@ class SessionPool:
             return
         self._early[name] = session
 
+    def is_open(self, name: str) -> bool:
+        """Whether the run has opened a session to server `name` (and it came up)."""
+        return name in self._open
+
     async def get(self, name: str) -> ServerSession:
         """The open session for `name`; a server that failed to start fails again at once.
 

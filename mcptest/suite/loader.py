@@ -15,6 +15,7 @@ from mcptest.core.secrets import is_secret_name, mask_problems, secret_parts
 from mcptest.core.validation import did_you_mean, problems_from, where
 from mcptest.core.yaml_source import Loc, SourceDoc
 from mcptest.suite.agents import AGENT_TARGET_ROOTS
+from mcptest.suite.blocks.coverage import TARGET_ROOTS as COVERAGE_TARGET_ROOTS
 from mcptest.suite.blocks.quarantine import quarantine_problems
 from mcptest.suite.blocks.security import TARGET_ROOTS as SECURITY_TARGET_ROOTS
 from mcptest.suite.blocks.tool_quality import TARGET_ROOTS as QUALITY_TARGET_ROOTS
@@ -36,6 +37,7 @@ _SECTIONS = {
     "agents": AGENT_TARGET_ROOTS,
     "tool_quality": QUALITY_TARGET_ROOTS,
     "security": SECURITY_TARGET_ROOTS,
+    "coverage": COVERAGE_TARGET_ROOTS,
 }
 
 
@@ -94,6 +96,8 @@ def load_suite(path: str | Path, environ: Mapping[str, str] | None = None) -> Su
         block._line = doc.value_pos(("tool_quality", i))[0]
     for i, scan in enumerate(suite.security):
         scan._line = doc.value_pos(("security", i))[0]
+    for i, gate in enumerate(suite.coverage):
+        gate._line = doc.value_pos(("coverage", i))[0]
     return suite
 
 
@@ -179,6 +183,18 @@ def _cross_references(doc: SourceDoc) -> list[Problem]:
     return problems
 
 
+def _coverage_target(doc: SourceDoc, loc: Loc, target: str) -> list[Problem]:
+    """A `coverage:` target names one figure: `coverage.tools`, `coverage.arguments`, ..."""
+    from mcptest.records.coverage import FIGURES
+
+    figure = target.removeprefix("coverage.")
+    if target.startswith("coverage.") and figure in FIGURES:
+        return []
+    hint = did_you_mean(figure, FIGURES) or f"; the figures are {', '.join(FIGURES)}"
+    message = f"{where(loc)}: unknown coverage figure '{target}'{hint} (write it like coverage.tools)"
+    return [doc.problem(loc, message, at_key=loc[-1] != "target")]
+
+
 def _server_ref(doc: SourceDoc, loc: Loc, ref: Any, names: set[str]) -> list[Problem]:
     if not isinstance(ref, str) or ref in names:
         return []
@@ -203,7 +219,9 @@ def _target_roots(doc: SourceDoc, loc: Loc, expect: Any, roots: tuple[str, ...])
         if not isinstance(target, str):
             continue
         root = target.split(".")[0].split("[")[0]
-        if root not in roots:
+        if root == "coverage" and roots == COVERAGE_TARGET_ROOTS:
+            problems += _coverage_target(doc, key_loc, target)
+        elif root not in roots:
             hint = did_you_mean(root, roots) or f"; targets here start with {', '.join(roots)}"
             problems.append(
                 doc.problem(

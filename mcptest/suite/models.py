@@ -8,6 +8,7 @@ from pydantic import ConfigDict, Discriminator, Field, PrivateAttr, Tag, field_v
 
 from mcptest.providers.prices import Price
 from mcptest.suite.agents import AgentTest
+from mcptest.suite.blocks.coverage import CoverageGate
 from mcptest.suite.blocks.expect import Expect, HasExpect
 from mcptest.suite.blocks.quarantine import QuarantineEntry
 from mcptest.suite.blocks.security import SecurityBlock
@@ -128,6 +129,10 @@ class Suite(Strict):
     security: list[SecurityBlock] = Field(
         default_factory=list,
         description="Scan servers' catalogs with the SEC rules (poisoning, secrets, ...) and gate.",
+    )
+    coverage: list[CoverageGate] = Field(
+        default_factory=list,
+        description="Gates on what the run reached of each server's catalog: `- {server: NAME, expect: [...]}`.",
     )
     prices: dict[str, Price] = Field(
         default_factory=dict, description="Dollars per million tokens by model id, over the built-in price table."
