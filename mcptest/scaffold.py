@@ -4,6 +4,7 @@ answers the server's tools ask for, a quality gate, and a CI workflow."""
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -94,7 +95,11 @@ def write_starter(
     _, config = sources.servers[0]
     found = anyio.run(survey, name or "server", config, sources.base_dir, _folder(connection_argv(command)))
     name = name or server_name(found.server_name)
-    connection = {"command": shlex.split(command)} if command else {"url": url}
+    connection: dict[str, Any] = {"command": shlex.split(command)} if command else {"url": url}
+    here = os.path.relpath(Path.cwd(), root.resolve())
+    relative = [a for a in connection_argv(command) if not Path(a).is_absolute() and Path(a).exists()]
+    if relative and here != ".":  # the suite starts its servers in its own folder: keep `srv/x.py` found
+        connection["cwd"] = Path(here).as_posix()
     spec = mcptest_spec or install_spec()
     written = starter(found.catalog, name, connection, spec, refused=found.refused, root=root.resolve())
     workflow_path.parent.mkdir(parents=True, exist_ok=True)

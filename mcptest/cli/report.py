@@ -24,7 +24,9 @@ def report(
         list[str],
         typer.Argument(help="A report saved by `mcptest run --reporter json`; or `merge SHARD.json...`."),
     ],
-    format: Annotated[str, typer.Option("--format", "-f", help="pretty, json, junit, md, sarif or html.")] = "pretty",
+    format: Annotated[
+        str, typer.Option("--format", "-f", help="pretty, json, junit, md, sarif, html or agent.")
+    ] = "pretty",
     output: Annotated[str | None, typer.Option("--output", "-o", help="Write here (default: stdout).")] = None,
     compare: Annotated[
         str | None,

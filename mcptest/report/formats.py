@@ -73,6 +73,12 @@ def html_with_history(report: Report, url: str | None) -> tuple[str, str | None]
     return render_html(shown(report), history=history), warning
 
 
+def _agent(report: Report, color: bool = False) -> str:
+    from mcptest.report.agent import render_agent
+
+    return render_agent(report)
+
+
 REPORTERS: dict[str, Callable[[Report, bool], str]] = {
     "pretty": _pretty,
     "json": render_json,
@@ -80,6 +86,7 @@ REPORTERS: dict[str, Callable[[Report, bool], str]] = {
     "md": _md,
     "sarif": _sarif,
     "html": _html,
+    "agent": _agent,
 }
 
 

@@ -99,17 +99,36 @@ class ToolTest(Strict, HasExpect):
     _line: int = PrivateAttr(0)
 
 
+_LIST_SECTIONS = ("tools", "resources", "prompts", "agents", "tool_quality", "security", "secrets", "quarantine")
+"""Top-level lists that may be written empty (`tools:` with every entry commented out)."""
+
+
+def _suite_schema_extra(schema: dict[str, Any]) -> None:
+    schema["patternProperties"] = {"^x-": {}}
+    for key in _LIST_SECTIONS:
+        if key in schema.get("properties", {}):
+            prop = schema["properties"][key]
+            listed = {k: v for k, v in prop.items() if k not in ("description", "title")}
+            kept = {k: v for k, v in prop.items() if k in ("description", "title")}
+            schema["properties"][key] = {**kept, "anyOf": [listed, {"type": "null"}]}
+
+
 class Suite(Strict):
     """An mcptest suite file. Top-level keys starting with `x-` are extensions, ignored (a place for YAML anchors)."""
 
-    model_config = ConfigDict(json_schema_extra={"patternProperties": {"^x-": {}}})
+    model_config = ConfigDict(json_schema_extra=lambda schema: _suite_schema_extra(schema))
 
     @model_validator(mode="before")
     @classmethod
     def _ignore_extensions(cls, data: Any) -> Any:
-        # the compose-file convention: `x-defaults: &defaults {...}` holds what tests share through `<<: *defaults`
+        # the compose-file convention: `x-defaults: &defaults {...}` holds what tests share through `<<: *defaults`;
+        # a list section whose every entry is commented out (`tools:` over comments) is YAML null: none, not an error
         if isinstance(data, dict):
-            return {k: v for k, v in data.items() if not (isinstance(k, str) and k.startswith("x-"))}
+            return {
+                k: v
+                for k, v in data.items()
+                if not (isinstance(k, str) and k.startswith("x-")) and not (k in _LIST_SECTIONS and v is None)
+            }
         return data
 
     version: Literal[1] = Field(1, description="The suite format version.")

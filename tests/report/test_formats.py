@@ -23,7 +23,15 @@ HERE = Path(__file__).parent
 GOLDEN = HERE / "golden"
 SCHEMAS = HERE / "schemas"
 CATALOG = HERE.parent / "lint" / "fixtures" / "server-everything.json"
-SUFFIX = {"pretty": "txt", "json": "json", "junit": "xml", "md": "md", "sarif": "sarif.json", "html": "html"}
+SUFFIX = {
+    "pretty": "txt",
+    "json": "json",
+    "junit": "xml",
+    "md": "md",
+    "sarif": "sarif.json",
+    "html": "html",
+    "agent": "agent.txt",
+}
 
 
 def pinned(name: str, text: str) -> None:
