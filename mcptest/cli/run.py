@@ -103,6 +103,9 @@ def run(
         annotating = chosen_mode(annotations)
         loaded = load_suite(find_suite(suite))
         check_output(output)
+    for agent in loaded.agents:  # OpenTelemetry spans an import skipped, by reason
+        for note in agent.load_notes():
+            print(f"mcptest: {printable(note)}", file=sys.stderr)
     selection = Selection(
         filter=filter, tags=tag or (), skip_tags=skip_tag or (), shard=parse_shard(shard) if shard else None
     )
