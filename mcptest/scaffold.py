@@ -459,10 +459,9 @@ def _one_line(text: str, limit: int = 160) -> str:
 
 
 def _reads_only(tool: Tool) -> bool:
-    from mcptest.checks.lint.server_managed import reads_only
+    from mcptest.checks.lint.server_managed import cannot_change_state
 
-    hints = tool.annotations or {}
-    return reads_only(tool) and hints.get("destructiveHint") is not True and hints.get("readOnlyHint") is not False
+    return cannot_change_state(tool)
 
 
 def _quality_ratchet(catalog: Catalog) -> list[str]:

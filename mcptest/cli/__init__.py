@@ -22,6 +22,7 @@ from mcptest.cli import (
     catalog,
     diff,
     doctor,
+    fuzz,
     history,
     init,
     mock,
@@ -42,6 +43,7 @@ from mcptest.core.printable import printable
 # The command registry: one plain list, one module per command.
 COMMANDS = (
     run, validate, schema, mock, doctor, rules, tools, catalog, tool_bench, report, init, diff, pin, security, history,
+    fuzz,
 )  # fmt: skip
 
 

@@ -18,10 +18,15 @@ def render_json(report: Report, color: bool = False) -> str:
 
 def shown(report: Report) -> Report:
     """The report as a human-readable format shows it: an unbroken run of over `RUN_LIMIT` characters in any string
-    (a 10 KB tool name a server sent, quoted in a failure) is cut, saying so. The JSON report keeps it whole."""
+    (a 10 KB tool name a server sent, quoted in a failure) is cut, saying so. The JSON report keeps it whole, and so
+    does this copy for the latency figures: their encoded histogram is decoded to draw it, never shown as text."""
     from mcptest.core.printable import for_display
 
-    return for_display(report)
+    clipped = for_display(report)
+    if clipped is not report:
+        for row, whole in zip(clipped.results, report.results, strict=True):
+            row.latency = whole.latency
+    return clipped
 
 
 def _pretty(report: Report, color: bool = False) -> str:

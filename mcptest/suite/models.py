@@ -9,6 +9,7 @@ from pydantic import ConfigDict, Discriminator, Field, PrivateAttr, Tag, field_v
 from mcptest.providers.prices import Price
 from mcptest.suite.agents import AgentTest
 from mcptest.suite.blocks.expect import Expect, HasExpect
+from mcptest.suite.blocks.latency import LATENCY_DOC, Latency
 from mcptest.suite.blocks.quarantine import QuarantineEntry
 from mcptest.suite.blocks.security import SecurityBlock
 from mcptest.suite.blocks.tool_quality import ToolQualityBlock
@@ -91,6 +92,7 @@ class ToolTest(Strict, HasExpect):
         "task-required one plainly. Unset: as the tool's `execution.taskSupport` requires.",
     )
     tags: list[str] = Field(default_factory=list, description="For `--tag` / `--skip-tag`.")
+    latency: Latency | None = Field(None, description=LATENCY_DOC)
     expect: Expect | None = Field(
         None, description="A list of assertions, or `{ assertions: [...], max_duration_ms: N }`."
     )
