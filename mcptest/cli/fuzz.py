@@ -30,7 +30,7 @@ def fuzz(
     header: HeaderOpt = None,
     timeout: TimeoutOpt = 30.0,
     tool: Annotated[list[str] | None, typer.Option("--tool", help="Only this tool (repeatable).")] = None,
-    cases: Annotated[int, typer.Option("--cases", help="Calls per tool (about half valid, half invalid).")] = 100,
+    cases: Annotated[int, typer.Option("--cases", help="Calls per tool (valid and invalid inputs in turn).")] = 100,
     seed: Annotated[int, typer.Option("--seed", help="The same seed makes the same inputs.")] = 0,
     max_call_ms: Annotated[
         int, typer.Option("--max-call-ms", help="A call with no answer after this long is a hang (scaled by load).")

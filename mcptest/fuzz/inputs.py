@@ -127,6 +127,12 @@ class Generator:
         rng = self.rng
         if "const" in node:
             return copy.deepcopy(node["const"])
+        given = [
+            *(node.get("examples") or [] if isinstance(node.get("examples"), list) else []),
+            *([node["default"]] if "default" in node else []),
+        ]
+        if given and edge is None and rng.random() < 0.3:  # what the schema says a value looks like
+            return copy.deepcopy(rng.choice(given))
         if isinstance(node.get("enum"), list) and node["enum"]:
             return copy.deepcopy(rng.choice(node["enum"]))
         for key in ("anyOf", "oneOf"):

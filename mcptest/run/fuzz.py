@@ -111,12 +111,24 @@ async def fuzz_async(name: str, config: ServerConfig, base_dir: Path, options: F
     )
 
 
+CANARY = "MCPTEST_FUZZ_CANARY"
+"""An environment variable set for a stdio server under fuzzing, holding a random token: an answer that holds the
+token shows the server echoing its environment (`env_leak`)."""
+
+
 def _with_call_timeout(config: ServerConfig, seconds: float) -> ServerConfig:
+    """The config with the fuzz run's per-call timeout, and the canary in a stdio server's environment."""
+    import secrets
+
     from mcptest.server.session import InProcessServer
+    from mcptest.suite.models import StdioServer
 
     if isinstance(config, InProcessServer):
         return replace(config, call_timeout_s=seconds)
-    return config.model_copy(update={"call_timeout_s": seconds})
+    update: dict[str, Any] = {"call_timeout_s": seconds}
+    if isinstance(config, StdioServer):
+        update["env"] = {**config.env, CANARY: f"mcptest-canary-{secrets.token_hex(8)}"}
+    return config.model_copy(update=update)
 
 
 def _held_back(tool: Tool) -> str | None:

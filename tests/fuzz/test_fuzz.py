@@ -69,10 +69,11 @@ def test_stack_traces_of_five_languages_are_recognised(text: str, language: str)
 def test_ordinary_text_is_no_stack_trace_and_an_echoed_environment_value_is_a_leak() -> None:
     assert stack_trace("Sunny at 3:45 in Paris; see file.js for details") is None
     answer = Answer("result", {"content": [{"type": "text", "text": "key=sk-live-abcdef123456"}]})
-    kinds = {f.kind for f in classify({}, Schema({"type": "object"}), answer, env_values=["sk-live-abcdef123456"])}
-    assert kinds == {"env_leak"}
+    env = {"API_KEY": "sk-live-abcdef123456"}
+    found = classify({}, Schema({"type": "object"}), answer, env=env)
+    assert [(f.kind, f.detail.endswith("API_KEY")) for f in found] == [("env_leak", True)]
     sent = {"q": "sk-live-abcdef123456"}  # echoing what the client itself sent is no leak
-    assert classify(sent, Schema({"type": "object"}), answer, env_values=["sk-live-abcdef123456"]) == []
+    assert classify(sent, Schema({"type": "object"}), answer, env=env) == []
 
 
 @pytest.fixture(scope="module")
@@ -90,6 +91,7 @@ def test_every_planted_defect_is_found_on_a_minimal_input(defects: dict[str, Any
         ("get_record", "invalid_accepted"),
         ("search_notes", "hang"),
         ("get_summary", "output_schema"),
+        ("get_status", "env_leak"),
     }
     assert found["get_record", "crash"]["input"] == {"id": ""}
     assert "cannot parse id" in found["get_record", "crash"]["stderr"]
@@ -97,6 +99,8 @@ def test_every_planted_defect_is_found_on_a_minimal_input(defects: dict[str, Any
     assert found["get_record", "invalid_accepted"]["input"] == {"id": 101}
     assert found["search_notes", "hang"]["input"] == {"query": ""}
     assert found["get_summary", "output_schema"]["input"] == {"detailed": True}
+    assert found["get_status", "env_leak"]["input"] == {"verbose": True}
+    assert found["get_status", "env_leak"]["detail"].endswith("MCPTEST_FUZZ_CANARY")
     assert defects["restarts"] >= 1  # fuzzing went on after the crash
     tools = {t["tool"]: t for t in defects["tools"]}
     assert "allow-writes" in tools["delete_record"]["skipped"]

@@ -5,6 +5,7 @@
   is rejected properly.
 - `search_notes` {query: string, limit?: integer 1..50}: an empty query never answers (hang).
 - `get_summary` {detailed?: boolean} with an outputSchema: `detailed: true` returns structuredContent off it.
+- `get_status` {verbose?: boolean}: `verbose: true` dumps the process environment (env_leak).
 - `delete_record` (destructiveHint): held back unless `--allow-writes`; correct otherwise.
 
 It validates arguments with jsonschema like a careful server, so nothing but the planted defects shows.
@@ -60,6 +61,12 @@ TOOLS = [
         "annotations": {"readOnlyHint": True},
     },
     {
+        "name": "get_status",
+        "description": "Whether the store is up.",
+        "inputSchema": SUMMARY | {"properties": {"verbose": {"type": "boolean"}}},
+        "annotations": {"readOnlyHint": True},
+    },
+    {
         "name": "delete_record",
         "description": "Delete one record by id.",
         "inputSchema": RECORD,
@@ -107,6 +114,10 @@ def call(name: str, args: dict) -> dict:
             return text(f"invalid arguments: {problem}", error=True)
         data = {"count": "many"} if args.get("detailed") else {"count": 3}  # planted: off the outputSchema
         return {"content": [{"type": "text", "text": json.dumps(data)}], "structuredContent": data}
+    if name == "get_status":
+        if problem := invalid(SUMMARY | {"properties": {"verbose": {"type": "boolean"}}}, args):
+            return text(f"invalid arguments: {problem}", error=True)
+        return text(json.dumps(dict(os.environ)) if args.get("verbose") else "up")  # planted: the environment echoed
     return text(f"unknown tool {name}", error=True)
 
 
