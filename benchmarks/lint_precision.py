@@ -74,7 +74,7 @@ def group_of(data: dict) -> str:
 
 def measure(select: list[str] | None = None, strict: bool = False, group: str | None = None) -> Tally:
     """Lint every labelled catalog (of one group, or all) with the chosen rules and tally findings against labels."""
-    from mcptest.checks.lint import lint_tool, select_rules
+    from mcptest.checks.lint import lint_tools, select_rules
 
     rules = select_rules(select or (), (), strict=strict)
     tally = Tally()
@@ -84,7 +84,7 @@ def measure(select: list[str] | None = None, strict: bool = False, group: str | 
             continue
         labels = _labels(data)
         covered: set[Key] = set()
-        findings = [f for tool in _tools(data["catalog"]) for f in lint_tool(tool, rules)]
+        findings = [f for found in lint_tools(_tools(data["catalog"]), rules) for f in found]
         for finding in findings:  # the findings alone: scores and token counts are not needed here
             if finding.rule == "PASS":
                 continue

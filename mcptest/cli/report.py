@@ -25,7 +25,7 @@ def report(
         typer.Argument(help="A report saved by `mcptest run --reporter json`; or `merge SHARD.json...`."),
     ],
     format: Annotated[
-        str, typer.Option("--format", "-f", help="pretty, json, junit, md, sarif, html or agent.")
+        str, typer.Option("--format", "-f", help="pretty, json, junit, md, sarif, html, agent, codequality.")
     ] = "pretty",
     output: Annotated[str | None, typer.Option("--output", "-o", help="Write here (default: stdout).")] = None,
     compare: Annotated[

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from mcptest.cli.annotate import AnnotationsOpt
 from mcptest.core.exit_codes import ExitCode
 from mcptest.core.printable import printable
 
@@ -26,7 +27,7 @@ def register(app: typer.Typer) -> None:
 def run(
     suite: Annotated[str | None, typer.Argument(help="The suite file (default: mcptest.yaml or mcptest.yml).")] = None,
     reporter: Annotated[
-        str, typer.Option("--reporter", "-r", help="pretty, json, junit, md, sarif, html or agent.")
+        str, typer.Option("--reporter", "-r", help="pretty, json, junit, md, sarif, html, agent or codequality.")
     ] = "pretty",
     output: Annotated[
         str | None, typer.Option("--output", "-o", help="Write the report here (default: stdout).")
@@ -72,6 +73,7 @@ def run(
         typer.Option("--history", help="Store the run in this history (sqlite:///PATH or postgresql://...)."),
     ] = None,
     no_history: Annotated[bool, typer.Option("--no-history", help="Do not store the run in any history.")] = False,
+    annotations: AnnotationsOpt = "auto",
     check_pins: Annotated[
         bool | None,
         typer.Option("--check-pins/--no-check-pins", help="Check mcptest.lock first (default: if it exists)."),
@@ -84,6 +86,7 @@ def run(
         import anyio
 
         from mcptest.agent.plan import AgentOptions
+        from mcptest.cli.annotate import annotate_run, chosen_mode
         from mcptest.cli.progress import live_progress, progress_mode
         from mcptest.core.errors import usage_error
         from mcptest.history.location import history_url
@@ -97,6 +100,7 @@ def run(
 
         if reporter not in REPORTERS:
             raise usage_error(f"--reporter: unknown format '{reporter}'; formats are {', '.join(REPORTERS)}")
+        annotating = chosen_mode(annotations)
         loaded = load_suite(find_suite(suite))
         check_output(output)
     for agent in loaded.agents:  # OpenTelemetry spans an import skipped, by reason
@@ -156,6 +160,7 @@ def run(
             )  # fmt: skip
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM: servers are stopped; report what finished
         emit(render(cut := state.report(interrupted=True)), output, f"the {reporter} report")
+        annotate_run(cut, annotating)
         _remember(cut, history_at, shard)
         return ExitCode.INTERRUPTED
     except Exception:  # a bug in mcptest: the finished results still reach the report, then the traceback
@@ -169,6 +174,7 @@ def run(
         for line in gate.lines:  # the floor lines go to stderr, so a JSON report on stdout stays clean
             print(printable(line), file=sys.stderr)
     emit(render(result.report), output, f"the {reporter} report")
+    annotate_run(result.report, annotating)
     _remember(result.report, history_at, shard)
     if result.report.summary.not_run:
         print(f"mcptest: -x: stopped at the first failure; {result.report.summary.not_run} not run", file=sys.stderr)

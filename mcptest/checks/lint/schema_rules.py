@@ -35,9 +35,11 @@ class Node:
 
 
 def walk(schema: Any) -> list[Node]:
-    """Every sub-schema of `schema`, depth first; anyOf/oneOf/allOf branches inherit property-ness."""
+    """Every sub-schema a call can reach from `schema`, depth first; anyOf/oneOf/allOf branches inherit
+    property-ness. A local `$ref` (`#/$defs/X`) is followed to its target, walked once at its own place; a
+    definition no reference reaches is not walked (SCH-011 reports it), and a reference cycle cannot loop."""
     global _last
-    if _last[0] is not schema:  # the four SCH rules run back to back on one tool: walk its schema once
+    if _last[0] is not schema:  # the SCH rules run back to back on one tool: walk its schema once
         _last = (schema, _walk(schema))
     return _last[1]
 
@@ -47,11 +49,13 @@ _last: tuple[Any, list[Node]] = (None, [])
 
 def _walk(root: Any) -> list[Node]:
     out: list[Node] = []
+    seen: set[tuple[str | int, ...]] = set()
     stack: list[tuple[Any, tuple[str | int, ...], bool]] = [(root, (), False)]
     while stack:
         schema, path, is_property = stack.pop()
-        if not isinstance(schema, dict):
+        if not isinstance(schema, dict) or path in seen:
             continue
+        seen.add(path)
         out.append(Node(path, schema, is_property))
         children: list[tuple[Any, tuple[str | int, ...], bool]] = []
         props = schema.get("properties")
@@ -60,10 +64,25 @@ def _walk(root: Any) -> list[Node]:
         for key in ("prefixItems", *_BRANCHES):
             branch = is_property and key in _BRANCHES
             children += [(sub, (*path, key, i), branch) for i, sub in enumerate(_list(schema.get(key)))]
-        for key in ("$defs", "definitions"):
-            children += [(sub, (*path, key, n), False) for n, sub in _items(schema.get(key))]
+        target = ref_path(schema.get("$ref"))
+        if target is not None:
+            children.append((resolve_path(root, target), target, False))
         stack.extend(reversed(children))
     return out
+
+
+def ref_path(ref: Any) -> tuple[str, ...] | None:
+    """The path a local reference (`#/$defs/X`) names inside the schema that holds it; None for any other."""
+    if not isinstance(ref, str) or not ref.startswith("#"):
+        return None
+    return tuple(raw.replace("~1", "/").replace("~0", "~") for raw in ref[1:].split("/")[1:])
+
+
+def definitions(root: Any) -> list[tuple[tuple[str, str], Any]]:
+    """The root's `$defs` and `definitions` entries, as (path, schema)."""
+    if not isinstance(root, dict):
+        return []
+    return [((key, name), sub) for key in ("$defs", "definitions") for name, sub in _items(root.get(key))]
 
 
 def _items(value: Any) -> list[tuple[str, Any]]:
@@ -398,3 +417,34 @@ def resolve_pointer(root: Any, pointer_text: str) -> Any:
         else:
             return None
     return node
+
+
+def sch_011_unreferenced_definition(tool: Tool) -> Iterator[Hit]:
+    """The input schema carries `$defs` (or `definitions`) that no `$ref` a call can reach points at.
+
+    What it flags: each tool whose input schema has definitions that no reference reaches from its properties
+    (directly or through another reached definition), reported once per tool naming every such definition. The
+    other schema rules lint only what a call can reach: a definition nobody uses is not linted entry by entry;
+    when several tools ship the same unused block, the catalog reports it once, listing the tools.
+    Worth acting on: always; the block is dead weight (a server that pastes one shared `$defs` block into every
+    tool makes each tool pay for it), and the fix is to drop it, or to reference what was meant to be used.
+    Why it matters: every definition is sent to the agent with the tool and costs context tokens on every turn;
+    an unused one says nothing about the call and invites the agent to fill fields the tool never reads.
+    Example: `{"properties": {"q": {"type": "string"}}, "$defs": {"Filter": {...}}}` with no `$ref` to Filter.
+    Fix: remove the unused definitions (generate each tool's schema with only the definitions it references).
+    """
+    root = tool.input_schema
+    defs = definitions(root)
+    if not defs:
+        return
+    reached = {node.path for node in walk(root)}
+    unused = [path for path, _ in defs if path not in reached]
+    if unused:
+        names = ", ".join(name for _, name in unused)
+        where = [pointer("inputSchema", *path) for path in unused]
+        yield Hit(
+            f"{len(unused)} of {len(defs)} definitions are never referenced: {names}",
+            "Drop the definitions no $ref uses.",
+            where[0],
+            tuple(where) if len(where) > 1 else (),
+        )
