@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from mcptest.agent.plan import RecordMode
     from mcptest.records.report import Report
     from mcptest.run.selection import Selection
+    from mcptest.run.telemetry import ExportTarget
     from mcptest.suite.models import Suite
 
 
@@ -78,6 +79,22 @@ def run(
         bool | None,
         typer.Option("--check-pins/--no-check-pins", help="Check mcptest.lock first (default: if it exists)."),
     ] = None,
+    otlp_endpoint: Annotated[
+        str | None,
+        typer.Option(
+            "--otlp-endpoint",
+            help="Send the run as OpenTelemetry spans to this OTLP/HTTP endpoint (or OTEL_EXPORTER_OTLP_ENDPOINT).",
+        ),
+    ] = None,
+    otlp_file: Annotated[
+        str | None, typer.Option("--otlp-file", help="Write the run's OpenTelemetry spans here as OTLP JSON.")
+    ] = None,
+    otlp_content: Annotated[
+        bool,
+        typer.Option(
+            "--otlp-content", help="Spans carry prompts, answers, tool arguments and results (secrets masked)."
+        ),
+    ] = False,
 ) -> int:
     """Run a suite against its MCP servers and report; exit 1 when anything fails."""
     from mcptest.cli.common import check_output, emit, loading, use_color
@@ -100,6 +117,7 @@ def run(
 
         if reporter not in REPORTERS:
             raise usage_error(f"--reporter: unknown format '{reporter}'; formats are {', '.join(REPORTERS)}")
+        telemetry = _telemetry(otlp_endpoint, otlp_file, otlp_content)
         annotating = chosen_mode(annotations)
         loaded = load_suite(find_suite(suite))
         check_output(output)
@@ -176,6 +194,11 @@ def run(
     emit(render(result.report), output, f"the {reporter} report")
     annotate_run(result.report, annotating)
     _remember(result.report, history_at, shard)
+    if telemetry is not None:  # after the report: an export never delays or changes it
+        from mcptest.run.telemetry import export_run
+
+        if (warning := export_run(result.report, result.agent_runs, telemetry, state.secrets)) is not None:
+            print(f"mcptest: warning: {printable(warning)}", file=sys.stderr)
     if result.report.summary.not_run:
         print(f"mcptest: -x: stopped at the first failure; {result.report.summary.not_run} not run", file=sys.stderr)
     if result.capped:
@@ -191,6 +214,22 @@ def _remember(report: Report, url: str | None, shard: str | None) -> None:
 
     if (warning := record_run(report, url, environ=os.environ, shard=shard)) is not None:
         print(printable(warning), file=sys.stderr)
+
+
+def _telemetry(endpoint: str | None, file: str | None, content: bool) -> ExportTarget | None:
+    """The OpenTelemetry export asked for by the flags or the OTEL_* variables; a bad one is a usage error."""
+    from mcptest.cli.common import check_output
+    from mcptest.core.errors import usage_error
+    from mcptest.run.telemetry import export_target
+
+    if endpoint is not None and not endpoint.startswith(("http://", "https://")):
+        raise usage_error(f"--otlp-endpoint: {endpoint!r} is not an http(s) URL (e.g. http://localhost:4318)")
+    if file is not None:
+        check_output(file)
+    try:
+        return export_target(endpoint, file, content, os.environ)
+    except ValueError as exc:
+        raise usage_error(str(exc)) from None
 
 
 def _print_selected(suite: Suite, selection: Selection) -> None:

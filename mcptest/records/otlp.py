@@ -478,7 +478,7 @@ def _call(span: _Span, missing: set[str]) -> dict[str, Any]:
         call["content"], call["structured_content"], result_error = result
         erred = erred or result_error
     call["is_error"] = erred
-    if span.end >= span.start and span.end:
+    if span.end > span.start:  # an instant span: no latency recorded
         call["latency_ms"] = (span.end - span.start) / 1e6
     if a.get("mcptest.unknown_tool") is True:
         call["unknown_tool"] = True

@@ -22,6 +22,7 @@ from mcptest.run.quarantine import quarantine_in_force
 from mcptest.run.rows import failed_row
 from mcptest.run.selection import Selection
 from mcptest.run.state import RunState, crash_message
+from mcptest.run.telemetry import AgentRunSet
 from mcptest.run.workers import run_all
 from mcptest.server.session import ServerConfig, SessionPool
 from mcptest.suite.models import Suite
@@ -41,6 +42,8 @@ class RunResult:
     """`--max-cost` was spent and runs were left undispatched (exit 5)."""
     notes: list[str] = field(default_factory=list)
     """Lines for stderr: cassettes written or not."""
+    agent_runs: list[AgentRunSet] = field(default_factory=list)
+    """Every agent test's runs as judged (for the telemetry sink), secrets not yet masked."""
 
 
 def selected_count(suite: Suite, selection: Selection) -> int:
@@ -119,6 +122,8 @@ async def run_suite(
             state.not_run = ran.not_run + len(agents)
             cells, agents = [], []
         live = await run_agents(cells, pool, suite.file, state.secrets, options)
+    agent_runs = [AgentRunSet(a.name, a.model, "recorded", a.recorded_runs()) for a in agents if a.recorded]
+    agent_runs += [AgentRunSet(c.cell.test.name, c.cell.model, c.cell.mode.value, c.traces) for c in live.cells]
     for agent in agents:
         try:
             rows, judged = judge_agent(agent, live, suite.file)
@@ -140,6 +145,7 @@ async def run_suite(
         bool(failed) and all(failed),
         capped=live.capped,
         notes=expired + live.notes,
+        agent_runs=agent_runs,
     )
 
 
