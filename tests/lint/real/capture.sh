@@ -4,7 +4,8 @@
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
 #   bash tests/lint/real/capture.sh install   # install the servers into $WORK (default /tmp/lint-capture)
-#   bash tests/lint/real/capture.sh capture   # list each one's tools into tests/lint/real/NAME.json
+#   bash tests/lint/real/capture.sh capture [NAME...]  # list each one's tools into tests/lint/real/NAME.json
+# (the dummy credentials go on the command line through env(1): mcptest does not pass its own environment on)
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 WORK=${WORK:-/tmp/lint-capture}
@@ -66,15 +67,16 @@ capture() {
   mkdir -p excel
   for row in "${SERVERS[@]}"; do
     IFS='|' read -r name envs cmd <<<"$row"
+    if [ $# -gt 0 ] && [[ " $* " != *" $name "* ]]; then continue; fi
     out="$ROOT/tests/lint/real/$name.json"
     echo "== $name"
     PATH="$WORK/node_modules/.bin:$(printf '%s:' "$WORK"/venv-*/bin)$PATH" \
-      env $envs timeout 60 $MCPTEST tools --command "$cmd" --output "$out" || echo "capture $name failed"
+      timeout 60 $MCPTEST tools --command "env $envs $cmd" --output "$out" || echo "capture $name failed"
   done
 }
 
 case "${1:-}" in
   install) install ;;
-  capture) capture ;;
+  capture) shift; capture "$@" ;;
   *) echo "usage: $0 install|capture" >&2; exit 2 ;;
 esac
