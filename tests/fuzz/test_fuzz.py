@@ -186,3 +186,19 @@ fuzz:
     suite.write_text(bad, encoding="utf-8")
     refused = run_cli("validate", str(suite))
     assert refused.code == 2 and "unknown server 'nope'" in refused.stderr
+
+
+def test_findings_as_sarif_name_the_class_the_tool_and_the_replay(defects: dict[str, Any]) -> None:
+    from mcptest.fuzz.report import FuzzReport
+    from mcptest.fuzz.sarif import fuzz_sarif
+
+    log = json.loads(fuzz_sarif(FuzzReport.model_validate(defects)))
+    results = log["runs"][0]["results"]
+    assert len(results) == len(defects["findings"])
+    crash = next(r for r in results if r["ruleId"] == "fuzz/crash")
+    assert crash["level"] == "error"
+    assert crash["locations"][0]["logicalLocations"][0]["name"] == "get_record"
+    assert crash["properties"]["input"] == {"id": ""} and "--replay" in crash["properties"]["replay"]
+    rules = log["runs"][0]["tool"]["driver"]["rules"]
+    assert {r["id"] for r in rules} == {r["ruleId"] for r in results}
+    assert next(r for r in results if r["ruleId"] == "fuzz/invalid_accepted")["level"] == "warning"
