@@ -42,6 +42,7 @@ def fuzz(
         str | None, typer.Option("--replay", help="Make one call with this JSON input (with one --tool).")
     ] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print the report as JSON on stdout.")] = False,
+    sarif: Annotated[bool, typer.Option("--sarif", help="Print the findings as SARIF 2.1.0.")] = False,
     fail_on: Annotated[str, typer.Option("--fail-on", help="error, warning, info or never.")] = "error",
     no_color: Annotated[bool, typer.Option("--no-color", help="No ANSI colour.")] = False,
     debug: Annotated[bool, typer.Option("--debug", help="Log the SDK's debug output to stderr.")] = False,
@@ -88,7 +89,11 @@ def fuzz(
         if exc.stderr:
             print(printable(exc.stderr), file=sys.stderr)
         return ExitCode.FAILED
-    if json_output:
+    if sarif:
+        from mcptest.fuzz.sarif import fuzz_sarif
+
+        sys.stdout.write(fuzz_sarif(report, suite))
+    elif json_output:
         sys.stdout.write(json.dumps(report.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n")
     else:
         print_report(report, no_color)

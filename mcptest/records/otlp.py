@@ -92,7 +92,7 @@ class _Bad(Exception):
 
 
 class _Span:
-    __slots__ = ("attrs", "end", "error", "name", "parent", "resource", "span_id", "start", "trace_id")
+    __slots__ = ("attrs", "end", "error", "kind", "name", "parent", "resource", "span_id", "start", "trace_id")
 
     def __init__(
         self,
@@ -115,6 +115,7 @@ class _Span:
         self.attrs = attrs
         self.error = error
         self.resource = resource
+        self.kind = _classify(attrs)
 
 
 def is_otlp(path: str | Path) -> bool:
@@ -128,7 +129,22 @@ def is_otlp(path: str | Path) -> bool:
 
 
 def load_otlp(path: str | Path, group_by: str | None = None) -> OtlpImport:
-    """The agent runs of an OTLP JSON file: one per trace id, or per value of the `group_by` attribute."""
+    """The agent runs of an OTLP JSON file: one per trace id, or per value of the `group_by` attribute.
+
+    The cyclic garbage collector is paused meanwhile: the load builds millions of acyclic objects, and its full
+    passes over them more than doubled the time of a 200,000-span file (benchmarks/otel.py)."""
+    import gc
+
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _load(path, group_by)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _load(path: str | Path, group_by: str | None) -> OtlpImport:
     name = str(path)
     spans: dict[str, dict[str, _Span]] = {}
     for span in _read(path, name, group_by):
@@ -136,7 +152,8 @@ def load_otlp(path: str | Path, group_by: str | None = None) -> OtlpImport:
     skipped: dict[str, int] = {}
     missing: set[str] = set()
     groups: dict[str, list[list[_Span]]] = {}
-    for trace_id, by_id in spans.items():
+    for trace_id in list(spans):
+        by_id = spans.pop(trace_id)  # the raw spans go as their runs are built
         key = trace_id
         if group_by is not None:
             found = next((s.attrs.get(group_by) for s in by_id.values() if s.attrs.get(group_by) is not None), None)
@@ -331,7 +348,10 @@ def _value(v: Any, loc: Loc, depth: int) -> Any:
 
 
 def _kind(span: _Span) -> str | None:
-    a = span.attrs
+    return span.kind
+
+
+def _classify(a: dict[str, Any]) -> str | None:
     op = a.get("gen_ai.operation.name")
     oi = a.get("openinference.span.kind")
     if op in _TOOL_OPS or oi == "TOOL" or (op is None and a.get("mcp.method.name") == "tools/call"):
@@ -378,8 +398,11 @@ def _inside_tool(span: _Span, by_id: dict[str, _Span]) -> bool:
     return False
 
 
+_JSON_START = frozenset('{["-0123456789tfn')
+
+
 def _json_or_text(value: Any) -> Any:
-    if isinstance(value, str):
+    if isinstance(value, str) and value[:1] in _JSON_START:
         try:
             return json.loads(value)
         except ValueError:

@@ -21,8 +21,11 @@ if TYPE_CHECKING:
     from mcptest.fuzz.inputs import Schema
     from mcptest.fuzz.report import FuzzReport
     from mcptest.records.catalog import Tool
+    from mcptest.records.report import TestResult
     from mcptest.server.fuzzing import FuzzTarget
     from mcptest.server.session import ServerConfig
+    from mcptest.suite.blocks.fuzz import FuzzBlock
+    from mcptest.suite.models import Suite
 
 SHRINK_CALLS = 60
 """At most this many calls shrink one finding (a hang's tries each cost a timeout: at most `HANG_SHRINK_CALLS`)."""
@@ -278,3 +281,58 @@ class _ToolRun:
             words += ["--max-call-ms", str(self.options.max_call_ms)]
         words += ["--replay", json.dumps(args, ensure_ascii=False, separators=(",", ":"))]
         return shlex.join(words)
+
+
+async def run_fuzz_block(block: FuzzBlock, fields: dict[str, Any], suite: Suite) -> tuple[TestResult, bool]:
+    """A suite's `fuzz:` block: its server started on its own (a crash harms no other test), fuzzed, the block's
+    assertions checked over the counts; a failure names each finding with its minimal input and replay line."""
+    from mcptest.core.errors import UserError
+    from mcptest.expect.assertions import check, resolve
+    from mcptest.records.report import Status, TestResult
+    from mcptest.run.rows import elapsed_ms, failed_row
+    from mcptest.server.session import ServerUnavailable
+
+    start = time.perf_counter()
+    options = FuzzOptions(
+        tools=block.tools,
+        cases=block.cases,
+        seed=block.seed,
+        max_call_ms=block.max_call_ms,
+        allow_writes=block.allow_writes,
+        command_line=[suite.file, "--server", block.server],
+    )
+    try:
+        report = await fuzz_async(block.server, suite.servers[block.server], Path(suite.file).parent, options)
+    except ServerUnavailable as exc:
+        return failed_row(fields, start, exc.message, exc.stderr), "no handshake within" in exc.message
+    except UserError as exc:
+        return failed_row(fields, start, "; ".join(p.message for p in exc.problems), ""), False
+    targets = fuzz_targets(report)
+    failures = check(block.assertions, lambda path: resolve(targets, path))
+    if failures and report.findings:  # say which findings, not only how many
+        found = "; ".join(
+            f"{f.severity} {f.kind} on {f.tool} {json.dumps(f.input)} (`{f.replay}`)" for f in report.findings
+        )
+        failures[0] = failures[0].model_copy(update={"message": f"{failures[0].message}: {found}"})
+    figures = {k: v for k, v in targets.items() if isinstance(v, int)}
+    status = Status.FAILED if failures else Status.PASSED
+    return TestResult(**fields, status=status, duration_ms=elapsed_ms(start), failures=failures, targets=figures), False
+
+
+def fuzz_targets(report: FuzzReport) -> dict[str, Any]:
+    """What a `fuzz:` block's assertions read: findings per severity, calls made, and calls per finding class."""
+    counts = report.counts()
+    from mcptest.fuzz.classify import SEVERITY
+
+    classes = dict.fromkeys(SEVERITY, 0)
+    for tool in report.tools:
+        for kind, n in tool.counts.items():
+            classes[kind] = classes.get(kind, 0) + n
+    return {
+        "error_count": counts["error"],
+        "warning_count": counts["warning"],
+        "info_count": counts["info"],
+        "finding_count": len(report.findings),
+        "cases": sum(t.cases for t in report.tools),
+        "classes": classes,
+    }

@@ -15,6 +15,7 @@ from mcptest.core.secrets import is_secret_name, mask_problems, secret_parts
 from mcptest.core.validation import did_you_mean, problems_from, where
 from mcptest.core.yaml_source import Loc, SourceDoc
 from mcptest.suite.agents import AGENT_TARGET_ROOTS
+from mcptest.suite.blocks.fuzz import TARGET_ROOTS as FUZZ_TARGET_ROOTS
 from mcptest.suite.blocks.latency import latency_target_problem
 from mcptest.suite.blocks.quarantine import quarantine_problems
 from mcptest.suite.blocks.security import TARGET_ROOTS as SECURITY_TARGET_ROOTS
@@ -37,6 +38,7 @@ _SECTIONS = {
     "agents": AGENT_TARGET_ROOTS,
     "tool_quality": QUALITY_TARGET_ROOTS,
     "security": SECURITY_TARGET_ROOTS,
+    "fuzz": FUZZ_TARGET_ROOTS,
 }
 
 
@@ -95,6 +97,8 @@ def load_suite(path: str | Path, environ: Mapping[str, str] | None = None) -> Su
         block._line = doc.value_pos(("tool_quality", i))[0]
     for i, scan in enumerate(suite.security):
         scan._line = doc.value_pos(("security", i))[0]
+    for i, fuzzing in enumerate(suite.fuzz):
+        fuzzing._line = doc.value_pos(("fuzz", i))[0]
     return suite
 
 

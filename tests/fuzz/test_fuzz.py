@@ -153,3 +153,52 @@ def test_a_correct_sdk_server_shows_nothing_above_info(tmp_path: Path) -> None:
     assert [t.cases for t in report.tools] == [60, 60]
     assert [f for f in report.findings if f.severity != "info"] == []
     assert report.ok
+
+
+def test_a_suite_fuzz_block_gates_on_findings_and_reports_through_junit(tmp_path: Path) -> None:
+    suite = tmp_path / "suite.yml"
+    server = ROOT / "tests" / "servers" / "fuzz_defects_server.py"
+    suite.write_text(
+        f"""servers:
+  defects:
+    command: [{json.dumps(PYTHON)}, {json.dumps(str(server))}]
+fuzz:
+  - name: summary fuzzed
+    server: defects
+    tools: [get_summary]
+    cases: 6
+  - name: summary never crashes
+    server: defects
+    tools: [get_summary]
+    cases: 6
+    expect:
+      - classes.crash: {{ "<=": 0 }}
+""",
+        encoding="utf-8",
+    )
+    ran = run_cli("run", str(suite), "-r", "junit")
+    assert ran.code == 1, ran.stderr
+    assert 'tests="2" failures="1"' in ran.stdout
+    assert "error output_schema on get_summary" in ran.stdout and "--replay" in ran.stdout
+    bad = suite.read_text(encoding="utf-8").replace(
+        "server: defects\n    tools: [get_summary]\n    cases: 6\n  -", "server: nope\n    cases: 6\n  -"
+    )
+    suite.write_text(bad, encoding="utf-8")
+    refused = run_cli("validate", str(suite))
+    assert refused.code == 2 and "unknown server 'nope'" in refused.stderr
+
+
+def test_findings_as_sarif_name_the_class_the_tool_and_the_replay(defects: dict[str, Any]) -> None:
+    from mcptest.fuzz.report import FuzzReport
+    from mcptest.fuzz.sarif import fuzz_sarif
+
+    log = json.loads(fuzz_sarif(FuzzReport.model_validate(defects)))
+    results = log["runs"][0]["results"]
+    assert len(results) == len(defects["findings"])
+    crash = next(r for r in results if r["ruleId"] == "fuzz/crash")
+    assert crash["level"] == "error"
+    assert crash["locations"][0]["logicalLocations"][0]["name"] == "get_record"
+    assert crash["properties"]["input"] == {"id": ""} and "--replay" in crash["properties"]["replay"]
+    rules = log["runs"][0]["tool"]["driver"]["rules"]
+    assert {r["id"] for r in rules} == {r["ruleId"] for r in results}
+    assert next(r for r in results if r["ruleId"] == "fuzz/invalid_accepted")["level"] == "warning"
