@@ -15,6 +15,7 @@ from ruamel.yaml import YAML
 
 from mcptest.core.exit_codes import ExitCode
 from mcptest.records.otlp import load_otlp
+from mcptest.run.telemetry import export_target
 from mcptest.suite.loader import load_suite
 from tests.conftest import ROOT, run_cli
 
@@ -214,9 +215,12 @@ def test_contents_only_on_request_and_secrets_masked(tmp_path: Path) -> None:
     assert trace.tool_calls[0].args == {"token": "***"} and trace.final_response == "done"
 
 
-def test_a_protocol_the_exporter_does_not_speak_is_a_usage_error() -> None:
-    ran = run_cli(
-        "run", str(EXAMPLES / "mcptest.yml"), "--otlp-endpoint", "http://127.0.0.1:9",
-        env={"OTEL_EXPORTER_OTLP_PROTOCOL": "grpc"},
-    )  # fmt: skip
-    assert ran.code == ExitCode.USAGE and "http/protobuf" in ran.stderr and "Traceback" not in ran.stderr
+def test_a_protocol_the_exporter_does_not_speak_is_refused_and_the_variables_turn_export_on() -> None:
+    with pytest.raises(ValueError, match="http/protobuf"):
+        export_target(
+            None, None, False, {"OTEL_EXPORTER_OTLP_ENDPOINT": "http://h:4318", "OTEL_EXPORTER_OTLP_PROTOCOL": "grpc"}
+        )
+    target = export_target(None, None, False, {"OTEL_EXPORTER_OTLP_ENDPOINT": "http://h:4318/"})
+    assert target is not None and target.endpoint == "http://h:4318/v1/traces"
+    assert export_target(None, None, False, {"OTEL_SDK_DISABLED": "true", "OTEL_EXPORTER_OTLP_ENDPOINT": "x"}) is None
+    assert export_target(None, None, False, {}) is None
