@@ -18,6 +18,7 @@ from typing import Any
 
 _MAX_DEPTH = 4
 _TRIES = 8
+_REPEAT_TRIES = 2
 _UNICODE = ("é", "Ωmega", "日本語", "😀", "a\u0301", "\u202etxt", "Zero\u200bwidth")
 _PLAIN = ("a", "x", "test", "1", "hello world", "A_b-9", "/tmp", "null", "0")
 _FORMATS = {
@@ -330,6 +331,7 @@ def cases(schema_json: dict[str, Any], count: int, seed: int, salt: str = "") ->
     broken = mutations(schema)
     out: list[Case] = []
     seen: set[str] = set()
+    misses = 0
     plan = iter(_plan(count, broken))
     budget = count * _TRIES
     while len(out) < count and budget > 0:
@@ -347,10 +349,12 @@ def cases(schema_json: dict[str, Any], count: int, seed: int, salt: str = "") ->
         else:
             case = Case(base, True, f"valid (edge: {edge})" if edge else "valid")
         key = _json(case.args)
-        if key in seen and budget > count:
+        if key in seen and misses < _REPEAT_TRIES:  # a few tries for a new input, then a repeat is fine
+            misses += 1
             continue
         seen.add(key)
         out.append(case)
+        misses = 0
     return out
 
 
