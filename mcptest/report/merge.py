@@ -8,7 +8,7 @@ from mcptest.core.errors import Problem, UserError
 from mcptest.records.coverage import judge_coverage, merge_coverage
 from mcptest.records.report import Report, TestResult, summarize
 
-KIND_ORDER = {"tool": 0, "resource": 1, "prompt": 2, "quality": 3, "security": 4}
+KIND_ORDER = {"tool": 0, "resource": 1, "prompt": 2, "quality": 3, "security": 4, "fuzz": 5}
 """The order `runner.select` runs tests in (then agent tests), each kind in file order."""
 
 

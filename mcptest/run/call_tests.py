@@ -47,13 +47,23 @@ async def run_call_test(
     except ServerUnavailable as exc:
         return failed_row(base, start, exc.message, exc.stderr), "no handshake within" in exc.message
     start = time.perf_counter()  # the server's start-up is the run's cost, not this test's
+    figures = None
     try:
-        outcome = await make_call(test, session)
+        if test.latency is None:
+            outcome = await make_call(test, session)
+        else:
+            from mcptest.run.latency import measure
+
+            def answer_failed(outcome: CallOutcome) -> bool:
+                failures, error = judge(test, outcome, per_answer=True)
+                return bool(failures or error)
+
+            outcome, figures = await measure(test.latency, lambda: make_call(test, session), answer_failed, session)
     except (UnknownName, ServerUnavailable) as exc:
         return failed_row(base, start, str(exc), getattr(exc, "stderr", "")), False
     if tally is not None and outcome.result is not None:
         count_call(tally, test, outcome.result)
-    failures, error = judge(test, outcome)
+    failures, error = judge(test, outcome, figures.model_dump(exclude={"histogram"}) if figures else None)
     failed = bool(failures or error)
     # after a timeout, listing would reconnect for a mere hint (and an unknown tool is answered, not waited on)
     if failed and not session.stale and (unlisted := await unlisted_tool(test, session)):
@@ -65,6 +75,7 @@ async def run_call_test(
         failures=failures,
         error=error,
         stderr=(session.stderr_tail() or None) if outcome.error and error else None,
+        latency=figures,
     ), False
 
 
@@ -122,14 +133,19 @@ async def output_findings(session: ServerSession, tool: str, wire: dict[str, Any
     return [f"structuredContent does not match the outputSchema of '{tool}' at {at}: {error_text(err)}"]
 
 
-def judge(test: CallTest, outcome: CallOutcome) -> tuple[list[AssertionFailure], str | None]:
+def judge(
+    test: CallTest, outcome: CallOutcome, latency: dict[str, Any] | None = None, *, per_answer: bool = False
+) -> tuple[list[AssertionFailure], str | None]:
     """The failed assertions and the non-assertion error of one call.
 
     A server request the suite gives no answer to fails the test, saying how to answer it. A protocol error fails
     the test unless an assertion targets `error`. An `isError` result fails a test that has no assertions; a test
-    with assertions is judged by them alone.
+    with assertions is judged by them alone. `latency`: the figures of a call measured many times, which the
+    `latency.*` assertions read; `per_answer`: judge one of those calls, by every check but the latency ones.
     """
     assertions = test.assertions
+    if per_answer:
+        assertions = [a for a in assertions if target_root(a.target) != "latency"]
     if outcome.capture.unanswered:
         return [], "; ".join(outcome.capture.unanswered)
     if outcome.error and not any(target_root(a.target) == "error" for a in assertions):
@@ -146,9 +162,9 @@ def judge(test: CallTest, outcome: CallOutcome) -> tuple[list[AssertionFailure],
         )
         for finding in outcome.findings
     ]
-    failures += check(assertions, lookup(outcome))
+    failures += check(assertions, lookup(outcome, latency))
     budget = test.max_duration_ms
-    if budget is not None and outcome.duration_ms > budget:
+    if budget is not None and outcome.duration_ms > budget and not per_answer:
         line, col = test.max_duration_at or (None, None)
         failures.append(
             AssertionFailure(

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from mcptest.run.call_tests import CallTest, call_fields, run_call_test
 from mcptest.run.security import run_security_block, security_fields
+from mcptest.suite.blocks.fuzz import FuzzBlock
 from mcptest.suite.blocks.security import SecurityBlock
 from mcptest.suite.blocks.tool_quality import ToolQualityBlock
 from mcptest.suite.models import ToolTest
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
     from mcptest.server.session import SessionPool
     from mcptest.suite.models import Suite
 
-Test = CallTest | ToolQualityBlock | SecurityBlock
+Test = CallTest | ToolQualityBlock | SecurityBlock | FuzzBlock
 
 
 @dataclass(frozen=True)
@@ -47,12 +48,23 @@ async def _run_quality(block: ToolQualityBlock, pool: SessionPool, suite: Suite)
     return await run_quality_block(block, pool, suite)
 
 
+def _fuzz_fields(block: FuzzBlock, file: str) -> dict[str, Any]:
+    return dict(name=block.name, kind="fuzz", file=file, line=block._line, tags=block.tags, server=block.server)
+
+
+async def _run_fuzz(block: FuzzBlock, pool: SessionPool, suite: Suite) -> tuple[TestResult, bool]:
+    from mcptest.run.fuzz import run_fuzz_block  # the fuzzer loads only for a suite with this block
+
+    return await run_fuzz_block(block, _fuzz_fields(block, suite.file), suite)
+
+
 KINDS: dict[type, Kind] = {
     ToolTest: Kind(call_fields, run_call_test, run_call_test),
     ResourceTest: Kind(call_fields, run_call_test, run_call_test),
     PromptTest: Kind(call_fields, run_call_test, run_call_test),
     ToolQualityBlock: Kind(_quality_fields, _run_quality),
     SecurityBlock: Kind(security_fields, run_security_block),
+    FuzzBlock: Kind(_fuzz_fields, _run_fuzz),
 }
 
 

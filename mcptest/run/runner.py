@@ -25,6 +25,7 @@ from mcptest.run.quarantine import quarantine_in_force
 from mcptest.run.rows import failed_row
 from mcptest.run.selection import Selection
 from mcptest.run.state import RunState, crash_message
+from mcptest.run.telemetry import AgentRunSet
 from mcptest.run.workers import run_all
 from mcptest.server.session import ServerConfig, SessionPool
 from mcptest.suite.models import Suite
@@ -44,6 +45,8 @@ class RunResult:
     """`--max-cost` was spent and runs were left undispatched (exit 5)."""
     notes: list[str] = field(default_factory=list)
     """Lines for stderr: cassettes written or not."""
+    agent_runs: list[AgentRunSet] = field(default_factory=list)
+    """Every agent test's runs as judged (for the telemetry sink), secrets not yet masked."""
 
 
 def selected_count(suite: Suite, selection: Selection) -> int:
@@ -53,8 +56,10 @@ def selected_count(suite: Suite, selection: Selection) -> int:
 
 def select(suite: Suite, selection: Selection) -> list[Test]:
     """The suite's tests that the filters select: tool, resource and prompt tests, then `tool_quality:` and
-    `security:` blocks, each in file order."""
-    tests: list[Test] = [*suite.tools, *suite.resources, *suite.prompts, *suite.tool_quality, *suite.security]
+    `security:` and `fuzz:` blocks, each in file order."""
+    tests: list[Test] = [
+        *suite.tools, *suite.resources, *suite.prompts, *suite.tool_quality, *suite.security, *suite.fuzz,
+    ]  # fmt: skip
     return [t for t in tests if selection.matches(t)]
 
 
@@ -126,6 +131,8 @@ async def run_suite(
         calls_ran = sum(isinstance(t, CallTest) for t, r in zip(tests, ran.results, strict=True) if r is not None)
         in_suite = len(suite.tools) + len(suite.resources) + len(suite.prompts) + len(suite.agents)
         state.coverage = await measure_run(pool, state.tally, suite, calls_ran + len(agents), in_suite)
+    agent_runs = [AgentRunSet(a.name, a.model, "recorded", a.recorded_runs()) for a in agents if a.recorded]
+    agent_runs += [AgentRunSet(c.cell.test.name, c.cell.model, c.cell.mode.value, c.traces) for c in live.cells]
     for agent in agents:
         try:
             rows, judged = judge_agent(agent, live, suite.file)
@@ -149,6 +156,7 @@ async def run_suite(
         bool(failed) and all(failed),
         capped=live.capped,
         notes=expired + live.notes,
+        agent_runs=agent_runs,
     )
 
 

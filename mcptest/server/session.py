@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import logging
 import math
-import os
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +19,7 @@ import anyio
 from mcptest.server.client_answers import CallCapture, ClientSide
 from mcptest.server.limits import limits, raise_hint
 from mcptest.server.primitives import Cursors, MakeRequest, list_all, opt_in_logs, send_unchecked, send_wire
+from mcptest.server.stderr_capture import StderrCapture
 from mcptest.server.tasks import (
     TaskFailed,
     TaskNotes,
@@ -50,15 +49,20 @@ class InProcessServer:
 
 ServerConfig = StdioServer | HttpServer | InProcessServer
 _STDERR_TAIL_LINES = 20
+_TRIM_EVERY_S = 0.5
 
 
 class ServerUnavailable(Exception):
     """A server could not be started, reached or talked to."""
 
-    def __init__(self, message: str, stderr: str = "") -> None:
+    def __init__(self, message: str, stderr: str = "", kind: str = "unavailable", code: int | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.stderr = stderr
+        self.kind = kind
+        """What went wrong, for a caller that judges it (the fuzzer): `timeout`, `closed` (the server exited or
+        hung up), `error` (a JSON-RPC error answer, its `code`), or `unavailable` (anything else)."""
+        self.code = code
 
 
 class EndlessPages(ServerUnavailable):
@@ -80,6 +84,10 @@ class CallOutcome:
     """Log and progress notifications and server requests seen during the call."""
     task: dict[str, Any] | None = None
     """For a call made as a task: its id, status history, polls and notifications (`TaskRun.target`)."""
+    error_kind: str | None = None
+    """With `error`: `timeout`, `closed`, `error` (a JSON-RPC error, `error_code`), `malformed` (a result that
+    breaks its shape) or `unavailable`."""
+    error_code: int | None = None
 
     @property
     def logs(self) -> list[dict[str, Any]]:
@@ -120,13 +128,13 @@ class ServerSession:
         self.name = name
         self.config = config
         self._base_dir = base_dir
-        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 (the server writes to its descriptor)
         self._client: Any = None
         self._dead: str | None = None
         self._broken: str | None = None
         self._stdout_garbage: list[str] = []
         self._garbage_seen = 0  # how many non-JSON-RPC lines so far: a failure names only those seen during it
         self._limits = limits()
+        self._stderr = StderrCapture(self._limits.stderr_bytes)
         self._watch = Watch(self._limits.content_items)
         self._generation = 0  # which connection is current: a timed-out one is closed and a fresh one opened
         self._stale = False
@@ -150,7 +158,7 @@ class ServerSession:
         from mcptest.server.early_stdio import spawn
 
         command, args, env, cwd = self._stdio_command()
-        self._early = await spawn(command, args, env, cwd, self._stderr)
+        self._early = await spawn(command, args, env, cwd, self._stderr.file)
 
     async def discard_early(self) -> None:
         """End the server `start_early` started, which no transport took over."""
@@ -196,7 +204,10 @@ class ServerSession:
                     await opt_in_logs(client)
                     started = True
                     task_status.started()
-                    await self._closing.wait()
+                    while not self._closing.is_set():  # a server flooding stderr must not fill the disk
+                        with anyio.move_on_after(_TRIM_EVERY_S):
+                            await self._closing.wait()
+                        self._stderr.trim()
         except Exception as exc:  # the SDK raises many kinds; each means "the server is not usable"
             if not started:
                 raise self._unavailable(self._where() + _describe(exc)) from None
@@ -248,7 +259,7 @@ class ServerSession:
         command, args, env, cwd = self._stdio_command()
         # undecodable bytes become U+FFFD, so `_on_message` sees them at once instead of the reader stalling
         params = StdioServerParameters(command=command, args=args, env=env, cwd=cwd, encoding_error_handler="replace")
-        return Watched(GroupedStdio(params, self._stderr), self._watch)
+        return Watched(GroupedStdio(params, self._stderr.file), self._watch)
 
     def _stdio_command(self) -> tuple[str, list[str], dict[str, str], Path]:
         assert isinstance(self.config, StdioServer)
@@ -379,12 +390,14 @@ class ServerSession:
                 parsed = model.model_validate(raw)
                 result = parsed.model_dump(mode="json", by_alias=True, exclude_none=True, exclude_unset=True)
             except ServerUnavailable as exc:
-                return CallOutcome(error=exc.message, duration_ms=_ms(start), capture=capture)
+                kind, code = exc.kind, exc.code
+                ms = _ms(start)
+                return CallOutcome(error=exc.message, duration_ms=ms, capture=capture, error_kind=kind, error_code=code)
             except TaskFailed as exc:
                 return CallOutcome(error=f"server '{self.name}': {exc}", duration_ms=_ms(start), capture=capture)
             except ValueError as exc:  # pydantic's ValidationError: the server broke the result's shape
                 message = f"server '{self.name}': malformed result: {str(exc).splitlines()[0]}"
-                return CallOutcome(error=message, duration_ms=_ms(start), capture=capture)
+                return CallOutcome(error=message, duration_ms=_ms(start), capture=capture, error_kind="malformed")
         error = f"server '{self.name}': {cut}" if cut else None
         return CallOutcome(result=result, error=error, duration_ms=_ms(start), capture=capture)
 
@@ -413,7 +426,7 @@ class ServerSession:
 
         await self._renew_if_stale()
         if self._dead:
-            raise self._unavailable(self._dead)
+            raise self._unavailable(self._dead, kind="closed")
         wait = anyio.CancelScope()
         self._waits.add(wait)
         seen, watch = self._garbage_seen, self._watch
@@ -431,11 +444,13 @@ class ServerSession:
             if _is_closed(exc):
                 if isinstance(self.config, HttpServer) and not self._broken:  # one cut-off answer: reconnect
                     self._stale = True
-                    raise self._unavailable("the server closed the connection during the request", seen) from None
+                    cut_off = "the server closed the connection during the request"
+                    raise self._unavailable(cut_off, seen, "closed") from None
                 self._dead = "the server closed the connection (it exited or crashed)"
-                raise self._unavailable(self._dead, seen) from None
+                raise self._unavailable(self._dead, seen, "closed") from None
             message = _cut(_without_code(exc))
-            raise self._unavailable(f"the server answered with error {exc.code}: {message}", seen) from None
+            answered = f"the server answered with error {exc.code}: {message}"
+            raise self._unavailable(answered, seen, "error", exc.code) from None
         except Exception as exc:
             raise self._unavailable(_describe(exc), seen) from None
         finally:
@@ -452,7 +467,8 @@ class ServerSession:
         """A request ran out of time: the connection is renewed before the next request (never waited on twice)."""
         self._stale = not isinstance(self.config, InProcessServer)
         renewed = "; mcptest reconnects before its next request" if self._stale else ""
-        return self._unavailable(f"no answer within {self.config.call_timeout_s:g}s{watch.note()}{renewed}", seen)
+        message = f"no answer within {self.config.call_timeout_s:g}s{watch.note()}{renewed}"
+        return self._unavailable(message, seen, "timeout")
 
     async def _renew_if_stale(self) -> None:
         """Close a connection a request timed out on (or HTTP cut short) and open a fresh one, once no other
@@ -481,11 +497,13 @@ class ServerSession:
                 for scope in list(self._waits):
                     scope.cancel()
 
-    def _unavailable(self, message: str, seen: int = 0) -> ServerUnavailable:
+    def _unavailable(
+        self, message: str, seen: int = 0, kind: str = "unavailable", code: int | None = None
+    ) -> ServerUnavailable:
         """The failure, with the first non-JSON-RPC line quoted when one arrived after `seen` of them."""
         if self._stdout_garbage and self._garbage_seen > seen:
             message += f"; the server wrote non-JSON-RPC output to stdout ({self._stdout_garbage[0]})"
-        return ServerUnavailable(f"server '{self.name}': {message}", self.stderr_tail())
+        return ServerUnavailable(f"server '{self.name}': {message}", self.stderr_tail(), kind, code)
 
     def release(self) -> None:
         """Free the stderr capture file."""
@@ -493,16 +511,10 @@ class ServerSession:
 
     def stderr_tail(self) -> str:
         """The last lines the server wrote to stderr: at most 20, and at most `Limits.stderr_bytes`."""
-        limit = self._limits.stderr_bytes
-        try:
-            size = os.fstat(self._stderr.fileno()).st_size
-            self._stderr.seek(max(0, size - limit))
-            data = self._stderr.read(limit)
-        except (OSError, ValueError):
-            return ""
+        data, before = self._stderr.tail()
         lines = data.decode("utf-8", errors="replace").splitlines()[-_STDERR_TAIL_LINES:]
-        if size > limit and lines:
-            lines[0] = f"[{size - limit:,} bytes of stderr cut before this; {raise_hint('stderr_bytes')}] " + lines[0]
+        if before and lines:
+            lines[0] = f"[{before:,} bytes of stderr cut before this; {raise_hint('stderr_bytes')}] " + lines[0]
         return "\n".join(lines)
 
 
