@@ -90,11 +90,10 @@ def one_run(suite_path: Path, bypass: bool) -> tuple[float, float, bool]:
 
 def counting_alone() -> float:
     """Seconds to feed 1,000 calls into a tally and measure the catalog (the pure part)."""
-    import yaml
-
+    from mcptest.core import yaml_source
     from mcptest.records.coverage import Tally, measure
 
-    manifest = yaml.safe_load(MANIFEST.read_text())
+    manifest = yaml_source.load(MANIFEST).data
     tools = [{"name": t["name"], "inputSchema": t["input_schema"]} for t in manifest["mock_server"]["tools"]]
     start = time.perf_counter()
     tally = Tally()
