@@ -89,7 +89,6 @@ class ServerCoverage(_Model):
     """What a run reached of one server's catalog."""
 
     server: str
-    catalog: str = Field(description="Where the catalog came from: `server` (listed live) or `traces` (recorded).")
     figures: dict[str, Figure] = Field(description="Per figure name (`tools`, `arguments`, ...).")
     tools: dict[str, ToolCoverage] = Field(default_factory=dict)
     resources: dict[str, bool] = Field(default_factory=dict, description="Static resource URI -> read.")
@@ -235,7 +234,6 @@ def measure(
     resources: Sequence[Mapping[str, Any]] = (),
     templates: Sequence[Mapping[str, Any]] = (),
     prompts: Sequence[Mapping[str, Any]] = (),
-    catalog: str = "server",
 ) -> ServerCoverage:
     """Lay the tally over one server's catalog (wire-form `tools/list`, `resources/list`,
     `resources/templates/list` and `prompts/list` items)."""
@@ -271,7 +269,6 @@ def measure(
     return _recounted(
         ServerCoverage(
             server=server,
-            catalog=catalog,
             figures={},
             tools=tool_rows,
             resources={u: u in read for u in uris},
@@ -401,7 +398,6 @@ def _union(a: ServerCoverage, b: ServerCoverage) -> ServerCoverage:
         )  # fmt: skip
     return ServerCoverage(
         server=a.server,
-        catalog=a.catalog if a.catalog == "server" else b.catalog,
         figures={},
         tools=tools,
         resources={u: a.resources.get(u, False) or b.resources.get(u, False) for u in {**a.resources, **b.resources}},

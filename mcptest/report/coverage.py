@@ -32,8 +32,7 @@ def console_lines(coverage: Coverage) -> list[str]:
         named = ", ".join(untested[:MOST_SHOWN]) + (f" and {len(untested) - MOST_SHOWN} more" if len(untested) >
                                                     MOST_SHOWN else "")  # fmt: skip
         tail = f"; untested: {named}" if untested else ("; every tool called" if cov.tools else "")
-        source = " (catalog from the recorded runs)" if cov.catalog == "traces" else ""
-        lines.append(f"coverage {cov.server}{source}: {summary_line(cov)}{tail}")
+        lines.append(f"coverage {cov.server}: {summary_line(cov)}{tail}")
     note = not_counted_note(coverage)
     return lines + ([note] if note else []) + coverage.notes
 
@@ -117,8 +116,7 @@ def render_coverage(coverage: Coverage, format: str, gates: list[GateReport] | N
         return "\n".join(markdown_lines(coverage, most=10**9)).rstrip("\n") + "\n"
     lines = []
     for cov in coverage.servers:
-        source = " (catalog from the recorded runs)" if cov.catalog == "traces" else ""
-        lines.append(f"{cov.server}{source}: {summary_line(cov)}")
+        lines.append(f"{cov.server}: {summary_line(cov)}")
         lines += [f"  untested {kind}: {item}" for kind, item in untested_items(cov)]
         lines += [f"  called but not listed: {name}" for name in cov.unlisted]
     lines += [n for n in [not_counted_note(coverage), *coverage.notes] if n]

@@ -32,7 +32,7 @@ async def measure_run(pool: SessionPool, tally: Tally, suite: Suite, counted: in
             notes.append(note)
         recorded = tally.trace_catalogs.get(name)
         if recorded:
-            servers.append(measure(name, tally, tools=list(recorded.values()), catalog="traces"))
+            servers.append(measure(name, tally, tools=list(recorded.values())))
         elif not pool.is_open(name) and name not in gated:
             notes.append(f"server '{name}': no session listed its catalog and the agent runs recorded none")
     specs = [GateSpec(server=g.server, file=suite.file, line=g._line, expect=g.expect) for g in suite.coverage]
