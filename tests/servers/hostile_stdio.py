@@ -4,9 +4,7 @@
 `echo` answers well; `stray_id` answers under an id never sent; `result_list` / `result_string` send a `result`
 that is not an object; `big_int` a 5,000-digit integer; `nan` / `infinity` bare `NaN` / `-Infinity`; `huge` a
 text of `mb` megabytes; `items` `count` content items; `stderr_line` one stderr line of `mb` megabytes, then an
-error; `stderr_flood` writes `mb` megabytes to stderr in 100 KB lines over about a second, waits, then answers an
-error naming how many bytes its stderr file holds on disk (what mcptest's capture let grow); `hang` never answers;
-`deaf` stops reading stdin and never answers; `progress` sends `steps` progress
+error; `hang` never answers; `deaf` stops reading stdin and never answers; `progress` sends `steps` progress
 notifications, napping `ms` between them; `log` a log message; `sample` a sampling request, then answers.
 `--pages cycle` makes `tools/list` hand out cursors a -> b -> a forever, `--pages same` the same cursor each time,
 `--pages endless` a new cursor each time. Requests run in threads, so calls overlap under `--workers`.
@@ -22,7 +20,7 @@ from typing import Any
 
 WRITE = threading.Lock()
 TOOLS = ["echo", "stray_id", "result_list", "result_string", "big_int", "nan", "infinity", "huge", "items"]
-TOOLS += ["stderr_line", "stderr_flood", "hang", "deaf", "progress", "log", "sample"]
+TOOLS += ["stderr_line", "hang", "deaf", "progress", "log", "sample"]
 PAGES = sys.argv[sys.argv.index("--pages") + 1] if "--pages" in sys.argv else "one"
 DEAF = threading.Event()
 _asked: dict[int, threading.Event] = {}
@@ -85,18 +83,6 @@ def call(request_id: Any, name: str, args: dict[str, Any], meta: dict[str, Any])
         sys.stderr.write("hostile: the last stderr line\n")
         sys.stderr.flush()
         send({"jsonrpc": "2.0", "id": request_id, "error": {"code": -32603, "message": "wrote a long stderr line"}})
-    elif name == "stderr_flood":
-        import os
-
-        for _ in range(int(float(args.get("mb", 1)) * 10)):
-            sys.stderr.write("F" * 99_999 + "\n")
-            sys.stderr.flush()
-            time.sleep(0.005)
-        sys.stderr.write("hostile: the last stderr line\n")
-        sys.stderr.flush()
-        time.sleep(1.2)  # a trim comes round
-        held = os.fstat(2).st_blocks * 512
-        send({"jsonrpc": "2.0", "id": request_id, "error": {"code": -32603, "message": f"disk {held}"}})
     elif name == "hang":
         return
     elif name == "deaf":
