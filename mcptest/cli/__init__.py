@@ -19,9 +19,11 @@ from typer.exceptions import TyperException
 
 from mcptest import __version__
 from mcptest.cli import (
+    badge,
     catalog,
     diff,
     doctor,
+    fuzz,
     history,
     init,
     mock,
@@ -42,6 +44,7 @@ from mcptest.core.printable import printable
 # The command registry: one plain list, one module per command.
 COMMANDS = (
     run, validate, schema, mock, doctor, rules, tools, catalog, tool_bench, report, init, diff, pin, security, history,
+    fuzz, badge,
 )  # fmt: skip
 
 
