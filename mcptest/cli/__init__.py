@@ -20,6 +20,7 @@ from typer.exceptions import TyperException
 from mcptest import __version__
 from mcptest.cli import (
     catalog,
+    conformance,
     diff,
     doctor,
     history,
@@ -42,6 +43,7 @@ from mcptest.core.printable import printable
 # The command registry: one plain list, one module per command.
 COMMANDS = (
     run, validate, schema, mock, doctor, rules, tools, catalog, tool_bench, report, init, diff, pin, security, history,
+    conformance,
 )  # fmt: skip
 
 

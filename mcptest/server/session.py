@@ -1,4 +1,5 @@
-"""MCP sessions: the only module that opens connections to servers (through the official `mcp` SDK).
+"""MCP sessions: the only module that opens connections to servers through the official `mcp` SDK (`raw` opens the
+conformance checker's SDK-free channels, which must send what the SDK would not).
 
 One session per server per run, opened when a test first needs it, reused, closed at the end. Every
 failure (missing command, crash, hang, garbage on stdout) becomes a message plus the server's stderr.
