@@ -4,6 +4,7 @@ answers the server's tools ask for, a quality gate, and a CI workflow."""
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -83,7 +84,11 @@ def write_starter(
     _, config = sources.servers[0]
     found = anyio.run(survey, name or "server", config, sources.base_dir, _folder(connection_argv(command)))
     name = name or server_name(found.server_name)
-    connection = {"command": shlex.split(command)} if command else {"url": url}
+    connection: dict[str, Any] = {"command": shlex.split(command)} if command else {"url": url}
+    here = os.path.relpath(Path.cwd(), root.resolve())
+    relative = [a for a in connection_argv(command) if not Path(a).is_absolute() and Path(a).exists()]
+    if relative and here != ".":  # the suite starts its servers in its own folder: keep `srv/x.py` found
+        connection["cwd"] = Path(here).as_posix()
     spec = mcptest_spec or install_spec()
     written = starter(found.catalog, name, connection, spec, refused=found.refused, root=root.resolve())
     workflow_path.parent.mkdir(parents=True, exist_ok=True)
@@ -344,10 +349,9 @@ def _one_line(text: str, limit: int = 160) -> str:
 
 
 def _reads_only(tool: Tool) -> bool:
-    from mcptest.checks.lint.server_managed import reads_only
+    from mcptest.checks.lint.server_managed import cannot_change_state
 
-    hints = tool.annotations or {}
-    return reads_only(tool) and hints.get("destructiveHint") is not True and hints.get("readOnlyHint") is not False
+    return cannot_change_state(tool)
 
 
 def _quality_ratchet(catalog: Catalog) -> list[str]:

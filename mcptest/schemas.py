@@ -82,6 +82,13 @@ def catalog_snapshot_schema() -> dict[str, Any]:
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", **CatalogSnapshot.model_json_schema()}
 
 
+def fuzz_schema() -> dict[str, Any]:
+    """The `mcptest fuzz --json` report."""
+    from mcptest.fuzz.report import FuzzReport
+
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **FuzzReport.model_json_schema()}
+
+
 def history_schemas() -> dict[str, Callable[[], dict[str, Any]]]:
     """`mcptest history --json`, `history test NAME --json` and `history flaky --json`, one schema each."""
 
@@ -110,6 +117,7 @@ SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
     "trace.v1.json": trace_schema,
     "diff.v1.json": diff_schema,
     "lock.v1.json": lock_schema,
+    "fuzz.v1.json": fuzz_schema,
     **history_schemas(),
 }
 

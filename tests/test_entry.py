@@ -54,3 +54,21 @@ def test_version_prints_the_package_version_and_help_names_it_first() -> None:
         assert (ran.code, ran.stdout) == (ExitCode.OK, f"mcptest {__version__}\n")
     described = [line for line in run_cli("--help").stdout.splitlines() if line.strip()][1]
     assert f"mcptest {__version__}" in described
+
+
+def test_colour_follows_the_stdout_of_the_moment_not_the_one_at_import(monkeypatch) -> None:
+    """A pytest capture or an embedding program swaps sys.stdout after mcptest is imported."""
+    import io
+
+    from mcptest.cli.common import use_color
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setattr("sys.stdout", Terminal())
+    assert use_color(False) is True
+    assert use_color(True) is False
+    monkeypatch.setattr("sys.stdout", io.StringIO())
+    assert use_color(False) is False

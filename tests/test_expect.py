@@ -52,6 +52,11 @@ def matcher(spec: dict[str, Any]) -> Matcher:
         ({"<=": 3}, 2.5, True),
         ({"<": 3}, "2", False),
         ({">=": 1}, True, False),
+        # integers past float range compare exactly instead of overflowing on the way to a float
+        ({">=": 1}, 10**400, True),
+        ({"<": 1e308}, 10**400, False),
+        ({">": 10**400}, 10**400 + 1, True),
+        ({"<": 3}, float("nan"), False),
     ],
 )
 def test_each_matcher_kind_judges_values_as_json(spec: dict[str, Any], actual: Any, passes: bool) -> None:

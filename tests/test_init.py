@@ -205,3 +205,20 @@ def test_init_refuses_to_overwrite_without_force_and_needs_a_server(tmp_path: Pa
     assert (tmp_path / "mcptest.yml").read_text() == "tools: []\n"
     nothing = run_cli("init", "--dir", str(tmp_path))
     assert nothing.code == ExitCode.USAGE and "--command" in nothing.stderr
+
+
+def test_a_relative_command_written_into_another_folder_still_starts_and_an_all_held_back_suite_loads(
+    tmp_path: Path,
+) -> None:
+    """The suite starts its servers in its own folder, so init records where a relative command was read from;
+    and a server whose every tool may change state leaves `tools:` over comments only, which loads as none."""
+    (tmp_path / "srv").mkdir()
+    server = (ROOT / "tests" / "servers" / "demo_server.py").read_text()
+    (tmp_path / "srv" / "demo_server.py").write_text(server)
+    made = run_cli("init", "--command", f"{sys.executable} srv/demo_server.py", "--dir", "out", cwd=tmp_path)
+    assert made.code == ExitCode.OK, made.stderr
+    text = (tmp_path / "out" / "mcptest.yml").read_text()
+    assert '    cwd: ".."\n' in text and "\ntools:\n  # add may change state" in text
+    ran = run_cli("run", "mcptest.yml", cwd=tmp_path / "out", timeout=120)
+    assert ran.code == ExitCode.OK, ran.stdout[-3000:] + ran.stderr[-3000:]
+    assert "1 passed, 0 failed" in ran.stdout

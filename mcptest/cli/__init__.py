@@ -19,10 +19,12 @@ from typer.exceptions import TyperException
 
 from mcptest import __version__
 from mcptest.cli import (
+    badge,
     catalog,
     conformance,
     diff,
     doctor,
+    fuzz,
     history,
     init,
     mock,
@@ -43,7 +45,7 @@ from mcptest.core.printable import printable
 # The command registry: one plain list, one module per command.
 COMMANDS = (
     run, validate, schema, mock, doctor, rules, tools, catalog, tool_bench, report, init, diff, pin, security, history,
-    conformance,
+    fuzz, badge, conformance,
 )  # fmt: skip
 
 

@@ -30,11 +30,12 @@ def warn_problems(problems: Iterable[object]) -> None:
         print(printable(f"mcptest: warning: {problem}"), file=sys.stderr)
 
 
-def use_color(no_color: bool, stream: object = sys.stdout) -> bool:
-    """Colour only on a terminal, and never with `--no-color` or `NO_COLOR` set."""
+def use_color(no_color: bool, stream: object | None = None) -> bool:
+    """Colour only on a terminal (`stream`, default today's stdout: a redirected or captured one counts), and never
+    with `--no-color` or `NO_COLOR` set."""
     if no_color or os.environ.get("NO_COLOR"):
         return False
-    isatty = getattr(stream, "isatty", None)
+    isatty = getattr(sys.stdout if stream is None else stream, "isatty", None)
     return bool(isatty and isatty())
 
 

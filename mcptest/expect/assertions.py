@@ -326,7 +326,9 @@ def _schema(actual: Any, expected: dict[str, Any]) -> str | None:
 
 def _compare(op: str, ok: Callable[[float, float], bool]) -> Callable[[Any, Any], str | None]:
     def compare(actual: Any, expected: float) -> str | None:
-        number = isinstance(actual, int | float) and not isinstance(actual, bool) and not math.isnan(actual)
+        # math.isnan on an int converts it to float, which overflows past 1e308: only floats can be NaN
+        number = isinstance(actual, int | float) and not isinstance(actual, bool)
+        number = number and not (isinstance(actual, float) and math.isnan(actual))
         if not number:
             return f"expected a number {op} {show(expected)}, got {show(actual)}"
         return None if ok(actual, expected) else f"{show(actual)} is not {op} {show(expected)}"

@@ -9,6 +9,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from mcptest.expect.failure import AssertionFailure
+from mcptest.records.coverage import Coverage
 from mcptest.records.verdict import Judgement
 
 REPORT_FORMAT_VERSION = "2"
@@ -26,6 +27,36 @@ class Status(StrEnum):
     SKIPPED = "skipped"
     INCOMPLETE = "incomplete"
     """A gate judged on fewer runs than the test asked for (a `--max-cost` cap): no verdict, never a pass."""
+
+
+class LatencyFigures(_Model):
+    """A call measured many times: its latency percentiles (HdrHistogram, 3 significant digits) and histogram."""
+
+    samples: int = Field(description="Calls measured (warm-up calls excluded); errors included.")
+    concurrency: int = Field(1, description="Calls in flight at once.")
+    warmup: int = Field(0, description="Calls made first and left out of the figures.")
+    errors: int = Field(
+        0,
+        description="Measured calls whose answer failed: a protocol error, a timeout, an "
+        "`isError` result, or an assertion of the test (other than a latency one) that does not hold on it.",
+    )
+    p50_ms: float
+    p90_ms: float
+    p95_ms: float
+    p99_ms: float
+    max_ms: float
+    mean_ms: float
+    histogram: str = Field(
+        description="Every measured call's latency in µs as an HdrHistogram (compressed, base64: "
+        "`HdrHistogram.decode`); histograms of the same call add exactly."
+    )
+
+    def line(self) -> str:
+        """The figures in one line of plain text."""
+        at = f" x{self.concurrency}" if self.concurrency > 1 else ""
+        errors = f"{self.errors} error{'s' if self.errors != 1 else ''}"
+        figures = " ".join(f"{k} {getattr(self, k + '_ms'):g}" for k in ("p50", "p90", "p95", "p99", "max"))
+        return f"latency over {self.samples} calls{at}: {figures} ms; {errors}"
 
 
 class TestResult(_Model):
@@ -55,6 +86,11 @@ class TestResult(_Model):
         default_factory=dict, description="Named figures the test measured, e.g. `mean_score` for `tool_quality`."
     )
     error: str | None = Field(None, description="A failure that is not an assertion: a server crash, a timeout, ...")
+    latency: LatencyFigures | None = Field(
+        None,
+        exclude_if=lambda v: v is None,
+        description="For a call test with `latency:`: the figures its `latency.*` assertions read (absent otherwise).",
+    )
     judgements: list[Judgement] = Field(
         default_factory=list,
         exclude_if=lambda v: not v,
@@ -145,6 +181,12 @@ class Report(_Model):
     results: list[TestResult] = Field(default_factory=list)
     gates: list[GateReport] = Field(default_factory=list, description="Gate blocks judged across runs.")
     summary: Summary
+    coverage: Coverage | None = Field(
+        None,
+        exclude_if=lambda v: v is None,
+        description="What the run reached of each server's catalog: tools, arguments, enum values, resources, "
+        "templates, prompts (absent when the run measured none).",
+    )
     interrupted: bool = Field(
         False,
         description="The run stopped before every selected test ran (Ctrl-C, SIGTERM, or a bug in mcptest): "

@@ -31,6 +31,11 @@ def render_pretty(report: Report, color: bool = False, width: int = 100, *, fram
         _result(console, result)
     for gate in report.gates:
         _gate(console, gate)
+    if framed and report.coverage is not None:
+        from mcptest.report.coverage import console_lines
+
+        for line in console_lines(report.coverage):
+            console.print(f"  [dim]{escape(line)}[/]")
     if framed:
         console.print(_summary_line(report))
     return out.getvalue()
@@ -43,6 +48,8 @@ def _result(console: Console, r: TestResult) -> None:
     meta = " · ".join(part for part in (where, f"{r.duration_ms:.0f} ms") if part)
     console.print(f"  {_BADGE[r.status]}  {escape(name)}  [dim]{escape(meta)}[/]")
     indent = " " * 8
+    if r.latency is not None:
+        console.print(f"{indent}[dim]{escape(r.latency.line())}[/]")
     for j in r.judgements if r.status != Status.FAILED else []:
         console.print(f"{indent}[dim]{j.kind} {escape(j.target)}: score {j.score:.3g}, {escape(j.reason)}[/]")
     if r.status != Status.FAILED:

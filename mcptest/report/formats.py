@@ -18,10 +18,15 @@ def render_json(report: Report, color: bool = False) -> str:
 
 def shown(report: Report) -> Report:
     """The report as a human-readable format shows it: an unbroken run of over `RUN_LIMIT` characters in any string
-    (a 10 KB tool name a server sent, quoted in a failure) is cut, saying so. The JSON report keeps it whole."""
+    (a 10 KB tool name a server sent, quoted in a failure) is cut, saying so. The JSON report keeps it whole, and so
+    does this copy for the latency figures: their encoded histogram is decoded to draw it, never shown as text."""
     from mcptest.core.printable import for_display
 
-    return for_display(report)
+    clipped = for_display(report)
+    if clipped is not report:
+        for row, whole in zip(clipped.results, report.results, strict=True):
+            row.latency = whole.latency
+    return clipped
 
 
 def _pretty(report: Report, color: bool = False) -> str:
@@ -68,6 +73,18 @@ def html_with_history(report: Report, url: str | None) -> tuple[str, str | None]
     return render_html(shown(report), history=history), warning
 
 
+def _codequality(report: Report, color: bool = False) -> str:
+    from mcptest.report.annotations import codequality, run_annotations
+
+    return codequality(run_annotations(shown(report)))
+
+
+def _agent(report: Report, color: bool = False) -> str:
+    from mcptest.report.agent import render_agent
+
+    return render_agent(report)
+
+
 REPORTERS: dict[str, Callable[[Report, bool], str]] = {
     "pretty": _pretty,
     "json": render_json,
@@ -75,6 +92,8 @@ REPORTERS: dict[str, Callable[[Report, bool], str]] = {
     "md": _md,
     "sarif": _sarif,
     "html": _html,
+    "agent": _agent,
+    "codequality": _codequality,
 }
 
 

@@ -35,12 +35,14 @@ def render_html(report: Report, comparison: Comparison | None = None, history: O
         _summary(report),
         _failures(report),
         _tests(report.results),
+        _latency(report.results),
         _history_tests(history) if history is not None else "",
         _pass_rates(report.results),
         _gates(report.gates),
         _history_gates(history) if history is not None else "",
         _distractors(report.gates),
         _surface(report.gates),
+        _coverage(report),
         _delta(comparison) if comparison is not None else "",
     ]
     title = escape(f"mcptest {report.suite}")
@@ -113,6 +115,47 @@ def _tests(results: list[TestResult]) -> str:
         "<h2>Tests</h2>\n<table><tr><th>test</th><th>kind</th><th>subject</th><th>status</th><th>time</th><th></th>"
         f"</tr>{rows}</table>"
     )
+
+
+def _latency(results: list[TestResult]) -> str:
+    """Each measured call's percentiles and a small histogram of its samples (log-spaced bins)."""
+    measured = [r for r in results if r.latency is not None]
+    if not measured:
+        return ""
+    rows = ""
+    for r in measured:
+        f = r.latency
+        assert f is not None
+        cells = "".join(f'<td class="num">{v:g}</td>' for v in (f.p50_ms, f.p90_ms, f.p95_ms, f.p99_ms, f.max_ms))
+        rows += (
+            f'<tr><td>{escape(r.name)}</td><td class="num">{f.samples}</td><td class="num">{f.concurrency}</td>'
+            f'{cells}<td class="num">{f.errors}</td><td>{_histogram(f.histogram)}</td></tr>'
+        )
+    return (
+        "<h2>Latency</h2>\n<table><tr><th>test</th><th>calls</th><th>concurrency</th><th>p50 ms</th><th>p90 ms</th>"
+        f"<th>p95 ms</th><th>p99 ms</th><th>max ms</th><th>errors</th><th>histogram</th></tr>{rows}</table>"
+    )
+
+
+def _histogram(encoded: str, width: int = 192, height: int = 32) -> str:
+    from mcptest.core.latency import bars, decode
+
+    try:
+        bins = bars(decode(encoded))
+    except ValueError:
+        return "(unreadable histogram)"
+    top = max((n for _, n in bins), default=0) or 1
+    step = width / max(len(bins), 1)
+    low = 0.0
+    rects = ""
+    for i, (edge, n) in enumerate(bins):
+        h = n / top * height
+        rects += (
+            f'<rect x="{i * step:.1f}" y="{height - h:.1f}" width="{step - 1:.1f}" height="{h:.1f}" fill="#0969da">'
+            f"<title>{n} calls {low:g}-{edge:g} ms</title></rect>"
+        )
+        low = edge
+    return f'<svg width="{width}" height="{height}" role="img" aria-label="latency histogram">{rects}</svg>'
 
 
 def _history_tests(history: Overview) -> str:
@@ -267,6 +310,14 @@ def _gates(gates: list[GateReport]) -> str:
         "<h2>Gates</h2>\n<table><tr><th>agent test</th><th>block</th><th>status</th><th>runs</th><th>figures</th>"
         f"</tr>{rows}</table>"
     )
+
+
+def _coverage(report: Report) -> str:
+    if report.coverage is None:
+        return ""
+    from mcptest.report.coverage import html_section
+
+    return html_section(report.coverage)
 
 
 def _distractors(gates: list[GateReport]) -> str:

@@ -18,6 +18,7 @@ from mcptest.suite.models import ToolTest
 from mcptest.suite.primitives import PromptTest, ResourceTest, string_args
 
 if TYPE_CHECKING:
+    from mcptest.records.coverage import Tally
     from mcptest.server.session import SessionPool
     from mcptest.suite.models import Suite
 
@@ -34,8 +35,11 @@ def call_fields(test: CallTest, file: str) -> dict[str, Any]:
     return dict(name=test.name, server=test.server, file=file, line=test._line, tags=test.tags, **what)
 
 
-async def run_call_test(test: CallTest, pool: SessionPool, suite: Suite) -> tuple[TestResult, bool]:
-    """Make the test's one call and judge the outcome; the flag: the server never came up."""
+async def run_call_test(
+    test: CallTest, pool: SessionPool, suite: Suite, tally: Tally | None = None
+) -> tuple[TestResult, bool]:
+    """Make the test's one call and judge the outcome, counting it into `tally` when the server answered it with
+    a result; the flag: the server never came up."""
     start = time.perf_counter()
     base = call_fields(test, suite.file)
     try:
@@ -43,11 +47,23 @@ async def run_call_test(test: CallTest, pool: SessionPool, suite: Suite) -> tupl
     except ServerUnavailable as exc:
         return failed_row(base, start, exc.message, exc.stderr), "no handshake within" in exc.message
     start = time.perf_counter()  # the server's start-up is the run's cost, not this test's
+    figures = None
     try:
-        outcome = await make_call(test, session)
+        if test.latency is None:
+            outcome = await make_call(test, session)
+        else:
+            from mcptest.run.latency import measure
+
+            def answer_failed(outcome: CallOutcome) -> bool:
+                failures, error = judge(test, outcome, per_answer=True)
+                return bool(failures or error)
+
+            outcome, figures = await measure(test.latency, lambda: make_call(test, session), answer_failed, session)
     except (UnknownName, ServerUnavailable) as exc:
         return failed_row(base, start, str(exc), getattr(exc, "stderr", "")), False
-    failures, error = judge(test, outcome)
+    if tally is not None and outcome.result is not None:
+        count_call(tally, test, outcome.result)
+    failures, error = judge(test, outcome, figures.model_dump(exclude={"histogram"}) if figures else None)
     failed = bool(failures or error)
     # after a timeout, listing would reconnect for a mere hint (and an unknown tool is answered, not waited on)
     if failed and not session.stale and (unlisted := await unlisted_tool(test, session)):
@@ -59,7 +75,18 @@ async def run_call_test(test: CallTest, pool: SessionPool, suite: Suite) -> tupl
         failures=failures,
         error=error,
         stderr=(session.stderr_tail() or None) if outcome.error and error else None,
+        latency=figures,
     ), False
+
+
+def count_call(tally: Tally, test: CallTest, result: dict[str, Any]) -> None:
+    """Feed one answered call of a test into the run's coverage tally."""
+    if isinstance(test, ToolTest):
+        tally.tool_call(test.server, test.tool, test.args, is_error=result.get("isError") is True)
+    elif isinstance(test, ResourceTest):
+        tally.resource_read(test.server, test.resolved_uri, test.template)
+    else:
+        tally.prompt_get(test.server, test.prompt, test.args)
 
 
 async def make_call(test: CallTest, session: ServerSession) -> CallOutcome:
@@ -106,14 +133,19 @@ async def output_findings(session: ServerSession, tool: str, wire: dict[str, Any
     return [f"structuredContent does not match the outputSchema of '{tool}' at {at}: {error_text(err)}"]
 
 
-def judge(test: CallTest, outcome: CallOutcome) -> tuple[list[AssertionFailure], str | None]:
+def judge(
+    test: CallTest, outcome: CallOutcome, latency: dict[str, Any] | None = None, *, per_answer: bool = False
+) -> tuple[list[AssertionFailure], str | None]:
     """The failed assertions and the non-assertion error of one call.
 
     A server request the suite gives no answer to fails the test, saying how to answer it. A protocol error fails
     the test unless an assertion targets `error`. An `isError` result fails a test that has no assertions; a test
-    with assertions is judged by them alone.
+    with assertions is judged by them alone. `latency`: the figures of a call measured many times, which the
+    `latency.*` assertions read; `per_answer`: judge one of those calls, by every check but the latency ones.
     """
     assertions = test.assertions
+    if per_answer:
+        assertions = [a for a in assertions if target_root(a.target) != "latency"]
     if outcome.capture.unanswered:
         return [], "; ".join(outcome.capture.unanswered)
     if outcome.error and not any(target_root(a.target) == "error" for a in assertions):
@@ -130,9 +162,9 @@ def judge(test: CallTest, outcome: CallOutcome) -> tuple[list[AssertionFailure],
         )
         for finding in outcome.findings
     ]
-    failures += check(assertions, lookup(outcome))
+    failures += check(assertions, lookup(outcome, latency))
     budget = test.max_duration_ms
-    if budget is not None and outcome.duration_ms > budget:
+    if budget is not None and outcome.duration_ms > budget and not per_answer:
         line, col = test.max_duration_at or (None, None)
         failures.append(
             AssertionFailure(
@@ -173,7 +205,7 @@ async def _call_tool_test(test: ToolTest, session: ServerSession) -> CallOutcome
 async def _read_resource(test: ResourceTest, session: ServerSession) -> CallOutcome:
     from mcp import types
 
-    offered = _offers(session, "resources")
+    offered = offers(session, "resources")
     resources = await session.listing("resources/list", "resources") if offered else []
     templates = await session.listing("resources/templates/list", "resourceTemplates") if offered else []
     why = unknown_resource(test.resolved_uri, test.template, resources, templates)
@@ -185,7 +217,7 @@ async def _read_resource(test: ResourceTest, session: ServerSession) -> CallOutc
 async def _get_prompt(test: PromptTest, session: ServerSession) -> CallOutcome:
     from mcp import types
 
-    prompts = await session.listing("prompts/list", "prompts") if _offers(session, "prompts") else []
+    prompts = await session.listing("prompts/list", "prompts") if offers(session, "prompts") else []
     why = unknown_prompt(test.prompt, prompts)
     if why:
         raise UnknownName(f"server '{test.server}': {why}")
@@ -205,6 +237,6 @@ def _text(result: dict[str, Any]) -> str:
     return " ".join(texts) or "(no text content)"
 
 
-def _offers(session: ServerSession, primitive: str) -> bool:
+def offers(session: ServerSession, primitive: str) -> bool:
     """Whether the handshake advertised the primitive (a server without it would answer 'method not found')."""
     return session.info is None or primitive in session.info.capabilities

@@ -17,8 +17,9 @@ UNNAMED_TARGETS = frozenset({"logs", "sampling_requests", "elicitation_requests"
 """Targets filled by messages that do not say which request they belong to."""
 
 
-def call_targets(outcome: CallOutcome) -> dict[str, Any]:
-    """The roots an assertion on one call reads: its result or error, duration, and what the server sent meanwhile."""
+def call_targets(outcome: CallOutcome, latency: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The roots an assertion on one call reads: its result or error, duration, what the server sent meanwhile, and
+    (for a test with `latency:`) the figures of the call repeated."""
     return {
         "result": outcome.result,
         "error": outcome.error,
@@ -28,12 +29,13 @@ def call_targets(outcome: CallOutcome) -> dict[str, Any]:
         "sampling_requests": outcome.sampling_requests,
         "elicitation_requests": outcome.elicitation_requests,
         "task": outcome.task,
+        "latency": latency,
     }
 
 
-def lookup(outcome: CallOutcome) -> Callable[[str], Any]:
+def lookup(outcome: CallOutcome, latency: dict[str, Any] | None = None) -> Callable[[str], Any]:
     """The `lookup` `expect.check` reads one call's target paths with; a path into a missing result says why."""
-    targets = call_targets(outcome)
+    targets = call_targets(outcome, latency)
 
     def read(path: str) -> Any:
         if target_root(path) == "result" and outcome.result is None:
@@ -41,6 +43,8 @@ def lookup(outcome: CallOutcome) -> Callable[[str], Any]:
         if target_root(path) == "task" and outcome.task is None:
             why = f": {outcome.error}" if outcome.error else " (set `task: true` on a task-optional tool)"
             raise TargetMissing(f"the call did not run as a task{why}")
+        if target_root(path) == "latency" and latency is None:
+            raise TargetMissing("the call was not measured: add `latency: { samples: N }` to the test")
         return resolve(targets, path)
 
     return read

@@ -56,10 +56,14 @@ _STDERR_TAIL_LINES = 20
 class ServerUnavailable(Exception):
     """A server could not be started, reached or talked to."""
 
-    def __init__(self, message: str, stderr: str = "") -> None:
+    def __init__(self, message: str, stderr: str = "", kind: str = "unavailable", code: int | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.stderr = stderr
+        self.kind = kind
+        """What went wrong, for a caller that judges it (the fuzzer): `timeout`, `closed` (the server exited or
+        hung up), `error` (a JSON-RPC error answer, its `code`), or `unavailable` (anything else)."""
+        self.code = code
 
 
 class EndlessPages(ServerUnavailable):
@@ -81,6 +85,10 @@ class CallOutcome:
     """Log and progress notifications and server requests seen during the call."""
     task: dict[str, Any] | None = None
     """For a call made as a task: its id, status history, polls and notifications (`TaskRun.target`)."""
+    error_kind: str | None = None
+    """With `error`: `timeout`, `closed`, `error` (a JSON-RPC error, `error_code`), `malformed` (a result that
+    breaks its shape) or `unavailable`."""
+    error_code: int | None = None
 
     @property
     def logs(self) -> list[dict[str, Any]]:
@@ -380,12 +388,14 @@ class ServerSession:
                 parsed = model.model_validate(raw)
                 result = parsed.model_dump(mode="json", by_alias=True, exclude_none=True, exclude_unset=True)
             except ServerUnavailable as exc:
-                return CallOutcome(error=exc.message, duration_ms=_ms(start), capture=capture)
+                kind, code = exc.kind, exc.code
+                ms = _ms(start)
+                return CallOutcome(error=exc.message, duration_ms=ms, capture=capture, error_kind=kind, error_code=code)
             except TaskFailed as exc:
                 return CallOutcome(error=f"server '{self.name}': {exc}", duration_ms=_ms(start), capture=capture)
             except ValueError as exc:  # pydantic's ValidationError: the server broke the result's shape
                 message = f"server '{self.name}': malformed result: {str(exc).splitlines()[0]}"
-                return CallOutcome(error=message, duration_ms=_ms(start), capture=capture)
+                return CallOutcome(error=message, duration_ms=_ms(start), capture=capture, error_kind="malformed")
         error = f"server '{self.name}': {cut}" if cut else None
         return CallOutcome(result=result, error=error, duration_ms=_ms(start), capture=capture)
 
@@ -414,7 +424,7 @@ class ServerSession:
 
         await self._renew_if_stale()
         if self._dead:
-            raise self._unavailable(self._dead)
+            raise self._unavailable(self._dead, kind="closed")
         wait = anyio.CancelScope()
         self._waits.add(wait)
         seen, watch = self._garbage_seen, self._watch
@@ -432,11 +442,13 @@ class ServerSession:
             if _is_closed(exc):
                 if isinstance(self.config, HttpServer) and not self._broken:  # one cut-off answer: reconnect
                     self._stale = True
-                    raise self._unavailable("the server closed the connection during the request", seen) from None
+                    cut_off = "the server closed the connection during the request"
+                    raise self._unavailable(cut_off, seen, "closed") from None
                 self._dead = "the server closed the connection (it exited or crashed)"
-                raise self._unavailable(self._dead, seen) from None
+                raise self._unavailable(self._dead, seen, "closed") from None
             message = _cut(_without_code(exc))
-            raise self._unavailable(f"the server answered with error {exc.code}: {message}", seen) from None
+            answered = f"the server answered with error {exc.code}: {message}"
+            raise self._unavailable(answered, seen, "error", exc.code) from None
         except Exception as exc:
             raise self._unavailable(_describe(exc), seen) from None
         finally:
@@ -453,7 +465,8 @@ class ServerSession:
         """A request ran out of time: the connection is renewed before the next request (never waited on twice)."""
         self._stale = not isinstance(self.config, InProcessServer)
         renewed = "; mcptest reconnects before its next request" if self._stale else ""
-        return self._unavailable(f"no answer within {self.config.call_timeout_s:g}s{watch.note()}{renewed}", seen)
+        message = f"no answer within {self.config.call_timeout_s:g}s{watch.note()}{renewed}"
+        return self._unavailable(message, seen, "timeout")
 
     async def _renew_if_stale(self) -> None:
         """Close a connection a request timed out on (or HTTP cut short) and open a fresh one, once no other
@@ -482,11 +495,13 @@ class ServerSession:
                 for scope in list(self._waits):
                     scope.cancel()
 
-    def _unavailable(self, message: str, seen: int = 0) -> ServerUnavailable:
+    def _unavailable(
+        self, message: str, seen: int = 0, kind: str = "unavailable", code: int | None = None
+    ) -> ServerUnavailable:
         """The failure, with the first non-JSON-RPC line quoted when one arrived after `seen` of them."""
         if self._stdout_garbage and self._garbage_seen > seen:
             message += f"; the server wrote non-JSON-RPC output to stdout ({self._stdout_garbage[0]})"
-        return ServerUnavailable(f"server '{self.name}': {message}", self.stderr_tail())
+        return ServerUnavailable(f"server '{self.name}': {message}", self.stderr_tail(), kind, code)
 
     def release(self) -> None:
         """Free the stderr capture file."""
@@ -536,6 +551,10 @@ class SessionPool:
             session.release()
             return
         self._early[name] = session
+
+    def is_open(self, name: str) -> bool:
+        """Whether the run has opened a session to server `name` (and it came up)."""
+        return name in self._open
 
     async def get(self, name: str) -> ServerSession:
         """The open session for `name`; a server that failed to start fails again at once.

@@ -27,6 +27,18 @@ from mcptest.suite.strict import Strict
 AGENT_TARGET_ROOTS = ("tool_calls", "tool_names", "final_response", "conversation", "turns")
 
 
+class TraceFile(Strict):
+    """A trace file with options: an OTLP file whose runs are grouped by an attribute rather than by trace id."""
+
+    file: str = Field(min_length=1, description="The trace file, relative to the suite (mcptest JSON or OTLP JSON).")
+    group_by: str | None = Field(
+        None,
+        min_length=1,
+        description="OTLP files: one run per value of this span (or resource) attribute, e.g. "
+        "`gen_ai.conversation.id`, instead of one per trace id.",
+    )
+
+
 class AgentTest(Strict):
     """A prompt given to a model with the listed servers' tools; or recorded runs of one (`traces:`, `tool_calls:`)."""
 
@@ -58,8 +70,10 @@ class AgentTest(Strict):
     )
     max_tokens: int = Field(4096, ge=1, description="The output-token limit of each model call.")
     timeout_s: float = Field(300.0, gt=0, description="Seconds one run may take before it fails.")
-    traces: list[str] | None = Field(
-        None, description="Recorded runs to judge instead of calling a model: trace files, relative to the suite."
+    traces: list[str | TraceFile] | None = Field(
+        None,
+        description="Recorded runs to judge instead of calling a model: trace files, relative to the suite: mcptest "
+        "trace JSON, or OpenTelemetry OTLP JSON (one run per trace id, or per `group_by` attribute).",
     )
     tool_calls: list[InlineCall] | None = Field(
         None, description="One recorded run written inline: the calls the agent made, in order."
@@ -84,6 +98,7 @@ class AgentTest(Strict):
     narrative: NarrativeConfig | None = None
     _line: int = PrivateAttr(0)
     _recorded: list[Trace] = PrivateAttr(default_factory=list)
+    _notes: list[str] = PrivateAttr(default_factory=list)
 
     @field_validator("runs")
     @classmethod
@@ -118,6 +133,10 @@ class AgentTest(Strict):
     def recorded_runs(self) -> list[Trace]:
         """The recorded runs (loaded when the suite loads)."""
         return list(self._recorded)
+
+    def load_notes(self) -> list[str]:
+        """What loading the recorded runs skipped (OpenTelemetry spans, by reason), for the user to see."""
+        return list(self._notes)
 
 
 def agent_view(trace: Trace) -> dict[str, Any]:

@@ -15,6 +15,9 @@ from mcptest.core.secrets import is_secret_name, mask_problems, secret_parts
 from mcptest.core.validation import did_you_mean, problems_from, where
 from mcptest.core.yaml_source import Loc, SourceDoc
 from mcptest.suite.agents import AGENT_TARGET_ROOTS
+from mcptest.suite.blocks.coverage import TARGET_ROOTS as COVERAGE_TARGET_ROOTS
+from mcptest.suite.blocks.fuzz import TARGET_ROOTS as FUZZ_TARGET_ROOTS
+from mcptest.suite.blocks.latency import latency_target_problem
 from mcptest.suite.blocks.quarantine import quarantine_problems
 from mcptest.suite.blocks.security import TARGET_ROOTS as SECURITY_TARGET_ROOTS
 from mcptest.suite.blocks.tool_quality import TARGET_ROOTS as QUALITY_TARGET_ROOTS
@@ -26,7 +29,7 @@ from mcptest.suite.recorded import load_recorded_runs
 from mcptest.suite.server_checks import CAPTURE_ROOTS, auth_secrets, stdio_auth
 
 DEFAULT_SUITE_NAMES = ("mcptest.yaml", "mcptest.yml")
-CALL_TARGET_ROOTS = ("result", "error", "duration_ms", *CAPTURE_ROOTS)
+CALL_TARGET_ROOTS = ("result", "error", "duration_ms", "latency", *CAPTURE_ROOTS)
 TOOL_TARGET_ROOTS = (*CALL_TARGET_ROOTS, "task")
 # The test lists of a suite and the first segments their targets may start with.
 _SECTIONS = {
@@ -36,6 +39,8 @@ _SECTIONS = {
     "agents": AGENT_TARGET_ROOTS,
     "tool_quality": QUALITY_TARGET_ROOTS,
     "security": SECURITY_TARGET_ROOTS,
+    "coverage": COVERAGE_TARGET_ROOTS,
+    "fuzz": FUZZ_TARGET_ROOTS,
 }
 
 
@@ -94,6 +99,10 @@ def load_suite(path: str | Path, environ: Mapping[str, str] | None = None) -> Su
         block._line = doc.value_pos(("tool_quality", i))[0]
     for i, scan in enumerate(suite.security):
         scan._line = doc.value_pos(("security", i))[0]
+    for i, gate in enumerate(suite.coverage):
+        gate._line = doc.value_pos(("coverage", i))[0]
+    for i, fuzzing in enumerate(suite.fuzz):
+        fuzzing._line = doc.value_pos(("fuzz", i))[0]
     return suite
 
 
@@ -175,8 +184,20 @@ def _cross_references(doc: SourceDoc) -> list[Problem]:
                     problems.append(doc.problem((*loc, "name"), f"{where((*loc, 'name'))}: {message}"))
                 else:
                     seen[name] = doc.value_pos(loc)[0]
-            problems += _target_roots(doc, loc, test.get("expect"), roots)
+            problems += _target_roots(doc, loc, test.get("expect"), roots, test)
     return problems
+
+
+def _coverage_target(doc: SourceDoc, loc: Loc, target: str) -> list[Problem]:
+    """A `coverage:` target names one figure: `coverage.tools`, `coverage.arguments`, ..."""
+    from mcptest.records.coverage import FIGURES
+
+    figure = target.removeprefix("coverage.")
+    if target.startswith("coverage.") and figure in FIGURES:
+        return []
+    hint = did_you_mean(figure, FIGURES) or f"; the figures are {', '.join(FIGURES)}"
+    message = f"{where(loc)}: unknown coverage figure '{target}'{hint} (write it like coverage.tools)"
+    return [doc.problem(loc, message, at_key=loc[-1] != "target")]
 
 
 def _server_ref(doc: SourceDoc, loc: Loc, ref: Any, names: set[str]) -> list[Problem]:
@@ -186,7 +207,7 @@ def _server_ref(doc: SourceDoc, loc: Loc, ref: Any, names: set[str]) -> list[Pro
     return [doc.problem(loc, f"{where(loc)}: unknown server '{ref}'{did_you_mean(ref, names) or known}")]
 
 
-def _target_roots(doc: SourceDoc, loc: Loc, expect: Any, roots: tuple[str, ...]) -> list[Problem]:
+def _target_roots(doc: SourceDoc, loc: Loc, expect: Any, roots: tuple[str, ...], test: Any) -> list[Problem]:
     if isinstance(expect, dict):
         expect, loc = expect.get("assertions"), (*loc, "expect", "assertions")
     else:
@@ -203,11 +224,12 @@ def _target_roots(doc: SourceDoc, loc: Loc, expect: Any, roots: tuple[str, ...])
         if not isinstance(target, str):
             continue
         root = target.split(".")[0].split("[")[0]
-        if root not in roots:
+        at_key = key_loc[-1] != "target"
+        if root == "coverage" and roots == COVERAGE_TARGET_ROOTS:
+            problems += _coverage_target(doc, key_loc, target)
+        elif root == "latency" and root in roots and (why := latency_target_problem(target, test)):
+            problems.append(doc.problem(key_loc, f"{where(key_loc)}: {why}", at_key=at_key))
+        elif root not in roots:
             hint = did_you_mean(root, roots) or f"; targets here start with {', '.join(roots)}"
-            problems.append(
-                doc.problem(
-                    key_loc, f"{where(key_loc)}: unknown target '{target}'{hint}", at_key=key_loc[-1] != "target"
-                )
-            )
+            problems.append(doc.problem(key_loc, f"{where(key_loc)}: unknown target '{target}'{hint}", at_key=at_key))
     return problems

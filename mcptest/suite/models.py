@@ -8,7 +8,10 @@ from pydantic import ConfigDict, Discriminator, Field, PrivateAttr, Tag, field_v
 
 from mcptest.providers.prices import Price
 from mcptest.suite.agents import AgentTest
+from mcptest.suite.blocks.coverage import CoverageGate
 from mcptest.suite.blocks.expect import Expect, HasExpect
+from mcptest.suite.blocks.fuzz import FuzzBlock
+from mcptest.suite.blocks.latency import LATENCY_DOC, Latency
 from mcptest.suite.blocks.quarantine import QuarantineEntry
 from mcptest.suite.blocks.security import SecurityBlock
 from mcptest.suite.blocks.tool_quality import ToolQualityBlock
@@ -91,23 +94,45 @@ class ToolTest(Strict, HasExpect):
         "task-required one plainly. Unset: as the tool's `execution.taskSupport` requires.",
     )
     tags: list[str] = Field(default_factory=list, description="For `--tag` / `--skip-tag`.")
+    latency: Latency | None = Field(None, description=LATENCY_DOC)
     expect: Expect | None = Field(
         None, description="A list of assertions, or `{ assertions: [...], max_duration_ms: N }`."
     )
     _line: int = PrivateAttr(0)
 
 
+_LIST_SECTIONS = (
+    "tools", "resources", "prompts", "agents", "tool_quality", "security", "fuzz", "secrets", "quarantine",
+)  # fmt: skip
+"""Top-level lists that may be written empty (`tools:` with every entry commented out)."""
+
+
+def _suite_schema_extra(schema: dict[str, Any]) -> None:
+    schema["patternProperties"] = {"^x-": {}}
+    for key in _LIST_SECTIONS:
+        if key in schema.get("properties", {}):
+            prop = schema["properties"][key]
+            listed = {k: v for k, v in prop.items() if k not in ("description", "title")}
+            kept = {k: v for k, v in prop.items() if k in ("description", "title")}
+            schema["properties"][key] = {**kept, "anyOf": [listed, {"type": "null"}]}
+
+
 class Suite(Strict):
     """An mcptest suite file. Top-level keys starting with `x-` are extensions, ignored (a place for YAML anchors)."""
 
-    model_config = ConfigDict(json_schema_extra={"patternProperties": {"^x-": {}}})
+    model_config = ConfigDict(json_schema_extra=lambda schema: _suite_schema_extra(schema))
 
     @model_validator(mode="before")
     @classmethod
     def _ignore_extensions(cls, data: Any) -> Any:
-        # the compose-file convention: `x-defaults: &defaults {...}` holds what tests share through `<<: *defaults`
+        # the compose-file convention: `x-defaults: &defaults {...}` holds what tests share through `<<: *defaults`;
+        # a list section whose every entry is commented out (`tools:` over comments) is YAML null: none, not an error
         if isinstance(data, dict):
-            return {k: v for k, v in data.items() if not (isinstance(k, str) and k.startswith("x-"))}
+            return {
+                k: v
+                for k, v in data.items()
+                if not (isinstance(k, str) and k.startswith("x-")) and not (k in _LIST_SECTIONS and v is None)
+            }
         return data
 
     version: Literal[1] = Field(1, description="The suite format version.")
@@ -128,6 +153,15 @@ class Suite(Strict):
     security: list[SecurityBlock] = Field(
         default_factory=list,
         description="Scan servers' catalogs with the SEC rules (poisoning, secrets, ...) and gate.",
+    )
+    coverage: list[CoverageGate] = Field(
+        default_factory=list,
+        description="Gates on what the run reached of each server's catalog: `- {server: NAME, expect: [...]}`.",
+    )
+    fuzz: list[FuzzBlock] = Field(
+        default_factory=list,
+        description="Fuzz a server's tools with inputs from their inputSchemas (crashes, hangs, leaks, validation) "
+        "and gate.",
     )
     prices: dict[str, Price] = Field(
         default_factory=dict, description="Dollars per million tokens by model id, over the built-in price table."
@@ -153,7 +187,7 @@ class Suite(Strict):
 
     def test_names(self) -> list[str]:
         """Every test's name, each section in file order (what `quarantine:` entries may name)."""
-        sections = (self.tools, self.resources, self.prompts, self.agents, self.tool_quality, self.security)
+        sections = (self.tools, self.resources, self.prompts, self.agents, self.tool_quality, self.security, self.fuzz)
         return [t.name for section in sections for t in section]
 
     @property

@@ -8,6 +8,7 @@ from pydantic import Field, PrivateAttr, ValidationInfo, field_validator, model_
 
 from mcptest.core.uri_template import TemplateError, expand, variables
 from mcptest.suite.blocks.expect import Expect, HasExpect
+from mcptest.suite.blocks.latency import LATENCY_DOC, Latency
 from mcptest.suite.strict import Strict
 
 Scalar = str | int | float | bool
@@ -28,6 +29,7 @@ class ResourceTest(Strict, HasExpect):
         description="Values for the template's variables (numbers as their decimal text).",
     )
     tags: list[str] = Field(default_factory=list, description="For `--tag` / `--skip-tag`.")
+    latency: Latency | None = Field(None, description=LATENCY_DOC)
     expect: Expect | None = Field(
         None, description="A list of assertions, or `{ assertions: [...], max_duration_ms: N }`."
     )
@@ -87,6 +89,7 @@ class PromptTest(Strict, HasExpect):
         default_factory=dict, description="The prompt's arguments (sent as strings; numbers as their decimal text)."
     )
     tags: list[str] = Field(default_factory=list, description="For `--tag` / `--skip-tag`.")
+    latency: Latency | None = Field(None, description=LATENCY_DOC)
     expect: Expect | None = Field(
         None, description="A list of assertions, or `{ assertions: [...], max_duration_ms: N }`."
     )

@@ -19,6 +19,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("expect",),
     ("records",),
     ("checks",),
+    ("fuzz",),
     ("providers",),
     ("suite",),
     ("server",),

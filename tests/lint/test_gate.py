@@ -54,17 +54,17 @@ def test_the_catalog_targets_of_the_weak_catalog() -> None:
         "min_score": 0.3333,
         "mean_score": 0.3704,
         "critical_count": 7,
-        "warning_count": 11,
+        "warning_count": 10,  # get_ticket's undescribed `id` is an opaque id: no example needed (issue 33)
         "schema_criticals": 1,
         "schema_warnings": 5,
-        "smell_total": 18,
+        "smell_total": 17,
         "tool_surface_tokens": 108,
         "smells": {
             "underspecified": 5,
             "verbose": 0,
             "uninformative": 3,
             "brittle": 2,
-            "missing_examples": 2,
+            "missing_examples": 1,
             "missing_return_format": 3,
             "missing_annotations": 3,
             "invalid_annotation": 0,
@@ -80,7 +80,7 @@ def test_per_rule_counts_add_up_to_the_severity_counts() -> None:
         "DESC-004": 1,
         "DESC-005": 1,
         "DESC-006": 3,
-        "DESC-009": 2,
+        "DESC-009": 1,
         "DESC-010": 3,
         "DESC-012": 3,
         "DESC-013": 1,
@@ -99,11 +99,11 @@ def test_the_counts_are_over_the_selected_rules_and_a_failure_names_the_selectio
     weak = load_catalog(FIXTURES / "tickets" / "weak-tickets.json")
     expect = [{"target": "warning_count", "matcher": {"schema": {"maximum": 0}}}]
     default, failures = evaluate(weak, block(expect))
-    assert "DESC-008" not in default["rules"] and failures[0].actual == 11
+    assert "DESC-008" not in default["rules"] and failures[0].actual == 10
     assert failures[0].message.endswith("(rules: default)")
     strict = ToolQualityBlock.model_validate({"name": "n", "server": "s", "expect": expect, "strict": True})
     targets, failures = evaluate(weak, strict)
-    assert targets["rules"]["DESC-008"] == 1 and failures[0].actual == 12
+    assert targets["rules"]["DESC-008"] == 1 and failures[0].actual == 11
     assert failures[0].message.endswith("(rules: strict)")
     chosen = ToolQualityBlock.model_validate(
         {"name": "n", "server": "s", "expect": expect, "select": ["DESC-008", "DESC-010"], "ignore": ["DESC-010"]}

@@ -23,7 +23,16 @@ HERE = Path(__file__).parent
 GOLDEN = HERE / "golden"
 SCHEMAS = HERE / "schemas"
 CATALOG = HERE.parent / "lint" / "fixtures" / "server-everything.json"
-SUFFIX = {"pretty": "txt", "json": "json", "junit": "xml", "md": "md", "sarif": "sarif.json", "html": "html"}
+SUFFIX = {
+    "pretty": "txt",
+    "json": "json",
+    "junit": "xml",
+    "md": "md",
+    "sarif": "sarif.json",
+    "html": "html",
+    "agent": "agent.txt",
+    "codequality": "codequality.json",
+}
 
 
 def pinned(name: str, text: str) -> None:

@@ -113,7 +113,8 @@ def test_every_problem_in_a_file_is_reported_at_once(tmp_path: Path) -> None:
     assert ran.code == 2
     assert ran.stderr.splitlines() == [
         f"{suite}:7:13: tools[0].server: unknown server 'nope'; servers are weather",
-        f"{suite}:9:5: tools[0]: unknown key 'colour'; allowed keys: name, server, tool, args, task, tags, expect",
+        f"{suite}:9:5: tools[0]: unknown key 'colour'; "
+        "allowed keys: name, server, tool, args, task, tags, latency, expect",
         f"{suite}:10:5: tools[1]: missing required key 'tool'",
     ]
 

@@ -7,7 +7,16 @@ from collections.abc import Iterator
 from typing import Any
 
 from mcptest.checks.findings import Hit, pointer
-from mcptest.checks.lint.text import arguments, description_of, prose_enum, required, types_of
+from mcptest.checks.lint.text import (
+    COMMON_VERBS,
+    arguments,
+    description_of,
+    lexicon,
+    normalized,
+    prose_enum,
+    required,
+    types_of,
+)
 from mcptest.records.catalog import Tool
 
 _EXAMPLE_KEYS = ("examples", "example", "default")
@@ -59,8 +68,16 @@ def desc_007_enum_values_not_described(tool: Tool) -> Iterator[Hit]:
     alone: when every value is written as a proper name, each word capitalised ("New York", "Chicago",
     "Celsius"), it names the thing itself. Lowercase codes and modes ("c", "f"; "error", "debug") and numbers
     still need the description to say what each one does. A single value (nothing to choose), and sets of
-    self-describing words (open/closed/all, asc/desc, day/week/month, markdown/text, GET/POST) are left alone too.
-    Worth acting on: when a value's effect cannot be told from its spelling (`mode: fast|full`, `c|f`).
+    self-describing words (open/closed/all, asc/desc, day/week/month, markdown/text, GET/POST) are left alone too,
+    and so are values explained where the agent reads them anyway and values whose role names them:
+    - the tool's description names most of them ("strategic merge patch, JSON merge patch, or JSON patch";
+      "logs from pods, deployments, or jobs": plurals count);
+    - the argument sorts (`sort`, `order_by`): each value names the field it sorts on;
+    - the argument picks an action (`operation`, `action`, `command`, `subCommand`, `event`) and most values are
+      verbs the English lexicon knows (cordon/drain, pause/restart/undo, APPROVE/REQUEST_CHANGES/COMMENT): a
+      verb says what it does.
+    Worth acting on: when a value's effect cannot be told from its spelling (`mode: fast|full`, `c|f`,
+    `output: wide|name|custom`).
     Why it matters: the schema says which values are legal, the description is where the agent learns
     which one to pick; a description that ignores the values leaves the choice to chance.
     Example: `"unit": {"enum": ["c", "f"], "description": "The unit."}`
@@ -69,11 +86,14 @@ def desc_007_enum_values_not_described(tool: Tool) -> Iterator[Hit]:
     for name, schema in arguments(tool):
         values = _enum_values(schema)
         desc = description_of(schema)
-        if values and desc and not _self_explanatory(values) and not any(_mentions(desc, v) for v in values):
-            shown = ", ".join(str(v) for v in values[:8])
-            yield Hit(
-                f"argument '{name}' describes none of its values ({shown})", "Explain what each value means.", _at(name)
-            )
+        if not values or not desc or _self_explanatory(values) or any(_mentions(desc, v) for v in values):
+            continue
+        if _mostly_mentioned(tool.description, values) or _named_by_role(name, values):
+            continue
+        shown = ", ".join(str(v) for v in values[:8])
+        yield Hit(
+            f"argument '{name}' describes none of its values ({shown})", "Explain what each value means.", _at(name)
+        )
 
 
 def desc_008_inverted_information_density(tool: Tool) -> Iterator[Hit]:
@@ -113,7 +133,10 @@ def desc_009_missing_examples(tool: Tool) -> Iterator[Hit]:
     names a structured form without showing it: a JSON string, a date or time with no format, coordinates, a
     query syntax. Self-evident arguments never need one: booleans, numbers, enums and consts, strings with a
     `format` or `pattern`, described ids, names, titles, URLs, selectors, and free text (a message, a body, a
-    comment). An example counts wherever it is: an `examples` array (tool or `inputSchema`), an argument's
+    comment), and undescribed strings whose name says their form (a URL, an e-mail, an opaque `id` or `scrapeId`
+    copied from an earlier result, a question or prompt). An example counts wherever it is: a worked call in the
+    tool's description (a code block or JSON object with the call's `"arguments"`, or setting two or more of its
+    arguments: it shows the call's form), an `examples` array (tool or `inputSchema`), an argument's
     `examples`, `example` or a `default` that shows a value, or prose in the argument's or the tool's
     description (`e.g. '2103.12345'`, an "Example" line, "such as", a quoted sample value, `YYYY-MM-DD`,
     "ISO 8601", "HH:MM").
@@ -127,6 +150,8 @@ def desc_009_missing_examples(tool: Tool) -> Iterator[Hit]:
     """
     args = list(arguments(tool))
     if isinstance(tool.raw.get("examples"), list) or isinstance(tool.input_schema.get("examples"), list):
+        return
+    if _worked_call(tool.description, [n for n, _ in args]):
         return
     needing = [
         name
@@ -196,8 +221,27 @@ def _needs_example(name: str, schema: dict[str, Any]) -> bool:
 
 
 _FREE_TEXT = re.compile(
-    r"(?:message|content|body|text|comment|thought|query|note|title|name|summary|sql|script|code)s?$", re.I
+    r"(?:message|content|body|text|comment|thought|query|note|title|name|summary|sql|script|code|question|prompt"
+    r"|goal|instructions?|url|uri|link|href|email|id|ids)s?$|[a-z](?:Id|Ids|Url|Uri)$",
+    re.I,
 )
+"""An argument name whose form is evident without a description: free text, a URL or e-mail, an opaque id."""
+_CODE_BLOCK = re.compile(r"```[^\n]*\n(.*?)```|(\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\})", re.DOTALL)
+
+
+def _worked_call(description: str, names: list[str]) -> bool:
+    """Whether the tool's description shows a worked call: a code block or JSON object with an `"arguments"`
+    object, or one that sets two or more of the tool's arguments as keys (`"url": "https://..."`)."""
+    if "{" not in description:
+        return False
+    for match in _CODE_BLOCK.finditer(description):
+        block = match.group(1) or match.group(2) or ""
+        if re.search(r"[\"']arguments[\"']\s*:", block):
+            return True
+        keys = {n for n in names if re.search(rf"[\"']?{re.escape(n)}[\"']?\s*:", block)}
+        if len(keys) >= min(2, len(names)):
+            return True
+    return False
 
 
 def _structured_container(schema: dict[str, Any]) -> bool:
@@ -226,6 +270,33 @@ def _shows_example(schema: dict[str, Any]) -> bool:
 
 def _shows_form(key: str, value: Any) -> bool:
     return key != "default" or not (value is None or isinstance(value, bool) or value in ("", [], {}))
+
+
+def _mostly_mentioned(text: str, values: list[Any]) -> bool:
+    """Whether `text` names at least half of the values (a plural form counts: "pods" names `pod`)."""
+    named = sum(1 for v in values if re.search(rf"(?<!\w){re.escape(str(v))}(?:e?s)?(?!\w)", text, re.IGNORECASE))
+    return named * 2 >= len(values)
+
+
+_SORT_ROLE = frozenset(["sort", "orderby", "sortby", "sortkey"])
+_ACTION_ROLE = frozenset(["operation", "action", "command", "subcommand", "event", "op", "verb", "actions"])
+
+
+def _named_by_role(name: str, values: list[Any]) -> bool:
+    """Values whose argument's role names them: sort keys, or actions most of which are verbs (see DESC-007)."""
+    parts = normalized(name).split()
+    role = "".join(parts[-2:]) if len(parts) > 1 and "".join(parts[-2:]) in _SORT_ROLE else (parts or [""])[-1]
+    if role in _SORT_ROLE:
+        return True
+    if role not in _ACTION_ROLE:
+        return False
+    verbs = sum(1 for v in values if isinstance(v, str) and _starts_with_verb(v))
+    return verbs * 2 > len(values)
+
+
+def _starts_with_verb(value: str) -> bool:
+    first = (normalized(value).split() or [""])[0]
+    return first in COMMON_VERBS or "verb" in lexicon().get(first, frozenset())
 
 
 def _self_explanatory(values: list[Any]) -> bool:

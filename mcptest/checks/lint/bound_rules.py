@@ -1,4 +1,4 @@
-"""SCH-004: a size bound where it states a real intent (short labels, names, queries), not on every string and array."""
+"""SCH-004: a size bound where it states a real intent (short labels, names, queries), not on every string."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 from mcptest.checks.findings import Hit
 from mcptest.checks.lint.schema_rules import Node, walk
-from mcptest.checks.lint.text import description_of, has_verb_in, prose_enum, types_of, words
+from mcptest.checks.lint.text import arguments, description_of, has_verb_in, prose_enum, types_of, words
 from mcptest.records.catalog import Tool
 
 LABEL_WORDS = frozenset(
@@ -30,8 +30,6 @@ LABEL_WORDS = frozenset(
     ]
 )
 """The last word of a string property's name that marks a short free-text value the server stores or acts on."""
-LABEL_LISTS = frozenset(["tags", "labels", "keywords", "topics", "categories", "aliases"])
-"""The last word of an array property's name that marks a short list the server stores."""
 LOOKUP_VERBS = frozenset(
     [
         "get",
@@ -60,9 +58,59 @@ ACTED_ON = frozenset(["query", "q", "term", "keyword"])
 """Label words a search acts on whatever the tool's verb: never a lookup key."""
 _REFERENCE = re.compile(
     r"\b(?:existing|must\s+match|refers?\s+to|available|configured|depends?\s+on)\b"
-    r"|\b(?:name|id|type|title|label)\s+of\s+(?:the|an?)\s+\w+\s+(?:to|where|containing|from|that|which|in|whose)\b",
+    r"|\b(?:name|id|type|title|label)\s+of\s+(?:the|an?)\s+(?:\w+\s+){1,3}(?:to|where|containing|from|that|which|in|whose)\b",
     re.IGNORECASE,
 )
+CREATE_VERBS = frozenset(
+    [
+        "create",
+        "add",
+        "new",
+        "install",
+        "insert",
+        "register",
+        "make",
+        "save",
+        "write",
+        "rename",
+        "copy",
+        "post",
+        "publish",
+        "submit",
+        "upload",
+        "set",
+        "put",
+        "build",
+        "generate",
+        "screenshot",
+        "record",
+        "store",
+        "log",
+        "start",
+        "schedule",
+        "invite",
+        "send",
+        "reply",
+        "comment",
+        "label",
+        "tag",
+    ]
+)
+"""Tool actions that make a new thing: a name, title or type they take is the new value the server stores."""
+KIND_WORDS = frozenset(["type", "kind"])
+KEY_WORDS = frozenset(["name", "title", "label"])
+_IDENTIFIER = re.compile(r"(?:^|_)(?:id|key|number|uuid|slug)$|[a-z](?:Id|Key|Number|Uuid)$|^(?:id|key)$", re.I)
+"""An argument name that identifies the thing acted on: then a name or title beside it is the new value."""
+_NEW_VALUE = re.compile(
+    r"\b(?:name|title|label)\s+(?:for|to give|to assign)\b|\b(?:new|output|resulting)\b", re.IGNORECASE
+)
+_LISTED_KINDS = re.compile(r"\((?:e\.g\.,?\s*)?[a-z][\w-]*(?:,\s*[a-z][\w-]*)+(?:,?\s*(?:etc\.?|\.\.\.))?\)")
+"""A kind whose usual values the description lists: "(namespace, configmap, deployment, etc.)", "(e.g. pod, job)"."""
+_EXTERNAL_FORM = re.compile(
+    r"\b(?:SQL|SELECT|INSERT|UPDATE|DELETE|CREATE TABLE|statement|Cypher|GraphQL|SPARQL|query language|MIME"
+    r"|media type|content[- ]type|ISO[- ]?\d+|RFC ?\d+|regex|regular expression|glob)\b"
+)
+"""A value whose validity comes from a language or a standard (a SQL statement, a MIME type): not from a length."""
 _LOCAL_FILTER = re.compile(r"\b(?:filter|fuzzy)|\b(?:key|name)\s+prefix\b", re.IGNORECASE)
 """A query described as a filter over what the server already holds: no engine limit to state."""
 _CAMEL = re.compile(r"([a-z0-9])([A-Z])")
@@ -96,55 +144,84 @@ def _lookup_tool(tool: Tool) -> bool:
     return has_verb_in(tool.name, LOOKUP_VERBS) or (first is not None and has_verb_in(first.group(0), LOOKUP_VERBS))
 
 
+def _creating_tool(tool: Tool) -> bool:
+    """Whether the tool's name, or the first word of its description, makes something new (create, add, ...)."""
+    first = _FIRST_WORD.search(tool.description)
+    return has_verb_in(tool.name, CREATE_VERBS) or (first is not None and has_verb_in(first.group(0), CREATE_VERBS))
+
+
+def _has_identifier(tool: Tool, own: str) -> bool:
+    """Whether another top-level argument identifies the thing acted on (`sprint_id`, `pageId`, `issue_number`)."""
+    return any(n != own and _IDENTIFIER.search(n) for n, _ in arguments(tool))
+
+
+def _names_the_target(tool: Tool, name: str, desc: str) -> bool:
+    """Whether a top-level name, title or label is the key of the thing a tool acts on: the tool makes nothing
+    new, the description does not call the value new, and no other argument identifies the target."""
+    if _NEW_VALUE.search(desc) or _creating_tool(tool):
+        return False
+    return not _has_identifier(tool, name)
+
+
 def _unbounded_label(tool: Tool, node: Node, lookup_tool: bool) -> str | None:
     types, schema = types_of(node.schema), node.schema
-    if not types & {"string", "array"}:
+    if "string" not in types:
         return None
     at = _property_path(node.path)
     own = _property_schema(tool.input_schema, at)
     word = _name_words(str(at[-1]))[-1]
     desc = description_of(own) or description_of(schema)
     bounded = any(k in schema for k in ("maxLength", "enum", "const", "format", "pattern"))
-    if "string" in types and not bounded and word in LABEL_WORDS and not prose_enum(desc):
-        looks_up = lookup_tool or bool(_REFERENCE.search(desc))
-        if word in ACTED_ON:
-            return None if _LOCAL_FILTER.search(desc) else "string without maxLength"
-        return None if looks_up else "string without maxLength"
-    if "array" in types and "maxItems" not in schema and word in LABEL_LISTS:
-        return None if lookup_tool or _REFERENCE.search(desc) else "array without maxItems"
-    return None
+    if bounded or word not in LABEL_WORDS or prose_enum(desc) or _EXTERNAL_FORM.search(desc):
+        return None
+    if word in ACTED_ON:
+        return None if _LOCAL_FILTER.search(desc) else "string without maxLength"
+    if word in KIND_WORDS and (_LISTED_KINDS.search(desc) or not _creating_tool(tool)):
+        return None  # a kind named from a set the server defines: the fix is an enum, not a length
+    if lookup_tool or _REFERENCE.search(desc):
+        return None
+    if word in KEY_WORDS and len(at) == 2 and _names_the_target(tool, str(at[1]), desc):
+        return None
+    return "string without maxLength"
 
 
 def sch_004_unbounded_string_or_array(tool: Tool) -> Iterator[Hit]:
-    """A short label, name or query has no `maxLength`, or a list of labels has no `maxItems`.
+    """A short label, name or query that the server stores or hands to an engine has no `maxLength`.
 
     What it flags: a property (or its anyOf/oneOf branch), at any depth, typed `string` without `maxLength`,
     `enum`, `const`, `format` or `pattern`, whose name ends in a label word (name, title, label, type, kind,
-    query, q, term, keyword, topic, subject, tag, category, caption: `branch_name`, `entityType`, `title`), or
-    typed `array` without `maxItems` whose name ends in tags, labels, keywords, topics, categories or aliases.
-    It leaves alone what a length does not bound: strings whose validity comes from an external format (paths,
-    URLs, globs, git refs and shas, time zones, dates: they have no label word, or carry `format`/`pattern`),
-    open-ended payloads (file content, messages, text), a label whose description lists its values (DESC-013's
-    finding: the fix is an enum), lookup keys that only have to match an existing value (a name, title or type
-    in a tool whose name or first word is get, list, read, open, show, view, fetch, retrieve, describe, find,
-    lookup, select, use, delete, remove, checkout, switch, resolve or search, or described as "existing",
-    "must match", "refers to", "available", "configured", "depends on", "the name of the entity
-    to/where/containing ..."; a query, q, term or keyword is always acted on), and
-    arrays whose length is the caller's workload (ids, paths, files, edits, entities), filter lists in a search
-    (categories in `search_papers`: each must match an existing value), and a query described as a filter,
-    fuzzy or name/key prefix match over what the server already holds (no engine limit exists to state).
+    query, q, term, keyword, topic, subject, tag, category, caption: `branch_name`, `entityType`, `title`).
+    It leaves alone what a length does not bound:
+    - strings whose validity comes from an external format or language: paths, URLs, globs, git refs, time
+      zones, dates (no label word, or a `format`/`pattern`), and values described as a SQL (or Cypher, GraphQL)
+      statement, a MIME or content type, an ISO or RFC code, a regex or a glob;
+    - open-ended payloads (file content, messages, text) and a label whose description lists its values
+      (DESC-013's finding: the fix is an enum);
+    - a `type` or `kind` named from a set the server defines: in a tool that makes nothing new, or described
+      with its usual values ("(namespace, configmap, deployment, etc.)"): the fix would be an enum;
+    - lookup keys that only have to match an existing value: a name, title or type in a tool whose name or first
+      word is get, list, read, open, show, view, fetch, retrieve, describe, find, lookup, select, use, delete,
+      remove, checkout, switch, resolve or search, or described as "existing", "must match", "refers to",
+      "available", "configured", "depends on", "the name of the Helm release to ..."; and a top-level name,
+      title or label in a tool that makes nothing new (no create, add, install, save, write, ... verb), when no
+      other argument identifies the target (`upgrade_helm_chart(name)`; beside a `sprint_id`, `name` is the new
+      value) and the description does not call it new or the output's;
+    - a query, q, term or keyword is always acted on, unless described as a filter, fuzzy or name/key prefix
+      match over what the server already holds (no engine limit exists to state).
+    Arrays are never flagged: how many tags, labels or categories a call carries is the caller's workload or a
+    filter, and no real catalog showed a count limit a `maxItems` would have stated (a limit written only in
+    prose is another defect).
     Worth acting on: when the server stores the value (a title, a name it creates) or hands it to an engine with
     a length limit (a search API's query).
     Why it matters: a short label the server stores or acts on has a real size limit (a column width, an index
     key, a search engine's query length); without the bound the agent learns it from a failed call, or pastes
     a paragraph into a title.
-    Example: `"title": {"type": "string"}` in `create_issue`; `"tags": {"type": "array"}`
-    Fix: `"title": {"type": "string", "maxLength": 200}`; `"tags": {"type": "array", "maxItems": 20}`
+    Example: `"title": {"type": "string"}` in `create_issue`
+    Fix: `"title": {"type": "string", "maxLength": 200}`
     """
     lookup_tool = _lookup_tool(tool)
     for node in walk(tool.input_schema):
         if node.is_property:
             problem = _unbounded_label(tool, node, lookup_tool)
             if problem:
-                fix = "Add maxLength." if problem.startswith("string") else "Add maxItems."
-                yield Hit(f"{node.where}: {problem}", fix, node.pointer)
+                yield Hit(f"{node.where}: {problem}", "Add maxLength.", node.pointer)

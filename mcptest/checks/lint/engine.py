@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from mcptest.checks.findings import Finding, Rule, Severity
@@ -17,7 +18,55 @@ from mcptest.records.catalog import Catalog, Tool
 def lint_tool(tool: Tool, rules: Sequence[Rule] = DEFAULT_RULES) -> list[Finding]:
     """Every finding the rules report on `tool`, in registry order; one synthetic Pass when none fire."""
     findings = [f for rule in rules for f in rule.run(tool)]
-    return findings or [Finding(PASS_RULE, Severity.PASS, tool.name, "meets every rule that ran")]
+    return findings or [_passed(tool)]
+
+
+def lint_tools(tools: Sequence[Tool], rules: Sequence[Rule] = DEFAULT_RULES) -> list[list[Finding]]:
+    """Each tool's findings, as `lint_tool` reports them, except that a finding on a definition several tools
+    share (the same `$defs` entry, word for word) is reported once: on the first tool that has it, its message
+    naming every tool that uses the definition (one defect, one finding)."""
+    found = [[f for rule in rules for f in rule.run(tool)] for tool in tools]
+    shared: dict[tuple[str, str, str], list[tuple[int, Finding]]] = {}
+    for index, findings in enumerate(found):
+        for finding in findings:
+            key = _definition_key(tools[index], finding)
+            if key is not None:
+                shared.setdefault(key, []).append((index, finding))
+    drop: set[int] = set()
+    rewrite: dict[int, Finding] = {}
+    for places in shared.values():
+        tool_names = list(dict.fromkeys(tools[i].name for i, _ in places))
+        if len(tool_names) < 2:
+            continue
+        first = places[0][1]
+        shown = ", ".join(tool_names[:8]) + (f", +{len(tool_names) - 8} more" if len(tool_names) > 8 else "")
+        rewrite[id(first)] = replace(
+            first, message=f"{first.message} (a definition {len(tool_names)} tools share: {shown})"
+        )
+        drop.update(id(f) for _, f in places[1:])
+    out = []
+    for tool, findings in zip(tools, found, strict=True):
+        kept = [rewrite.get(id(f), f) for f in findings if id(f) not in drop]
+        out.append(kept or [_passed(tool)])
+    return out
+
+
+def _passed(tool: Tool) -> Finding:
+    return Finding(PASS_RULE, Severity.PASS, tool.name, "meets every rule that ran")
+
+
+def _definition_key(tool: Tool, finding: Finding) -> tuple[str, str, str] | None:
+    """For a finding whose every place is inside the tool's `$defs`/`definitions`: the rule, the message and the
+    definitions' text (two tools with the same key report the same defect); None for any other finding."""
+    places = finding.pointers or ((finding.pointer,) if finding.pointer else ())
+    parts = [p.split("/")[1:4] for p in places]
+    if not parts or not all(len(x) == 3 and x[0] == "inputSchema" and x[1] in ("$defs", "definitions") for x in parts):
+        return None
+    defs = {
+        (x[1], x[2]): tool.input_schema.get(x[1], {}).get(x[2].replace("~1", "/").replace("~0", "~")) for x in parts
+    }
+    text = json.dumps(sorted(defs.items(), key=lambda kv: kv[0]), sort_keys=True, default=str)
+    return finding.rule, finding.message, text
 
 
 @dataclass(frozen=True)
@@ -101,9 +150,13 @@ class QualityReport:
 
 def assess(catalog: Catalog, rules: Sequence[Rule] = DEFAULT_RULES) -> QualityReport:
     """Lint, score and count every tool of `catalog` (with the default tier of rules unless told otherwise)."""
-    return QualityReport(tuple(_tool_report(t, rules) for t in catalog.tools), tuple(r.code for r in rules))
+    tools = tuple(catalog.tools)
+    found = lint_tools(tools, rules)
+    return QualityReport(
+        tuple(_tool_report(t, fs) for t, fs in zip(tools, found, strict=True)), tuple(r.code for r in rules)
+    )
 
 
-def _tool_report(tool: Tool, rules: Sequence[Rule]) -> ToolReport:
+def _tool_report(tool: Tool, findings: list[Finding]) -> ToolReport:
     values = tdqs.heuristics(tool)
-    return ToolReport(tool.name, tuple(lint_tool(tool, rules)), tdqs.mean(values), values, tool_tokens(tool))
+    return ToolReport(tool.name, tuple(findings), tdqs.mean(values), values, tool_tokens(tool))

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mcptest.checks.findings import Hit, pointer
-from mcptest.checks.lint.text import arguments, description_of, required, sentences, types_of
+from mcptest.checks.lint.text import arguments, description_of, normalized, required, sentences, types_of
 from mcptest.records.catalog import Tool
 
 _BRANCHES = ("anyOf", "oneOf", "allOf")
@@ -35,9 +35,11 @@ class Node:
 
 
 def walk(schema: Any) -> list[Node]:
-    """Every sub-schema of `schema`, depth first; anyOf/oneOf/allOf branches inherit property-ness."""
+    """Every sub-schema a call can reach from `schema`, depth first; anyOf/oneOf/allOf branches inherit
+    property-ness. A local `$ref` (`#/$defs/X`) is followed to its target, walked once at its own place; a
+    definition no reference reaches is not walked (SCH-011 reports it), and a reference cycle cannot loop."""
     global _last
-    if _last[0] is not schema:  # the four SCH rules run back to back on one tool: walk its schema once
+    if _last[0] is not schema:  # the SCH rules run back to back on one tool: walk its schema once
         _last = (schema, _walk(schema))
     return _last[1]
 
@@ -47,11 +49,13 @@ _last: tuple[Any, list[Node]] = (None, [])
 
 def _walk(root: Any) -> list[Node]:
     out: list[Node] = []
+    seen: set[tuple[str | int, ...]] = set()
     stack: list[tuple[Any, tuple[str | int, ...], bool]] = [(root, (), False)]
     while stack:
         schema, path, is_property = stack.pop()
-        if not isinstance(schema, dict):
+        if not isinstance(schema, dict) or path in seen:
             continue
+        seen.add(path)
         out.append(Node(path, schema, is_property))
         children: list[tuple[Any, tuple[str | int, ...], bool]] = []
         props = schema.get("properties")
@@ -60,10 +64,25 @@ def _walk(root: Any) -> list[Node]:
         for key in ("prefixItems", *_BRANCHES):
             branch = is_property and key in _BRANCHES
             children += [(sub, (*path, key, i), branch) for i, sub in enumerate(_list(schema.get(key)))]
-        for key in ("$defs", "definitions"):
-            children += [(sub, (*path, key, n), False) for n, sub in _items(schema.get(key))]
+        target = ref_path(schema.get("$ref"))
+        if target is not None:
+            children.append((resolve_path(root, target), target, False))
         stack.extend(reversed(children))
     return out
+
+
+def ref_path(ref: Any) -> tuple[str, ...] | None:
+    """The path a local reference (`#/$defs/X`) names inside the schema that holds it; None for any other."""
+    if not isinstance(ref, str) or not ref.startswith("#"):
+        return None
+    return tuple(raw.replace("~1", "/").replace("~0", "~") for raw in ref[1:].split("/")[1:])
+
+
+def definitions(root: Any) -> list[tuple[tuple[str, str], Any]]:
+    """The root's `$defs` and `definitions` entries, as (path, schema)."""
+    if not isinstance(root, dict):
+        return []
+    return [((key, name), sub) for key in ("$defs", "definitions") for name, sub in _items(root.get(key))]
 
 
 def _items(value: Any) -> list[tuple[str, Any]]:
@@ -90,7 +109,7 @@ _OPTIONAL = re.compile(
 """An argument described as optional on purpose ("Optional: ...", "Omit to check all", "defaults to 10")."""
 _GROUP_CUE = re.compile(
     r"\beither\b|\b(?:exactly|at least) one of\b|\bone of\b|\brequired (?:if|when|unless)\b"
-    r"|\bmust be (?:provided|given|supplied|specified|set)\b|\bis required\b",
+    r"|\bmust be (?:provided|given|supplied|specified|set)\b|\bis required\b|\b(?:use )?this or\b",
     re.IGNORECASE,
 )
 
@@ -134,27 +153,135 @@ def _argument_groups(tool: Tool) -> list[tuple[str, ...]]:
 
 
 def sch_001_no_required_list(tool: Tool) -> Iterator[Hit]:
-    """An object declares `properties` but no `required` list.
+    """An object declares `properties` but no `required` list, and some property is plainly needed.
 
-    What it flags: any object schema in the input (the root, a nested object, an array's items, an anyOf
-    branch) with non-empty `properties` and no `required` array, unless every property declares a `default`:
-    such an object is plainly all-optional, and a `required: []` would add nothing. It is silent, too, when every
-    property has a default or is described as optional ("Optional: ...", "Omit to check all", "defaults to
-    10": all-optional by design, a cursor and a limit, an "omitted = unchanged" update), and at the root of a tool
-    whose description asks for "A or B" (a `required` list cannot say that: SCH-009 names the missing `anyOf`).
+    What it flags: an object schema in the input (the root, an array's items, a required nested object, an
+    anyOf branch) with non-empty `properties`, no `required` array, and at least one property that does not
+    read as optional. A property reads as optional when it has a `default`, is described as optional
+    ("Optional: ...", "Omit to check all", "defaults to 10"), is a boolean, or is a modifier of the call: a
+    paging, sorting or output control by name (limit, offset, cursor, page, sort, order, direction, format,
+    output, context, timeout, verbose) or a filter by description ("API group to filter by", "If true, only
+    ..."). An object whose every property reads as optional is all-optional by design (a cursor and a limit;
+    "omitted = unchanged" updates), and a root whose description asks for "A or B" is SCH-009's finding (a
+    `required` list cannot say that). A nested object its parent does not require is an option group unless it
+    reads as one value: it is left alone when its name says so (options, config, settings, preferences, params,
+    filters) or its fields are of mixed types (a string and a list: independent settings); a group of same-typed
+    fields (latitude and longitude, width and height) is one value whose parts go together, and is flagged.
     Worth acting on: when an argument the tool cannot work without is left optional.
     Why it matters: without `required` every argument is optional, so the agent cannot tell what it must send
     and the server has to reject incomplete calls itself.
     Example: `{"type": "object", "properties": {"city": {"type": "string"}}}`
     Fix: `"required": ["city"]` (an empty list `[]` states that all are optional on purpose).
     """
-    for node in walk(tool.input_schema):
+    root = tool.input_schema
+    for node in walk(root):
         props = node.schema.get("properties")
         if not props or isinstance(node.schema.get("required"), list) or not isinstance(props, dict):
             continue
         if _all_defaulted(props) or _optional_by_design(props) or (not node.path and argument_groups(tool)):
             continue
+        if _optional_group(root, node, props):
+            continue
         yield Hit(f"{node.where}: properties but no required list", "Add a required list.", node.pointer)
+
+
+_MODIFIER_WORDS = frozenset(
+    [
+        "limit",
+        "offset",
+        "cursor",
+        "page",
+        "pages",
+        "size",
+        "sort",
+        "order",
+        "direction",
+        "format",
+        "output",
+        "context",
+        "timeout",
+        "verbose",
+    ]
+)
+"""The last word of an argument's name that marks a control of the call (paging, sorting, output), not its subject."""
+_MODIFIER_DESC = re.compile(
+    r"\bfilter|\bpaginat|\bnext page\b|\bif (?:true|set|provided|given|specified)\b|\bwhether\b"
+    r"|\bonly (?:show|return|include|list)|\bmaximum number\b|\bhow many\b",
+    re.IGNORECASE,
+)
+_GROUP_WORDS = frozenset(
+    [
+        "options",
+        "option",
+        "config",
+        "configuration",
+        "settings",
+        "preferences",
+        "params",
+        "parameters",
+        "filters",
+        "opts",
+    ]
+)
+"""The last word of a nested object's name that marks a group of independent options."""
+
+
+def _reads_optional(name: str, prop: Any) -> bool:
+    """Whether an argument reads as optional: defaulted, described so, a boolean, or a modifier of the call."""
+    if not isinstance(prop, dict):
+        return True
+    if "default" in prop or _OPTIONAL.search(description_of(prop)) or types_of(prop) == {"boolean"}:
+        return True
+    last = (normalized(name).split() or [""])[-1]
+    return last in _MODIFIER_WORDS or _MODIFIER_DESC.search(description_of(prop)) is not None
+
+
+def _optional_group(root: dict[str, Any], node: Node, props: dict[str, Any]) -> bool:
+    """Whether an object with no `required` list needs none: every property reads as optional, or it is a nested
+    option group its parent does not require (see SCH-001)."""
+    if all(_reads_optional(n, p) for n, p in props.items()):
+        return True
+    owner = _owning_property(node.path)
+    if owner is None:
+        return False  # the root, or an array's items: a record whose fields are needed
+    parent_path, name = owner
+    parent = resolve_path(root, parent_path)
+    if isinstance(parent, dict) and isinstance(parent.get("required"), list) and name in parent["required"]:
+        return False
+    if (normalized(name).split() or [""])[-1] in _GROUP_WORDS:
+        return True
+    kinds = {_kind(p) for p in props.values()}
+    return len(kinds) > 1
+
+
+def _kind(prop: Any) -> str:
+    types = types_of(prop) if isinstance(prop, dict) else set()
+    types = {"number" if t == "integer" else t for t in types} - {"null"}
+    return ",".join(sorted(types)) or "any"
+
+
+def _owning_property(path: tuple[str | int, ...]) -> tuple[tuple[str | int, ...], str] | None:
+    """For a node that is an object property (or a union branch of one): the path of the object holding that
+    property and its name; None for the root and for array items."""
+    end = len(path)
+    while end >= 2 and path[end - 2] in _BRANCHES:
+        end -= 2
+    if end >= 2 and path[end - 2] == "properties":
+        return path[: end - 2], str(path[end - 1])
+    return None
+
+
+def resolve_path(root: Any, path: tuple[str | int, ...]) -> Any:
+    """The value at `path` (keys and list indexes) inside `root`, or None."""
+    node = root
+    for part in path:
+        found = (isinstance(node, dict) and part in node) or (
+            isinstance(node, list) and isinstance(part, int) and part < len(node)
+        )
+        if not found:
+            return None
+        node = node[part]  # type: ignore[index]
+    return node
 
 
 def sch_009_argument_group_not_in_schema(tool: Tool) -> Iterator[Hit]:
@@ -290,3 +417,34 @@ def resolve_pointer(root: Any, pointer_text: str) -> Any:
         else:
             return None
     return node
+
+
+def sch_011_unreferenced_definition(tool: Tool) -> Iterator[Hit]:
+    """The input schema carries `$defs` (or `definitions`) that no `$ref` a call can reach points at.
+
+    What it flags: each tool whose input schema has definitions that no reference reaches from its properties
+    (directly or through another reached definition), reported once per tool naming every such definition. The
+    other schema rules lint only what a call can reach: a definition nobody uses is not linted entry by entry;
+    when several tools ship the same unused block, the catalog reports it once, listing the tools.
+    Worth acting on: always; the block is dead weight (a server that pastes one shared `$defs` block into every
+    tool makes each tool pay for it), and the fix is to drop it, or to reference what was meant to be used.
+    Why it matters: every definition is sent to the agent with the tool and costs context tokens on every turn;
+    an unused one says nothing about the call and invites the agent to fill fields the tool never reads.
+    Example: `{"properties": {"q": {"type": "string"}}, "$defs": {"Filter": {...}}}` with no `$ref` to Filter.
+    Fix: remove the unused definitions (generate each tool's schema with only the definitions it references).
+    """
+    root = tool.input_schema
+    defs = definitions(root)
+    if not defs:
+        return
+    reached = {node.path for node in walk(root)}
+    unused = [path for path, _ in defs if path not in reached]
+    if unused:
+        names = ", ".join(name for _, name in unused)
+        where = [pointer("inputSchema", *path) for path in unused]
+        yield Hit(
+            f"{len(unused)} of {len(defs)} definitions are never referenced: {names}",
+            "Drop the definitions no $ref uses.",
+            where[0],
+            tuple(where) if len(where) > 1 else (),
+        )

@@ -33,6 +33,14 @@ def reads_only(tool: Tool) -> bool:
     return field_key(tool.name).replace("-", "_").split("_")[0] in READ_VERBS
 
 
+def cannot_change_state(tool: Tool) -> bool:
+    """Whether a tool is taken not to change state: it only reads (`reads_only`) and is not annotated
+    `destructiveHint: true` or `readOnlyHint: false`. `mcptest init` writes smoke tests of these only, and
+    `mcptest fuzz` fuzzes these only unless told `--allow-writes`."""
+    hints = tool.annotations or {}
+    return reads_only(tool) and hints.get("destructiveHint") is not True and hints.get("readOnlyHint") is not False
+
+
 def managed_properties(tool: Tool, names: Iterable[str] = DEFAULT_SERVER_MANAGED) -> list[Prop]:
     """The optional properties, at any depth, named like a server-managed field, on a tool that writes."""
     keys = {field_key(n) for n in names}

@@ -1,0 +1,76 @@
+"""The report of one `mcptest fuzz` run (its JSON form is `schema/fuzz-report.schema.json`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from mcptest.fuzz.classify import RANK, SEVERITY
+
+FAIL_ON = ("error", "warning", "info", "never")
+
+
+class FuzzFinding(BaseModel):
+    """One class of misbehaviour on one tool, with the smallest input that still shows it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    tool: str
+    kind: str = Field(description="The finding class: " + ", ".join(SEVERITY) + ".")
+    severity: str = Field(description="error, warning or info.")
+    detail: str = Field(description="What was seen, in one line.")
+    input: dict[str, Any] = Field(description="The minimal input that shows it (shrunk from the first one found).")
+    input_valid: bool = Field(description="Whether the tool's inputSchema accepts the input.")
+    how: str = Field(description="How the first input was made: valid, an edge, or the mutation that broke it.")
+    first_input_size: int = Field(description="The size (JSON characters) of the input before shrinking.")
+    shrink_calls: int = Field(description="Calls spent shrinking it.")
+    stderr: str = Field("", description="The server's last stderr lines, for a crash or a hang.")
+    replay: str = Field(description="One command line that makes the call again and exits 1 if it reproduces.")
+
+
+class ToolFuzz(BaseModel):
+    """What one tool was sent and how many of its calls showed each finding class."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    tool: str
+    cases: int = Field(0, description="Calls made (shrinking not counted).")
+    valid_cases: int = 0
+    invalid_cases: int = 0
+    counts: dict[str, int] = Field(default_factory=dict, description="Calls showing each finding class.")
+    skipped: str | None = Field(None, description="Why the tool was not fuzzed.")
+    seconds: float = 0.0
+
+
+class FuzzReport(BaseModel):
+    """A fuzz run of one server's tools."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    server: str
+    ok: bool = Field(description="No finding at or above `fail_on`.")
+    fail_on: str = Field(description="The severity that fails the run: " + ", ".join(FAIL_ON) + ".")
+    seed: int
+    cases_per_tool: int
+    max_call_ms: int
+    timeout_scale: float = Field(description="How much the per-call timeout was stretched for the machine's load.")
+    restarts: int = Field(description="Times the server was started again after it exited.")
+    replay: dict[str, Any] | None = Field(None, description="The input of a `--replay` run.")
+    tools: list[ToolFuzz]
+    findings: list[FuzzFinding]
+    seconds: float
+
+    def counts(self) -> dict[str, int]:
+        """Findings per severity."""
+        out = {"error": 0, "warning": 0, "info": 0}
+        for finding in self.findings:
+            out[finding.severity] += 1
+        return out
+
+
+def failed(findings: list[FuzzFinding], fail_on: str) -> bool:
+    """Whether any finding is at or above `fail_on` (`never`: none fails)."""
+    if fail_on == "never":
+        return False
+    return any(RANK[f.severity] >= RANK[fail_on] for f in findings)

@@ -1,0 +1,602 @@
+"""Agent runs from OpenTelemetry: OTLP JSON files (the collector's file exporter) mapped onto the one Trace.
+
+Two conventions are read: the OpenTelemetry GenAI and MCP semantic conventions (`gen_ai.operation.name`
+`execute_tool` / `chat` / `invoke_agent`, `gen_ai.tool.name`, `gen_ai.tool.call.arguments`/`result`,
+`gen_ai.usage.*`, `gen_ai.input.messages`/`output.messages`, `mcp.method.name`) and OpenInference
+(`openinference.span.kind` TOOL/LLM/AGENT, `tool.name`, `input.value`/`output.value`, `llm.token_count.*`,
+`llm.input_messages`/`llm.output_messages`). The mapping is documented in docs/telemetry.md.
+
+A file holds one JSON document (an `ExportTraceServiceRequest`) or JSON lines of them (what the collector's file
+exporter writes). JSON lines are read line by line, keeping only the attributes the mapping reads, so memory
+follows the runs kept, not the file's size. Spans of no known convention, orphan spans and spans whose clock is
+skewed are skipped and counted by reason.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mcptest.core import json_source
+from mcptest.core.errors import Problem, UserError
+from mcptest.core.yaml_source import Loc, parse, read_text
+from mcptest.records.trace import Trace
+
+SKIP_UNKNOWN = "no GenAI, OpenInference or MCP attributes"
+SKIP_OTHER = "a convention span that is no tool call, model call or agent run"
+SKIP_ORPHAN = "orphan: its parent span is not in the file"
+SKIP_SKEW = "clock skew: it ends before it starts, or starts before its parent"
+SKIP_NESTED = "a tool span inside another tool span (the same call)"
+SKIP_UNGROUPED = "its trace has no `group_by` attribute"
+
+# What each trace field is called when a gate needs it and the source did not supply it.
+FIELD_ARGS = "tool call arguments"
+FIELD_RESULTS = "tool call results"
+FIELD_CATALOG = "catalog (the tools the model was shown)"
+FIELD_TOKENS = "token usage"
+FIELD_ANSWER = "final answer"
+FIELD_PROMPT = "prompt"
+
+GATE_NEEDS: dict[str, tuple[str, ...]] = {
+    "distractors": (FIELD_CATALOG,),
+    "token_efficiency": (FIELD_CATALOG, FIELD_TOKENS),
+    "calls": (FIELD_CATALOG, FIELD_ARGS),
+    "orchestration": (FIELD_ARGS,),
+    "workflow": (FIELD_ARGS, FIELD_RESULTS),
+    "stability": (FIELD_ARGS, FIELD_RESULTS),
+    "narrative": (FIELD_ANSWER, FIELD_RESULTS),
+    "discovery": (FIELD_PROMPT,),
+}
+"""The trace fields each gate reads that an imported trace may lack (the other gates read names and order only)."""
+
+_TOOL_OPS = {"execute_tool"}
+_LLM_OPS = {"chat", "text_completion", "generate_content"}
+_AGENT_OPS = {"invoke_agent", "create_agent"}
+_KEEP_PREFIXES = ("gen_ai.", "openinference.", "mcp.", "mcptest.", "tool.", "input.", "output.", "llm.", "error.")
+_MAX_VALUE_DEPTH = 64
+
+
+@dataclass
+class OtlpImport:
+    """What a file gave: the runs, what they lack, and the spans skipped by reason."""
+
+    traces: list[Trace]
+    missing: set[str] = field(default_factory=set)
+    skipped: dict[str, int] = field(default_factory=dict)
+
+    def gate_problems(self, gates: Iterable[str], source: str) -> list[str]:
+        """One message per declared gate that reads a field these runs lack (never a silent 0)."""
+        return [
+            f"gate `{g}` needs the {f}, which the OpenTelemetry spans in {source} do not carry"
+            for g in gates
+            for f in GATE_NEEDS.get(g, ())
+            if f in self.missing
+        ]
+
+    def skipped_note(self, source: str) -> str | None:
+        """`N spans skipped (reason: n; ...)`, or None when every span was used."""
+        if not self.skipped:
+            return None
+        reasons = "; ".join(f"{reason}: {n}" for reason, n in sorted(self.skipped.items()))
+        return f"{source}: {sum(self.skipped.values())} OpenTelemetry spans skipped ({reasons})"
+
+
+class _Bad(Exception):
+    def __init__(self, loc: Loc, message: str) -> None:
+        super().__init__(message)
+        self.loc = loc
+        self.message = message
+
+
+class _Span:
+    __slots__ = ("attrs", "end", "error", "kind", "name", "parent", "resource", "span_id", "start", "trace_id")
+
+    def __init__(
+        self,
+        trace_id: str,
+        span_id: str,
+        parent: str,
+        name: str,
+        start: int,
+        end: int,
+        attrs: dict[str, Any],
+        error: bool,
+        resource: dict[str, Any],
+    ) -> None:
+        self.trace_id = trace_id
+        self.span_id = span_id
+        self.parent = parent
+        self.name = name
+        self.start = start
+        self.end = end
+        self.attrs = attrs
+        self.error = error
+        self.resource = resource
+        self.kind = _classify(attrs)
+
+
+def is_otlp(path: str | Path) -> bool:
+    """Whether a JSON file holds OTLP traces (an `ExportTraceServiceRequest`) rather than mcptest traces."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(65536)
+    except OSError:
+        return False
+    return head.lstrip()[:1] == b"{" and b'"resourceSpans"' in head
+
+
+def load_otlp(path: str | Path, group_by: str | None = None) -> OtlpImport:
+    """The agent runs of an OTLP JSON file: one per trace id, or per value of the `group_by` attribute.
+
+    The cyclic garbage collector is paused meanwhile: the load builds millions of acyclic objects, and its full
+    passes over them more than doubled the time of a 200,000-span file (benchmarks/otel.py)."""
+    import gc
+
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _load(path, group_by)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _load(path: str | Path, group_by: str | None) -> OtlpImport:
+    name = str(path)
+    spans: dict[str, dict[str, _Span]] = {}
+    for span in _read(path, name, group_by):
+        spans.setdefault(span.trace_id, {})[span.span_id] = span
+    skipped: dict[str, int] = {}
+    missing: set[str] = set()
+    groups: dict[str, list[list[_Span]]] = {}
+    for trace_id in list(spans):
+        by_id = spans.pop(trace_id)  # the raw spans go as their runs are built
+        key = trace_id
+        if group_by is not None:
+            found = next((s.attrs.get(group_by) for s in by_id.values() if s.attrs.get(group_by) is not None), None)
+            found = found if found is not None else next(iter(by_id.values())).resource.get(group_by)
+            if found is None:
+                skipped[SKIP_UNGROUPED] = skipped.get(SKIP_UNGROUPED, 0) + len(by_id)
+                continue
+            key = str(found)
+        groups.setdefault(key, []).append(_usable(by_id, skipped))
+    traces = []
+    for parts in groups.values():
+        used = sorted((s for part in parts for s in part), key=lambda s: (s.start, s.end))
+        trace = _trace(used, missing)
+        if trace is not None:
+            traces.append(trace)
+    if not traces:
+        reasons = "; ".join(f"{r}: {n}" for r, n in sorted(skipped.items())) or "the file holds no spans"
+        raise UserError([Problem(name, 1, 1, f"no agent run found in the OpenTelemetry spans ({reasons})")])
+    return OtlpImport(traces, missing, skipped)
+
+
+def _read(path: str | Path, name: str, group_by: str | None) -> Iterator[_Span]:
+    keep = group_by
+    with open(path, "rb") as f:
+        first = f.readline()
+        try:
+            data = json.loads(first)
+        except ValueError:
+            data = None
+        if not isinstance(data, dict):  # one (pretty-printed) document: read whole, bounded by read_text's limit
+            f.close()
+            text = read_text(path)
+            doc_data = json_source.loads(text, name, "JSON syntax error in the OTLP file")
+            try:
+                yield from _request(doc_data, keep)
+            except _Bad as bad:
+                raise UserError([_located(text, name, bad, 1)]) from None
+            return
+        lineno = 1
+        line = first
+        while True:
+            try:
+                yield from _request(data, keep)
+            except _Bad as bad:
+                raise UserError([_located(line.decode("utf-8", "replace"), name, bad, lineno)]) from None
+            while True:
+                line = f.readline()
+                lineno += 1
+                if not line or line.strip():
+                    break
+            if not line:
+                return
+            try:
+                data = json.loads(line)
+            except (ValueError, RecursionError):
+                text = line.decode("utf-8", "replace")
+                try:
+                    json_source.loads(text, name, "JSON syntax error in the OTLP file")
+                except UserError as exc:
+                    raise UserError(
+                        [Problem(name, p.line + lineno - 1, p.col, p.message) for p in exc.problems]
+                    ) from None
+                raise UserError([Problem(name, lineno, 1, "not UTF-8 JSON")]) from None
+
+
+def _located(text: str, name: str, bad: _Bad, lineno: int) -> Problem:
+    where = "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in bad.loc).lstrip(".") or "(top level)"
+    message = f"{where}: {bad.message} (not an OTLP ExportTraceServiceRequest)"
+    try:
+        line, col = parse(text, name).value_pos(bad.loc)
+    except (UserError, KeyError, IndexError, TypeError):
+        line, col = 1, 1
+    return Problem(name, line + lineno - 1, col, message)
+
+
+def _list(obj: dict[str, Any], key: str, loc: Loc) -> list[Any]:
+    value = obj.get(key)
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise _Bad((*loc, key), f"`{key}` must be an array")
+    return value
+
+
+def _request(data: Any, keep: str | None) -> Iterator[_Span]:
+    if not isinstance(data, dict) or "resourceSpans" not in data:
+        raise _Bad((), "expected an object with `resourceSpans`")
+    for i, rs in enumerate(_list(data, "resourceSpans", ())):
+        loc: Loc = ("resourceSpans", i)
+        if not isinstance(rs, dict):
+            raise _Bad(loc, "a resourceSpans entry must be an object")
+        resource = rs.get("resource") or {}
+        if not isinstance(resource, dict):
+            raise _Bad((*loc, "resource"), "`resource` must be an object")
+        res_attrs = _attributes(resource, (*loc, "resource"), keep)
+        scopes = rs.get("scopeSpans", rs.get("instrumentationLibrarySpans"))
+        scope_key = "scopeSpans" if "scopeSpans" in rs else "instrumentationLibrarySpans"
+        if scopes is not None and not isinstance(scopes, list):
+            raise _Bad((*loc, scope_key), f"`{scope_key}` must be an array")
+        for j, ss in enumerate(scopes or []):
+            sloc: Loc = (*loc, scope_key, j)
+            if not isinstance(ss, dict):
+                raise _Bad(sloc, "a scopeSpans entry must be an object")
+            for k, raw in enumerate(_list(ss, "spans", sloc)):
+                yield _span(raw, (*sloc, "spans", k), res_attrs, keep)
+
+
+def _hex_id(raw: dict[str, Any], key: str, loc: Loc, required: bool) -> str:
+    value = raw.get(key)
+    if value in (None, "") and not required:
+        return ""
+    if not isinstance(value, str) or not value:
+        raise _Bad((*loc, key), f"`{key}` must be a non-empty hex string")
+    return value.lower()
+
+
+def _nanos(raw: dict[str, Any], key: str, loc: Loc) -> int:
+    value = raw.get(key, 0)
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise _Bad(
+            (*loc, key), f"`{key}` must be nanoseconds since the epoch (an integer or a string of digits)"
+        ) from None
+
+
+def _span(raw: Any, loc: Loc, res_attrs: dict[str, Any], keep: str | None) -> _Span:
+    if not isinstance(raw, dict):
+        raise _Bad(loc, "a span must be an object")
+    name = raw.get("name", "")
+    if not isinstance(name, str):
+        raise _Bad((*loc, "name"), "`name` must be a string")
+    status = raw.get("status") or {}
+    if not isinstance(status, dict):
+        raise _Bad((*loc, "status"), "`status` must be an object")
+    return _Span(
+        _hex_id(raw, "traceId", loc, True),
+        _hex_id(raw, "spanId", loc, True),
+        _hex_id(raw, "parentSpanId", loc, False),
+        name,
+        _nanos(raw, "startTimeUnixNano", loc),
+        _nanos(raw, "endTimeUnixNano", loc),
+        _attributes(raw, loc, keep),
+        status.get("code") in (2, "STATUS_CODE_ERROR"),
+        res_attrs,
+    )
+
+
+def _attributes(obj: dict[str, Any], loc: Loc, keep: str | None) -> dict[str, Any]:
+    attrs = obj.get("attributes")
+    if attrs is None:
+        return {}
+    if not isinstance(attrs, list):
+        raise _Bad((*loc, "attributes"), "`attributes` must be an array of {key, value}")
+    out: dict[str, Any] = {}
+    for i, kv in enumerate(attrs):
+        if not isinstance(kv, dict) or not isinstance(kv.get("key"), str):
+            raise _Bad((*loc, "attributes", i), "an attribute must be an object with a string `key`")
+        key = kv["key"]
+        if key == keep or key.startswith(_KEEP_PREFIXES):
+            out[key] = _value(kv.get("value"), (*loc, "attributes", i, "value"), 0)
+    return out
+
+
+def _value(v: Any, loc: Loc, depth: int) -> Any:
+    if v is None:
+        return None
+    if not isinstance(v, dict):
+        raise _Bad(loc, "an attribute value must be an object such as {stringValue: ...}")
+    if depth > _MAX_VALUE_DEPTH:
+        raise _Bad(loc, f"attribute values nest deeper than {_MAX_VALUE_DEPTH} levels")
+    if "stringValue" in v:
+        return v["stringValue"]
+    if "intValue" in v:
+        try:
+            return int(v["intValue"])
+        except (TypeError, ValueError):
+            raise _Bad((*loc, "intValue"), "`intValue` must be an integer") from None
+    if "doubleValue" in v:
+        return v["doubleValue"]
+    if "boolValue" in v:
+        return v["boolValue"]
+    if "arrayValue" in v:
+        values = (v["arrayValue"] or {}).get("values") or []
+        return [_value(x, (*loc, "arrayValue", "values", i), depth + 1) for i, x in enumerate(values)]
+    if "kvlistValue" in v:
+        values = (v["kvlistValue"] or {}).get("values") or []
+        return {kv.get("key"): _value(kv.get("value"), (*loc, "kvlistValue"), depth + 1) for kv in values}
+    if "bytesValue" in v:
+        return v["bytesValue"]
+    return None
+
+
+def _kind(span: _Span) -> str | None:
+    return span.kind
+
+
+def _classify(a: dict[str, Any]) -> str | None:
+    op = a.get("gen_ai.operation.name")
+    oi = a.get("openinference.span.kind")
+    if op in _TOOL_OPS or oi == "TOOL" or (op is None and a.get("mcp.method.name") == "tools/call"):
+        return "tool"
+    if op in _LLM_OPS or oi == "LLM":
+        return "llm"
+    if op in _AGENT_OPS or oi == "AGENT":
+        return "agent"
+    return None
+
+
+def _usable(by_id: dict[str, _Span], skipped: dict[str, int]) -> list[_Span]:
+    """The spans of one trace the mapping reads; the others counted in `skipped` by reason."""
+
+    def skip(reason: str) -> None:
+        skipped[reason] = skipped.get(reason, 0) + 1
+
+    out = []
+    for span in by_id.values():
+        kind = _kind(span)
+        parent = by_id.get(span.parent) if span.parent else None
+        if kind is None:
+            known = any(k.startswith(("gen_ai.", "openinference.", "mcp.", "mcptest.")) for k in span.attrs)
+            skip(SKIP_OTHER if known else SKIP_UNKNOWN)
+        elif span.parent and parent is None:
+            skip(SKIP_ORPHAN)
+        elif span.end < span.start or (parent is not None and span.start < parent.start):
+            skip(SKIP_SKEW)
+        elif kind == "tool" and _inside_tool(span, by_id):
+            skip(SKIP_NESTED)
+        else:
+            out.append(span)
+    return out
+
+
+def _inside_tool(span: _Span, by_id: dict[str, _Span]) -> bool:
+    seen = 0
+    parent = by_id.get(span.parent)
+    while parent is not None and seen < 1000:
+        if _kind(parent) == "tool":
+            return True
+        parent = by_id.get(parent.parent) if parent.parent else None
+        seen += 1
+    return False
+
+
+_JSON_START = frozenset('{["-0123456789tfn')
+
+
+def _json_or_text(value: Any) -> Any:
+    if isinstance(value, str) and value[:1] in _JSON_START:
+        try:
+            return json.loads(value)
+        except ValueError:
+            return value
+    return value
+
+
+def _messages_text(value: Any, role: str) -> str | None:
+    """The text parts of the last `role` message of GenAI `gen_ai.*.messages` (a JSON string or a list)."""
+    messages = _json_or_text(value)
+    if not isinstance(messages, list):
+        return None
+    for message in reversed(messages):
+        if isinstance(message, dict) and message.get("role") == role:
+            parts = message.get("parts")
+            if isinstance(parts, list):
+                texts = [str(p.get("content", "")) for p in parts if isinstance(p, dict) and p.get("type") == "text"]
+                if texts:
+                    return "".join(texts)
+            if isinstance(message.get("content"), str):
+                return str(message["content"])
+    return None
+
+
+def _oi_messages(attrs: dict[str, Any], prefix: str, role: str) -> str | None:
+    """The content of the last `role` message of OpenInference's flattened `llm.input_messages.N.message.*`."""
+    found = None
+    i = 0
+    while f"{prefix}.{i}.message.role" in attrs:
+        if attrs[f"{prefix}.{i}.message.role"] == role:
+            content = attrs.get(f"{prefix}.{i}.message.content")
+            if isinstance(content, str) and content:
+                found = content
+        i += 1
+    return found
+
+
+def _plain(attrs: dict[str, Any], key: str) -> str | None:
+    value = attrs.get(f"{key}.value")
+    if not isinstance(value, str) or attrs.get(f"{key}.mime_type") == "application/json":
+        return None
+    return value
+
+
+def _prompt(span: _Span) -> str | None:
+    a = span.attrs
+    return (
+        _messages_text(a.get("gen_ai.input.messages"), "user")
+        or _oi_messages(a, "llm.input_messages", "user")
+        or (_plain(a, "input") if _kind(span) == "agent" else None)
+    )
+
+
+def _answer(span: _Span) -> str | None:
+    a = span.attrs
+    return (
+        _messages_text(a.get("gen_ai.output.messages"), "assistant")
+        or _oi_messages(a, "llm.output_messages", "assistant")
+        or (_plain(a, "output") if _kind(span) == "agent" else None)
+    )
+
+
+def _result(span: _Span) -> tuple[list[dict[str, Any]], dict[str, Any] | None, bool] | None:
+    a = span.attrs
+    raw = a.get("gen_ai.tool.call.result", a.get("output.value"))
+    if raw is None:
+        return None
+    value = _json_or_text(raw)
+    if isinstance(value, dict) and isinstance(value.get("content"), list):
+        structured = value.get("structuredContent")
+        return value["content"], structured if isinstance(structured, dict) else None, value.get("isError") is True
+    if isinstance(value, str):
+        return [{"type": "text", "text": value}], None, False
+    text = raw if isinstance(raw, str) else json.dumps(raw, ensure_ascii=False)
+    return [{"type": "text", "text": text}], value if isinstance(value, dict) else None, False
+
+
+def _call(span: _Span, missing: set[str]) -> dict[str, Any]:
+    a = span.attrs
+    name = a.get("gen_ai.tool.name") or a.get("tool.name")
+    if not name and span.name.startswith("tools/call "):
+        name = span.name[len("tools/call ") :]
+    call: dict[str, Any] = {"server": a.get("mcptest.server"), "name": str(name or "")}
+    raw_args = a.get("gen_ai.tool.call.arguments", a.get("input.value"))
+    if raw_args is None:
+        missing.add(FIELD_ARGS)
+    else:
+        args = _json_or_text(raw_args)
+        call["args"] = args
+        call["unparseable_arguments"] = not isinstance(args, dict) and isinstance(raw_args, str)
+    result = _result(span)
+    erred = span.error or a.get("error.type") is not None
+    if result is None:
+        missing.add(FIELD_RESULTS)
+    else:
+        call["content"], call["structured_content"], result_error = result
+        erred = erred or result_error
+    call["is_error"] = erred
+    if span.end > span.start:  # an instant span: no latency recorded
+        call["latency_ms"] = (span.end - span.start) / 1e6
+    if a.get("mcptest.unknown_tool") is True:
+        call["unknown_tool"] = True
+    return call
+
+
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
+def _usage(span: _Span) -> tuple[int | None, int | None]:
+    a = span.attrs
+    inp = _int(a.get("gen_ai.usage.input_tokens", a.get("llm.token_count.prompt")))
+    out = _int(a.get("gen_ai.usage.output_tokens", a.get("llm.token_count.completion")))
+    return inp, out
+
+
+def _trace(spans: list[_Span], missing: set[str]) -> Trace | None:
+    """One run from its spans (in start order): None when they hold no tool call, model call or agent run."""
+    if not spans:
+        return None
+    agents = [s for s in spans if _kind(s) == "agent"]
+    llms = [s for s in spans if _kind(s) == "llm"]
+    tools = [s for s in spans if _kind(s) == "tool"]
+    root = agents[0] if agents else None
+    fields: dict[str, Any] = {"tool_calls": [_call(s, missing) for s in tools]}
+    fields["model"] = next((m for s in [*agents, *llms] if (m := _model(s))), None)
+    fields["prompt"] = (_prompt(root) if root else None) or next((p for s in llms if (p := _prompt(s))), None)
+    fields["final_response"] = (_answer(root) if root else None) or next(
+        (t for s in reversed(llms) if (t := _answer(s))), None
+    )
+    inp, out = _usage(root) if root else (None, None)
+    if inp is None and out is None:
+        pairs = [_usage(s) for s in llms]
+        if any(i is not None or o is not None for i, o in pairs):
+            inp = sum(i or 0 for i, _ in pairs)
+            out = sum(o or 0 for _, o in pairs)
+    total = _int(root.attrs.get("mcptest.usage.total_tokens")) if root else None
+    if inp is not None or out is not None or total is not None:
+        fields["tokens"] = {"input": inp, "output": out, **({"total": total} if total is not None else {})}
+    turns = _int(root.attrs.get("mcptest.turns")) if root else None
+    fields["turns"] = turns if turns is not None else (len(llms) or None)
+    if root is not None:
+        for key, target in (("mcptest.catalog", "catalog"), ("mcptest.user_turns", "user_turns")):
+            if isinstance(root.attrs.get(key), str):
+                fields[target] = _json_or_text(root.attrs[key])
+        if isinstance(root.attrs.get("mcptest.cost_usd"), int | float):
+            fields["cost_usd"] = root.attrs["mcptest.cost_usd"]
+        if isinstance(root.attrs.get("mcptest.error"), str):
+            fields["error"] = root.attrs["mcptest.error"]
+    if fields.get("catalog") is None:
+        fields["catalog"] = _definitions(spans)
+    for value, name in ((fields.get("catalog"), FIELD_CATALOG), (fields.get("tokens"), FIELD_TOKENS)):
+        if value is None:
+            missing.add(name)
+    if fields["final_response"] is None:
+        missing.add(FIELD_ANSWER)
+    if fields["prompt"] is None:
+        missing.add(FIELD_PROMPT)
+    try:
+        return Trace.model_validate(fields)
+    except ValueError as exc:
+        raise UserError([Problem("mcptest", 0, 0, f"an OpenTelemetry run does not map onto a trace: {exc}")]) from None
+
+
+def _definitions(spans: list[_Span]) -> list[dict[str, Any]] | None:
+    """The catalog from GenAI `gen_ai.tool.definitions` (or OpenInference `llm.tools.N.tool.json_schema`)."""
+    for span in spans:
+        defs = _json_or_text(span.attrs.get("gen_ai.tool.definitions"))
+        if isinstance(defs, list) and defs:
+            return [{"tool": _mcp_tool(d)} for d in defs if isinstance(d, dict) and _mcp_tool(d).get("name")]
+        oi = []
+        i = 0
+        while isinstance(span.attrs.get(f"llm.tools.{i}.tool.json_schema"), str):
+            oi.append(_json_or_text(span.attrs[f"llm.tools.{i}.tool.json_schema"]))
+            i += 1
+        if oi:
+            return [{"tool": _mcp_tool(d)} for d in oi if isinstance(d, dict) and _mcp_tool(d).get("name")]
+    return None
+
+
+def _model(span: _Span) -> str | None:
+    a = span.attrs
+    found = a.get("gen_ai.request.model") or a.get("gen_ai.response.model") or a.get("llm.model_name")
+    return found if isinstance(found, str) else None
+
+
+def _mcp_tool(d: dict[str, Any]) -> dict[str, Any]:
+    """An MCP tool from a definition in OpenAI's function form or MCP's own."""
+    inner = d.get("function")
+    fn: dict[str, Any] = inner if isinstance(inner, dict) else d
+    tool: dict[str, Any] = {"name": fn.get("name")}
+    if isinstance(fn.get("description"), str):
+        tool["description"] = fn["description"]
+    schema = fn.get("inputSchema", fn.get("parameters"))
+    if isinstance(schema, dict):
+        tool["inputSchema"] = schema
+    return tool

@@ -1,0 +1,204 @@
+"""`mcptest fuzz`: inputs from schemas, the classes of what answers show, shrinking, and whole runs against a server
+with planted defects (every one found on a minimal input) and a correct SDK server (nothing above info)."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mcptest.fuzz.classify import Answer, classify, stack_trace
+from mcptest.fuzz.inputs import Schema, cases
+from mcptest.fuzz.shrink import simpler, size
+from tests.conftest import PYTHON, ROOT, run_cli
+
+DEFECTS = f"{PYTHON} {ROOT / 'tests' / 'servers' / 'fuzz_defects_server.py'}"
+SCHEMA = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string", "minLength": 1, "maxLength": 5},
+        "count": {"type": "integer", "minimum": 0, "maximum": 9},
+        "mode": {"enum": ["a", "b"]},
+        "tags": {"type": "array", "items": {"type": "string"}, "maxItems": 2},
+    },
+    "required": ["name", "count"],
+    "additionalProperties": False,
+}
+
+
+def test_inputs_are_what_they_claim_and_the_same_for_a_seed() -> None:
+    made = cases(SCHEMA, 60, seed=7, salt="tool")
+    schema = Schema(SCHEMA)
+    assert len(made) == 60
+    assert all(schema.valid(c.args) == c.valid for c in made)
+    assert made == cases(SCHEMA, 60, seed=7, salt="tool")
+    assert made != cases(SCHEMA, 60, seed=8, salt="tool")
+    hows = {c.how.split(" (")[0].split(" '")[0] for c in made if not c.valid}
+    assert {"missing required", "wrong type at", "null at", "extra key", "not in enum at"} <= hows, hows
+    assert any(c.how.startswith("above maximum") for c in made) and any("maxLength" in c.how for c in made)
+    edges = [c.args for c in made if c.how.startswith("valid (edge")]
+    assert {"name": "a", "count": 0} in edges  # required keys only, at their lower bounds
+    assert any(set(e) == {"name", "count", "mode", "tags"} and e["count"] == 9 for e in edges)
+
+
+def test_shrinking_steps_only_go_smaller() -> None:
+    value = {"a": "héllo", "b": [1, 2, 3], "c": {"d": 250.5}}
+    for candidate in simpler(value):
+        assert size(candidate) <= size(value) and candidate != value
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ('Traceback (most recent call last):\n  File "/a.py", line 3, in f', "Python"),
+        ("TypeError: x is undefined\n    at handler (/srv/app/index.js:12:7)", "Node"),
+        ("java.lang.NullPointerException\n\tat com.acme.Tools.call(Tools.java:42)", "Java"),
+        ("panic: runtime error\n\ngoroutine 1 [running]:\nmain.main()\n\t/app/main.go:9 +0x1d", "Go"),
+        ("thread 'main' panicked at src/main.rs:4:5:\nindex out of bounds", "Rust"),
+    ],
+)
+def test_stack_traces_of_five_languages_are_recognised(text: str, language: str) -> None:
+    assert stack_trace(text) == language
+    answer = Answer("result", {"content": [{"type": "text", "text": text}], "isError": True})
+    assert "stack_trace" in {f.kind for f in classify({}, Schema({"type": "object"}), answer)}
+
+
+def test_ordinary_text_is_no_stack_trace_and_an_echoed_environment_value_is_a_leak() -> None:
+    assert stack_trace("Sunny at 3:45 in Paris; see file.js for details") is None
+    answer = Answer("result", {"content": [{"type": "text", "text": "key=sk-live-abcdef123456"}]})
+    env = {"API_KEY": "sk-live-abcdef123456"}
+    found = classify({}, Schema({"type": "object"}), answer, env=env)
+    assert [(f.kind, f.detail.endswith("API_KEY")) for f in found] == [("env_leak", True)]
+    sent = {"q": "sk-live-abcdef123456"}  # echoing what the client itself sent is no leak
+    assert classify(sent, Schema({"type": "object"}), answer, env=env) == []
+
+
+@pytest.fixture(scope="module")
+def defects() -> dict[str, Any]:
+    ran = run_cli("fuzz", "--command", DEFECTS, "--cases", "16", "--max-call-ms", "300", "--json", timeout=120)
+    assert ran.code == 1, ran.stderr
+    return json.loads(ran.stdout)  # type: ignore[no-any-return]
+
+
+def test_every_planted_defect_is_found_on_a_minimal_input(defects: dict[str, Any]) -> None:
+    found = {(f["tool"], f["kind"]): f for f in defects["findings"]}
+    assert set(found) == {
+        ("get_record", "crash"),
+        ("get_record", "stack_trace"),
+        ("get_record", "invalid_accepted"),
+        ("search_notes", "hang"),
+        ("get_summary", "output_schema"),
+        ("get_status", "env_leak"),
+    }
+    assert found["get_record", "crash"]["input"] == {"id": ""}
+    assert "cannot parse id" in found["get_record", "crash"]["stderr"]
+    assert found["get_record", "stack_trace"]["input"] == {"id": 0}
+    assert found["get_record", "invalid_accepted"]["input"] == {"id": 101}
+    assert found["search_notes", "hang"]["input"] == {"query": ""}
+    assert found["get_summary", "output_schema"]["input"] == {"detailed": True}
+    assert found["get_status", "env_leak"]["input"] == {"verbose": True}
+    assert found["get_status", "env_leak"]["detail"].endswith("MCPTEST_FUZZ_CANARY")
+    assert defects["restarts"] >= 1  # fuzzing went on after the crash
+    tools = {t["tool"]: t for t in defects["tools"]}
+    assert "allow-writes" in tools["delete_record"]["skipped"]
+    assert tools["get_record"]["cases"] == 16 and tools["get_record"]["counts"]["crash"] >= 1
+
+
+def _fuzz(tmp_path: Path, **options: Any) -> Any:
+    """An in-process fuzz run of the defects server (no CLI start-up per run)."""
+    from mcptest.run.fuzz import FuzzOptions, fuzz
+    from mcptest.server.sources import resolve_sources
+
+    name, config = resolve_sources(command=DEFECTS).one()
+    return fuzz(name, config, tmp_path, FuzzOptions(**options))
+
+
+def test_a_replay_line_reproduces_its_finding_and_exits_1(defects: dict[str, Any], tmp_path: Path) -> None:
+    crash = next(f for f in defects["findings"] if f["kind"] == "crash")
+    words = shlex.split(crash["replay"])
+    assert words[:2] == ["mcptest", "fuzz"]
+    ran = run_cli(*words[1:], "--json")
+    assert ran.code == 1, ran.stderr
+    assert [f["kind"] for f in json.loads(ran.stdout)["findings"]] == ["crash"]
+    fine = _fuzz(tmp_path, tools=["get_record"], replay={"id": 5})
+    assert fine.ok and fine.findings == [] and fine.tools[0].cases == 1
+    warned = _fuzz(tmp_path, tools=["get_record"], replay={"id": 101})
+    assert warned.ok and [f.kind for f in warned.findings] == ["invalid_accepted"]
+    strict = _fuzz(tmp_path, tools=["get_record"], replay={"id": 101}, fail_on="warning")
+    assert not strict.ok
+
+
+def test_write_tools_need_allow_writes_and_bad_options_are_usage_errors(tmp_path: Path) -> None:
+    from mcptest.core.errors import UserError
+
+    held = _fuzz(tmp_path, tools=["delete_record"], replay={"id": 1})
+    assert held.tools[0].skipped and held.tools[0].cases == 0
+    report = _fuzz(tmp_path, tools=["delete_record"], cases=12, allow_writes=True)
+    assert report.tools[0].cases == 12 and report.findings == []
+    with pytest.raises(UserError, match="has no tool 'nope'"):
+        _fuzz(tmp_path, tools=["nope"])
+    bad = run_cli("fuzz", "--command", DEFECTS, "--tool", "get_record", "--replay", "{x")
+    assert bad.code == 2 and "--replay:1:2: not JSON" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_a_correct_sdk_server_shows_nothing_above_info(tmp_path: Path) -> None:
+    from mcptest.run.fuzz import FuzzOptions, fuzz
+    from mcptest.server.session import InProcessServer
+    from tests.servers.fuzz_clean_server import build
+
+    report = fuzz("clean", InProcessServer(build()), tmp_path, FuzzOptions(cases=60, seed=3))
+    assert [t.cases for t in report.tools] == [60, 60]
+    assert [f for f in report.findings if f.severity != "info"] == []
+    assert report.ok
+
+
+def test_a_suite_fuzz_block_gates_on_findings_and_reports_through_junit(tmp_path: Path) -> None:
+    suite = tmp_path / "suite.yml"
+    server = ROOT / "tests" / "servers" / "fuzz_defects_server.py"
+    suite.write_text(
+        f"""servers:
+  defects:
+    command: [{json.dumps(PYTHON)}, {json.dumps(str(server))}]
+fuzz:
+  - name: summary fuzzed
+    server: defects
+    tools: [get_summary]
+    cases: 6
+  - name: summary never crashes
+    server: defects
+    tools: [get_summary]
+    cases: 6
+    expect:
+      - classes.crash: {{ "<=": 0 }}
+""",
+        encoding="utf-8",
+    )
+    ran = run_cli("run", str(suite), "-r", "junit")
+    assert ran.code == 1, ran.stderr
+    assert 'tests="2" failures="1"' in ran.stdout
+    assert "error output_schema on get_summary" in ran.stdout and "--replay" in ran.stdout
+    bad = suite.read_text(encoding="utf-8").replace(
+        "server: defects\n    tools: [get_summary]\n    cases: 6\n  -", "server: nope\n    cases: 6\n  -"
+    )
+    suite.write_text(bad, encoding="utf-8")
+    refused = run_cli("validate", str(suite))
+    assert refused.code == 2 and "unknown server 'nope'" in refused.stderr
+
+
+def test_findings_as_sarif_name_the_class_the_tool_and_the_replay(defects: dict[str, Any]) -> None:
+    from mcptest.fuzz.report import FuzzReport
+    from mcptest.fuzz.sarif import fuzz_sarif
+
+    log = json.loads(fuzz_sarif(FuzzReport.model_validate(defects)))
+    results = log["runs"][0]["results"]
+    assert len(results) == len(defects["findings"])
+    crash = next(r for r in results if r["ruleId"] == "fuzz/crash")
+    assert crash["level"] == "error"
+    assert crash["locations"][0]["logicalLocations"][0]["name"] == "get_record"
+    assert crash["properties"]["input"] == {"id": ""} and "--replay" in crash["properties"]["replay"]
+    rules = log["runs"][0]["tool"]["driver"]["rules"]
+    assert {r["id"] for r in rules} == {r["ruleId"] for r in results}
+    assert next(r for r in results if r["ruleId"] == "fuzz/invalid_accepted")["level"] == "warning"

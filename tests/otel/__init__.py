@@ -1,0 +1,1 @@
+"""OpenTelemetry: OTLP import onto the Trace, and the run exported as GenAI/MCP spans."""

@@ -1,0 +1,142 @@
+"""OTLP JSON onto the Trace: GenAI and OpenInference spans, grouping, skipped spans, located errors, gate needs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from mcptest.core.errors import UserError
+from mcptest.core.exit_codes import ExitCode
+from mcptest.python_api import run_gate
+from mcptest.records.otlp import SKIP_ORPHAN, SKIP_SKEW, SKIP_UNKNOWN, is_otlp, load_otlp
+from tests.conftest import run_cli
+from tests.otel.otlp_build import genai_run, jsonl, openinference_run, request, span
+
+
+def test_genai_spans_map_to_tool_calls_tokens_answer_and_errors(tmp_path: Path) -> None:
+    path = tmp_path / "traces.jsonl"
+    path.write_text(jsonl(request(genai_run(1)[:3]), request(genai_run(1)[3:] + genai_run(2, fail_second=True))))
+    imported = load_otlp(path)
+    assert len(imported.traces) == 2  # one run per trace id, the first split over two requests
+    first, second = imported.traces
+    assert [(c.name, c.args) for c in first.tool_calls] == [
+        ("get_weather", {"city": "Paris"}),
+        ("get_forecast", {"city": "Paris", "days": 2}),
+    ]
+    assert first.tool_calls[0].text == "18C sunny"
+    assert first.tool_calls[0].latency_ms == 9.0
+    assert [c.is_error for c in second.tool_calls] == [False, True]
+    assert first.tokens is not None and (first.tokens.input, first.tokens.output, first.tokens.total) == (250, 50, 300)
+    assert (first.model, first.turns, first.prompt) == ("gpt-4o", 2, "Weather in Paris?")
+    assert first.final_response == "Sunny, 18C."
+    assert imported.skipped == {}
+
+
+def test_openinference_spans_in_one_pretty_document(tmp_path: Path) -> None:
+    path = tmp_path / "phoenix.json"
+    path.write_text(json.dumps(request(openinference_run(7)), indent=2))
+    assert is_otlp(path)
+    (trace,) = load_otlp(path).traces
+    assert [(c.name, c.args, c.text) for c in trace.tool_calls] == [
+        ("search", {"query": "Q3"}, "q3.pdf"),
+        ("save_note", {"text": "Q3"}, "ok"),
+    ]
+    assert trace.tokens is not None and trace.tokens.total == 55
+    assert (trace.model, trace.prompt, trace.final_response) == ("gpt-4o-mini", "Find the Q3 report", "Saved.")
+
+
+def test_group_by_joins_traces_of_one_conversation_in_time_order(tmp_path: Path) -> None:
+    path = tmp_path / "conv.jsonl"
+    shift = ("startTimeUnixNano", "endTimeUnixNano")
+    late = [{**s, **{k: str(int(s[k]) + 10**9) for k in shift}} for s in genai_run(2, conversation="c1")]
+    path.write_text(jsonl(request(late + genai_run(1, conversation="c1") + genai_run(3, conversation="c2"))))
+    runs = load_otlp(path, "gen_ai.conversation.id").traces
+    assert [len(t.tool_calls) for t in runs] == [4, 2]
+    assert load_otlp(path).traces.__len__() == 3
+
+
+def test_unknown_orphan_and_skewed_spans_are_skipped_and_counted(tmp_path: Path) -> None:
+    run = genai_run(1)
+    extra = [
+        span(1, 9, "HTTP GET", {"http.method": "GET"}, parent=1, start=2),
+        span(
+            1,
+            10,
+            "execute_tool lost",
+            {"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "lost"},
+            parent=99,
+            start=3,
+        ),  # fmt: skip
+        span(
+            1,
+            11,
+            "execute_tool skewed",
+            {"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "sk"},
+            parent=1,
+            start=50,
+            end=40,
+        ),  # fmt: skip
+    ]
+    path = tmp_path / "t.jsonl"
+    path.write_text(jsonl(request(run + extra)))
+    imported = load_otlp(path)
+    assert imported.skipped == {SKIP_UNKNOWN: 1, SKIP_ORPHAN: 1, SKIP_SKEW: 1}
+    assert [c.name for c in imported.traces[0].tool_calls] == ["get_weather", "get_forecast"]
+    assert "3 OpenTelemetry spans skipped" in (imported.skipped_note("t.jsonl") or "")
+
+
+def test_bad_json_on_a_line_is_located(tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    path.write_text(jsonl(request(genai_run(1))) + "\n" + '{"resourceSpans": [}\n')
+    with pytest.raises(UserError) as err:
+        load_otlp(path)
+    (problem,) = err.value.problems
+    assert (problem.line, problem.col) == (3, 20) and "JSON syntax error" in problem.message
+
+
+def test_a_structure_that_is_not_otlp_is_located(tmp_path: Path) -> None:
+    doc = request(genai_run(1))
+    doc["resourceSpans"][0]["scopeSpans"][0]["spans"][2]["spanId"] = 7
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(doc, indent=1))
+    with pytest.raises(UserError) as err:
+        load_otlp(path)
+    (problem,) = err.value.problems
+    assert "resourceSpans[0].scopeSpans[0].spans[2].spanId: `spanId` must be a non-empty hex string" in problem.message
+    assert path.read_text().splitlines()[problem.line - 1].strip().startswith('"spanId": 7')
+
+
+def test_a_gate_reading_what_the_spans_lack_is_a_load_error(tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    path.write_text(jsonl(request(openinference_run(1))))
+    with pytest.raises(UserError, match=r"gate `distractors` needs the catalog"):
+        run_gate("distractors", path, {"count": 2, "source": {"from": "catalog"}, "correct": ["search"]})
+    outcome = run_gate("trajectory", path, {"steps": [{"tool": "search"}, {"tool": "save_note"}]})
+    assert outcome.targets["trajectory.matched"] == 1
+
+
+def test_suite_gates_read_otlp_as_they_read_trace_files(tmp_path: Path) -> None:
+    spans = tmp_path / "prod.jsonl"
+    spans.write_text(jsonl(request(genai_run(1) + genai_run(2) + [span(2, 9, "db", {"db.system": "x"}, parent=1)])))
+    native = tmp_path / "native.json"
+    native.write_text(json.dumps([t.model_dump(mode="json") for t in load_otlp(spans).traces]))
+    block = "tool_selection: {expected_tool: get_weather, min_selection_rate: 0.8}"
+    suite = tmp_path / "s.yml"
+    suite.write_text(
+        f"agents:\n  - name: otlp\n    traces: [prod.jsonl]\n    {block}\n"
+        f"  - name: native\n    traces: [native.json]\n    {block}\n"
+        f"  - name: grouped\n    traces: [{{file: prod.jsonl, group_by: service.name}}]\n    {block}\n"
+    )
+    ran = run_cli("run", str(suite), "-r", "json", "-q")
+    assert ran.code == ExitCode.OK, ran.stderr
+    assert "prod.jsonl: 1 OpenTelemetry spans skipped (no GenAI, OpenInference or MCP attributes: 1)" in ran.stderr
+    gates = {g["test"]: g for g in json.loads(ran.stdout)["gates"]}
+    assert gates["otlp"]["targets"] == gates["native"]["targets"] and gates["otlp"]["runs"] == 2
+    assert gates["grouped"]["runs"] == 1  # grouped by the resource's service.name: both traces are one run
+    gate = "distractors: {count: 2, source: {from: catalog}, correct: [get_weather]}"
+    suite.write_text(f"agents:\n  - name: otlp\n    traces: [prod.jsonl]\n    {gate}\n")
+    ran = run_cli("run", str(suite))
+    assert ran.code == ExitCode.USAGE and "Traceback" not in ran.stderr
+    assert "agents[0].traces[0]: gate `distractors` needs the catalog" in ran.stderr

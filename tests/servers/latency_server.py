@@ -1,0 +1,42 @@
+"""An SDK server with a known latency distribution: `sleepy` sleeps the next delay of a fixed list on each call, so
+N calls (N a multiple of the list's length) take exactly those delays whatever order they overlap in; `zero`
+answers at once (the transport's own overhead); `every_fifth` answers `fifth` instead of `fine` on every fifth call."""
+
+from __future__ import annotations
+
+import anyio
+from mcp.server.mcpserver import MCPServer
+
+DELAYS_MS = [8 + (i * 37) % 40 for i in range(40)]
+"""40 delays, each of 8..47 ms once: the true percentiles of any multiple of 40 calls are those of this list."""
+
+
+def build() -> MCPServer:
+    """The latency server."""
+    server = MCPServer("latency-server")
+    calls = {"sleepy": 0, "every_fifth": 0}
+
+    @server.tool()
+    async def sleepy() -> str:
+        """Sleep the next delay of the list."""
+        delay = DELAYS_MS[calls["sleepy"] % len(DELAYS_MS)]
+        calls["sleepy"] += 1
+        await anyio.sleep(delay / 1000)
+        return f"slept {delay} ms"
+
+    @server.tool()
+    def zero() -> str:
+        """Answer at once."""
+        return "done"
+
+    @server.tool()
+    def every_fifth() -> str:
+        """Answer `fine`, and `fifth` on every fifth call (a cheap wrong answer: the SDK logs a raised error slowly)."""
+        calls["every_fifth"] += 1
+        return "fifth" if calls["every_fifth"] % 5 == 0 else "fine"
+
+    return server
+
+
+if __name__ == "__main__":
+    build().run()
