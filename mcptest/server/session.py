@@ -1,5 +1,4 @@
-"""MCP sessions: the only module that opens connections to servers through the official `mcp` SDK (`raw` opens the
-conformance checker's SDK-free channels, which must send what the SDK would not).
+"""MCP sessions: the only module that opens connections to servers (through the official `mcp` SDK).
 
 One session per server per run, opened when a test first needs it, reused, closed at the end. Every
 failure (missing command, crash, hang, garbage on stdout) becomes a message plus the server's stderr.
