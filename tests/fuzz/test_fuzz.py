@@ -44,6 +44,39 @@ def test_inputs_are_what_they_claim_and_the_same_for_a_seed() -> None:
     assert any(set(e) == {"name", "count", "mode", "tags"} and e["count"] == 9 for e in edges)
 
 
+NESTED = {
+    "type": "object",
+    "properties": {
+        "filter": {
+            "type": "object",
+            "properties": {"status": {"enum": ["open", "closed"]}, "limit": {"type": "integer", "maximum": 9}},
+            "required": ["status"],
+        },
+        "items": {"type": "array", "items": {"type": "object", "properties": {"id": {"type": "integer"}}}},
+    },
+    "required": ["filter"],
+}
+
+
+def test_invalid_values_are_planted_inside_nested_objects_and_arrays() -> None:
+    made = cases(NESTED, 120, seed=1, salt="tool")
+    schema = Schema(NESTED)
+    assert all(schema.valid(c.args) == c.valid for c in made)
+    hows = {c.how for c in made if not c.valid}
+    for how in (
+        "missing required 'filter.status'",
+        "not in enum at 'filter.status'",
+        "wrong type at 'filter.limit' (\"5\")",
+        "above maximum (9) at 'filter.limit'",
+        "null at 'items[0]'",
+        "wrong type at 'items[0].id' (\"abc\")",
+    ):
+        assert how in hows, (how, sorted(hows))
+    enum = next(c.args for c in made if c.how == "not in enum at 'filter.status'")
+    assert enum["filter"]["status"] not in ("open", "closed")  # broken below, the rest still valid
+    assert schema.valid({**enum, "filter": {**enum["filter"], "status": "open"}})
+
+
 def test_shrinking_steps_only_go_smaller() -> None:
     value = {"a": "héllo", "b": [1, 2, 3], "c": {"d": 250.5}}
     for candidate in simpler(value):
@@ -92,6 +125,7 @@ def test_every_planted_defect_is_found_on_a_minimal_input(defects: dict[str, Any
         ("search_notes", "hang"),
         ("get_summary", "output_schema"),
         ("get_status", "env_leak"),
+        ("find_orders", "invalid_accepted"),
     }
     assert found["get_record", "crash"]["input"] == {"id": ""}
     assert "cannot parse id" in found["get_record", "crash"]["stderr"]
@@ -101,6 +135,8 @@ def test_every_planted_defect_is_found_on_a_minimal_input(defects: dict[str, Any
     assert found["get_summary", "output_schema"]["input"] == {"detailed": True}
     assert found["get_status", "env_leak"]["input"] == {"verbose": True}
     assert found["get_status", "env_leak"]["detail"].endswith("MCPTEST_FUZZ_CANARY")
+    nested = found["find_orders", "invalid_accepted"]  # the server checks the top level only
+    assert nested["input"] == {"filter": {}} and "'filter." in nested["how"], nested
     assert defects["restarts"] >= 1  # fuzzing went on after the crash
     tools = {t["tool"]: t for t in defects["tools"]}
     assert "allow-writes" in tools["delete_record"]["skipped"]
