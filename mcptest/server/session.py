@@ -36,6 +36,7 @@ from mcptest.suite.models import HttpServer, StdioServer
 
 if TYPE_CHECKING:
     from mcptest.records.catalog import Catalog
+    from mcptest.server.tracing import RequestHook
 
 
 @dataclass
@@ -124,9 +125,12 @@ class ServerInfo:
 class ServerSession:
     """An open connection to one server."""
 
-    def __init__(self, name: str, config: ServerConfig, base_dir: Path) -> None:
+    def __init__(self, name: str, config: ServerConfig, base_dir: Path, hook: RequestHook | None = None) -> None:
         self.name = name
         self.config = config
+        self.hook = hook
+        """Told of every request (a traced run's spans); None, the default, leaves the SDK's dispatcher as it is."""
+        self._http: Any = None  # the HTTP transport, which knows the session id
         self._base_dir = base_dir
         self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 (the server writes to its descriptor)
         self._client: Any = None
@@ -201,6 +205,11 @@ class ServerSession:
                     self._waits.discard(scope)
                     self._client = client
                     self.info = _server_info(client)
+                    if self.hook is not None:
+                        from mcptest.server.tracing import TracedDispatcher
+
+                        session = client.session
+                        session._dispatcher = TracedDispatcher(session._dispatcher, self.hook, self._trace_facts)
                     await opt_in_logs(client)
                     started = True
                     task_status.started()
@@ -246,7 +255,8 @@ class ServerSession:
         if isinstance(self.config, HttpServer):
             from mcptest.server.auth import http_transport
 
-            return Watched(http_transport(self.config, self._limits.message_bytes), self._watch)
+            self._http = http_transport(self.config, self._limits.message_bytes)
+            return Watched(self._http, self._watch)
         if self._early is not None:
             from mcptest.server.early_stdio import adopted_stdio
 
@@ -257,6 +267,12 @@ class ServerSession:
         # undecodable bytes become U+FFFD, so `_on_message` sees them at once instead of the reader stalling
         params = StdioServerParameters(command=command, args=args, env=env, cwd=cwd, encoding_error_handler="replace")
         return Watched(GroupedStdio(params, self._stderr), self._watch)
+
+    def _trace_facts(self) -> tuple[str, str | None, str, str | None]:
+        """What a request's span says of the connection: server, session id, transport, protocol version."""
+        session_id = getattr(self._http, "session_id", None)
+        transport = "tcp" if isinstance(self.config, HttpServer) else "pipe"
+        return self.name, session_id, transport, self.info.protocol_version if self.info else None
 
     def _stdio_command(self) -> tuple[str, list[str], dict[str, str], Path]:
         assert isinstance(self.config, StdioServer)
@@ -524,8 +540,11 @@ class ServerSession:
 class SessionPool:
     """Lazily opened sessions by server name, shared by every test of a run. Use as `async with`."""
 
-    def __init__(self, servers: dict[str, ServerConfig], base_dir: Path | str = ".") -> None:
+    def __init__(
+        self, servers: dict[str, ServerConfig], base_dir: Path | str = ".", hook: RequestHook | None = None
+    ) -> None:
         self._servers = servers
+        self._hook = hook
         self._base_dir = Path(base_dir)
         self._open: dict[str, ServerSession] = {}
         self._failed: dict[str, ServerUnavailable] = {}
@@ -543,7 +562,7 @@ class SessionPool:
             return
         if name in self._open or name in self._early or name in self._failed:
             return
-        session = ServerSession(name, config, self._base_dir)
+        session = ServerSession(name, config, self._base_dir, self._hook)
         try:
             await session.start_early()
         except (OSError, ValueError):
@@ -567,7 +586,9 @@ class SessionPool:
         if name in self._failed:
             raise self._failed[name]
         if name not in self._open:
-            session = self._early.pop(name, None) or ServerSession(name, self._servers[name], self._base_dir)
+            session = self._early.pop(name, None) or ServerSession(
+                name, self._servers[name], self._base_dir, self._hook
+            )
             session._tg = self._tg
             try:
                 await self._tg.start(session.run)
