@@ -245,7 +245,10 @@ def _worked_call(description: str, names: list[str]) -> bool:
 
 
 def _structured_container(schema: dict[str, Any]) -> bool:
-    """An object, or an array of objects, that has text fields to fill (coordinates of two numbers are evident)."""
+    """An object, or an array of objects, with text fields to fill whose form its fields do not show: numbers,
+    booleans, enums and formatted strings are evident (coordinates of two numbers), and when at least half of
+    the other fields show a sample value (`style: {backgroundColor: "such as '#fff'", palette}`) the fields
+    show the container's form; text fields without one (`entities: [{name, entityType, observations}]`) do not."""
     items = schema.get("items")
     target = items if "array" in types_of(schema) and isinstance(items, dict) else schema
     if not ("object" in types_of(target) or isinstance(target.get("properties"), dict)):
@@ -253,7 +256,16 @@ def _structured_container(schema: dict[str, Any]) -> bool:
     props = target.get("properties")
     if not isinstance(props, dict) or not props:
         return True  # a free-form object: nothing says what goes in it
-    return any(not types_of(p) & {"boolean", "number", "integer"} for p in props.values() if isinstance(p, dict))
+    text = [p for p in props.values() if isinstance(p, dict) and not _evident_by_type(p)]
+    return bool(text) and 2 * sum(1 for p in text if _shows_example(p)) < len(text)
+
+
+def _evident_by_type(schema: dict[str, Any]) -> bool:
+    """A field whose type or constraint shows its form: a number, a boolean, an enum or const, a format or pattern."""
+    types = types_of(schema)
+    if any(key in schema for key in ("enum", "const", "format", "pattern")):
+        return True
+    return bool(types) and types <= {"boolean", "number", "integer", "null"}
 
 
 def _tool_shows(description: str, name: str) -> bool:
