@@ -12,7 +12,7 @@ import pytest
 
 from mcptest.fuzz.classify import Answer, classify, stack_trace
 from mcptest.fuzz.inputs import Schema, cases
-from mcptest.fuzz.shrink import simpler, size
+from mcptest.fuzz.shrink import shrink
 from tests.conftest import PYTHON, ROOT, run_cli
 
 DEFECTS = f"{PYTHON} {ROOT / 'tests' / 'servers' / 'fuzz_defects_server.py'}"
@@ -77,10 +77,36 @@ def test_invalid_values_are_planted_inside_nested_objects_and_arrays() -> None:
     assert schema.valid({**enum, "filter": {**enum["filter"], "status": "open"}})
 
 
-def test_shrinking_steps_only_go_smaller() -> None:
-    value = {"a": "héllo", "b": [1, 2, 3], "c": {"d": 250.5}}
-    for candidate in simpler(value):
-        assert size(candidate) <= size(value) and candidate != value
+def test_shrinking_reaches_the_minimal_input_of_each_planted_defect() -> None:
+    """Each predicate is one of the defects server's planted defects (or the clean server's boundaries); the start is
+    a large input showing it, the result the smallest input that shows it (no key, character or unit less would)."""
+
+    def over_100(a: Any) -> bool:
+        return isinstance(a.get("id"), int) and not isinstance(a["id"], bool) and a["id"] > 100
+
+    def below_1(a: Any) -> bool:
+        return isinstance(a.get("id"), int) and not isinstance(a["id"], bool) and a["id"] < 1
+
+    def nested(a: Any) -> bool:
+        inner = a.get("filter")
+        return isinstance(inner, dict) and inner.get("status") not in ("open", "closed")
+
+    noise = {"note": "héllo wörld 😀", "tags": ["a", "bb", {"x": 1.5}], "flag": True}
+    for start, holds, smallest in (
+        ({"id": 987_654_321, **noise}, over_100, {"id": 101}),
+        ({"id": -57_123, **noise}, below_1, {"id": 0}),
+        ({"id": "héllo wörld", **noise}, lambda a: isinstance(a.get("id"), str), {"id": ""}),
+        ({"query": "", "limit": 7, **noise}, lambda a: a.get("query") == "", {"query": ""}),
+        ({"filter": {"status": "mcptest-not-a-member", "limit": 7}, **noise}, nested, {"filter": {}}),
+        ({"detailed": True, **noise}, lambda a: a.get("detailed") is True, {"detailed": True}),
+        ({"words": ["alpha", "beta", "gamma"], **noise}, lambda a: len(a.get("words", [])) >= 2, {"words": ["", ""]}),
+    ):
+        best, calls = shrink(start, holds, calls=200)
+        assert best == smallest, (start, best)
+        assert 0 < calls <= 200
+    assert shrink({"id": 5}, lambda a: False, calls=10) == ({"id": 5}, 1)  # not reproduced: the input as it was
+    best, calls = shrink({"id": 987_654_321, **noise}, over_100, calls=3)  # the budget holds
+    assert calls == 3 and over_100(best)
 
 
 @pytest.mark.parametrize(
