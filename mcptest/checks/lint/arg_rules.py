@@ -75,7 +75,10 @@ def desc_007_enum_values_not_described(tool: Tool) -> Iterator[Hit]:
     - the argument sorts (`sort`, `order_by`): each value names the field it sorts on;
     - the argument picks an action (`operation`, `action`, `command`, `subCommand`, `event`) and most values are
       verbs the English lexicon knows (cordon/drain, pause/restart/undo, APPROVE/REQUEST_CHANGES/COMMENT): a
-      verb says what it does.
+      verb says what it does;
+    - the argument names a country, language, locale or region (by name or description) and most values are
+      standard codes of that kind (ISO 3166 `US`, ISO 639 `de`, BCP 47 `pt-BR`, `zh-hans`): the standard
+      defines each one.
     Worth acting on: when a value's effect cannot be told from its spelling (`mode: fast|full`, `c|f`,
     `output: wide|name|custom`).
     Why it matters: the schema says which values are legal, the description is where the agent learns
@@ -89,6 +92,8 @@ def desc_007_enum_values_not_described(tool: Tool) -> Iterator[Hit]:
         if not values or not desc or _self_explanatory(values) or any(_mentions(desc, v) for v in values):
             continue
         if _mostly_mentioned(tool.description, values) or _named_by_role(name, values):
+            continue
+        if _standard_codes(name, desc, values):
             continue
         shown = ", ".join(str(v) for v in values[:8])
         yield Hit(
@@ -304,6 +309,19 @@ def _named_by_role(name: str, values: list[Any]) -> bool:
         return False
     verbs = sum(1 for v in values if isinstance(v, str) and _starts_with_verb(v))
     return verbs * 2 > len(values)
+
+
+_CODE_ROLE = re.compile(r"countr|lang|locale|region|market", re.IGNORECASE)
+_STANDARD_CODE = re.compile(r"[A-Za-z]{2}(?:[-_][A-Za-z]{2,4})?")
+"""An ISO 3166 country, ISO 639 language or BCP 47 locale code (`US`, `de`, `pt-BR`, `zh-hans`)."""
+
+
+def _standard_codes(name: str, desc: str, values: list[Any]) -> bool:
+    """Whether the argument picks a country, language or locale and most values are standard codes (DESC-007)."""
+    if not (_CODE_ROLE.search(name) or _CODE_ROLE.search(desc)):
+        return False
+    codes = sum(1 for v in values if isinstance(v, str) and _STANDARD_CODE.fullmatch(v))
+    return codes * 10 >= len(values) * 9
 
 
 def _starts_with_verb(value: str) -> bool:
