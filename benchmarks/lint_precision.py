@@ -15,7 +15,8 @@ tests/lint/real/split.json records the groups. Each group's figures are printed 
 precision = reported findings labelled TP / reported findings
 recall    = TP labels (findings + misses) a reported finding still covers / all TP labels
 
-A finding that concerns several fields (`pointers`) covers the label of each. Prints the figures, a per-rule
+A finding that concerns several fields (`pointers`) covers the label of each; one that reports a defect repeated
+across tools (`also`) covers its label on each of them. Prints the figures, a per-rule
 table, and any reported finding without a label (the test in tests/lint/test_real_precision.py fails on one).
 
     python benchmarks/lint_precision.py [--strict] [--select CODES] [--group tuned|tuning|held_out|held_out_2]
@@ -89,7 +90,8 @@ def measure(select: list[str] | None = None, strict: bool = False, group: str | 
         for finding in findings:  # the findings alone: scores and token counts are not needed here
             if finding.rule == "PASS":
                 continue
-            keys = [(finding.tool, finding.rule, p) for p in finding.pointers or (finding.pointer or "",)]
+            tools = (finding.tool, *finding.also)  # a defect repeated across tools is reported once, for all
+            keys = [(t, finding.rule, p) for t in tools for p in finding.pointers or (finding.pointer or "",)]
             covered.update(keys)
             verdicts = {labels[k] for k in keys if k in labels}
             if not verdicts:

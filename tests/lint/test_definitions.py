@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+import json
+from pathlib import Path
 
 from mcptest.checks.lint import lint_tool, lint_tools, select_rules
 from mcptest.records.catalog import Tool
@@ -60,3 +62,27 @@ def test_a_self_referencing_definition_is_walked_once() -> None:
         Tool({"name": "t", "description": "Walk a tree. Returns it.", "inputSchema": schema}), select_rules(["SCH"], ())
     )
     assert [f.pointer for f in findings if f.rule == "SCH-002"].count("/inputSchema/$defs/Node") == 1
+
+
+def _chart_tools(*names: str) -> list[Tool]:
+    """Tools of a real catalog (@antv/mcp-server-chart 0.9.10) that writes the same `title` schema into each tool."""
+    catalog = json.loads((Path(__file__).parent / "real" / "mcp-server-chart.json").read_text(encoding="utf-8"))
+    return [Tool(t) for t in catalog["tools"] if t["name"] in names]
+
+
+def test_a_schema_pattern_written_out_in_several_tools_is_reported_once_naming_them() -> None:
+    tools = _chart_tools("generate_area_chart", "generate_bar_chart", "generate_pie_chart")
+    found = lint_tools(tools, select_rules(["SCH-004"], ()))
+    title = [f for fs in found for f in fs if f.pointer == "/inputSchema/properties/title"]
+    assert len(title) == 1 and title[0].tool == "generate_area_chart"
+    assert title[0].also == ("generate_bar_chart", "generate_pie_chart")
+    assert "the same schema in 3 tools share" in title[0].message and title[0].to_json()["also"] == list(title[0].also)
+
+
+def test_a_property_of_the_same_name_with_another_schema_is_its_own_defect() -> None:
+    tools = _chart_tools("generate_area_chart", "generate_bar_chart")
+    changed = copy.deepcopy(tools[1].raw)
+    changed["inputSchema"]["properties"]["title"]["description"] = "The chart's heading."  # not the same text
+    found = lint_tools([tools[0], Tool(changed)], select_rules(["SCH-004"], ()))
+    title = [f for fs in found for f in fs if f.pointer == "/inputSchema/properties/title"]
+    assert [f.tool for f in title] == ["generate_area_chart", "generate_bar_chart"] and not title[0].also

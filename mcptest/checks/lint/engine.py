@@ -22,9 +22,11 @@ def lint_tool(tool: Tool, rules: Sequence[Rule] = DEFAULT_RULES) -> list[Finding
 
 
 def lint_tools(tools: Sequence[Tool], rules: Sequence[Rule] = DEFAULT_RULES) -> list[list[Finding]]:
-    """Each tool's findings, as `lint_tool` reports them, except that a finding on a definition several tools
-    share (the same `$defs` entry, word for word) is reported once: on the first tool that has it, its message
-    naming every tool that uses the definition (one defect, one finding)."""
+    """Each tool's findings, as `lint_tool` reports them, except that one defect repeated across tools is reported
+    once: on the first tool that has it, its message naming every tool it affects (one defect, one finding). A
+    repeat is a finding on a definition several tools share (the same `$defs` entry, word for word), or a schema
+    rule's finding, with the same message, on a property schema written out word for word in several tools (a
+    pattern the server copies into each tool: the author fixes it once, where it is written)."""
     found = [[f for rule in rules for f in rule.run(tool)] for tool in tools]
     shared: dict[tuple[str, str, str], list[tuple[int, Finding]]] = {}
     for index, findings in enumerate(found):
@@ -40,8 +42,11 @@ def lint_tools(tools: Sequence[Tool], rules: Sequence[Rule] = DEFAULT_RULES) -> 
             continue
         first = places[0][1]
         shown = ", ".join(tool_names[:8]) + (f", +{len(tool_names) - 8} more" if len(tool_names) > 8 else "")
+        what = "a definition" if _in_definitions(first) else "the same schema in"
         rewrite[id(first)] = replace(
-            first, message=f"{first.message} (a definition {len(tool_names)} tools share: {shown})"
+            first,
+            message=f"{first.message} ({what} {len(tool_names)} tools share: {shown})",
+            also=tuple(tool_names[1:]),
         )
         drop.update(id(f) for _, f in places[1:])
     out = []
@@ -55,18 +60,56 @@ def _passed(tool: Tool) -> Finding:
     return Finding(PASS_RULE, Severity.PASS, tool.name, "meets every rule that ran")
 
 
-def _definition_key(tool: Tool, finding: Finding) -> tuple[str, str, str] | None:
-    """For a finding whose every place is inside the tool's `$defs`/`definitions`: the rule, the message and the
-    definitions' text (two tools with the same key report the same defect); None for any other finding."""
+def _places(finding: Finding) -> list[list[str]]:
+    """The finding's JSON pointers, each split into unescaped parts (`/inputSchema/properties/a` -> its 3 parts)."""
     places = finding.pointers or ((finding.pointer,) if finding.pointer else ())
-    parts = [p.split("/")[1:4] for p in places]
-    if not parts or not all(len(x) == 3 and x[0] == "inputSchema" and x[1] in ("$defs", "definitions") for x in parts):
+    return [[s.replace("~1", "/").replace("~0", "~") for s in p.split("/")[1:]] for p in places]
+
+
+def _in_definitions(finding: Finding) -> bool:
+    """Whether every place of the finding is inside the input schema's `$defs`/`definitions`."""
+    parts = _places(finding)
+    return bool(parts) and all(
+        len(x) >= 3 and x[0] == "inputSchema" and x[1] in ("$defs", "definitions") for x in parts
+    )
+
+
+def _definition_key(tool: Tool, finding: Finding) -> tuple[str, str, str] | None:
+    """The key under which two tools report the same defect: the rule, the message and the text of the schemas it
+    concerns. For a finding inside `$defs`/`definitions`, the definitions themselves; for a schema rule's finding
+    on property schemas below the root (never the root: two tools' whole inputs are not one pattern), those
+    schemas; None for any other finding (a description finding depends on the tool it describes)."""
+    parts = _places(finding)
+    if _in_definitions(finding):
+        defs = {(x[1], x[2]): tool.input_schema.get(x[1], {}).get(x[2]) for x in parts}
+        text = json.dumps(sorted(defs.items(), key=lambda kv: kv[0]), sort_keys=True, default=str)
+        return finding.rule, finding.message, text
+    below_root = bool(parts) and all(len(x) >= 3 and x[0] == "inputSchema" for x in parts)
+    if not finding.rule.startswith("SCH-") or finding.rule in _PER_TOOL or not below_root:
         return None
-    defs = {
-        (x[1], x[2]): tool.input_schema.get(x[1], {}).get(x[2].replace("~1", "/").replace("~0", "~")) for x in parts
-    }
-    text = json.dumps(sorted(defs.items(), key=lambda kv: kv[0]), sort_keys=True, default=str)
-    return finding.rule, finding.message, text
+    schemas = [_at(tool.input_schema, x[1:]) for x in parts]
+    if any(s is None for s in schemas):
+        return None
+    return finding.rule, finding.message, json.dumps(schemas, sort_keys=True, default=str)
+
+
+_PER_TOOL = frozenset({"SCH-005"})
+"""Schema rules whose defect is the field's presence in each tool's input, not how its schema is written: a
+server-managed id in 14 tools costs the model in each of them and is hidden tool by tool (`rules["SCH-005"]`
+counts exposures)."""
+
+
+def _at(schema: Any, parts: list[str]) -> Any:
+    """The value at a pointer's parts inside `schema`, or None where the pointer leads nowhere."""
+    node = schema
+    for part in parts:
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            return None
+    return node
 
 
 @dataclass(frozen=True)
