@@ -1,6 +1,6 @@
 """`mcptest fuzz`'s run: each chosen tool called with inputs from its inputSchema (`fuzz.inputs`), every answer
 judged (`fuzz.classify`), a hang confirmed by a second try, and each finding class's first input shrunk to a minimal
-one (`fuzz.shrink`) before it is reported with a one-line reproduction.
+one (`fuzz.shrink`, Hypothesis's shrinker) before it is reported with a one-line reproduction.
 
 Nothing here prints; the CLI renders the FuzzReport.
 """
@@ -229,24 +229,25 @@ class _ToolRun:
         return self.summary
 
     async def report(self, args: dict[str, Any], how: str, finding: Finding, answer: Answer) -> None:
-        """Shrink the input while the same class shows, then record the finding."""
+        """Shrink the input while the same class shows (Hypothesis's shrinker, in a worker thread that makes each
+        call back in this event loop), then record the finding."""
+        import anyio
+
         from mcptest.fuzz.report import FuzzFinding
-        from mcptest.fuzz.shrink import simpler, size
+        from mcptest.fuzz.shrink import key, shrink, size
+
+        seen_on: dict[str, tuple[Answer, Finding]] = {key(args): (answer, finding)}
+
+        def holds(candidate: Any) -> bool:
+            got, seen = anyio.from_thread.run(self._probe, candidate, finding.kind)
+            match = next((f for f in seen if f.kind == finding.kind), None)
+            if match is not None:
+                seen_on[key(candidate)] = (got, match)
+            return match is not None
 
         budget = HANG_SHRINK_CALLS if finding.kind == "hang" else SHRINK_CALLS
-        calls, best, best_finding, best_answer = 0, args, finding, answer
-        improved = True
-        while improved and calls < budget:
-            improved = False
-            for candidate in simpler(best):
-                if calls >= budget:
-                    break
-                calls += 1
-                got, seen = await self._probe(candidate, finding.kind)
-                match = next((f for f in seen if f.kind == finding.kind), None)
-                if match is not None:
-                    best, best_finding, best_answer, improved = candidate, match, got, True
-                    break
+        best, calls = await anyio.to_thread.run_sync(lambda: shrink(args, holds, calls=budget))
+        best_answer, best_finding = seen_on.get(key(best), (answer, finding))
         self.findings.append(
             FuzzFinding(
                 tool=self.tool.name,

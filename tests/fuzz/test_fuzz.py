@@ -12,7 +12,7 @@ import pytest
 
 from mcptest.fuzz.classify import Answer, classify, stack_trace
 from mcptest.fuzz.inputs import Schema, cases
-from mcptest.fuzz.shrink import simpler, size
+from mcptest.fuzz.shrink import shrink
 from tests.conftest import PYTHON, ROOT, run_cli
 
 DEFECTS = f"{PYTHON} {ROOT / 'tests' / 'servers' / 'fuzz_defects_server.py'}"
@@ -77,10 +77,36 @@ def test_invalid_values_are_planted_inside_nested_objects_and_arrays() -> None:
     assert schema.valid({**enum, "filter": {**enum["filter"], "status": "open"}})
 
 
-def test_shrinking_steps_only_go_smaller() -> None:
-    value = {"a": "héllo", "b": [1, 2, 3], "c": {"d": 250.5}}
-    for candidate in simpler(value):
-        assert size(candidate) <= size(value) and candidate != value
+def test_shrinking_reaches_the_minimal_input_of_each_planted_defect() -> None:
+    """Each predicate is one of the defects server's planted defects (or the clean server's boundaries); the start is
+    a large input showing it, the result the smallest input that shows it (no key, character or unit less would)."""
+
+    def over_100(a: Any) -> bool:
+        return isinstance(a.get("id"), int) and not isinstance(a["id"], bool) and a["id"] > 100
+
+    def below_1(a: Any) -> bool:
+        return isinstance(a.get("id"), int) and not isinstance(a["id"], bool) and a["id"] < 1
+
+    def nested(a: Any) -> bool:
+        inner = a.get("filter")
+        return isinstance(inner, dict) and inner.get("status") not in ("open", "closed")
+
+    noise = {"note": "héllo wörld 😀", "tags": ["a", "bb", {"x": 1.5}], "flag": True}
+    for start, holds, smallest in (
+        ({"id": 987_654_321, **noise}, over_100, {"id": 101}),
+        ({"id": -57_123, **noise}, below_1, {"id": 0}),
+        ({"id": "héllo wörld", **noise}, lambda a: isinstance(a.get("id"), str), {"id": ""}),
+        ({"query": "", "limit": 7, **noise}, lambda a: a.get("query") == "", {"query": ""}),
+        ({"filter": {"status": "mcptest-not-a-member", "limit": 7}, **noise}, nested, {"filter": {}}),
+        ({"detailed": True, **noise}, lambda a: a.get("detailed") is True, {"detailed": True}),
+        ({"words": ["alpha", "beta", "gamma"], **noise}, lambda a: len(a.get("words", [])) >= 2, {"words": ["", ""]}),
+    ):
+        best, calls = shrink(start, holds, calls=200)
+        assert best == smallest, (start, best)
+        assert 0 < calls <= 200
+    assert shrink({"id": 5}, lambda a: False, calls=10) == ({"id": 5}, 1)  # not reproduced: the input as it was
+    best, calls = shrink({"id": 987_654_321, **noise}, over_100, calls=3)  # the budget holds
+    assert calls == 3 and over_100(best)
 
 
 @pytest.mark.parametrize(
@@ -238,3 +264,39 @@ def test_findings_as_sarif_name_the_class_the_tool_and_the_replay(defects: dict[
     rules = log["runs"][0]["tool"]["driver"]["rules"]
     assert {r["id"] for r in rules} == {r["ruleId"] for r in results}
     assert next(r for r in results if r["ruleId"] == "fuzz/invalid_accepted")["level"] == "warning"
+
+
+def test_a_fuzz_run_renders_through_the_run_reporters_as_one_row_per_tool(
+    defects: dict[str, Any], tmp_path: Path
+) -> None:
+    from mcptest.cli.fuzz import render
+    from mcptest.fuzz.report import FuzzReport, as_run_report
+    from tests.report.test_formats import validate_junit
+
+    fuzzed = FuzzReport.model_validate(defects)
+    run = as_run_report(fuzzed, "mcptest fuzz")
+    rows = {r.tool: r for r in run.results}
+    assert rows["delete_record"].status == "skipped" and rows["get_summary"].status == "failed"
+    assert rows["find_orders"].status == "passed"  # its invalid_accepted is a warning, below --fail-on error
+    assert rows["get_record"].targets["cases"] == 16 and rows["get_record"].targets["classes.crash"] >= 1
+    crash = next(f for f in rows["get_record"].failures if f.target == "classes.crash")
+    assert 'minimal input {"id":""}' in crash.message and "--replay" in crash.message
+    assert run.summary.ok is fuzzed.ok is False
+    junit = render(fuzzed, "junit", None)
+    validate_junit(junit)
+    assert 'tests="6" failures="4"' in junit and "<skipped" in junit  # crash/trace, hang, output, env; one skipped
+    md = render(fuzzed, "md", None)
+    assert "**fuzz get_record**" in md and "error crash" in md
+    html = render(fuzzed, "html", None)
+    assert "fuzz get_summary" in html and "output_schema" in html
+    strict = as_run_report(fuzzed.model_copy(update={"fail_on": "warning"}), "mcptest fuzz")
+    assert next(r for r in strict.results if r.tool == "find_orders").status == "failed"
+    # The CLI writes any of them to a file (atomically), exit code unchanged.
+    crash_line = shlex.split(next(f for f in defects["findings"] if f["kind"] == "crash")["replay"])
+    out = tmp_path / "fuzz.xml"
+    ran = run_cli(*crash_line[1:], "-r", "junit", "-o", str(out))
+    assert ran.code == 1, ran.stderr
+    validate_junit(out.read_text(encoding="utf-8"))
+    assert "wrote the junit report" in ran.stderr
+    bad = run_cli("fuzz", "--command", DEFECTS, "-r", "xml")
+    assert bad.code == 2 and "unknown format 'xml'" in bad.stderr
