@@ -25,7 +25,7 @@ from mcptest.run.quarantine import quarantine_in_force
 from mcptest.run.rows import failed_row
 from mcptest.run.selection import Selection
 from mcptest.run.state import RunState, crash_message
-from mcptest.run.telemetry import AgentRunSet
+from mcptest.run.telemetry import AgentRunSet, LiveTelemetry
 from mcptest.run.workers import run_all
 from mcptest.server.session import ServerConfig, SessionPool
 from mcptest.suite.blocks.fuzz import FuzzBlock
@@ -77,13 +77,14 @@ async def run_suite(
     snapshots: SnapshotStore | None = None,
     workers: int = 1,
     fail_fast: bool = False,
+    telemetry: LiveTelemetry | None = None,
 ) -> RunResult:
     """Run the selected tool tests, then the agent tests (recorded, replayed or live), one session per server.
 
     `state` collects the results as they finish, so a caller can still report them when the run is interrupted.
     With `pool` (already entered), its sessions are used and left open: the pytest plugin keeps one per worker.
     `workers` tool, resource and prompt tests run at once (`mcptest.run.workers`); `fail_fast` starts none after the
-    first failure, and no agent test.
+    first failure, and no agent test. `telemetry` traces each request of the tests while they run (export).
     """
     selection = selection or Selection()
     options = agents_options or AgentOptions()
@@ -97,13 +98,18 @@ async def run_suite(
     state.quarantine, expired = quarantine_in_force(suite, started.date())
     not_ready: list[bool] = []
     configs: dict[str, ServerConfig] = {**suite.servers, **(servers or {})}
-    shared = contextlib.nullcontext(pool) if pool else SessionPool(configs, base_dir=Path(suite.file).parent)
+    if telemetry is not None:
+        telemetry.secrets = state.secrets
+    shared = contextlib.nullcontext(pool) if pool else SessionPool(configs, Path(suite.file).parent, telemetry)
     store = snapshots or SnapshotStore(Path(suite.file).parent, ci=in_ci())
     async with _snapshots_on(shared, store) as pool:
         await pool.start_early(getattr(tests[0], "server", None) if tests else None)
 
         async def run_one(test: Test) -> tuple[TestResult, bool]:
             try:
+                if telemetry is not None:
+                    with telemetry.test(report_fields(test, suite.file)["name"]):
+                        return await run_test(test, pool, suite, state.tally)
                 return await run_test(test, pool, suite, state.tally)
             except Exception as exc:  # a bug while checking one test must not lose the others' results
                 return failed_row(report_fields(test, suite.file), time.perf_counter(), crash_message(exc), ""), False

@@ -205,6 +205,8 @@ def message_schema(t: Transcript) -> Verdict:
     for label, ex in _all_exchanges(t):
         if ex.sent is None or ex.received is None or "id" not in ex.sent:
             continue
+        if ex.status is not None and ex.status >= 400:
+            continue  # an HTTP refusal (its body often has `"id": null`) is the transport's: the http-* checks judge it
         method = str(ex.sent.get("method"))
         checked_version = version
         if method == "initialize":
