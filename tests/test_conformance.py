@@ -6,10 +6,14 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from xml.etree import ElementTree
 
+import jsonschema
 import pytest
 
+from mcptest.checks.conformance.report import as_run_report
 from mcptest.checks.conformance.rules import CHECKS
+from mcptest.cli.conformance import render
 from mcptest.run.conformance import ConformanceReport, run_conformance
 from mcptest.suite.models import HttpServer, StdioServer
 from tests.conftest import ROOT, run_cli
@@ -123,6 +127,17 @@ def test_should_failures_warn_unless_fail_on_should() -> None:
     assert not report.failed("must") and report.failed("should")
     assert report.counts()["warn"] == 1 and report.tier() == "all MUSTs pass"
 
+    # the run reporters see one row per check: the SHOULD is a failure that fails the run only under --fail-on should
+    run = as_run_report(report, "mcptest conformance", "must")
+    assert len(run.results) == len(CHECKS) and run.summary.ok and run.summary.quarantined == 1
+    assert not as_run_report(report, "mcptest conformance", "should").summary.ok
+    cases = {c.get("name"): c for c in ElementTree.fromstring(render(report, "junit", None, "must")).iter("testcase")}
+    assert cases.keys() == {c.id for c in CHECKS}
+    assert cases["tools-name-format"].find("failure") is not None and cases["ping"].find("failure") is None
+    assert cases["logging-set-level"].find("failure") is None  # a passed check: the clean server declares logging
+    sarif = json.loads(render(report, "sarif", None, "must"))["runs"][0]
+    assert [(r["ruleId"], r["level"]) for r in sarif["results"]] == [("conformance/tools-name-format", "warning")]
+
 
 def test_every_check_has_a_level_and_a_spec_section() -> None:
     assert len({c.id for c in CHECKS}) == len(CHECKS)
@@ -138,13 +153,24 @@ def test_a_baseline_passes_listed_failures_and_fails_stale_entries() -> None:
     (stale,) = [o for o in report.outcomes if o.status == "stale"]
     assert stale.id == "ping" and "remove it from the baseline" in stale.message and report.failed()
 
+    # SARIF: the listed failure is suppressed, the stale entry is an error; Markdown names both
+    results = {r["ruleId"]: r for r in json.loads(render(report, "sarif", None, "must"))["runs"][0]["results"]}
+    assert results.keys() == {"conformance/tools-unknown-tool", "conformance/ping"}
+    assert results["conformance/tools-unknown-tool"]["suppressions"][0]["kind"] == "external"
+    assert results["conformance/ping"]["level"] == "error" and "suppressions" not in results["conformance/ping"]
+    markdown = render(report, "md", None, "must")
+    assert "**FAIL**" in markdown and "remove it from the baseline" in markdown and "tools-unknown-tool" in markdown
+
 
 def test_cli_json_exit_1_on_a_must_failure_and_a_bad_baseline_is_exit_2(tmp_path: Path) -> None:
     command = f"{sys.executable} {SERVER} --defect unknown-tool-success"
     ran = run_cli("conformance", "--command", command, "--json")
     assert ran.code == 1, ran.stderr
     data = json.loads(ran.stdout)
-    assert data["ok"] is False and data["protocol_version"] == "2025-11-25" and data["tier"] == "MUST failures"
+    schema = json.loads((ROOT / "schema" / "conformance.v1.json").read_text())
+    jsonschema.Draft202012Validator(schema).validate(data)
+    assert data["format_version"] == 1 and data["ok"] is False and data["protocol_version"] == "2025-11-25"
+    assert data["tier"] == "MUST failures"
     assert {c["id"] for c in data["checks"] if c["status"] == "fail"} == {"tools-unknown-tool"}
 
     baseline = tmp_path / "known.yml"

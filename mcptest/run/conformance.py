@@ -11,7 +11,6 @@ is one of the official conformance fixtures (`test_simple_text`, `test_error_han
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +18,7 @@ import anyio
 
 from mcptest.checks.conformance.exchange import Transcript
 from mcptest.checks.conformance.messages import SCHEMA_VERSIONS
+from mcptest.checks.conformance.report import FAIL_ON, ConformanceReport, Outcome
 from mcptest.checks.conformance.rules import BY_ID, CHECKS, UNDECLARED, UNSUPPORTED_VERSION, judge
 from mcptest.server.raw import CannotConnect, Channel, HttpChannel, StdioChannel
 from mcptest.suite.models import HttpServer, StdioServer
@@ -29,7 +29,6 @@ MOST_CALLS = 4
 """Read-only tools called at most (each may take up to the timeout)."""
 FIXTURE_TOOLS = ("test_simple_text", "test_error_handling")
 """The official conformance suite's fixture tools that are safe to call whenever a server has them."""
-FAIL_ON = ("must", "should")
 
 
 class Unreachable(Exception):
@@ -38,74 +37,6 @@ class Unreachable(Exception):
     def __init__(self, message: str, stderr: str = "") -> None:
         super().__init__(message)
         self.message, self.stderr = message, stderr
-
-
-@dataclass
-class Outcome:
-    """One check's verdict in a report."""
-
-    id: str
-    level: str
-    section: str
-    title: str
-    status: str
-    """`pass`, `fail`, `skip`, `expected` (a failure the baseline lists) or `stale` (a listed check that passed)."""
-    message: str = ""
-    evidence: str = ""
-
-    def to_json(self) -> dict[str, Any]:
-        out = {"id": self.id, "level": self.level, "section": BY_ID[self.id].url, "title": self.title}
-        out |= {"status": self.status, "message": self.message}
-        return out | ({"evidence": self.evidence} if self.evidence else {})
-
-
-@dataclass
-class ConformanceReport:
-    """What one run found on one server."""
-
-    server: str
-    transport: str
-    offered_version: str
-    protocol_version: str | None
-    server_info: dict[str, Any]
-    outcomes: list[Outcome]
-    duration_s: float
-    notes: list[str] = field(default_factory=list)
-    stderr: str = ""
-
-    def counts(self) -> dict[str, int]:
-        keys = ("pass", "fail", "warn", "skip", "expected", "stale")
-        out = dict.fromkeys(keys, 0)
-        for o in self.outcomes:
-            out["warn" if o.status == "fail" and o.level == "SHOULD" else o.status] += 1
-        return out
-
-    def tier(self) -> str:
-        """`all SHOULDs pass` ⊃ `all MUSTs pass` ⊃ `MUST failures`."""
-        failing = {o.level for o in self.outcomes if o.status in ("fail", "stale")}
-        if "MUST" in failing:
-            return "MUST failures"
-        return "all MUSTs pass" if "SHOULD" in failing else "all MUSTs and SHOULDs pass"
-
-    def failed(self, fail_on: str = "must") -> bool:
-        levels = ("MUST", "SHOULD") if fail_on == "should" else ("MUST",)
-        return any(o.status == "stale" or (o.status == "fail" and o.level in levels) for o in self.outcomes)
-
-    def to_json(self, fail_on: str = "must") -> dict[str, Any]:
-        return {
-            "ok": not self.failed(fail_on),
-            "server": self.server,
-            "transport": self.transport,
-            "offered_version": self.offered_version,
-            "protocol_version": self.protocol_version,
-            "schema_versions": list(SCHEMA_VERSIONS),
-            "server_info": self.server_info,
-            "tier": self.tier(),
-            "counts": self.counts(),
-            "duration_s": round(self.duration_s, 3),
-            "notes": self.notes,
-            "checks": [o.to_json() for o in self.outcomes],
-        }
 
 
 def run_conformance(
