@@ -21,6 +21,7 @@ from mcptest import __version__
 from mcptest.cli import (
     badge,
     catalog,
+    conformance,
     diff,
     doctor,
     fuzz,
@@ -44,7 +45,7 @@ from mcptest.core.printable import printable
 # The command registry: one plain list, one module per command.
 COMMANDS = (
     run, validate, schema, mock, doctor, rules, tools, catalog, tool_bench, report, init, diff, pin, security, history,
-    fuzz, badge,
+    fuzz, badge, conformance,
 )  # fmt: skip
 
 

@@ -85,12 +85,18 @@ def _definition_key(tool: Tool, finding: Finding) -> tuple[str, str, str] | None
         text = json.dumps(sorted(defs.items(), key=lambda kv: kv[0]), sort_keys=True, default=str)
         return finding.rule, finding.message, text
     below_root = bool(parts) and all(len(x) >= 3 and x[0] == "inputSchema" for x in parts)
-    if not finding.rule.startswith("SCH-") or not below_root:
+    if not finding.rule.startswith("SCH-") or finding.rule in _PER_TOOL or not below_root:
         return None
     schemas = [_at(tool.input_schema, x[1:]) for x in parts]
     if any(s is None for s in schemas):
         return None
     return finding.rule, finding.message, json.dumps(schemas, sort_keys=True, default=str)
+
+
+_PER_TOOL = frozenset({"SCH-005"})
+"""Schema rules whose defect is the field's presence in each tool's input, not how its schema is written: a
+server-managed id in 14 tools costs the model in each of them and is hidden tool by tool (`rules["SCH-005"]`
+counts exposures)."""
 
 
 def _at(schema: Any, parts: list[str]) -> Any:

@@ -163,10 +163,12 @@ def sch_001_no_required_list(tool: Tool) -> Iterator[Hit]:
     output, context, timeout, verbose) or a filter by description ("API group to filter by", "If true, only
     ..."). An object whose every property reads as optional is all-optional by design (a cursor and a limit;
     "omitted = unchanged" updates), and a root whose description asks for "A or B" is SCH-009's finding (a
-    `required` list cannot say that). A nested object its parent does not require is an option group unless it
-    reads as one value: it is left alone when its name says so (options, config, settings, preferences, params,
-    filters) or its fields are of mixed types (a string and a list: independent settings); a group of same-typed
-    fields (latitude and longitude, width and height) is one value whose parts go together, and is flagged.
+    `required` list cannot say that). A nested object is an option group, left alone, when its name says so
+    (options, config, settings, params, filters, style, layout) or its description does ("Style configuration
+    for the chart"); else, when its parent does not require it, unless it reads as one value: a wrapper of a
+    single field, or up to three numbers (latitude and longitude, width and height), whose parts go together
+    and are flagged; fields of mixed types, or more than three, are independent settings. A definition
+    (`$defs/X`) is judged where the input uses it: an option group when every property referencing it is one.
     Worth acting on: when an argument the tool cannot work without is left optional.
     Why it matters: without `required` every argument is optional, so the agent cannot tell what it must send
     and the server has to reject incomplete calls itself.
@@ -221,6 +223,11 @@ _GROUP_WORDS = frozenset(
         "parameters",
         "filters",
         "opts",
+        "style",
+        "styles",
+        "layout",
+        "appearance",
+        "formatting",
     ]
 )
 """The last word of a nested object's name that marks a group of independent options."""
@@ -238,20 +245,46 @@ def _reads_optional(name: str, prop: Any) -> bool:
 
 def _optional_group(root: dict[str, Any], node: Node, props: dict[str, Any]) -> bool:
     """Whether an object with no `required` list needs none: every property reads as optional, or it is a nested
-    option group its parent does not require (see SCH-001)."""
+    option group (see SCH-001). A definition (`$defs/X`) is judged where the input uses it: it is an option group
+    when every property that references it is one."""
     if all(_reads_optional(n, p) for n, p in props.items()):
         return True
+    if _SETTINGS_DESC.search(description_of(node.schema)):
+        return True  # "Style configuration for the chart": the object says what it is ("Optional center point"
+        # says the object may be left out, not its parts)
+    if len(node.path) == 2 and node.path[0] in ("$defs", "definitions"):
+        users = [n for n in walk(root) if ref_path(n.schema.get("$ref")) == node.path]
+        owners = [(_owning_property(n.path), n.schema) for n in users]
+        return bool(owners) and all(
+            owner is not None and _option_group_at(root, owner, ref, props) for owner, ref in owners
+        )
     owner = _owning_property(node.path)
-    if owner is None:
-        return False  # the root, or an array's items: a record whose fields are needed
+    return owner is not None and _option_group_at(root, owner, node.schema, props)
+
+
+def _option_group_at(
+    root: dict[str, Any], owner: tuple[tuple[str | int, ...], str], schema: dict[str, Any], props: dict[str, Any]
+) -> bool:
+    """Whether the object property `owner` (its parent's path and its name), of `schema` with `props`, is a group
+    of independent options rather than one value whose parts go together."""
     parent_path, name = owner
+    if (normalized(name).split() or [""])[-1] in _GROUP_WORDS:
+        return True  # named as a group (options, settings, style, layout): its parts are set one by one
+    if _SETTINGS_DESC.search(description_of(schema)):
+        return True
     parent = resolve_path(root, parent_path)
     if isinstance(parent, dict) and isinstance(parent.get("required"), list) and name in parent["required"]:
-        return False
-    if (normalized(name).split() or [""])[-1] in _GROUP_WORDS:
-        return True
+        return False  # a needed object: its fields are needed unless they say otherwise
     kinds = {_kind(p) for p in props.values()}
-    return len(kinds) > 1
+    if len(kinds) > 1:
+        return True  # fields of mixed types (a string and a list): independent settings
+    if len(props) == 1:
+        return False  # a wrapper of one field: sending the object means sending its field
+    return kinds != {"number"} or len(props) > 3  # only a few numbers (lat/lng, width/height) make one value
+
+
+_SETTINGS_DESC = re.compile(r"(?:configuration|settings|options|preferences)", re.IGNORECASE)
+"""An object described as a bundle of settings ("Style configuration for the chart")."""
 
 
 def _kind(prop: Any) -> str:
