@@ -96,6 +96,13 @@ def fuzz_schema() -> dict[str, Any]:
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", **FuzzReport.model_json_schema()}
 
 
+def conformance_schema() -> dict[str, Any]:
+    """The `mcptest conformance --json` report."""
+    from mcptest.checks.conformance.report import ConformanceJson
+
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **ConformanceJson.model_json_schema()}
+
+
 def history_schemas() -> dict[str, Callable[[], dict[str, Any]]]:
     """`mcptest history --json`, `history test NAME --json` and `history flaky --json`, one schema each."""
 
@@ -125,6 +132,7 @@ SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
     "diff.v1.json": diff_schema,
     "lock.v1.json": lock_schema,
     "fuzz.v1.json": fuzz_schema,
+    "conformance.v1.json": conformance_schema,
     "load.v1.json": load_schema,
     **history_schemas(),
 }

@@ -46,6 +46,14 @@ def run_cli(*args: str, cwd: Path | str = ROOT, timeout: float = 60, env: dict[s
     return Ran(proc.returncode, proc.stdout, proc.stderr, time.monotonic() - start)
 
 
+@pytest.fixture(autouse=True)
+def not_under_github_actions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test starts outside GitHub Actions, even when the suite runs there: a command prints no annotations and
+    writes no job summary unless the test sets GITHUB_ACTIONS itself."""
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+
+
 @pytest.fixture
 def write(tmp_path: Path):
     """Write a dedented text file under tmp_path and return its path."""

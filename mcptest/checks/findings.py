@@ -51,13 +51,16 @@ class Finding:
     pointer: str | None = None
     pointers: tuple[str, ...] = ()
     """Every field a tool-level finding concerns, when it concerns several (`pointer` is then the first)."""
+    also: tuple[str, ...] = ()
+    """The other tools the same defect appears in, when one finding reports it for several (`lint_tools`)."""
 
     def to_json(self) -> dict[str, Any]:
         """The finding as a JSON object (absent fields omitted)."""
         out: dict[str, Any] = {"rule": self.rule, "severity": self.severity.value, "tool": self.tool}
         out["message"] = self.message
         out |= {k: v for k, v in (("suggestion", self.suggestion), ("pointer", self.pointer)) if v is not None}
-        return out | ({"pointers": list(self.pointers)} if self.pointers else {})
+        out |= {"pointers": list(self.pointers)} if self.pointers else {}
+        return out | ({"also": list(self.also)} if self.also else {})
 
 
 Check = Callable[..., Iterable[Hit]]

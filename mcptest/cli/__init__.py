@@ -19,7 +19,9 @@ from typer.exceptions import TyperException
 
 from mcptest import __version__
 from mcptest.cli import (
+    badge,
     catalog,
+    conformance,
     diff,
     doctor,
     fuzz,
@@ -44,7 +46,7 @@ from mcptest.core.printable import printable
 # The command registry: one plain list, one module per command.
 COMMANDS = (
     run, validate, schema, mock, doctor, rules, tools, catalog, tool_bench, report, init, diff, pin, security, history,
-    fuzz, load,
+    fuzz, badge, conformance, load,
 )  # fmt: skip
 
 

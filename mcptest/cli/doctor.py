@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from mcptest.cli.annotate import AnnotationsOpt
 from mcptest.cli.server_options import CommandOpt, HeaderOpt, ServerOpt, SuiteArg, TimeoutOpt, UrlOpt
 from mcptest.core.exit_codes import ExitCode
 
@@ -54,10 +55,13 @@ def doctor(
     security: Annotated[bool, typer.Option("--security", help="Scan the catalogs with the SEC rules too.")] = False,
     no_color: Annotated[bool, typer.Option("--no-color", help="No ANSI colour.")] = False,
     debug: Annotated[bool, typer.Option("--debug", help="Log the SDK's debug output to stderr.")] = False,
+    annotations: AnnotationsOpt = "auto",
 ) -> int:
     """Check servers, handshake, tools/list and token cost, one line each; exit 1 when a check fails."""
+    from mcptest.cli.annotate import chosen_mode
     from mcptest.run.doctor import diagnose
 
+    annotating = chosen_mode(annotations)
     managed = None if server_managed is None else [n.strip() for v in server_managed for n in v.split(",") if n.strip()]
     found = diagnose(
         suite,
@@ -93,7 +97,20 @@ def doctor(
 
             print("")
             print_report(scanned, no_color)
+    if annotating != "off":
+        _annotate(found, annotating)
     return ExitCode.FAILED if found.failed else ExitCode.OK
+
+
+def _annotate(found: Diagnosis, mode: str) -> None:
+    """The lint and security findings at their tool's place in the catalog or suite doctor read."""
+    from mcptest.cli.annotate import annotate
+    from mcptest.report.annotations import lint_annotations, security_annotations
+
+    sources = found.sources
+    file = sources.catalog_path or (sources.suite.file if sources.suite else None)
+    scanned = security_annotations(found.scanned, file) if found.scanned else []
+    annotate(lint_annotations(found.reports, file) + scanned, mode)
 
 
 def _with_security_run(log: str, report: SecurityReport, uri: str | None) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -25,7 +26,8 @@ def report(
         typer.Argument(help="A report saved by `mcptest run --reporter json`; or `merge SHARD.json...`."),
     ],
     format: Annotated[
-        str, typer.Option("--format", "-f", help="pretty, json, junit, md, sarif, html or agent.")
+        str,
+        typer.Option("--format", "-f", help="pretty, json, junit, md, sarif, html, agent, codequality or pr-comment."),
     ] = "pretty",
     output: Annotated[str | None, typer.Option("--output", "-o", help="Write here (default: stdout).")] = None,
     compare: Annotated[
@@ -35,6 +37,13 @@ def report(
     json_output: Annotated[bool, typer.Option("--json", help="With --compare: the delta as JSON.")] = False,
     advisory: Annotated[bool, typer.Option("--advisory", help="Exit 0 even on a regression.")] = False,
     no_color: Annotated[bool, typer.Option("--no-color", help="No ANSI colour.")] = False,
+    coverage: Annotated[
+        bool,
+        typer.Option(
+            "--coverage",
+            help="Only the run's coverage of each server's catalog, every untested item (pretty, json, md).",
+        ),
+    ] = False,
     history: Annotated[
         str | None,
         typer.Option(
@@ -45,6 +54,10 @@ def report(
     no_history: Annotated[
         bool, typer.Option("--no-history", help="merge: do not store the merged run; html: draw no history.")
     ] = False,
+    link: Annotated[
+        str | None,
+        typer.Option("--link", help="pr-comment: the run's URL (default: from GITHUB_* or CI_JOB_URL when set)."),
+    ] = None,
 ) -> int:
     """Re-render a JSON report; with --compare, show its delta and exit 1 on any regression.
 
@@ -59,12 +72,16 @@ def report(
     if len(run_json) > 1:
         raise usage_error(f"report takes one report (got {len(run_json)}); to merge shards: mcptest report merge ...")
     path = run_json[0]
+    if format == "pr-comment":
+        return _pr_comment(path, compare, output, link, history)
     if format not in REPORTERS:
         raise usage_error(f"--format: unknown format '{format}'; formats are {', '.join(REPORTERS)}")
     if json_output and not compare:
         raise usage_error("--json prints the comparison and needs --compare; use --format json to re-render")
     check_output(output)
     color = use_color(no_color) and not output
+    if coverage:
+        return _coverage(path, format, output, compare)
     if not compare:
         with loading():
             current = load_report(path)
@@ -102,6 +119,59 @@ def report(
     if json_output or output or format != "pretty":
         print(f"mcptest {summary(comparison)}", file=sys.stderr)
     return ExitCode.FAILED if comparison.regressed and not advisory else ExitCode.OK
+
+
+def _coverage(path: str, format: str, output: str | None, compare: str | None) -> int:
+    """`--coverage`: the saved run's coverage section alone."""
+    from mcptest.cli.common import emit, loading
+    from mcptest.core.errors import usage_error
+    from mcptest.report.coverage import COVERAGE_FORMATS, render_coverage
+    from mcptest.report.load import load_report
+
+    if compare:
+        raise usage_error("--coverage shows one run's coverage; compare runs without it")
+    if format not in COVERAGE_FORMATS:
+        raise usage_error(f"--coverage: format '{format}' not offered; formats are {', '.join(COVERAGE_FORMATS)}")
+    with loading():
+        current = load_report(path)
+    if current.coverage is None:
+        raise usage_error(f"{path} holds no coverage: its run called no server (or an older mcptest wrote it)")
+    gates = [g for g in current.gates if g.block == "coverage"]
+    emit(render_coverage(current.coverage, format, gates), output, "the coverage")
+    return ExitCode.OK
+
+
+def _pr_comment(path: str, compare: str | None, output: str | None, link: str | None, history: str | None) -> int:
+    """One PR comment for the run (against its baseline with --compare); exit 0: the comment reports, never gates."""
+    import os
+
+    from mcptest.cli.common import check_output, emit, loading
+    from mcptest.report.load import load_report
+    from mcptest.report.pr_comment import render_pr_comment
+
+    check_output(output)
+    with loading():
+        current = load_report(path)
+        comparison = None
+        if compare:
+            from mcptest.report.compare import compare as compare_reports
+            from mcptest.report.history_baseline import BASELINES, baseline_from_history, label_failures
+
+            if compare in BASELINES and not Path(compare).exists():
+                baseline, flaky = baseline_from_history(current, compare, _store_url(current, history))
+                comparison = label_failures(compare_reports(baseline, current), flaky)
+            else:
+                comparison = compare_reports(load_report(compare, "baseline"), current)
+    emit(render_pr_comment(current, comparison, link or run_link(os.environ)), output, "the PR comment")
+    return ExitCode.OK
+
+
+def run_link(environ: Mapping[str, str]) -> str | None:
+    """The CI run's page: GitHub Actions' run URL, or GitLab's job URL; None elsewhere."""
+    server, repo, run_id = (environ.get(k) for k in ("GITHUB_SERVER_URL", "GITHUB_REPOSITORY", "GITHUB_RUN_ID"))
+    if server and repo and run_id:
+        return f"{server}/{repo}/actions/runs/{run_id}"
+    return environ.get("CI_JOB_URL") or None
 
 
 def _store_url(current: Report, flag: str | None) -> str:

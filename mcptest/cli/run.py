@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from mcptest.cli.annotate import AnnotationsOpt
 from mcptest.core.exit_codes import ExitCode
 from mcptest.core.printable import printable
 
@@ -15,6 +16,7 @@ if TYPE_CHECKING:
     from mcptest.agent.plan import RecordMode
     from mcptest.records.report import Report
     from mcptest.run.selection import Selection
+    from mcptest.run.telemetry import ExportTarget, LiveTelemetry
     from mcptest.suite.models import Suite
 
 
@@ -26,7 +28,7 @@ def register(app: typer.Typer) -> None:
 def run(
     suite: Annotated[str | None, typer.Argument(help="The suite file (default: mcptest.yaml or mcptest.yml).")] = None,
     reporter: Annotated[
-        str, typer.Option("--reporter", "-r", help="pretty, json, junit, md, sarif, html or agent.")
+        str, typer.Option("--reporter", "-r", help="pretty, json, junit, md, sarif, html, agent or codequality.")
     ] = "pretty",
     output: Annotated[
         str | None, typer.Option("--output", "-o", help="Write the report here (default: stdout).")
@@ -72,10 +74,27 @@ def run(
         typer.Option("--history", help="Store the run in this history (sqlite:///PATH or postgresql://...)."),
     ] = None,
     no_history: Annotated[bool, typer.Option("--no-history", help="Do not store the run in any history.")] = False,
+    annotations: AnnotationsOpt = "auto",
     check_pins: Annotated[
         bool | None,
         typer.Option("--check-pins/--no-check-pins", help="Check mcptest.lock first (default: if it exists)."),
     ] = None,
+    otlp_endpoint: Annotated[
+        str | None,
+        typer.Option(
+            "--otlp-endpoint",
+            help="Send the run as OpenTelemetry spans to this OTLP/HTTP endpoint (or OTEL_EXPORTER_OTLP_ENDPOINT).",
+        ),
+    ] = None,
+    otlp_file: Annotated[
+        str | None, typer.Option("--otlp-file", help="Write the run's OpenTelemetry spans here as OTLP JSON.")
+    ] = None,
+    otlp_content: Annotated[
+        bool,
+        typer.Option(
+            "--otlp-content", help="Spans carry prompts, answers, tool arguments and results (secrets masked)."
+        ),
+    ] = False,
 ) -> int:
     """Run a suite against its MCP servers and report; exit 1 when anything fails."""
     from mcptest.cli.common import check_output, emit, loading, use_color
@@ -84,6 +103,7 @@ def run(
         import anyio
 
         from mcptest.agent.plan import AgentOptions
+        from mcptest.cli.annotate import annotate_run, chosen_mode
         from mcptest.cli.progress import live_progress, progress_mode
         from mcptest.core.errors import usage_error
         from mcptest.history.location import history_url
@@ -97,6 +117,8 @@ def run(
 
         if reporter not in REPORTERS:
             raise usage_error(f"--reporter: unknown format '{reporter}'; formats are {', '.join(REPORTERS)}")
+        telemetry = _telemetry(otlp_endpoint, otlp_file, otlp_content)
+        annotating = chosen_mode(annotations)
         loaded = load_suite(find_suite(suite))
         check_output(output)
     for agent in loaded.agents:  # OpenTelemetry spans an import skipped, by reason
@@ -146,16 +168,18 @@ def run(
 
     try:
         mode = progress_mode(quiet or reporter == "agent")  # the agent reporter: no progress on either stream
+        live = _live(telemetry)
         with live_progress(mode, len(select(loaded, selection))) as progress:
             options.on_progress = progress.on_agent_runs
             result = anyio.run(
                 lambda: run_suite(
                     loaded, selection, agents_options=options, state=state, snapshots=snapshots,
-                    on_result=progress.on_result, workers=workers, fail_fast=fail_fast,
+                    on_result=progress.on_result, workers=workers, fail_fast=fail_fast, telemetry=live,
                 )
             )  # fmt: skip
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM: servers are stopped; report what finished
         emit(render(cut := state.report(interrupted=True)), output, f"the {reporter} report")
+        annotate_run(cut, annotating)
         _remember(cut, history_at, shard)
         return ExitCode.INTERRUPTED
     except Exception:  # a bug in mcptest: the finished results still reach the report, then the traceback
@@ -169,7 +193,13 @@ def run(
         for line in gate.lines:  # the floor lines go to stderr, so a JSON report on stdout stays clean
             print(printable(line), file=sys.stderr)
     emit(render(result.report), output, f"the {reporter} report")
+    annotate_run(result.report, annotating)
     _remember(result.report, history_at, shard)
+    if live is not None:  # after the report: an export never delays or changes it
+        from mcptest.run.telemetry import export_run
+
+        if (warning := export_run(result.report, result.agent_runs, live, state.secrets)) is not None:
+            print(f"mcptest: warning: {printable(warning)}", file=sys.stderr)
     if result.report.summary.not_run:
         print(f"mcptest: -x: stopped at the first failure; {result.report.summary.not_run} not run", file=sys.stderr)
     if result.capped:
@@ -185,6 +215,31 @@ def _remember(report: Report, url: str | None, shard: str | None) -> None:
 
     if (warning := record_run(report, url, environ=os.environ, shard=shard)) is not None:
         print(printable(warning), file=sys.stderr)
+
+
+def _live(target: ExportTarget | None) -> LiveTelemetry | None:
+    """The tracer of a run that exports: its sessions' request hook (None, and no hook, when nothing exports)."""
+    if target is None:
+        return None
+    from mcptest.run.telemetry import LiveTelemetry
+
+    return LiveTelemetry(target)
+
+
+def _telemetry(endpoint: str | None, file: str | None, content: bool) -> ExportTarget | None:
+    """The OpenTelemetry export asked for by the flags or the OTEL_* variables; a bad one is a usage error."""
+    from mcptest.cli.common import check_output
+    from mcptest.core.errors import usage_error
+    from mcptest.run.telemetry import export_target
+
+    if endpoint is not None and not endpoint.startswith(("http://", "https://")):
+        raise usage_error(f"--otlp-endpoint: {endpoint!r} is not an http(s) URL (e.g. http://localhost:4318)")
+    if file is not None:
+        check_output(file)
+    try:
+        return export_target(endpoint, file, content, os.environ)
+    except ValueError as exc:
+        raise usage_error(str(exc)) from None
 
 
 def _print_selected(suite: Suite, selection: Selection) -> None:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from mcptest.cli.annotate import AnnotationsOpt
 from mcptest.cli.server_options import CommandOpt, HeaderOpt, ServerOpt, SuiteArg, TimeoutOpt, UrlOpt
 from mcptest.core.exit_codes import ExitCode
 
@@ -39,6 +40,7 @@ def security(
     ignore: Annotated[list[str] | None, typer.Option("--ignore", help="Skip these rules or prefixes.")] = None,
     no_color: Annotated[bool, typer.Option("--no-color", help="No ANSI colour.")] = False,
     debug: Annotated[bool, typer.Option("--debug", help="Log the SDK's debug output to stderr.")] = False,
+    annotations: AnnotationsOpt = "auto",
 ) -> int:
     """Scan catalogs for poisoning, shadowing, exfiltration, hidden text and secrets; exit 1 at --fail-on."""
     from mcptest.checks.security.engine import FAIL_ON
@@ -49,6 +51,9 @@ def security(
 
     if fail_on not in FAIL_ON:
         raise usage_error(f"--fail-on: expected one of {', '.join(FAIL_ON)}, got {fail_on!r}")
+    from mcptest.cli.annotate import chosen_mode
+
+    annotating = chosen_mode(annotations)
     try:
         chosen = (suite, server, catalog or (), command, url, header, timeout)
         report, uri, problems = scan_sources(*chosen, select=select or (), ignore=ignore or (), debug=debug)
@@ -68,6 +73,11 @@ def security(
         sys.stdout.write(json.dumps(out, indent=2, ensure_ascii=False) + "\n")
     else:
         print_report(report, no_color)
+    if annotating != "off":
+        from mcptest.cli.annotate import annotate
+        from mcptest.report.annotations import security_annotations
+
+        annotate(security_annotations(report, uri), annotating)
     return ExitCode.FAILED if failed else ExitCode.OK
 
 

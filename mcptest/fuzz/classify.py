@@ -12,8 +12,9 @@ JSON types are read laxly (`coercion`: `"5"` read as 5).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from mcptest.fuzz.inputs import Schema, coerced
@@ -103,9 +104,10 @@ def classify(
     schema: Schema,
     answer: Answer,
     output_schema: dict[str, Any] | None = None,
-    env_values: Iterable[str] = (),
+    env: Mapping[str, str] | None = None,
 ) -> list[Finding]:
-    """Every finding this answer to `args` shows (whether `args` is valid is asked of `schema`)."""
+    """Every finding this answer to `args` shows (whether `args` is valid is asked of `schema`; `env` is the
+    server's environment variables an answer must not hold)."""
     out: list[Finding] = []
     if answer.kind == "closed":
         out.append(Finding("crash", _first_line(answer.stderr) or answer.message))
@@ -119,9 +121,9 @@ def classify(
     if language := stack_trace(text):
         out.append(Finding("stack_trace", f"a {language} stack trace in the answer"))
     sent = json.dumps(args, ensure_ascii=False)
-    for value in env_values:
+    for name, value in (env or {}).items():
         if len(value) >= 8 and value in text and value not in sent:
-            out.append(Finding("env_leak", f"the answer holds the value of an environment variable ({value[:3]}…)"))
+            out.append(Finding("env_leak", f"the answer holds the value of the server's environment variable {name}"))
             break
     valid = schema.valid(args)
     if valid and answer.rejected:
@@ -152,15 +154,22 @@ def output_problem(result: dict[str, Any], output_schema: dict[str, Any]) -> str
     if "structuredContent" not in result:
         return "no structuredContent although the tool declares an outputSchema"
     try:
-        from mcptest.core.json_schema import validator
-
-        error = next(iter(validator(output_schema).iter_errors(result["structuredContent"])), None)
+        check = _validator(json.dumps(output_schema, sort_keys=True))
+        error = next(iter(check.iter_errors(result["structuredContent"])), None)
     except Exception:  # noqa: BLE001 (a schema jsonschema cannot read: not this finding)
         return None
     if error is None:
         return None
     where = "/".join(str(p) for p in error.absolute_path) or "(root)"
     return f"structuredContent at {where}: {_first_line(error.message)}"
+
+
+@lru_cache(maxsize=64)
+def _validator(schema: str) -> Any:
+    """One validator per outputSchema for the whole run, not one per call."""
+    from mcptest.core.json_schema import validator
+
+    return validator(json.loads(schema))
 
 
 def _said(answer: Answer) -> str:

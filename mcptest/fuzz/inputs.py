@@ -1,6 +1,7 @@
 """Inputs for a tool from its inputSchema: valid ones at the edges (empty strings, boundaries, unicode, large numbers
 within bounds, optional keys absent and present) and invalid ones (a required key missing, a wrong type, a value out
-of range, an extra key where none is allowed, a null), deterministic for a seed.
+of range, an extra key where none is allowed, a null), at the top level and inside nested objects and arrays,
+deterministic for a seed.
 
 mcptest generates them itself rather than through hypothesis-jsonschema (0.23.1 fails on object schemas with the
 Hypothesis releases of 2026): every input is checked against the schema by the same validator the rest of mcptest
@@ -18,6 +19,7 @@ from typing import Any
 
 _MAX_DEPTH = 4
 _TRIES = 8
+_REPEAT_TRIES = 2
 _UNICODE = ("é", "Ωmega", "日本語", "😀", "a\u0301", "\u202etxt", "Zero\u200bwidth")
 _PLAIN = ("a", "x", "test", "1", "hello world", "A_b-9", "/tmp", "null", "0")
 _FORMATS = {
@@ -127,6 +129,12 @@ class Generator:
         rng = self.rng
         if "const" in node:
             return copy.deepcopy(node["const"])
+        given = [
+            *(node.get("examples") or [] if isinstance(node.get("examples"), list) else []),
+            *([node["default"]] if "default" in node else []),
+        ]
+        if given and edge is None and rng.random() < 0.3:  # what the schema says a value looks like
+            return copy.deepcopy(rng.choice(given))
         if isinstance(node.get("enum"), list) and node["enum"]:
             return copy.deepcopy(rng.choice(node["enum"]))
         for key in ("anyOf", "oneOf"):
@@ -243,35 +251,99 @@ def _bounds(node: dict[str, Any], *, integer: bool) -> tuple[Any, Any]:
 DROP = object()
 """A mutation's value that removes its key."""
 
+_MUTATE_DEPTH = 3
+"""How deep inside nested objects and arrays invalid values are planted (the top level is depth 1)."""
+
+Where = tuple[str | int, ...]
+"""Where a mutation lands: object keys, and 0 for an array's first item."""
+
 
 @dataclass(frozen=True)
 class Mutation:
-    """One way to break a valid input: set `key` to `value` (or remove it: `DROP`)."""
+    """One way to break a valid input: set the value at `path` to `value` (or remove it: `DROP`). The path may lead
+    into nested objects and arrays (0 is an array's first item); an input that has nothing there is left as it is."""
 
     how: str
-    key: str
+    path: Where
     value: Any
 
+    @property
+    def key(self) -> str:
+        """The top-level key the mutation lands under."""
+        return str(self.path[0])
+
+    def reaches(self, args: Any) -> bool:
+        """Whether `args` has a place for this mutation: every container on the path is there (an empty array
+        takes a new first item)."""
+        node = args
+        for step in self.path[:-1]:
+            if isinstance(step, int):
+                if not isinstance(node, list) or not node:
+                    return False
+                node = node[0]
+            elif isinstance(node, dict) and step in node:
+                node = node[step]
+            else:
+                return False
+        return isinstance(node, list) if isinstance(self.path[-1], int) else isinstance(node, dict)
+
     def apply(self, args: dict[str, Any]) -> dict[str, Any]:
-        """The input with this change made."""
-        out = {k: v for k, v in args.items() if k != self.key}
-        if self.value is not DROP:
-            out[self.key] = copy.deepcopy(self.value)
+        """The input with this change made (a copy; unchanged when the path is not there)."""
+        if not self.reaches(args):
+            return args
+        out = copy.deepcopy(args)
+        node: Any = out
+        for step in self.path[:-1]:
+            node = node[step]
+        end = self.path[-1]
+        if self.value is DROP:
+            node.pop(end, None)
+        elif isinstance(end, int) and not node:
+            node.append(copy.deepcopy(self.value))
+        else:
+            node[end] = copy.deepcopy(self.value)
         return out
 
 
+def label(path: Where) -> str:
+    """A path as the cases name it: `filter.status`, `items[0].id`."""
+    out = ""
+    for step in path:
+        out += f"[{step}]" if isinstance(step, int) else f".{step}" if out else step
+    return out
+
+
 def mutations(schema: Schema) -> list[Mutation]:
-    """Every way to break a valid input of this schema at its top level, each named."""
-    props, required, extra = schema.properties()
-    out = [Mutation(f"missing required '{name}'", name, DROP) for name in required]
+    """Every way to break a valid input of this schema, each named: at the top level and inside nested objects
+    and arrays (a nested required key missing, a nested wrong type, a nested value out of range or off its enum).
+    The top level's come first, then each level below in turn (a small budget still tries every top-level one)."""
+    return sorted(_mutations(schema, schema.root, (), 1), key=lambda m: len(m.path))
+
+
+def _mutations(schema: Schema, node: Any, at: Where, depth: int) -> list[Mutation]:
+    props, required, extra = schema.properties(node)
+    out = [Mutation(f"missing required '{label((*at, n))}'", (*at, n), DROP) for n in required]
     for name, sub in props.items():
-        node = schema.resolve(sub)
-        kinds = types_of(node)
-        out += [Mutation(f"wrong type at '{name}' ({_json(w)})", name, w) for w in _wrong_values(kinds)]
-        out.append(Mutation(f"null at '{name}'", name, None))
-        out += [Mutation(f"{what} at '{name}'", name, bad) for what, bad in _out_of_range(node, kinds)]
+        path = (*at, name)
+        out += _value_mutations(schema, schema.resolve(sub), path, depth)
     if extra is False:
-        out.append(Mutation("extra key 'mcptest_extra'", "mcptest_extra", "x"))
+        out.append(Mutation(f"extra key '{label((*at, 'mcptest_extra'))}'", (*at, "mcptest_extra"), "x"))
+    return out
+
+
+def _value_mutations(schema: Schema, node: dict[str, Any], path: Where, depth: int) -> list[Mutation]:
+    """The ways to break the value at `path`, then (below the depth limit) the values inside it."""
+    where = label(path)
+    kinds = types_of(node)
+    out = [Mutation(f"wrong type at '{where}' ({_json(w)})", path, w) for w in _wrong_values(kinds)]
+    out.append(Mutation(f"null at '{where}'", path, None))
+    out += [Mutation(f"{what} at '{where}'", path, bad) for what, bad in _out_of_range(node, kinds)]
+    if depth >= _MUTATE_DEPTH:
+        return out
+    if "object" in kinds:
+        out += _mutations(schema, node, path, depth + 1)
+    if "array" in kinds and isinstance(node.get("items"), dict):
+        out += _value_mutations(schema, schema.resolve(node["items"]), (*path, 0), depth + 1)
     return out
 
 
@@ -324,6 +396,7 @@ def cases(schema_json: dict[str, Any], count: int, seed: int, salt: str = "") ->
     broken = mutations(schema)
     out: list[Case] = []
     seen: set[str] = set()
+    misses = 0
     plan = iter(_plan(count, broken))
     budget = count * _TRIES
     while len(out) < count and budget > 0:
@@ -331,6 +404,8 @@ def cases(schema_json: dict[str, Any], count: int, seed: int, salt: str = "") ->
         step = next(plan)
         edge = step if step in ("min", "max") else None
         base = gen.object(schema.root, 0, edge)
+        if isinstance(step, Mutation) and not step.reaches(base):
+            base = gen.object(schema.root, 0, "max")  # every optional key present, arrays filled
         if not schema.valid(base):
             continue
         if isinstance(step, Mutation):
@@ -341,10 +416,12 @@ def cases(schema_json: dict[str, Any], count: int, seed: int, salt: str = "") ->
         else:
             case = Case(base, True, f"valid (edge: {edge})" if edge else "valid")
         key = _json(case.args)
-        if key in seen and budget > count:
+        if key in seen and misses < _REPEAT_TRIES:  # a few tries for a new input, then a repeat is fine
+            misses += 1
             continue
         seen.add(key)
         out.append(case)
+        misses = 0
     return out
 
 
@@ -360,17 +437,21 @@ def _plan(count: int, broken: list[Mutation]) -> Iterator[Any]:
             i += 1
 
 
-def coerced(args: Any, schema: Schema) -> Any:
-    """The input with each top-level value read the way a lax server reads JSON types (`"5"` as 5, 5 as `"5"`,
-    `"true"` as true): when that version is valid, an invalid input accepted was a mere coercion."""
-    if not isinstance(args, dict):
-        return args
-    props, _, _ = schema.properties()
-    out = dict(args)
-    for name, value in args.items():
-        kinds = types_of(schema.resolve(props.get(name, {})))
-        out[name] = _coerce(value, kinds)
-    return out
+def coerced(args: Any, schema: Schema, node: Any = None) -> Any:
+    """The input with each value, nested ones too, read the way a lax server reads JSON types (`"5"` as 5, 5 as
+    `"5"`, `"true"` as true): when that version is valid, an invalid input accepted was a mere coercion."""
+    node = schema.resolve(schema.root if node is None else node)
+    if isinstance(args, dict):
+        props, _, _ = schema.properties(node)
+        out: dict[str, Any] = {}
+        for name, value in args.items():
+            sub = schema.resolve(props.get(name, {}))
+            out[name] = coerced(value, schema, sub) if isinstance(value, dict | list) else _coerce(value, types_of(sub))
+        return out
+    if isinstance(args, list):
+        items = schema.resolve(node.get("items")) if isinstance(node.get("items"), dict) else {}
+        return [coerced(v, schema, items) if isinstance(v, dict | list) else _coerce(v, types_of(items)) for v in args]
+    return args
 
 
 def _coerce(value: Any, kinds: list[str]) -> Any:

@@ -1,12 +1,22 @@
-"""Simpler variants of an input, smallest change first: a key dropped, a value made empty, zero or shorter, a list
-cut. The run keeps the first variant on which the same finding appears again and starts over from it (greedy
-shrinking, bounded by a number of calls), so a finding is reported on a minimal input."""
+"""A failing input shrunk to a minimal one by Hypothesis's shrinker.
+
+The input is described as a Hypothesis strategy shaped like it (every object key and array item kept or dropped,
+each string, integer, float and boolean free to change within its JSON type), the input itself is put in an
+in-memory example database as the strategy's choices, and `hypothesis.find` replays it and shrinks it while the
+finding still shows. Hypothesis does this better than a list of simpler variants: it searches integers by bisection
+down to a boundary (an id accepted above 100 shrinks to exactly 101, where halving stops anywhere between 101 and
+200), shrinks strings character by character towards short and simple ones, drops keys and items in any
+combination, and stops when no pass makes progress, so the result is a local minimum of its order, not the first
+variant that happened to fail.
+"""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable
 from typing import Any
+
+_KEY = b"mcptest-fuzz-shrink"
 
 
 def size(value: Any) -> int:
@@ -14,55 +24,79 @@ def size(value: Any) -> int:
     return len(json.dumps(value, ensure_ascii=False, sort_keys=True))
 
 
-def simpler(value: Any) -> Iterator[Any]:
-    """Variants of `value`, each strictly smaller (by `size`) or simpler in kind, in the order worth trying."""
-    for candidate in _variants(value):
-        if candidate != value and (size(candidate), _rank(candidate)) < (size(value), _rank(value)):
-            yield candidate
+def key(value: Any) -> str:
+    """One text per distinct input (key order aside): what a shrink remembers answers by."""
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 
-def _variants(value: Any) -> Iterator[Any]:
+def shrink(value: Any, holds: Callable[[Any], bool], *, calls: int) -> tuple[Any, int]:
+    """The smallest variant of `value` found on which `holds` is still true, and how many times `holds` ran: at most
+    `calls` (an input asked twice is answered from memory; once the budget is spent, untried inputs count as not
+    holding). `value` itself is returned when it does not hold on replay or cannot be expressed (a lone surrogate)."""
+    from hypothesis import HealthCheck, Phase, find, settings
+    from hypothesis.database import InMemoryExampleDatabase, choices_to_bytes
+    from hypothesis.errors import HypothesisException
+
+    db = InMemoryExampleDatabase()
+    # The secondary corpus: Hypothesis replays it and then shrinks (an entry in the primary corpus counts as
+    # already shrunk and is only replayed).
+    db.save(_KEY + b".secondary", choices_to_bytes(_choices(value)))
+    memory: dict[str, bool] = {}
+    made = 0
+
+    def condition(candidate: Any) -> bool:
+        nonlocal made
+        known = memory.get(key(candidate))
+        if known is None:
+            if made >= calls:
+                return False
+            made += 1
+            known = memory[key(candidate)] = bool(holds(candidate))
+        return known
+
+    options = settings(
+        database=db,
+        phases=[Phase.reuse, Phase.shrink],
+        deadline=None,
+        max_examples=max(calls, 1) * 10,
+        suppress_health_check=list(HealthCheck),
+    )
+    try:
+        return find(_strategy(value), condition, settings=options, database_key=_KEY), made
+    except HypothesisException:  # it did not hold on replay (a flaky server), or the input has no strategy
+        return value, made
+
+
+def _strategy(value: Any) -> Any:
+    """A strategy whose choices can spell `value` (see `_choices`) and every simpler input of the same shape."""
+    from hypothesis import strategies as st
+
     if isinstance(value, dict):
-        for key in value:
-            yield {k: v for k, v in value.items() if k != key}
-        for key, item in value.items():
-            for smaller in _variants(item):
-                yield {**value, key: smaller}
-    elif isinstance(value, list):
-        if value:
-            yield []
-            yield value[: len(value) // 2]
-            yield value[1:]
-            yield value[:-1]
-        for i, item in enumerate(value):
-            for smaller in _variants(item):
-                yield [*value[:i], smaller, *value[i + 1 :]]
-    elif isinstance(value, str):
-        if value:
-            yield ""
-            yield value[: len(value) // 2]
-            yield value[1:]
-            if not value.isascii():
-                yield "".join(c if c.isascii() else "a" for c in value)
-    elif isinstance(value, bool):
-        if value:
-            yield False
-    elif isinstance(value, int | float) and value != 0:
-        yield 0
-        if abs(value) > 1:
-            yield value / 2 if isinstance(value, float) else int(value / 2)
-        if isinstance(value, float) and not value.is_integer():
-            yield float(int(value))
-
-
-def _rank(value: Any) -> int:
-    """A tie-break for variants of equal size: fewer non-ASCII characters and smaller numbers are simpler."""
-    if isinstance(value, dict):
-        return sum(_rank(v) for v in value.values())
+        parts = [(name, _strategy(item)) for name, item in value.items()]
+        return st.composite(lambda draw: {name: draw(s) for name, s in parts if draw(st.booleans())})()
     if isinstance(value, list):
-        return sum(_rank(v) for v in value)
+        items = [_strategy(item) for item in value]
+        return st.composite(lambda draw: [draw(s) for s in items if draw(st.booleans())])()
+    if isinstance(value, bool):
+        return st.booleans()
+    if isinstance(value, int):
+        return st.integers()
+    if isinstance(value, float):
+        return st.floats()
     if isinstance(value, str):
-        return sum(1 for c in value if not c.isascii())
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return 1 if value else 0
-    return 0
+        return st.text()
+    return st.just(value)
+
+
+def _choices(value: Any) -> list[Any]:
+    """The choices `_strategy(value)` makes to produce `value` itself: for each key or item a `True` (kept), then the
+    value's own choices; one choice per string, number or boolean; none for null."""
+    if isinstance(value, dict):
+        return [c for item in value.values() for c in (True, *_choices(item))]
+    if isinstance(value, list):
+        return [c for item in value for c in (True, *_choices(item))]
+    if isinstance(value, bool | int | str):
+        return [value]
+    if isinstance(value, float):
+        return [value]
+    return []

@@ -31,6 +31,7 @@ SKIP_ORPHAN = "orphan: its parent span is not in the file"
 SKIP_SKEW = "clock skew: it ends before it starts, or starts before its parent"
 SKIP_NESTED = "a tool span inside another tool span (the same call)"
 SKIP_UNGROUPED = "its trace has no `group_by` attribute"
+SKIP_TEST = "a request of an mcptest tool, resource or prompt test (no agent run)"
 
 # What each trace field is called when a gate needs it and the source did not supply it.
 FIELD_ARGS = "tool call arguments"
@@ -92,7 +93,7 @@ class _Bad(Exception):
 
 
 class _Span:
-    __slots__ = ("attrs", "end", "error", "name", "parent", "resource", "span_id", "start", "trace_id")
+    __slots__ = ("attrs", "end", "error", "kind", "name", "parent", "resource", "span_id", "start", "trace_id")
 
     def __init__(
         self,
@@ -115,6 +116,7 @@ class _Span:
         self.attrs = attrs
         self.error = error
         self.resource = resource
+        self.kind = _classify(attrs)
 
 
 def is_otlp(path: str | Path) -> bool:
@@ -128,7 +130,22 @@ def is_otlp(path: str | Path) -> bool:
 
 
 def load_otlp(path: str | Path, group_by: str | None = None) -> OtlpImport:
-    """The agent runs of an OTLP JSON file: one per trace id, or per value of the `group_by` attribute."""
+    """The agent runs of an OTLP JSON file: one per trace id, or per value of the `group_by` attribute.
+
+    The cyclic garbage collector is paused meanwhile: the load builds millions of acyclic objects, and its full
+    passes over them more than doubled the time of a 200,000-span file (benchmarks/otel.py)."""
+    import gc
+
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _load(path, group_by)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _load(path: str | Path, group_by: str | None) -> OtlpImport:
     name = str(path)
     spans: dict[str, dict[str, _Span]] = {}
     for span in _read(path, name, group_by):
@@ -136,7 +153,8 @@ def load_otlp(path: str | Path, group_by: str | None = None) -> OtlpImport:
     skipped: dict[str, int] = {}
     missing: set[str] = set()
     groups: dict[str, list[list[_Span]]] = {}
-    for trace_id, by_id in spans.items():
+    for trace_id in list(spans):
+        by_id = spans.pop(trace_id)  # the raw spans go as their runs are built
         key = trace_id
         if group_by is not None:
             found = next((s.attrs.get(group_by) for s in by_id.values() if s.attrs.get(group_by) is not None), None)
@@ -331,7 +349,10 @@ def _value(v: Any, loc: Loc, depth: int) -> Any:
 
 
 def _kind(span: _Span) -> str | None:
-    a = span.attrs
+    return span.kind
+
+
+def _classify(a: dict[str, Any]) -> str | None:
     op = a.get("gen_ai.operation.name")
     oi = a.get("openinference.span.kind")
     if op in _TOOL_OPS or oi == "TOOL" or (op is None and a.get("mcp.method.name") == "tools/call"):
@@ -362,6 +383,8 @@ def _usable(by_id: dict[str, _Span], skipped: dict[str, int]) -> list[_Span]:
             skip(SKIP_SKEW)
         elif kind == "tool" and _inside_tool(span, by_id):
             skip(SKIP_NESTED)
+        elif parent is not None and "mcptest.test.kind" in parent.attrs:  # an exported run's own test requests
+            skip(SKIP_TEST)
         else:
             out.append(span)
     return out
@@ -378,8 +401,11 @@ def _inside_tool(span: _Span, by_id: dict[str, _Span]) -> bool:
     return False
 
 
+_JSON_START = frozenset('{["-0123456789tfn')
+
+
 def _json_or_text(value: Any) -> Any:
-    if isinstance(value, str):
+    if isinstance(value, str) and value[:1] in _JSON_START:
         try:
             return json.loads(value)
         except ValueError:
@@ -478,7 +504,7 @@ def _call(span: _Span, missing: set[str]) -> dict[str, Any]:
         call["content"], call["structured_content"], result_error = result
         erred = erred or result_error
     call["is_error"] = erred
-    if span.end >= span.start and span.end:
+    if span.end > span.start:  # an instant span: no latency recorded
         call["latency_ms"] = (span.end - span.start) / 1e6
     if a.get("mcptest.unknown_tool") is True:
         call["unknown_tool"] = True

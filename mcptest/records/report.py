@@ -9,6 +9,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from mcptest.expect.failure import AssertionFailure
+from mcptest.records.coverage import Coverage
 from mcptest.records.verdict import Judgement
 
 REPORT_FORMAT_VERSION = "2"
@@ -180,6 +181,12 @@ class Report(_Model):
     results: list[TestResult] = Field(default_factory=list)
     gates: list[GateReport] = Field(default_factory=list, description="Gate blocks judged across runs.")
     summary: Summary
+    coverage: Coverage | None = Field(
+        None,
+        exclude_if=lambda v: v is None,
+        description="What the run reached of each server's catalog: tools, arguments, enum values, resources, "
+        "templates, prompts (absent when the run measured none).",
+    )
     interrupted: bool = Field(
         False,
         description="The run stopped before every selected test ran (Ctrl-C, SIGTERM, or a bug in mcptest): "

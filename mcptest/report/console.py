@@ -31,6 +31,11 @@ def render_pretty(report: Report, color: bool = False, width: int = 100, *, fram
         _result(console, result)
     for gate in report.gates:
         _gate(console, gate)
+    if framed and report.coverage is not None:
+        from mcptest.report.coverage import console_lines
+
+        for line in console_lines(report.coverage):
+            console.print(f"  [dim]{escape(line)}[/]")
     if framed:
         console.print(_summary_line(report))
     return out.getvalue()

@@ -73,6 +73,12 @@ def html_with_history(report: Report, url: str | None) -> tuple[str, str | None]
     return render_html(shown(report), history=history), warning
 
 
+def _codequality(report: Report, color: bool = False) -> str:
+    from mcptest.report.annotations import codequality, run_annotations
+
+    return codequality(run_annotations(shown(report)))
+
+
 def _agent(report: Report, color: bool = False) -> str:
     from mcptest.report.agent import render_agent
 
@@ -87,6 +93,7 @@ REPORTERS: dict[str, Callable[[Report, bool], str]] = {
     "sarif": _sarif,
     "html": _html,
     "agent": _agent,
+    "codequality": _codequality,
 }
 
 

@@ -42,6 +42,7 @@ def render_html(report: Report, comparison: Comparison | None = None, history: O
         _history_gates(history) if history is not None else "",
         _distractors(report.gates),
         _surface(report.gates),
+        _coverage(report),
         _delta(comparison) if comparison is not None else "",
     ]
     title = escape(f"mcptest {report.suite}")
@@ -309,6 +310,14 @@ def _gates(gates: list[GateReport]) -> str:
         "<h2>Gates</h2>\n<table><tr><th>agent test</th><th>block</th><th>status</th><th>runs</th><th>figures</th>"
         f"</tr>{rows}</table>"
     )
+
+
+def _coverage(report: Report) -> str:
+    if report.coverage is None:
+        return ""
+    from mcptest.report.coverage import html_section
+
+    return html_section(report.coverage)
 
 
 def _distractors(gates: list[GateReport]) -> str:

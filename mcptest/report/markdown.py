@@ -24,6 +24,10 @@ def render_md(report: Report, color: bool = False, comparison: Comparison | None
         out += [line for r in failed[:MAX_ROWS] for line in _failure(r)]
         out += [line for g in failed_gates[:MAX_ROWS] for line in _gate_failure(g)]
         out += _more(len(failed) - MAX_ROWS, "failed tests") + [""]
+    if report.coverage is not None:
+        from mcptest.report.coverage import markdown_lines
+
+        out += markdown_lines(report.coverage)
     if comparison is not None:
         out += render_delta_md(comparison)
     return printable("\n".join(out).rstrip("\n") + "\n")

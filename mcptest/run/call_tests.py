@@ -18,6 +18,7 @@ from mcptest.suite.models import ToolTest
 from mcptest.suite.primitives import PromptTest, ResourceTest, string_args
 
 if TYPE_CHECKING:
+    from mcptest.records.coverage import Tally
     from mcptest.server.session import SessionPool
     from mcptest.suite.models import Suite
 
@@ -34,8 +35,11 @@ def call_fields(test: CallTest, file: str) -> dict[str, Any]:
     return dict(name=test.name, server=test.server, file=file, line=test._line, tags=test.tags, **what)
 
 
-async def run_call_test(test: CallTest, pool: SessionPool, suite: Suite) -> tuple[TestResult, bool]:
-    """Make the test's one call and judge the outcome; the flag: the server never came up."""
+async def run_call_test(
+    test: CallTest, pool: SessionPool, suite: Suite, tally: Tally | None = None
+) -> tuple[TestResult, bool]:
+    """Make the test's one call and judge the outcome, counting it into `tally` when the server answered it with
+    a result; the flag: the server never came up."""
     start = time.perf_counter()
     base = call_fields(test, suite.file)
     try:
@@ -57,6 +61,8 @@ async def run_call_test(test: CallTest, pool: SessionPool, suite: Suite) -> tupl
             outcome, figures = await measure(test.latency, lambda: make_call(test, session), answer_failed, session)
     except (UnknownName, ServerUnavailable) as exc:
         return failed_row(base, start, str(exc), getattr(exc, "stderr", "")), False
+    if tally is not None and outcome.result is not None:
+        count_call(tally, test, outcome.result)
     failures, error = judge(test, outcome, figures.model_dump(exclude={"histogram"}) if figures else None)
     failed = bool(failures or error)
     # after a timeout, listing would reconnect for a mere hint (and an unknown tool is answered, not waited on)
@@ -71,6 +77,16 @@ async def run_call_test(test: CallTest, pool: SessionPool, suite: Suite) -> tupl
         stderr=(session.stderr_tail() or None) if outcome.error and error else None,
         latency=figures,
     ), False
+
+
+def count_call(tally: Tally, test: CallTest, result: dict[str, Any]) -> None:
+    """Feed one answered call of a test into the run's coverage tally."""
+    if isinstance(test, ToolTest):
+        tally.tool_call(test.server, test.tool, test.args, is_error=result.get("isError") is True)
+    elif isinstance(test, ResourceTest):
+        tally.resource_read(test.server, test.resolved_uri, test.template)
+    else:
+        tally.prompt_get(test.server, test.prompt, test.args)
 
 
 async def make_call(test: CallTest, session: ServerSession) -> CallOutcome:
@@ -189,7 +205,7 @@ async def _call_tool_test(test: ToolTest, session: ServerSession) -> CallOutcome
 async def _read_resource(test: ResourceTest, session: ServerSession) -> CallOutcome:
     from mcp import types
 
-    offered = _offers(session, "resources")
+    offered = offers(session, "resources")
     resources = await session.listing("resources/list", "resources") if offered else []
     templates = await session.listing("resources/templates/list", "resourceTemplates") if offered else []
     why = unknown_resource(test.resolved_uri, test.template, resources, templates)
@@ -201,7 +217,7 @@ async def _read_resource(test: ResourceTest, session: ServerSession) -> CallOutc
 async def _get_prompt(test: PromptTest, session: ServerSession) -> CallOutcome:
     from mcp import types
 
-    prompts = await session.listing("prompts/list", "prompts") if _offers(session, "prompts") else []
+    prompts = await session.listing("prompts/list", "prompts") if offers(session, "prompts") else []
     why = unknown_prompt(test.prompt, prompts)
     if why:
         raise UnknownName(f"server '{test.server}': {why}")
@@ -221,6 +237,6 @@ def _text(result: dict[str, Any]) -> str:
     return " ".join(texts) or "(no text content)"
 
 
-def _offers(session: ServerSession, primitive: str) -> bool:
+def offers(session: ServerSession, primitive: str) -> bool:
     """Whether the handshake advertised the primitive (a server without it would answer 'method not found')."""
     return session.info is None or primitive in session.info.capabilities

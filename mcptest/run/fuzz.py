@@ -1,6 +1,6 @@
 """`mcptest fuzz`'s run: each chosen tool called with inputs from its inputSchema (`fuzz.inputs`), every answer
 judged (`fuzz.classify`), a hang confirmed by a second try, and each finding class's first input shrunk to a minimal
-one (`fuzz.shrink`) before it is reported with a one-line reproduction.
+one (`fuzz.shrink`, Hypothesis's shrinker) before it is reported with a one-line reproduction.
 
 Nothing here prints; the CLI renders the FuzzReport.
 """
@@ -21,8 +21,12 @@ if TYPE_CHECKING:
     from mcptest.fuzz.inputs import Schema
     from mcptest.fuzz.report import FuzzReport
     from mcptest.records.catalog import Tool
+    from mcptest.records.coverage import Tally
+    from mcptest.records.report import TestResult
     from mcptest.server.fuzzing import FuzzTarget
     from mcptest.server.session import ServerConfig
+    from mcptest.suite.blocks.fuzz import FuzzBlock
+    from mcptest.suite.models import Suite
 
 SHRINK_CALLS = 60
 """At most this many calls shrink one finding (a hang's tries each cost a timeout: at most `HANG_SHRINK_CALLS`)."""
@@ -54,15 +58,20 @@ def timeout_scale() -> float:
     return round(max(1.0, load / (os.cpu_count() or 1)), 2)
 
 
-def fuzz(name: str, config: ServerConfig, base_dir: Path, options: FuzzOptions) -> FuzzReport:
+def fuzz(
+    name: str, config: ServerConfig, base_dir: Path, options: FuzzOptions, tally: Tally | None = None
+) -> FuzzReport:
     """Fuzz one server; bad options raise UserError, a server that cannot start raises ServerUnavailable."""
     import anyio
 
-    return anyio.run(fuzz_async, name, config, base_dir, options)
+    return anyio.run(fuzz_async, name, config, base_dir, options, tally)
 
 
-async def fuzz_async(name: str, config: ServerConfig, base_dir: Path, options: FuzzOptions) -> FuzzReport:
-    """`fuzz`, inside an event loop."""
+async def fuzz_async(
+    name: str, config: ServerConfig, base_dir: Path, options: FuzzOptions, tally: Tally | None = None
+) -> FuzzReport:
+    """`fuzz`, inside an event loop; every call the server answers with a result (shrinking's included) feeds
+    `tally`, when given, under the server's `name`, and so does its tool listing."""
     from mcptest.core.errors import usage_error
     from mcptest.fuzz.report import FuzzReport, ToolFuzz, failed
     from mcptest.server.fuzzing import fuzz_target
@@ -72,6 +81,8 @@ async def fuzz_async(name: str, config: ServerConfig, base_dir: Path, options: F
     timed = _with_call_timeout(config, options.max_call_ms / 1000 * scale)
     async with fuzz_target(name, timed, base_dir) as target:
         catalog = await target.catalog()
+        if tally is not None:
+            tally.listed(name, [t.raw for t in catalog.tools])
         by_name = {t.name: t for t in catalog.tools}
         unknown = [t for t in options.tools if t not in by_name]
         if unknown:
@@ -85,7 +96,7 @@ async def fuzz_async(name: str, config: ServerConfig, base_dir: Path, options: F
         summaries: list[ToolFuzz] = []
         findings = []
         for tool in chosen:
-            run = _ToolRun(target, tool, options)
+            run = _ToolRun(target, tool, options, (name, tally) if tally is not None else None)
             if not options.allow_writes and (why := _held_back(tool)):
                 summary = ToolFuzz(tool=tool.name, skipped=why)
             elif options.replay is not None:
@@ -111,12 +122,24 @@ async def fuzz_async(name: str, config: ServerConfig, base_dir: Path, options: F
     )
 
 
+CANARY = "MCPTEST_FUZZ_CANARY"
+"""An environment variable set for a stdio server under fuzzing, holding a random token: an answer that holds the
+token shows the server echoing its environment (`env_leak`)."""
+
+
 def _with_call_timeout(config: ServerConfig, seconds: float) -> ServerConfig:
+    """The config with the fuzz run's per-call timeout, and the canary in a stdio server's environment."""
+    import secrets
+
     from mcptest.server.session import InProcessServer
+    from mcptest.suite.models import StdioServer
 
     if isinstance(config, InProcessServer):
         return replace(config, call_timeout_s=seconds)
-    return config.model_copy(update={"call_timeout_s": seconds})
+    update: dict[str, Any] = {"call_timeout_s": seconds}
+    if isinstance(config, StdioServer):
+        update["env"] = {**config.env, CANARY: f"mcptest-canary-{secrets.token_hex(8)}"}
+    return config.model_copy(update=update)
 
 
 def _held_back(tool: Tool) -> str | None:
@@ -130,7 +153,9 @@ def _held_back(tool: Tool) -> str | None:
 class _ToolRun:
     """One tool's fuzzing: its cases, the counts, and each finding class's first input, shrunk."""
 
-    def __init__(self, target: FuzzTarget, tool: Tool, options: FuzzOptions) -> None:
+    def __init__(
+        self, target: FuzzTarget, tool: Tool, options: FuzzOptions, counted: tuple[str, Tally] | None = None
+    ) -> None:
         from mcptest.fuzz.inputs import Schema
         from mcptest.fuzz.report import ToolFuzz
 
@@ -143,14 +168,24 @@ class _ToolRun:
         self.summary = ToolFuzz(tool=tool.name)
         self.findings: list[Any] = []
         self.hang_confirmed = False
+        self.counted = counted
+        """The server's name and the run's coverage tally that every answered call feeds, in a `mcptest run`."""
+
+    async def call(self, args: dict[str, Any]) -> Answer:
+        """One call of the tool; a result (isError or not) counts toward coverage."""
+        answer = await self.target.call(self.tool.name, args)
+        if self.counted is not None and answer.kind == "result":
+            server, tally = self.counted
+            tally.tool_call(server, self.tool.name, args, is_error=bool((answer.result or {}).get("isError")))
+        return answer
 
     async def judge(self, args: dict[str, Any]) -> tuple[Answer, list[Finding]]:
         """Call with `args` and classify the answer; a hang counts only when a second try hangs too."""
         from mcptest.fuzz.classify import classify
 
-        answer = await self.target.call(self.tool.name, args)
+        answer = await self.call(args)
         if answer.kind == "timeout" and not self.hang_confirmed:
-            again = await self.target.call(self.tool.name, args)
+            again = await self.call(args)
             if again.kind != "timeout":
                 answer = again
             else:
@@ -214,24 +249,25 @@ class _ToolRun:
         return self.summary
 
     async def report(self, args: dict[str, Any], how: str, finding: Finding, answer: Answer) -> None:
-        """Shrink the input while the same class shows, then record the finding."""
+        """Shrink the input while the same class shows (Hypothesis's shrinker, in a worker thread that makes each
+        call back in this event loop), then record the finding."""
+        import anyio
+
         from mcptest.fuzz.report import FuzzFinding
-        from mcptest.fuzz.shrink import simpler, size
+        from mcptest.fuzz.shrink import key, shrink, size
+
+        seen_on: dict[str, tuple[Answer, Finding]] = {key(args): (answer, finding)}
+
+        def holds(candidate: Any) -> bool:
+            got, seen = anyio.from_thread.run(self._probe, candidate, finding.kind)
+            match = next((f for f in seen if f.kind == finding.kind), None)
+            if match is not None:
+                seen_on[key(candidate)] = (got, match)
+            return match is not None
 
         budget = HANG_SHRINK_CALLS if finding.kind == "hang" else SHRINK_CALLS
-        calls, best, best_finding, best_answer = 0, args, finding, answer
-        improved = True
-        while improved and calls < budget:
-            improved = False
-            for candidate in simpler(best):
-                if calls >= budget:
-                    break
-                calls += 1
-                got, seen = await self._probe(candidate, finding.kind)
-                match = next((f for f in seen if f.kind == finding.kind), None)
-                if match is not None:
-                    best, best_finding, best_answer, improved = candidate, match, got, True
-                    break
+        best, calls = await anyio.to_thread.run_sync(lambda: shrink(args, holds, calls=budget))
+        best_answer, best_finding = seen_on.get(key(best), (answer, finding))
         self.findings.append(
             FuzzFinding(
                 tool=self.tool.name,
@@ -253,7 +289,7 @@ class _ToolRun:
         from mcptest.fuzz.classify import classify
 
         if kind == "hang":
-            answer = await self.target.call(self.tool.name, args)
+            answer = await self.call(args)
             return answer, classify(args, self.schema, answer, self.output, self.env)
         return await self.judge(args)
 
@@ -266,3 +302,61 @@ class _ToolRun:
             words += ["--max-call-ms", str(self.options.max_call_ms)]
         words += ["--replay", json.dumps(args, ensure_ascii=False, separators=(",", ":"))]
         return shlex.join(words)
+
+
+async def run_fuzz_block(
+    block: FuzzBlock, fields: dict[str, Any], suite: Suite, tally: Tally | None = None
+) -> tuple[TestResult, bool]:
+    """A suite's `fuzz:` block: its server started on its own (a crash harms no other test), fuzzed, the block's
+    assertions checked over the counts; a failure names each finding with its minimal input and replay line. Its
+    calls feed the run's coverage `tally`, when given."""
+    from mcptest.core.errors import UserError
+    from mcptest.expect.assertions import check, resolve
+    from mcptest.records.report import Status, TestResult
+    from mcptest.run.rows import elapsed_ms, failed_row
+    from mcptest.server.session import ServerUnavailable
+
+    start = time.perf_counter()
+    options = FuzzOptions(
+        tools=block.tools,
+        cases=block.cases,
+        seed=block.seed,
+        max_call_ms=block.max_call_ms,
+        allow_writes=block.allow_writes,
+        command_line=[suite.file, "--server", block.server],
+    )
+    try:
+        report = await fuzz_async(block.server, suite.servers[block.server], Path(suite.file).parent, options, tally)
+    except ServerUnavailable as exc:
+        return failed_row(fields, start, exc.message, exc.stderr), "no handshake within" in exc.message
+    except UserError as exc:
+        return failed_row(fields, start, "; ".join(p.message for p in exc.problems), ""), False
+    targets = fuzz_targets(report)
+    failures = check(block.assertions, lambda path: resolve(targets, path))
+    if failures and report.findings:  # say which findings, not only how many
+        found = "; ".join(
+            f"{f.severity} {f.kind} on {f.tool} {json.dumps(f.input)} (`{f.replay}`)" for f in report.findings
+        )
+        failures[0] = failures[0].model_copy(update={"message": f"{failures[0].message}: {found}"})
+    figures = {k: v for k, v in targets.items() if isinstance(v, int)}
+    status = Status.FAILED if failures else Status.PASSED
+    return TestResult(**fields, status=status, duration_ms=elapsed_ms(start), failures=failures, targets=figures), False
+
+
+def fuzz_targets(report: FuzzReport) -> dict[str, Any]:
+    """What a `fuzz:` block's assertions read: findings per severity, calls made, and calls per finding class."""
+    counts = report.counts()
+    from mcptest.fuzz.classify import SEVERITY
+
+    classes = dict.fromkeys(SEVERITY, 0)
+    for tool in report.tools:
+        for kind, n in tool.counts.items():
+            classes[kind] = classes.get(kind, 0) + n
+    return {
+        "error_count": counts["error"],
+        "warning_count": counts["warning"],
+        "info_count": counts["info"],
+        "finding_count": len(report.findings),
+        "cases": sum(t.cases for t in report.tools),
+        "classes": classes,
+    }

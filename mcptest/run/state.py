@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 
 from mcptest import __version__
 from mcptest.core.redact import redact
+from mcptest.records.coverage import Coverage, Tally
 from mcptest.records.report import GateReport, Report, TestResult, summarize
 
 
@@ -27,6 +28,10 @@ class RunState:
     quarantine: dict[str, str] = field(default_factory=dict)
     """Test name -> reason: the suite's `quarantine:` entries in force, out of the exit code."""
     start: float = field(default_factory=time.perf_counter)
+    tally: Tally = field(default_factory=Tally)
+    """What the run's calls and agent runs reached, counted as they finish."""
+    coverage: Coverage | None = None
+    """The tally laid over the servers' catalogs, once the tests are done."""
 
     def begin(self, suite: str, started_at: datetime, secrets: set[str]) -> None:
         """Start the clock of a run of `suite`."""
@@ -45,6 +50,7 @@ class RunState:
             results=results,
             gates=gates,
             summary=summarize(results, gates, capped=self.capped, interrupted=interrupted, not_run=self.not_run),
+            coverage=self.coverage,
             interrupted=interrupted,
         )
         return redact(report, self.secrets)

@@ -3,7 +3,6 @@ fresh server started after one exits (a crash), so fuzzing goes on."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -80,15 +79,11 @@ class FuzzTarget:
         except ServerUnavailable:
             self._session = None
 
-    def env_values(self) -> list[str]:
-        """Values of the server's environment an answer must not echo: what its config sets, and this process's
-        values whose names say they are credentials (the server inherits them)."""
-        from mcptest.core.secrets import is_secret_name
-
+    def env_values(self) -> dict[str, str]:
+        """Values of the server's environment an answer must not echo: what its config sets (a stdio server
+        inherits only the SDK's short list of variables, HOME and PATH among them, which are no secret)."""
         env = getattr(self.config, "env", {}) or {}
-        mine = [v for v in env.values() if isinstance(v, str)]
-        inherited = [v for k, v in os.environ.items() if is_secret_name(k)]
-        return sorted({v for v in mine + inherited if len(v) >= 8})
+        return {k: v for k, v in env.items() if isinstance(v, str) and len(v) >= 8}
 
 
 @asynccontextmanager

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import logging
 import math
-import os
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +19,7 @@ import anyio
 from mcptest.server.client_answers import CallCapture, ClientSide
 from mcptest.server.limits import limits, raise_hint
 from mcptest.server.primitives import Cursors, MakeRequest, list_all, opt_in_logs, send_unchecked, send_wire
+from mcptest.server.stderr_capture import StderrCapture
 from mcptest.server.tasks import (
     TaskFailed,
     TaskNotes,
@@ -36,6 +35,7 @@ from mcptest.suite.models import HttpServer, StdioServer
 
 if TYPE_CHECKING:
     from mcptest.records.catalog import Catalog
+    from mcptest.server.tracing import RequestHook
 
 
 @dataclass
@@ -124,17 +124,20 @@ class ServerInfo:
 class ServerSession:
     """An open connection to one server."""
 
-    def __init__(self, name: str, config: ServerConfig, base_dir: Path) -> None:
+    def __init__(self, name: str, config: ServerConfig, base_dir: Path, hook: RequestHook | None = None) -> None:
         self.name = name
         self.config = config
+        self.hook = hook
+        """Told of every request (a traced run's spans); None, the default, leaves the SDK's dispatcher as it is."""
+        self._http: Any = None  # the HTTP transport, which knows the session id
         self._base_dir = base_dir
-        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 (the server writes to its descriptor)
         self._client: Any = None
         self._dead: str | None = None
         self._broken: str | None = None
         self._stdout_garbage: list[str] = []
         self._garbage_seen = 0  # how many non-JSON-RPC lines so far: a failure names only those seen during it
         self._limits = limits()
+        self._stderr = StderrCapture(self._limits.stderr_bytes)
         self._watch = Watch(self._limits.content_items)
         self._generation = 0  # which connection is current: a timed-out one is closed and a fresh one opened
         self._stale = False
@@ -158,7 +161,7 @@ class ServerSession:
         from mcptest.server.early_stdio import spawn
 
         command, args, env, cwd = self._stdio_command()
-        self._early = await spawn(command, args, env, cwd, self._stderr)
+        self._early = await spawn(command, args, env, cwd, self._stderr.writer)
 
     async def discard_early(self) -> None:
         """End the server `start_early` started, which no transport took over."""
@@ -201,6 +204,11 @@ class ServerSession:
                     self._waits.discard(scope)
                     self._client = client
                     self.info = _server_info(client)
+                    if self.hook is not None:
+                        from mcptest.server.tracing import TracedDispatcher
+
+                        session = client.session
+                        session._dispatcher = TracedDispatcher(session._dispatcher, self.hook, self._trace_facts)
                     await opt_in_logs(client)
                     started = True
                     task_status.started()
@@ -246,7 +254,8 @@ class ServerSession:
         if isinstance(self.config, HttpServer):
             from mcptest.server.auth import http_transport
 
-            return Watched(http_transport(self.config, self._limits.message_bytes), self._watch)
+            self._http = http_transport(self.config, self._limits.message_bytes)
+            return Watched(self._http, self._watch)
         if self._early is not None:
             from mcptest.server.early_stdio import adopted_stdio
 
@@ -256,7 +265,13 @@ class ServerSession:
         command, args, env, cwd = self._stdio_command()
         # undecodable bytes become U+FFFD, so `_on_message` sees them at once instead of the reader stalling
         params = StdioServerParameters(command=command, args=args, env=env, cwd=cwd, encoding_error_handler="replace")
-        return Watched(GroupedStdio(params, self._stderr), self._watch)
+        return Watched(GroupedStdio(params, self._stderr.writer), self._watch)
+
+    def _trace_facts(self) -> tuple[str, str | None, str, str | None]:
+        """What a request's span says of the connection: server, session id, transport, protocol version."""
+        session_id = getattr(self._http, "session_id", None)
+        transport = "tcp" if isinstance(self.config, HttpServer) else "pipe"
+        return self.name, session_id, transport, self.info.protocol_version if self.info else None
 
     def _stdio_command(self) -> tuple[str, list[str], dict[str, str], Path]:
         assert isinstance(self.config, StdioServer)
@@ -503,18 +518,13 @@ class ServerSession:
         return ServerUnavailable(f"server '{self.name}': {message}", self.stderr_tail(), kind, code)
 
     def release(self) -> None:
-        """Free the stderr capture file."""
+        """Close the stderr capture (its drain thread ends once the server's last writer is gone)."""
         self._stderr.close()
 
     def stderr_tail(self) -> str:
         """The last lines the server wrote to stderr: at most 20, and at most `Limits.stderr_bytes`."""
         limit = self._limits.stderr_bytes
-        try:
-            size = os.fstat(self._stderr.fileno()).st_size
-            self._stderr.seek(max(0, size - limit))
-            data = self._stderr.read(limit)
-        except (OSError, ValueError):
-            return ""
+        data, size = self._stderr.tail()
         lines = data.decode("utf-8", errors="replace").splitlines()[-_STDERR_TAIL_LINES:]
         if size > limit and lines:
             lines[0] = f"[{size - limit:,} bytes of stderr cut before this; {raise_hint('stderr_bytes')}] " + lines[0]
@@ -524,8 +534,11 @@ class ServerSession:
 class SessionPool:
     """Lazily opened sessions by server name, shared by every test of a run. Use as `async with`."""
 
-    def __init__(self, servers: dict[str, ServerConfig], base_dir: Path | str = ".") -> None:
+    def __init__(
+        self, servers: dict[str, ServerConfig], base_dir: Path | str = ".", hook: RequestHook | None = None
+    ) -> None:
         self._servers = servers
+        self._hook = hook
         self._base_dir = Path(base_dir)
         self._open: dict[str, ServerSession] = {}
         self._failed: dict[str, ServerUnavailable] = {}
@@ -543,13 +556,17 @@ class SessionPool:
             return
         if name in self._open or name in self._early or name in self._failed:
             return
-        session = ServerSession(name, config, self._base_dir)
+        session = ServerSession(name, config, self._base_dir, self._hook)
         try:
             await session.start_early()
         except (OSError, ValueError):
             session.release()
             return
         self._early[name] = session
+
+    def is_open(self, name: str) -> bool:
+        """Whether the run has opened a session to server `name` (and it came up)."""
+        return name in self._open
 
     async def get(self, name: str) -> ServerSession:
         """The open session for `name`; a server that failed to start fails again at once.
@@ -563,7 +580,9 @@ class SessionPool:
         if name in self._failed:
             raise self._failed[name]
         if name not in self._open:
-            session = self._early.pop(name, None) or ServerSession(name, self._servers[name], self._base_dir)
+            session = self._early.pop(name, None) or ServerSession(
+                name, self._servers[name], self._base_dir, self._hook
+            )
             session._tg = self._tg
             try:
                 await self._tg.start(session.run)

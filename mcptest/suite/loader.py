@@ -15,6 +15,8 @@ from mcptest.core.secrets import is_secret_name, mask_problems, secret_parts
 from mcptest.core.validation import did_you_mean, problems_from, where
 from mcptest.core.yaml_source import Loc, SourceDoc
 from mcptest.suite.agents import AGENT_TARGET_ROOTS
+from mcptest.suite.blocks.coverage import TARGET_ROOTS as COVERAGE_TARGET_ROOTS
+from mcptest.suite.blocks.fuzz import TARGET_ROOTS as FUZZ_TARGET_ROOTS
 from mcptest.suite.blocks.latency import latency_target_problem
 from mcptest.suite.blocks.quarantine import quarantine_problems
 from mcptest.suite.blocks.security import TARGET_ROOTS as SECURITY_TARGET_ROOTS
@@ -37,6 +39,8 @@ _SECTIONS = {
     "agents": AGENT_TARGET_ROOTS,
     "tool_quality": QUALITY_TARGET_ROOTS,
     "security": SECURITY_TARGET_ROOTS,
+    "coverage": COVERAGE_TARGET_ROOTS,
+    "fuzz": FUZZ_TARGET_ROOTS,
 }
 
 
@@ -95,6 +99,10 @@ def load_suite(path: str | Path, environ: Mapping[str, str] | None = None) -> Su
         block._line = doc.value_pos(("tool_quality", i))[0]
     for i, scan in enumerate(suite.security):
         scan._line = doc.value_pos(("security", i))[0]
+    for i, gate in enumerate(suite.coverage):
+        gate._line = doc.value_pos(("coverage", i))[0]
+    for i, fuzzing in enumerate(suite.fuzz):
+        fuzzing._line = doc.value_pos(("fuzz", i))[0]
     return suite
 
 
@@ -180,6 +188,18 @@ def _cross_references(doc: SourceDoc) -> list[Problem]:
     return problems
 
 
+def _coverage_target(doc: SourceDoc, loc: Loc, target: str) -> list[Problem]:
+    """A `coverage:` target names one figure: `coverage.tools`, `coverage.arguments`, ..."""
+    from mcptest.records.coverage import FIGURES
+
+    figure = target.removeprefix("coverage.")
+    if target.startswith("coverage.") and figure in FIGURES:
+        return []
+    hint = did_you_mean(figure, FIGURES) or f"; the figures are {', '.join(FIGURES)}"
+    message = f"{where(loc)}: unknown coverage figure '{target}'{hint} (write it like coverage.tools)"
+    return [doc.problem(loc, message, at_key=loc[-1] != "target")]
+
+
 def _server_ref(doc: SourceDoc, loc: Loc, ref: Any, names: set[str]) -> list[Problem]:
     if not isinstance(ref, str) or ref in names:
         return []
@@ -205,7 +225,9 @@ def _target_roots(doc: SourceDoc, loc: Loc, expect: Any, roots: tuple[str, ...],
             continue
         root = target.split(".")[0].split("[")[0]
         at_key = key_loc[-1] != "target"
-        if root == "latency" and root in roots and (why := latency_target_problem(target, test)):
+        if root == "coverage" and roots == COVERAGE_TARGET_ROOTS:
+            problems += _coverage_target(doc, key_loc, target)
+        elif root == "latency" and root in roots and (why := latency_target_problem(target, test)):
             problems.append(doc.problem(key_loc, f"{where(key_loc)}: {why}", at_key=at_key))
         elif root not in roots:
             hint = did_you_mean(root, roots) or f"; targets here start with {', '.join(roots)}"

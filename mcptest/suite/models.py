@@ -8,7 +8,9 @@ from pydantic import ConfigDict, Discriminator, Field, PrivateAttr, Tag, field_v
 
 from mcptest.providers.prices import Price
 from mcptest.suite.agents import AgentTest
+from mcptest.suite.blocks.coverage import CoverageGate
 from mcptest.suite.blocks.expect import Expect, HasExpect
+from mcptest.suite.blocks.fuzz import FuzzBlock
 from mcptest.suite.blocks.latency import LATENCY_DOC, Latency
 from mcptest.suite.blocks.quarantine import QuarantineEntry
 from mcptest.suite.blocks.security import SecurityBlock
@@ -102,7 +104,9 @@ class ToolTest(Strict, HasExpect):
     _line: int = PrivateAttr(0)
 
 
-_LIST_SECTIONS = ("tools", "resources", "prompts", "agents", "tool_quality", "security", "secrets", "quarantine")
+_LIST_SECTIONS = (
+    "tools", "resources", "prompts", "agents", "tool_quality", "security", "fuzz", "secrets", "quarantine",
+)  # fmt: skip
 """Top-level lists that may be written empty (`tools:` with every entry commented out)."""
 
 
@@ -153,6 +157,15 @@ class Suite(Strict):
         default_factory=list,
         description="Scan servers' catalogs with the SEC rules (poisoning, secrets, ...) and gate.",
     )
+    coverage: list[CoverageGate] = Field(
+        default_factory=list,
+        description="Gates on what the run reached of each server's catalog: `- {server: NAME, expect: [...]}`.",
+    )
+    fuzz: list[FuzzBlock] = Field(
+        default_factory=list,
+        description="Fuzz a server's tools with inputs from their inputSchemas (crashes, hangs, leaks, validation) "
+        "and gate.",
+    )
     prices: dict[str, Price] = Field(
         default_factory=dict, description="Dollars per million tokens by model id, over the built-in price table."
     )
@@ -177,7 +190,7 @@ class Suite(Strict):
 
     def test_names(self) -> list[str]:
         """Every test's name, each section in file order (what `quarantine:` entries may name)."""
-        sections = (self.tools, self.resources, self.prompts, self.agents, self.tool_quality, self.security)
+        sections = (self.tools, self.resources, self.prompts, self.agents, self.tool_quality, self.security, self.fuzz)
         return [t.name for section in sections for t in section]
 
     @property

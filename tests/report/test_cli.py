@@ -95,7 +95,8 @@ def test_md_with_compare_carries_the_delta_table_as_pinned() -> None:
     [
         (
             ("--format", "xml"),
-            "mcptest: --format: unknown format 'xml'; formats are pretty, json, junit, md, sarif, html, agent\n",
+            "mcptest: --format: unknown format 'xml'; formats are pretty, json, junit, md, sarif, html, agent, "
+            "codequality\n",
         ),
         (("--json",), "mcptest: --json prints the comparison and needs --compare; use --format json to re-render\n"),
     ],

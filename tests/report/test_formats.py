@@ -31,6 +31,7 @@ SUFFIX = {
     "sarif": "sarif.json",
     "html": "html",
     "agent": "agent.txt",
+    "codequality": "codequality.json",
 }
 
 

@@ -5,6 +5,10 @@
   is rejected properly.
 - `search_notes` {query: string, limit?: integer 1..50}: an empty query never answers (hang).
 - `get_summary` {detailed?: boolean} with an outputSchema: `detailed: true` returns structuredContent off it.
+- `get_status` {verbose?: boolean}: `verbose: true` dumps the process environment (env_leak).
+- `find_orders` {filter: {status: "open"|"closed", limit?: integer 1..10}}: only the top level is validated (filter
+  must be an object), so an invalid value inside `filter` is accepted as a success (invalid_accepted): only inputs
+  broken below the top level show it.
 - `delete_record` (destructiveHint): held back unless `--allow-writes`; correct otherwise.
 
 It validates arguments with jsonschema like a careful server, so nothing but the planted defects shows.
@@ -33,6 +37,24 @@ SEARCH = {
     },
     "required": ["query"],
 }
+ORDERS = {
+    "type": "object",
+    "properties": {
+        "filter": {
+            "type": "object",
+            "properties": {
+                "status": {"enum": ["open", "closed"]},
+                "limit": {"type": "integer", "minimum": 1, "maximum": 10},
+            },
+            "required": ["status"],
+            "additionalProperties": False,
+        }
+    },
+    "required": ["filter"],
+    "additionalProperties": False,
+}
+ORDERS_TOP = ORDERS | {"properties": {"filter": {"type": "object"}}}
+"""What the server checks: the top level only (the planted nested-validation defect)."""
 SUMMARY = {"type": "object", "properties": {"detailed": {"type": "boolean"}}}
 SUMMARY_OUT = {
     "type": "object",
@@ -57,6 +79,18 @@ TOOLS = [
         "description": "How many records there are.",
         "inputSchema": SUMMARY,
         "outputSchema": SUMMARY_OUT,
+        "annotations": {"readOnlyHint": True},
+    },
+    {
+        "name": "get_status",
+        "description": "Whether the store is up.",
+        "inputSchema": SUMMARY | {"properties": {"verbose": {"type": "boolean"}}},
+        "annotations": {"readOnlyHint": True},
+    },
+    {
+        "name": "find_orders",
+        "description": "Find orders by status.",
+        "inputSchema": ORDERS,
         "annotations": {"readOnlyHint": True},
     },
     {
@@ -102,11 +136,19 @@ def call(name: str, args: dict) -> dict:
             time.sleep(3600)  # planted: a hang
         problem = invalid(SEARCH, args)
         return text(f"invalid arguments: {problem}", error=True) if problem else text("no notes match")
+    if name == "find_orders":
+        if problem := invalid(ORDERS_TOP, args):
+            return text(f"invalid arguments: {problem}", error=True)
+        return text("0 orders")  # planted: nothing inside `filter` is checked
     if name == "get_summary":
         if problem := invalid(SUMMARY, args):
             return text(f"invalid arguments: {problem}", error=True)
         data = {"count": "many"} if args.get("detailed") else {"count": 3}  # planted: off the outputSchema
         return {"content": [{"type": "text", "text": json.dumps(data)}], "structuredContent": data}
+    if name == "get_status":
+        if problem := invalid(SUMMARY | {"properties": {"verbose": {"type": "boolean"}}}, args):
+            return text(f"invalid arguments: {problem}", error=True)
+        return text(json.dumps(dict(os.environ)) if args.get("verbose") else "up")  # planted: the environment echoed
     return text(f"unknown tool {name}", error=True)
 
 

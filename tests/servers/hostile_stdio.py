@@ -4,7 +4,8 @@
 `echo` answers well; `stray_id` answers under an id never sent; `result_list` / `result_string` send a `result`
 that is not an object; `big_int` a 5,000-digit integer; `nan` / `infinity` bare `NaN` / `-Infinity`; `huge` a
 text of `mb` megabytes; `items` `count` content items; `stderr_line` one stderr line of `mb` megabytes, then an
-error; `hang` never answers; `deaf` stops reading stdin and never answers; `progress` sends `steps` progress
+error; `stderr_flood` writes `mb` megabytes to stderr in 100 KB lines, then answers an error naming how many bytes
+its stderr holds on disk (a regular file's blocks: what mcptest's capture would let grow); `hang` never answers; `deaf` stops reading stdin and never answers; `progress` sends `steps` progress
 notifications, napping `ms` between them; `log` a log message; `sample` a sampling request, then answers.
 `--pages cycle` makes `tools/list` hand out cursors a -> b -> a forever, `--pages same` the same cursor each time,
 `--pages endless` a new cursor each time. Requests run in threads, so calls overlap under `--workers`.
@@ -20,7 +21,7 @@ from typing import Any
 
 WRITE = threading.Lock()
 TOOLS = ["echo", "stray_id", "result_list", "result_string", "big_int", "nan", "infinity", "huge", "items"]
-TOOLS += ["stderr_line", "hang", "deaf", "progress", "log", "sample"]
+TOOLS += ["stderr_line", "stderr_flood", "hang", "deaf", "progress", "log", "sample"]
 PAGES = sys.argv[sys.argv.index("--pages") + 1] if "--pages" in sys.argv else "one"
 DEAF = threading.Event()
 _asked: dict[int, threading.Event] = {}
@@ -83,6 +84,17 @@ def call(request_id: Any, name: str, args: dict[str, Any], meta: dict[str, Any])
         sys.stderr.write("hostile: the last stderr line\n")
         sys.stderr.flush()
         send({"jsonrpc": "2.0", "id": request_id, "error": {"code": -32603, "message": "wrote a long stderr line"}})
+    elif name == "stderr_flood":
+        import os
+        import stat
+
+        for _ in range(int(float(args.get("mb", 1)) * 10)):
+            sys.stderr.write("F" * 99_999 + "\n")
+        sys.stderr.write("hostile: the last stderr line\n")
+        sys.stderr.flush()
+        status = os.fstat(2)
+        held = status.st_blocks * 512 if stat.S_ISREG(status.st_mode) else 0
+        send({"jsonrpc": "2.0", "id": request_id, "error": {"code": -32603, "message": f"disk {held}"}})
     elif name == "hang":
         return
     elif name == "deaf":

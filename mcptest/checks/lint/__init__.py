@@ -14,6 +14,7 @@ _EXPORTS = {
     "ToolReport": "mcptest.checks.lint.engine",
     "assess": "mcptest.checks.lint.engine",
     "lint_tool": "mcptest.checks.lint.engine",
+    "lint_tools": "mcptest.checks.lint.engine",
     "Finding": "mcptest.checks.findings",
     "Rule": "mcptest.checks.findings",
     "Severity": "mcptest.checks.findings",

@@ -75,7 +75,10 @@ def desc_007_enum_values_not_described(tool: Tool) -> Iterator[Hit]:
     - the argument sorts (`sort`, `order_by`): each value names the field it sorts on;
     - the argument picks an action (`operation`, `action`, `command`, `subCommand`, `event`) and most values are
       verbs the English lexicon knows (cordon/drain, pause/restart/undo, APPROVE/REQUEST_CHANGES/COMMENT): a
-      verb says what it does.
+      verb says what it does;
+    - the argument names a country, language, locale or region (by name or description) and most values are
+      standard codes of that kind (ISO 3166 `US`, ISO 639 `de`, BCP 47 `pt-BR`, `zh-hans`): the standard
+      defines each one.
     Worth acting on: when a value's effect cannot be told from its spelling (`mode: fast|full`, `c|f`,
     `output: wide|name|custom`).
     Why it matters: the schema says which values are legal, the description is where the agent learns
@@ -89,6 +92,8 @@ def desc_007_enum_values_not_described(tool: Tool) -> Iterator[Hit]:
         if not values or not desc or _self_explanatory(values) or any(_mentions(desc, v) for v in values):
             continue
         if _mostly_mentioned(tool.description, values) or _named_by_role(name, values):
+            continue
+        if _standard_codes(name, desc, values):
             continue
         shown = ", ".join(str(v) for v in values[:8])
         yield Hit(
@@ -245,7 +250,10 @@ def _worked_call(description: str, names: list[str]) -> bool:
 
 
 def _structured_container(schema: dict[str, Any]) -> bool:
-    """An object, or an array of objects, that has text fields to fill (coordinates of two numbers are evident)."""
+    """An object, or an array of objects, with text fields to fill whose form its fields do not show: numbers,
+    booleans, enums and formatted strings are evident (coordinates of two numbers), and when at least half of
+    the other fields show a sample value (`style: {backgroundColor: "such as '#fff'", palette}`) the fields
+    show the container's form; text fields without one (`entities: [{name, entityType, observations}]`) do not."""
     items = schema.get("items")
     target = items if "array" in types_of(schema) and isinstance(items, dict) else schema
     if not ("object" in types_of(target) or isinstance(target.get("properties"), dict)):
@@ -253,7 +261,16 @@ def _structured_container(schema: dict[str, Any]) -> bool:
     props = target.get("properties")
     if not isinstance(props, dict) or not props:
         return True  # a free-form object: nothing says what goes in it
-    return any(not types_of(p) & {"boolean", "number", "integer"} for p in props.values() if isinstance(p, dict))
+    text = [p for p in props.values() if isinstance(p, dict) and not _evident_by_type(p)]
+    return bool(text) and 2 * sum(1 for p in text if _shows_example(p)) < len(text)
+
+
+def _evident_by_type(schema: dict[str, Any]) -> bool:
+    """A field whose type or constraint shows its form: a number, a boolean, an enum or const, a format or pattern."""
+    types = types_of(schema)
+    if any(key in schema for key in ("enum", "const", "format", "pattern")):
+        return True
+    return bool(types) and types <= {"boolean", "number", "integer", "null"}
 
 
 def _tool_shows(description: str, name: str) -> bool:
@@ -292,6 +309,19 @@ def _named_by_role(name: str, values: list[Any]) -> bool:
         return False
     verbs = sum(1 for v in values if isinstance(v, str) and _starts_with_verb(v))
     return verbs * 2 > len(values)
+
+
+_CODE_ROLE = re.compile(r"countr|lang|locale|region|market", re.IGNORECASE)
+_STANDARD_CODE = re.compile(r"[A-Za-z]{2}(?:[-_][A-Za-z]{2,4})?")
+"""An ISO 3166 country, ISO 639 language or BCP 47 locale code (`US`, `de`, `pt-BR`, `zh-hans`)."""
+
+
+def _standard_codes(name: str, desc: str, values: list[Any]) -> bool:
+    """Whether the argument picks a country, language or locale and most values are standard codes (DESC-007)."""
+    if not (_CODE_ROLE.search(name) or _CODE_ROLE.search(desc)):
+        return False
+    codes = sum(1 for v in values if isinstance(v, str) and _STANDARD_CODE.fullmatch(v))
+    return codes * 10 >= len(values) * 9
 
 
 def _starts_with_verb(value: str) -> bool:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from mcptest.checks.findings import Finding, Rule, Severity
@@ -17,7 +18,98 @@ from mcptest.records.catalog import Catalog, Tool
 def lint_tool(tool: Tool, rules: Sequence[Rule] = DEFAULT_RULES) -> list[Finding]:
     """Every finding the rules report on `tool`, in registry order; one synthetic Pass when none fire."""
     findings = [f for rule in rules for f in rule.run(tool)]
-    return findings or [Finding(PASS_RULE, Severity.PASS, tool.name, "meets every rule that ran")]
+    return findings or [_passed(tool)]
+
+
+def lint_tools(tools: Sequence[Tool], rules: Sequence[Rule] = DEFAULT_RULES) -> list[list[Finding]]:
+    """Each tool's findings, as `lint_tool` reports them, except that one defect repeated across tools is reported
+    once: on the first tool that has it, its message naming every tool it affects (one defect, one finding). A
+    repeat is a finding on a definition several tools share (the same `$defs` entry, word for word), or a schema
+    rule's finding, with the same message, on a property schema written out word for word in several tools (a
+    pattern the server copies into each tool: the author fixes it once, where it is written)."""
+    found = [[f for rule in rules for f in rule.run(tool)] for tool in tools]
+    shared: dict[tuple[str, str, str], list[tuple[int, Finding]]] = {}
+    for index, findings in enumerate(found):
+        for finding in findings:
+            key = _definition_key(tools[index], finding)
+            if key is not None:
+                shared.setdefault(key, []).append((index, finding))
+    drop: set[int] = set()
+    rewrite: dict[int, Finding] = {}
+    for places in shared.values():
+        tool_names = list(dict.fromkeys(tools[i].name for i, _ in places))
+        if len(tool_names) < 2:
+            continue
+        first = places[0][1]
+        shown = ", ".join(tool_names[:8]) + (f", +{len(tool_names) - 8} more" if len(tool_names) > 8 else "")
+        what = "a definition" if _in_definitions(first) else "the same schema in"
+        rewrite[id(first)] = replace(
+            first,
+            message=f"{first.message} ({what} {len(tool_names)} tools share: {shown})",
+            also=tuple(tool_names[1:]),
+        )
+        drop.update(id(f) for _, f in places[1:])
+    out = []
+    for tool, findings in zip(tools, found, strict=True):
+        kept = [rewrite.get(id(f), f) for f in findings if id(f) not in drop]
+        out.append(kept or [_passed(tool)])
+    return out
+
+
+def _passed(tool: Tool) -> Finding:
+    return Finding(PASS_RULE, Severity.PASS, tool.name, "meets every rule that ran")
+
+
+def _places(finding: Finding) -> list[list[str]]:
+    """The finding's JSON pointers, each split into unescaped parts (`/inputSchema/properties/a` -> its 3 parts)."""
+    places = finding.pointers or ((finding.pointer,) if finding.pointer else ())
+    return [[s.replace("~1", "/").replace("~0", "~") for s in p.split("/")[1:]] for p in places]
+
+
+def _in_definitions(finding: Finding) -> bool:
+    """Whether every place of the finding is inside the input schema's `$defs`/`definitions`."""
+    parts = _places(finding)
+    return bool(parts) and all(
+        len(x) >= 3 and x[0] == "inputSchema" and x[1] in ("$defs", "definitions") for x in parts
+    )
+
+
+def _definition_key(tool: Tool, finding: Finding) -> tuple[str, str, str] | None:
+    """The key under which two tools report the same defect: the rule, the message and the text of the schemas it
+    concerns. For a finding inside `$defs`/`definitions`, the definitions themselves; for a schema rule's finding
+    on property schemas below the root (never the root: two tools' whole inputs are not one pattern), those
+    schemas; None for any other finding (a description finding depends on the tool it describes)."""
+    parts = _places(finding)
+    if _in_definitions(finding):
+        defs = {(x[1], x[2]): tool.input_schema.get(x[1], {}).get(x[2]) for x in parts}
+        text = json.dumps(sorted(defs.items(), key=lambda kv: kv[0]), sort_keys=True, default=str)
+        return finding.rule, finding.message, text
+    below_root = bool(parts) and all(len(x) >= 3 and x[0] == "inputSchema" for x in parts)
+    if not finding.rule.startswith("SCH-") or finding.rule in _PER_TOOL or not below_root:
+        return None
+    schemas = [_at(tool.input_schema, x[1:]) for x in parts]
+    if any(s is None for s in schemas):
+        return None
+    return finding.rule, finding.message, json.dumps(schemas, sort_keys=True, default=str)
+
+
+_PER_TOOL = frozenset({"SCH-005"})
+"""Schema rules whose defect is the field's presence in each tool's input, not how its schema is written: a
+server-managed id in 14 tools costs the model in each of them and is hidden tool by tool (`rules["SCH-005"]`
+counts exposures)."""
+
+
+def _at(schema: Any, parts: list[str]) -> Any:
+    """The value at a pointer's parts inside `schema`, or None where the pointer leads nowhere."""
+    node = schema
+    for part in parts:
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            return None
+    return node
 
 
 @dataclass(frozen=True)
@@ -101,9 +193,13 @@ class QualityReport:
 
 def assess(catalog: Catalog, rules: Sequence[Rule] = DEFAULT_RULES) -> QualityReport:
     """Lint, score and count every tool of `catalog` (with the default tier of rules unless told otherwise)."""
-    return QualityReport(tuple(_tool_report(t, rules) for t in catalog.tools), tuple(r.code for r in rules))
+    tools = tuple(catalog.tools)
+    found = lint_tools(tools, rules)
+    return QualityReport(
+        tuple(_tool_report(t, fs) for t, fs in zip(tools, found, strict=True)), tuple(r.code for r in rules)
+    )
 
 
-def _tool_report(tool: Tool, rules: Sequence[Rule]) -> ToolReport:
+def _tool_report(tool: Tool, findings: list[Finding]) -> ToolReport:
     values = tdqs.heuristics(tool)
-    return ToolReport(tool.name, tuple(lint_tool(tool, rules)), tdqs.mean(values), values, tool_tokens(tool))
+    return ToolReport(tool.name, tuple(findings), tdqs.mean(values), values, tool_tokens(tool))

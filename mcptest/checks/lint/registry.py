@@ -41,6 +41,7 @@ RULES: tuple[Rule, ...] = (
     Rule("SCH-007", S.WARNING, con.sch_007_nullable_hides_constraint),
     Rule("SCH-008", S.CRITICAL, sch.sch_008_unresolved_ref),
     Rule("SCH-009", S.WARNING, sch.sch_009_argument_group_not_in_schema),
+    Rule("SCH-011", S.WARNING, sch.sch_011_unreferenced_definition),
 )
 
 DEFAULT_RULES: tuple[Rule, ...] = tuple(r for r in RULES if not r.pedantic)

@@ -35,9 +35,11 @@ class Node:
 
 
 def walk(schema: Any) -> list[Node]:
-    """Every sub-schema of `schema`, depth first; anyOf/oneOf/allOf branches inherit property-ness."""
+    """Every sub-schema a call can reach from `schema`, depth first; anyOf/oneOf/allOf branches inherit
+    property-ness. A local `$ref` (`#/$defs/X`) is followed to its target, walked once at its own place; a
+    definition no reference reaches is not walked (SCH-011 reports it), and a reference cycle cannot loop."""
     global _last
-    if _last[0] is not schema:  # the four SCH rules run back to back on one tool: walk its schema once
+    if _last[0] is not schema:  # the SCH rules run back to back on one tool: walk its schema once
         _last = (schema, _walk(schema))
     return _last[1]
 
@@ -47,11 +49,13 @@ _last: tuple[Any, list[Node]] = (None, [])
 
 def _walk(root: Any) -> list[Node]:
     out: list[Node] = []
+    seen: set[tuple[str | int, ...]] = set()
     stack: list[tuple[Any, tuple[str | int, ...], bool]] = [(root, (), False)]
     while stack:
         schema, path, is_property = stack.pop()
-        if not isinstance(schema, dict):
+        if not isinstance(schema, dict) or path in seen:
             continue
+        seen.add(path)
         out.append(Node(path, schema, is_property))
         children: list[tuple[Any, tuple[str | int, ...], bool]] = []
         props = schema.get("properties")
@@ -60,10 +64,25 @@ def _walk(root: Any) -> list[Node]:
         for key in ("prefixItems", *_BRANCHES):
             branch = is_property and key in _BRANCHES
             children += [(sub, (*path, key, i), branch) for i, sub in enumerate(_list(schema.get(key)))]
-        for key in ("$defs", "definitions"):
-            children += [(sub, (*path, key, n), False) for n, sub in _items(schema.get(key))]
+        target = ref_path(schema.get("$ref"))
+        if target is not None:
+            children.append((resolve_path(root, target), target, False))
         stack.extend(reversed(children))
     return out
+
+
+def ref_path(ref: Any) -> tuple[str, ...] | None:
+    """The path a local reference (`#/$defs/X`) names inside the schema that holds it; None for any other."""
+    if not isinstance(ref, str) or not ref.startswith("#"):
+        return None
+    return tuple(raw.replace("~1", "/").replace("~0", "~") for raw in ref[1:].split("/")[1:])
+
+
+def definitions(root: Any) -> list[tuple[tuple[str, str], Any]]:
+    """The root's `$defs` and `definitions` entries, as (path, schema)."""
+    if not isinstance(root, dict):
+        return []
+    return [((key, name), sub) for key in ("$defs", "definitions") for name, sub in _items(root.get(key))]
 
 
 def _items(value: Any) -> list[tuple[str, Any]]:
@@ -144,10 +163,12 @@ def sch_001_no_required_list(tool: Tool) -> Iterator[Hit]:
     output, context, timeout, verbose) or a filter by description ("API group to filter by", "If true, only
     ..."). An object whose every property reads as optional is all-optional by design (a cursor and a limit;
     "omitted = unchanged" updates), and a root whose description asks for "A or B" is SCH-009's finding (a
-    `required` list cannot say that). A nested object its parent does not require is an option group unless it
-    reads as one value: it is left alone when its name says so (options, config, settings, preferences, params,
-    filters) or its fields are of mixed types (a string and a list: independent settings); a group of same-typed
-    fields (latitude and longitude, width and height) is one value whose parts go together, and is flagged.
+    `required` list cannot say that). A nested object is an option group, left alone, when its name says so
+    (options, config, settings, params, filters, style, layout) or its description does ("Style configuration
+    for the chart"); else, when its parent does not require it, unless it reads as one value: a wrapper of a
+    single field, or up to three numbers (latitude and longitude, width and height), whose parts go together
+    and are flagged; fields of mixed types, or more than three, are independent settings. A definition
+    (`$defs/X`) is judged where the input uses it: an option group when every property referencing it is one.
     Worth acting on: when an argument the tool cannot work without is left optional.
     Why it matters: without `required` every argument is optional, so the agent cannot tell what it must send
     and the server has to reject incomplete calls itself.
@@ -202,6 +223,11 @@ _GROUP_WORDS = frozenset(
         "parameters",
         "filters",
         "opts",
+        "style",
+        "styles",
+        "layout",
+        "appearance",
+        "formatting",
     ]
 )
 """The last word of a nested object's name that marks a group of independent options."""
@@ -219,20 +245,46 @@ def _reads_optional(name: str, prop: Any) -> bool:
 
 def _optional_group(root: dict[str, Any], node: Node, props: dict[str, Any]) -> bool:
     """Whether an object with no `required` list needs none: every property reads as optional, or it is a nested
-    option group its parent does not require (see SCH-001)."""
+    option group (see SCH-001). A definition (`$defs/X`) is judged where the input uses it: it is an option group
+    when every property that references it is one."""
     if all(_reads_optional(n, p) for n, p in props.items()):
         return True
+    if _SETTINGS_DESC.search(description_of(node.schema)):
+        return True  # "Style configuration for the chart": the object says what it is ("Optional center point"
+        # says the object may be left out, not its parts)
+    if len(node.path) == 2 and node.path[0] in ("$defs", "definitions"):
+        users = [n for n in walk(root) if ref_path(n.schema.get("$ref")) == node.path]
+        owners = [(_owning_property(n.path), n.schema) for n in users]
+        return bool(owners) and all(
+            owner is not None and _option_group_at(root, owner, ref, props) for owner, ref in owners
+        )
     owner = _owning_property(node.path)
-    if owner is None:
-        return False  # the root, or an array's items: a record whose fields are needed
+    return owner is not None and _option_group_at(root, owner, node.schema, props)
+
+
+def _option_group_at(
+    root: dict[str, Any], owner: tuple[tuple[str | int, ...], str], schema: dict[str, Any], props: dict[str, Any]
+) -> bool:
+    """Whether the object property `owner` (its parent's path and its name), of `schema` with `props`, is a group
+    of independent options rather than one value whose parts go together."""
     parent_path, name = owner
+    if (normalized(name).split() or [""])[-1] in _GROUP_WORDS:
+        return True  # named as a group (options, settings, style, layout): its parts are set one by one
+    if _SETTINGS_DESC.search(description_of(schema)):
+        return True
     parent = resolve_path(root, parent_path)
     if isinstance(parent, dict) and isinstance(parent.get("required"), list) and name in parent["required"]:
-        return False
-    if (normalized(name).split() or [""])[-1] in _GROUP_WORDS:
-        return True
+        return False  # a needed object: its fields are needed unless they say otherwise
     kinds = {_kind(p) for p in props.values()}
-    return len(kinds) > 1
+    if len(kinds) > 1:
+        return True  # fields of mixed types (a string and a list): independent settings
+    if len(props) == 1:
+        return False  # a wrapper of one field: sending the object means sending its field
+    return kinds != {"number"} or len(props) > 3  # only a few numbers (lat/lng, width/height) make one value
+
+
+_SETTINGS_DESC = re.compile(r"(?:configuration|settings|options|preferences)", re.IGNORECASE)
+"""An object described as a bundle of settings ("Style configuration for the chart")."""
 
 
 def _kind(prop: Any) -> str:
@@ -398,3 +450,34 @@ def resolve_pointer(root: Any, pointer_text: str) -> Any:
         else:
             return None
     return node
+
+
+def sch_011_unreferenced_definition(tool: Tool) -> Iterator[Hit]:
+    """The input schema carries `$defs` (or `definitions`) that no `$ref` a call can reach points at.
+
+    What it flags: each tool whose input schema has definitions that no reference reaches from its properties
+    (directly or through another reached definition), reported once per tool naming every such definition. The
+    other schema rules lint only what a call can reach: a definition nobody uses is not linted entry by entry;
+    when several tools ship the same unused block, the catalog reports it once, listing the tools.
+    Worth acting on: always; the block is dead weight (a server that pastes one shared `$defs` block into every
+    tool makes each tool pay for it), and the fix is to drop it, or to reference what was meant to be used.
+    Why it matters: every definition is sent to the agent with the tool and costs context tokens on every turn;
+    an unused one says nothing about the call and invites the agent to fill fields the tool never reads.
+    Example: `{"properties": {"q": {"type": "string"}}, "$defs": {"Filter": {...}}}` with no `$ref` to Filter.
+    Fix: remove the unused definitions (generate each tool's schema with only the definitions it references).
+    """
+    root = tool.input_schema
+    defs = definitions(root)
+    if not defs:
+        return
+    reached = {node.path for node in walk(root)}
+    unused = [path for path, _ in defs if path not in reached]
+    if unused:
+        names = ", ".join(name for _, name in unused)
+        where = [pointer("inputSchema", *path) for path in unused]
+        yield Hit(
+            f"{len(unused)} of {len(defs)} definitions are never referenced: {names}",
+            "Drop the definitions no $ref uses.",
+            where[0],
+            tuple(where) if len(where) > 1 else (),
+        )

@@ -1,0 +1,98 @@
+"""`mcptest fuzz` against the mock (`mcptest mock --preset weather`): cases per second per tool, beside a bare SDK
+loop making the same calls to the same server.
+
+Issue 28's figure: at least 200 cases/s per tool, with the client not the bottleneck: the bare loop (the SDK's
+`Client.call_tool` over stdio, nothing else) bounds what any client can do against this server, so mcptest's rate
+is printed as a share of it. Each figure is the median of REPEATS runs with its quartiles, and the load average.
+
+    python benchmarks/fuzz.py [--cases 500]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import anyio
+from _timing import ROOT, load_note
+
+REPEATS = 3
+TOOLS = ("get_weather", "get_forecast")
+MOCK = [sys.executable, "-m", "mcptest", "mock", "--preset", "weather"]
+
+
+def config():  # type: ignore[no-untyped-def]
+    from mcptest.suite.models import StdioServer
+
+    return StdioServer(command=MOCK)
+
+
+def mcptest_rates(cases: int) -> dict[str, float]:
+    """Cases per second of each tool in one `mcptest fuzz` run (its calls, judging and any shrinking)."""
+    from mcptest.run.fuzz import FuzzOptions, fuzz
+
+    report = fuzz("mock", config(), ROOT, FuzzOptions(tools=TOOLS, cases=cases))
+    if report.findings:
+        raise SystemExit(f"the mock showed findings, so the rate would include shrinking: {report.findings}")
+    return {t.tool: t.cases / t.seconds for t in report.tools}
+
+
+def bare_rates(cases: int) -> dict[str, float]:
+    """Cases per second of each tool through the SDK's client alone, with the inputs the fuzzer sends."""
+    from mcp import Client
+    from mcp.client.stdio import StdioServerParameters
+
+    from mcptest.fuzz.inputs import cases as make_cases
+    from mcptest.records.catalog import read_wire
+
+    async def run() -> dict[str, float]:
+        params = StdioServerParameters(command=MOCK[0], args=MOCK[1:], cwd=str(ROOT))
+        out: dict[str, float] = {}
+        async with Client(params) as client:
+            listed = await client.list_tools()
+            raw = [t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in listed.tools]
+            tools = {t.name: t for t in read_wire(raw, "mock").tools}
+            for name in TOOLS:
+                inputs = [c.args for c in make_cases(tools[name].input_schema, cases, 0, name)]
+                start = time.perf_counter()
+                for args in inputs:
+                    await client.call_tool(name, args)
+                out[name] = len(inputs) / (time.perf_counter() - start)
+        return out
+
+    return anyio.run(run)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cases", type=int, default=500)
+    cases = parser.parse_args().cases
+    from mcptest.server.session import quiet_sdk_logs
+
+    quiet_sdk_logs()
+    ours: dict[str, list[float]] = {t: [] for t in TOOLS}
+    bare: dict[str, list[float]] = {t: [] for t in TOOLS}
+    for _ in range(REPEATS):
+        for tool, rate in mcptest_rates(cases).items():
+            ours[tool].append(rate)
+        for tool, rate in bare_rates(cases).items():
+            bare[tool].append(rate)
+    print(f"mcptest fuzz against the mock, {cases} cases per tool, {REPEATS} runs ({load_note()})")
+    for tool in TOOLS:
+        share = statistics.median(ours[tool]) / statistics.median(bare[tool])
+        print(f"  {tool:<13} mcptest {rates(ours[tool])}   bare SDK loop {rates(bare[tool])}   "
+              f"mcptest at {share:.0%} of the bare loop")  # fmt: skip
+
+
+def rates(values: list[float]) -> str:
+    """`median [q1–q3] cases/s`."""
+    q1, _, q3 = statistics.quantiles(values, n=4, method="inclusive") if len(values) > 1 else (values[0],) * 3
+    return f"{statistics.median(values):.0f} cases/s [{q1:.0f}–{q3:.0f}]"
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    main()

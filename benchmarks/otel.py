@@ -1,0 +1,142 @@
+"""OpenTelemetry figures (issue 34): OTLP import speed and memory, streaming a 200 MB file, export overhead.
+
+1. Import: 10,000 traces x 20 spans (an invoke_agent span, 4 chat spans, 15 execute_tool spans with arguments and
+   results) in OTLP JSON lines, read by `mcptest.records.otlp.load_otlp` in a fresh process: wall seconds and peak
+   RSS. Targets: < 3 s and < 300 MiB.
+2. Streaming: a ~200 MB JSON-lines file (the same runs plus HTTP spans of no GenAI convention carrying 2 KB
+   bodies, the bulk of the file) read in a fresh process: peak RSS must stay far below the file's size.
+3. Export overhead: `mcptest run` of a 200-test tool suite against the mock server, with and without
+   `--otlp-file` (the spans encoded through the SDK and written); best of REPEATS each. Target: < 5%.
+
+    python benchmarks/otel.py            # all three (the 200 MB file is written to a temporary directory)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.tool_suite import ROOT, write_suite  # noqa: E402
+
+TRACES = 10_000
+REPEATS = 3
+T0 = 1_700_000_000_000_000_000
+
+
+def _a(key: str, value: object) -> dict[str, object]:
+    if isinstance(value, int):
+        return {"key": key, "value": {"intValue": str(value)}}
+    return {"key": key, "value": {"stringValue": value}}
+
+
+def _span(trace: int, sid: int, parent: int | None, name: str, attrs: list[dict[str, object]], at: int) -> str:
+    parent_id = f',"parentSpanId":"{parent:016x}"' if parent else ""
+    return (
+        f'{{"traceId":"{trace:032x}","spanId":"{sid:016x}"{parent_id},"name":"{name}","kind":3,'
+        f'"startTimeUnixNano":"{T0 + at * 1000}","endTimeUnixNano":"{T0 + at * 1000 + 900}",'
+        f'"attributes":{json.dumps(attrs)}}}'
+    )
+
+
+def run_spans(trace: int) -> list[str]:
+    """20 spans of one agent run."""
+    spans = [_span(trace, 1, None, "invoke_agent bot", [_a("gen_ai.operation.name", "invoke_agent")], 0)]
+    chat = [_a("gen_ai.operation.name", "chat"), _a("gen_ai.request.model", "gpt-4o")]
+    for k in range(4):
+        usage = [_a("gen_ai.usage.input_tokens", 1000 + k), _a("gen_ai.usage.output_tokens", 50)]
+        spans.append(_span(trace, 2 + k, 1, "chat gpt-4o", chat + usage, 1 + k))
+    for k in range(15):
+        attrs = [
+            _a("gen_ai.operation.name", "execute_tool"),
+            _a("gen_ai.tool.name", f"tool_{k % 5}"),
+            _a("gen_ai.tool.call.arguments", json.dumps({"query": f"q{k}", "limit": k})),
+            _a("gen_ai.tool.call.result", f"result {k} of run {trace}"),
+        ]
+        spans.append(_span(trace, 10 + k, 1, f"execute_tool tool_{k % 5}", attrs, 10 + k))
+    return spans
+
+
+def line(spans: list[str]) -> str:
+    return (
+        '{"resourceSpans":[{"resource":{},"scopeSpans":[{"scope":{"name":"b"},"spans":[' + ",".join(spans) + "]}]}]}\n"
+    )
+
+
+def write_runs(path: Path, traces: int, padding: int = 0) -> None:
+    body = "x" * 2048
+    with path.open("w") as f:
+        for t in range(1, traces + 1):
+            spans = run_spans(t)
+            spans += [_span(t, 100 + p, 1, "HTTP GET", [_a("http.request.body", body)], 30 + p) for p in range(padding)]
+            f.write(line(spans))
+
+
+MEASURE = """
+import resource, sys, time
+sys.path.insert(0, {root!r})
+from mcptest.records.otlp import load_otlp
+start = time.perf_counter()
+runs = load_otlp({path!r}).traces
+took = time.perf_counter() - start
+calls = sum(len(t.tool_calls) for t in runs)
+print(took, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, len(runs), calls)
+"""
+
+
+def measure(path: Path) -> tuple[float, float, int, int]:
+    out = subprocess.run(
+        [sys.executable, "-c", MEASURE.format(root=str(ROOT), path=str(path))],
+        capture_output=True, text=True, check=True,
+    ).stdout.split()  # fmt: skip
+    return float(out[0]), float(out[1]), int(out[2]), int(out[3])
+
+
+def cli_seconds(suite: Path, *extra: str) -> float:
+    start = time.perf_counter()
+    proc = subprocess.run(
+        [sys.executable, "-m", "mcptest", "run", str(suite), "-r", "json", "-q", *extra],
+        cwd=ROOT, capture_output=True, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    print(f"load average: {Path('/proc/loadavg').read_text().split()[:3]}")
+    with tempfile.TemporaryDirectory() as tmp:
+        small = Path(tmp) / "runs.jsonl"
+        write_runs(small, TRACES)
+        took, rss, runs, calls = measure(small)
+        size = small.stat().st_size / 2**20
+        print(f"import {runs} traces x 20 spans ({size:.0f} MiB, {calls} tool calls): {took:.2f} s, peak RSS "
+              f"{rss:.0f} MiB (targets < 3 s, < 300 MiB)")  # fmt: skip
+        small.unlink()
+        big = Path(tmp) / "big.jsonl"
+        write_runs(big, 3_000, padding=30)
+        size = big.stat().st_size / 2**20
+        took, rss, runs, calls = measure(big)
+        print(f"stream a {size:.0f} MiB file ({runs} runs kept, the HTTP spans skipped): {took:.2f} s, peak RSS "
+              f"{rss:.0f} MiB")  # fmt: skip
+        big.unlink()
+        suite = write_suite(Path(tmp), 200)
+        spans = Path(tmp) / "spans.jsonl"
+        plain, exported = [], []
+        for _ in range(REPEATS):
+            plain.append(cli_seconds(suite))
+            exported.append(cli_seconds(suite, "--otlp-file", str(spans)))
+        best, best_x = min(plain), min(exported)
+        print(f"200-test run: {best:.2f} s plain, {best_x:.2f} s with --otlp-file (best of {REPEATS}): "
+              f"export overhead {100 * (best_x - best) / best:+.1f}% (target < 5%)")  # fmt: skip
+    print(f"load average: {Path('/proc/loadavg').read_text().split()[:3]}")
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("NO_COLOR", "1")
+    main()

@@ -1,0 +1,124 @@
+"""The raw exchange a conformance run records: each request or notification as sent, what came back on the wire
+(status, headers, body, the JSON-RPC message), and what went wrong on the way (no answer, the server exited)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+_SHOWN = 600
+
+
+@dataclass
+class Exchange:
+    """One request (or notification, GET, DELETE) and what the server answered."""
+
+    sent: dict[str, Any] | None
+    """The JSON-RPC message sent; None for an HTTP GET or DELETE."""
+    http_method: str = ""
+    """POST, GET or DELETE over HTTP; "" over stdio."""
+    request_headers: dict[str, str] = field(default_factory=dict)
+    status: int | None = None
+    headers: list[tuple[str, bytes]] = field(default_factory=list)
+    """The response headers as they came (values as bytes: a session id may not be ASCII)."""
+    body: str = ""
+    """The response body (HTTP) or line (stdio) as received, cut for the report."""
+    received: dict[str, Any] | None = None
+    """The JSON-RPC response to the request (the one carrying its id)."""
+    problem: str | None = None
+    """Why no answer came: a timeout, the server exited, the connection failed."""
+
+    @property
+    def result(self) -> dict[str, Any] | None:
+        found = (self.received or {}).get("result")
+        return found if isinstance(found, dict) else None
+
+    @property
+    def error(self) -> dict[str, Any] | None:
+        found = (self.received or {}).get("error")
+        return found if isinstance(found, dict) else None
+
+    @property
+    def succeeded(self) -> bool:
+        """A result came back (and no error)."""
+        return self.received is not None and "result" in self.received and "error" not in self.received
+
+    def header(self, name: str) -> bytes | None:
+        return next((v for k, v in self.headers if k.lower() == name.lower()), None)
+
+    @property
+    def content_type(self) -> str:
+        return (self.header("content-type") or b"").decode("latin-1").split(";")[0].strip().lower()
+
+    def describe(self) -> str:
+        """What was sent and received, for a failure's evidence."""
+        where = f"{self.http_method} " if self.http_method else ""
+        sent = _short(self.sent) if self.sent is not None else "(no body)"
+        extra = "".join(f" {k}: {v}" for k, v in self.request_headers.items())
+        lines = [f"sent: {where}{sent}{' with' + extra if extra else ''}"]
+        if self.problem:
+            lines.append(f"received: nothing ({self.problem})")
+        else:
+            status = f"HTTP {self.status} " if self.status is not None else ""
+            kind = f"[{self.content_type}] " if self.http_method and self.content_type else ""
+            got = _short(self.received) if self.received is not None else repr(self.body[:_SHOWN]) or "(empty)"
+            lines.append(f"received: {status}{kind}{got}")
+        return "\n".join(lines)
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= _SHOWN else text[:_SHOWN] + "…"
+
+
+@dataclass
+class Transcript:
+    """Everything one conformance run sent and received, by the label of each probe."""
+
+    transport: str
+    """`stdio` or `http`."""
+    offered_version: str
+    exchanges: dict[str, Exchange] = field(default_factory=dict)
+    pages: dict[str, list[Exchange]] = field(default_factory=dict)
+    """Each listing's pages, in order (`tools/list`, `resources/list`, ...)."""
+    calls: list[tuple[str, Exchange]] = field(default_factory=list)
+    """The read-only tool calls made, by tool name."""
+    messages: list[Any] = field(default_factory=list)
+    """Every JSON value the server sent, in order."""
+    strays: list[str] = field(default_factory=list)
+    """Responses to ids never sent (or to notifications), described."""
+    not_json: list[str] = field(default_factory=list)
+    """Lines of stdout that are no JSON-RPC message."""
+    exited: str | None = None
+    """`server exited (code N)` once the server died mid-run."""
+    page_limit: int = 50
+    notes: list[str] = field(default_factory=list)
+    """What the run could not do and why (shown with the report)."""
+
+    def get(self, label: str) -> Exchange | None:
+        return self.exchanges.get(label)
+
+    @property
+    def initialize(self) -> Exchange | None:
+        return self.exchanges.get("initialize")
+
+    @property
+    def capabilities(self) -> dict[str, Any]:
+        result = self.initialize.result if self.initialize else None
+        caps = (result or {}).get("capabilities")
+        return caps if isinstance(caps, dict) else {}
+
+    @property
+    def version(self) -> str | None:
+        result = self.initialize.result if self.initialize else None
+        found = (result or {}).get("protocolVersion")
+        return found if isinstance(found, str) else None
+
+    def items(self, method: str, key: str) -> list[dict[str, Any]]:
+        """Every item the pages of `method` listed under `key`."""
+        out: list[dict[str, Any]] = []
+        for page in self.pages.get(method, []):
+            listed = (page.result or {}).get(key)
+            out += [i for i in listed or [] if isinstance(i, dict)] if isinstance(listed, list) else []
+        return out

@@ -1,0 +1,72 @@
+"""The official JSON Schema of each protocol version (`schemas/VERSION.json`, copied from
+github.com/modelcontextprotocol/modelcontextprotocol at commit b0f60ba5, 2026-08-22) and the validation of a
+result or error against the definition its method names."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+SCHEMA_VERSIONS = ("2025-06-18", "2025-11-25")
+"""The protocol versions whose schema ships with mcptest (the newest is what a conformance run offers)."""
+SCHEMA_COMMIT = "b0f60ba5409db7a6582440a7b473cc0398890f15"
+
+RESULTS = {
+    "initialize": "InitializeResult",
+    "ping": "EmptyResult",
+    "tools/list": "ListToolsResult",
+    "tools/call": "CallToolResult",
+    "resources/list": "ListResourcesResult",
+    "resources/templates/list": "ListResourceTemplatesResult",
+    "resources/read": "ReadResourceResult",
+    "resources/subscribe": "EmptyResult",
+    "resources/unsubscribe": "EmptyResult",
+    "prompts/list": "ListPromptsResult",
+    "prompts/get": "GetPromptResult",
+    "logging/setLevel": "EmptyResult",
+    "completion/complete": "CompleteResult",
+}
+"""The schema definition each method's result must satisfy."""
+
+
+@cache
+def _document(version: str) -> dict[str, Any]:
+    path = Path(__file__).with_name("schemas") / f"{version}.json"
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
+def schema_version(version: str | None) -> str:
+    """The shipped schema for a negotiated version: its own, else the newest (an unknown version is checked apart)."""
+    return version if version in SCHEMA_VERSIONS else SCHEMA_VERSIONS[-1]
+
+
+@cache
+def _validator(version: str, definition: str) -> Any:
+    from mcptest.core.json_schema import validator
+
+    document = _document(version)
+    defs = "$defs" if "$defs" in document else "definitions"
+    if definition == "JSONRPCError" and definition not in document[defs]:
+        definition = "JSONRPCErrorResponse"
+    return validator({**document, "$ref": f"#/{defs}/{definition}"})
+
+
+def problems(version: str, method: str, message: dict[str, Any]) -> list[str]:
+    """What in a response to `method` breaks the version's schema: its result against the method's result
+    definition, an error against the JSON-RPC error definition (at most three problems, each with its path)."""
+    if "error" in message:
+        checked, definition = message, "JSONRPCError"
+    elif method in RESULTS and isinstance(message.get("result"), dict):
+        checked, definition = message["result"], RESULTS[method]
+    else:
+        return []
+    out = []
+    for error in _validator(version, definition).iter_errors(checked):
+        where = "/".join(str(p) for p in error.absolute_path) or "(top)"
+        out.append(f"{definition} at {where}: {error.message[:200]}")
+        if len(out) == 3:
+            break
+    return out

@@ -1,0 +1,309 @@
+"""`mcptest conformance`: probe one server over its raw transport (`mcptest.server.raw`), then judge the recorded
+exchange with the checks of `mcptest.checks.conformance.rules`.
+
+The probes follow what the server declares: a capability it declares is exercised (lists paged to their end, the
+first resource read, the first prompt rendered, read-only tools called with arguments built from their schema,
+unknown names asked for); one it does not declare is asked for once, to see it refused. Nothing is called that
+could change state: a tool is called only when annotated `readOnlyHint: true` (and not destructive), or when it
+is one of the official conformance fixtures (`test_simple_text`, `test_error_handling`).
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+from mcptest.checks.conformance.exchange import Transcript
+from mcptest.checks.conformance.messages import SCHEMA_VERSIONS
+from mcptest.checks.conformance.report import FAIL_ON, ConformanceReport, Outcome
+from mcptest.checks.conformance.rules import BY_ID, CHECKS, UNDECLARED, UNSUPPORTED_VERSION, judge
+from mcptest.server.raw import CannotConnect, Channel, HttpChannel, StdioChannel
+from mcptest.suite.models import HttpServer, StdioServer
+
+OFFERED_VERSION = SCHEMA_VERSIONS[-1]
+CLIENT_INFO = {"name": "mcptest-conformance", "version": "1"}
+MOST_CALLS = 4
+"""Read-only tools called at most (each may take up to the timeout)."""
+FIXTURE_TOOLS = ("test_simple_text", "test_error_handling")
+"""The official conformance suite's fixture tools that are safe to call whenever a server has them."""
+
+
+class Unreachable(Exception):
+    """The server could not be started or reached (exit 3)."""
+
+    def __init__(self, message: str, stderr: str = "") -> None:
+        super().__init__(message)
+        self.message, self.stderr = message, stderr
+
+
+def run_conformance(
+    name: str, config: Any, base_dir: Path, timeout: float | None = None, expected: frozenset[str] = frozenset()
+) -> ConformanceReport:
+    """Probe the server, judge what it sent, and apply the baseline of expected failures; Unreachable (exit 3) when
+    it cannot be started or reached."""
+    start = time.perf_counter()
+    transcript, stderr = anyio.run(probe, config, base_dir, timeout)
+    outcomes = []
+    for check, verdict in judge(transcript):
+        status = verdict.status
+        message = verdict.message
+        if check.id in expected and status == "fail":
+            status = "expected"
+        elif check.id in expected and status == "pass":
+            status, message = "stale", "listed in the expected failures but passes now: remove it from the baseline"
+        outcomes.append(Outcome(check.id, check.level, check.section, check.title, status, message, verdict.evidence))
+    result = (transcript.initialize.result if transcript.initialize else None) or {}
+    found = result.get("serverInfo")
+    info: dict[str, Any] = found if isinstance(found, dict) else {}
+    return ConformanceReport(
+        server=name,
+        transport=transcript.transport,
+        offered_version=transcript.offered_version,
+        protocol_version=transcript.version,
+        server_info=info,
+        outcomes=outcomes,
+        duration_s=time.perf_counter() - start,
+        notes=transcript.notes,
+        stderr=stderr if transcript.exited else "",
+    )
+
+
+def unknown_ids(ids: list[str]) -> list[str]:
+    """The ids of a baseline that name no check."""
+    return [i for i in ids if i not in BY_ID]
+
+
+def _channel(config: Any, base_dir: Path, transcript: Transcript, timeout: float) -> Channel:
+    import sys
+
+    if isinstance(config, StdioServer):
+        command, *args = config.command
+        if command == "mcptest":
+            command, args = sys.executable, ["-m", "mcptest", *args]
+        cwd = base_dir / config.cwd if config.cwd else base_dir
+        env = {k: v for k, v in config.env.items() if isinstance(v, str)}
+        return StdioChannel([command, *args], env, cwd, transcript, timeout)
+    if isinstance(config, HttpServer):
+        if config.transport == "sse":
+            raise Unreachable("conformance speaks Streamable HTTP and stdio; this server is configured as legacy SSE")
+        headers = {k: v for k, v in config.headers.items() if isinstance(v, str)}
+        if config.auth is not None and config.auth.bearer_env is not None:
+            headers["Authorization"] = f"Bearer {config.auth._secret}"
+        elif config.auth is not None:
+            transcript.notes.append("OAuth is not applied by conformance runs: only bearer tokens and headers are")
+        return HttpChannel(config.url, headers, transcript, timeout)
+    raise Unreachable(f"conformance cannot run on a {type(config).__name__}")
+
+
+async def probe(config: Any, base_dir: Path, timeout: float | None = None) -> tuple[Transcript, str]:
+    """Run every probe on one server; the transcript, and the server's stderr (stdio)."""
+    timeout = timeout or config.call_timeout_s
+    transport = "http" if isinstance(config, HttpServer) else "stdio"
+    transcript = Transcript(transport, OFFERED_VERSION)
+    side = Transcript(transport, UNSUPPORTED_VERSION)
+    channel = _channel(config, base_dir, transcript, timeout)
+    refused: Unreachable | None = None
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(_unsupported_version, _channel(config, base_dir, side, timeout))
+        try:
+            async with channel.open():  # type: ignore[attr-defined]
+                await _drive(channel, transcript)
+        except CannotConnect as exc:
+            refused = Unreachable(str(exc))
+        except Unreachable as exc:
+            refused = exc
+        if refused is not None:
+            tg.cancel_scope.cancel()
+    if refused is not None:
+        raise refused
+    if (found := side.get("initialize:unsupported-version")) is not None:
+        transcript.exchanges["initialize:unsupported-version"] = found
+    return transcript, channel.stderr_tail()  # type: ignore[attr-defined]
+
+
+def _initialize(version: str) -> dict[str, Any]:
+    return {"protocolVersion": version, "capabilities": {}, "clientInfo": CLIENT_INFO}
+
+
+async def _unsupported_version(channel: Channel) -> None:
+    try:
+        async with channel.open():  # type: ignore[attr-defined]
+            await channel.request("initialize:unsupported-version", "initialize", _initialize(UNSUPPORTED_VERSION))
+    except CannotConnect as exc:
+        channel.transcript.notes.append(f"the second connection (an unsupported version offered) failed: {exc}")
+
+
+async def _drive(ch: Channel, t: Transcript) -> None:
+    init = await ch.request("initialize", "initialize", _initialize(OFFERED_VERSION))
+    if init.problem and (init.status is None):
+        raise Unreachable(init.problem, ch.stderr_tail())  # type: ignore[attr-defined]
+    if isinstance(ch, HttpChannel):
+        ch.session_id = init.header("mcp-session-id")
+        ch.protocol_version = t.version
+    await ch.notify("initialized", "notifications/initialized")
+    await ch.request("ping", "ping")
+    await ch.request("unknown-method", "mcptest/no-such-method", {})
+    caps = t.capabilities
+    for capability, method in UNDECLARED.items():
+        if capability not in caps:
+            await ch.request(f"undeclared:{capability}", method, _undeclared_params(method))
+    if "tools" in caps:
+        await _tools(ch, t)
+    if "resources" in caps:
+        await _resources(ch, t)
+    if "prompts" in caps:
+        await _prompts(ch, t)
+    if "logging" in caps:
+        await ch.request("logging/setLevel", "logging/setLevel", {"level": "info"})
+    if "completions" in caps:
+        await _complete(ch, t)
+    if isinstance(ch, HttpChannel):
+        await _http(ch, t)
+
+
+def _undeclared_params(method: str) -> dict[str, Any]:
+    if method == "logging/setLevel":
+        return {"level": "info"}
+    if method == "completion/complete":
+        return {"ref": {"type": "ref/prompt", "name": "mcptest-none"}, "argument": {"name": "x", "value": ""}}
+    return {}
+
+
+async def _pages(ch: Channel, t: Transcript, method: str) -> None:
+    pages = t.pages.setdefault(method, [])
+    cursor = None
+    seen: set[str] = set()
+    for _ in range(t.page_limit):
+        params: dict[str, Any] = {"cursor": cursor} if cursor else {}
+        page = await ch.send(_message(ch, method, params))
+        pages.append(page)
+        cursor = (page.result or {}).get("nextCursor")
+        if not cursor or repr(cursor) in seen:
+            return
+        seen.add(repr(cursor))
+
+
+def _message(ch: Channel, method: str, params: dict[str, Any]) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": ch.new_id(), "method": method, "params": params}
+
+
+async def _tools(ch: Channel, t: Transcript) -> None:
+    from mcptest.core.sample_arguments import arguments
+
+    await _pages(ch, t, "tools/list")
+    tools = t.items("tools/list", "tools")
+    names = {str(tool.get("name")) for tool in tools}
+    called = 0
+    for tool in tools:
+        name = str(tool.get("name"))
+        if name == "test_error_handling":
+            continue
+        schema = tool.get("inputSchema") if isinstance(tool.get("inputSchema"), dict) else {}
+        if called >= MOST_CALLS or not (_read_only(tool) or name in FIXTURE_TOOLS):
+            continue
+        try:
+            args = arguments(schema)  # type: ignore[arg-type]
+        except Exception:  # a schema jsonschema cannot even use (tools-input-schema says why): no call
+            args = None
+        if args is None:
+            continue
+        ex = await ch.send(_message(ch, "tools/call", {"name": name, "arguments": args}))
+        t.calls.append((name, ex))
+        called += 1
+    if not t.calls and tools:
+        t.notes.append("no tool is annotated readOnlyHint: true, so no tool was called (tools-call-result skipped)")
+    unknown = "mcptest_no_such_tool"
+    while unknown in names:
+        unknown += "_"
+    await ch.request("tools/call:unknown", "tools/call", {"name": unknown, "arguments": {}})
+    needy = next((tool for tool in tools if _read_only(tool) and (tool.get("inputSchema") or {}).get("required")), None)
+    if needy is not None:
+        await ch.request("tools/call:invalid-arguments", "tools/call", {"name": needy["name"], "arguments": {}})
+    if "test_error_handling" in names:
+        await ch.request(
+            "tools/call:test_error_handling", "tools/call", {"name": "test_error_handling", "arguments": {}}
+        )
+
+
+def _read_only(tool: dict[str, Any]) -> bool:
+    hints = tool.get("annotations") if isinstance(tool.get("annotations"), dict) else {}
+    return hints.get("readOnlyHint") is True and hints.get("destructiveHint") is not True  # type: ignore[union-attr]
+
+
+async def _resources(ch: Channel, t: Transcript) -> None:
+    await _pages(ch, t, "resources/list")
+    await _pages(ch, t, "resources/templates/list")
+    listed = t.items("resources/list", "resources")
+    uris = {str(r.get("uri")) for r in listed}
+    first = next((str(r["uri"]) for r in listed if isinstance(r.get("uri"), str)), None)
+    if first is not None:
+        await ch.request("resources/read", "resources/read", {"uri": first})
+    unknown = "mcptest://conformance/no-such-resource"
+    if unknown not in uris:
+        await ch.request("resources/read:unknown", "resources/read", {"uri": unknown})
+    subscribable = (t.capabilities.get("resources") or {}).get("subscribe")
+    if subscribable and first is not None:
+        await ch.request("resources/subscribe", "resources/subscribe", {"uri": first})
+        await ch.request("resources/unsubscribe", "resources/unsubscribe", {"uri": first})
+
+
+async def _prompts(ch: Channel, t: Transcript) -> None:
+    await _pages(ch, t, "prompts/list")
+    listed = t.items("prompts/list", "prompts")
+    names = {str(p.get("name")) for p in listed}
+    plain = next((p for p in listed if not _required(p)), None)
+    chosen = plain or (listed[0] if listed else None)
+    if chosen is not None:
+        args = {str(a.get("name")): "example" for a in _required(chosen)}
+        params: dict[str, Any] = {"name": chosen.get("name")} | ({"arguments": args} if args else {})
+        await ch.request("prompts/get", "prompts/get", params)
+    unknown = "mcptest_no_such_prompt"
+    if unknown not in names:
+        await ch.request("prompts/get:unknown", "prompts/get", {"name": unknown})
+
+
+def _required(prompt: dict[str, Any]) -> list[dict[str, Any]]:
+    arguments = prompt.get("arguments") if isinstance(prompt.get("arguments"), list) else []
+    return [a for a in arguments or [] if isinstance(a, dict) and a.get("required")]
+
+
+async def _complete(ch: Channel, t: Transcript) -> None:
+    for prompt in t.items("prompts/list", "prompts"):
+        arguments = [a for a in prompt.get("arguments") or [] if isinstance(a, dict) and a.get("name")]
+        if arguments:
+            params: dict[str, Any] = {
+                "ref": {"type": "ref/prompt", "name": prompt.get("name")},
+                "argument": {"name": arguments[0]["name"], "value": ""},
+            }
+            await ch.request("completion/complete", "completion/complete", params)
+            return
+    for template in t.items("resources/templates/list", "resourceTemplates"):
+        from mcptest.core.uri_template import variables
+
+        names = variables(str(template.get("uriTemplate")))
+        if names:
+            params = {
+                "ref": {"type": "ref/resource", "uri": template.get("uriTemplate")},
+                "argument": {"name": names[0], "value": ""},
+            }
+            await ch.request("completion/complete", "completion/complete", params)
+            return
+
+
+async def _http(ch: HttpChannel, t: Transcript) -> None:
+    await ch.request("http:bad-protocol-version", "ping", headers={"MCP-Protocol-Version": UNSUPPORTED_VERSION})
+    await ch.request("http:origin", "initialize", _initialize(OFFERED_VERSION), session=False,
+                     headers={"Origin": "http://evil.example"})  # fmt: skip
+    await ch.bare("http:get", "GET", {"Accept": "text/event-stream"})
+    if ch.session_id is None:
+        return
+    await ch.request("http:no-session", "ping", session=False)
+    deleted = await ch.bare("http:delete", "DELETE")
+    if deleted.status is not None and deleted.status < 400:
+        await ch.request("http:after-delete", "ping")
+
+
+__all__ = ["CHECKS", "FAIL_ON", "ConformanceReport", "Unreachable", "run_conformance"]

@@ -1,0 +1,356 @@
+"""Raw JSON-RPC channels for `mcptest conformance`: requests sent exactly as written and answers recorded exactly as
+they came, over stdio or Streamable HTTP, with no SDK in between (the SDK would refuse to send an unsupported
+version, hide a wrong id behind a timeout and drop a session id it cannot carry).
+
+Every request has a deadline: a server that does not answer gives an Exchange whose `problem` says so, and a
+server that exits gives `server exited (code N)` for that request and every later one. Nothing here raises for
+what a server does; `CannotConnect` is raised only when the first connection cannot be made at all.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import IO, Any
+
+import anyio
+
+from mcptest.checks.conformance.exchange import Exchange, Transcript
+from mcptest.server.limits import limits
+from mcptest.server.wire import LineSplitter, Oversized
+
+_BODY = 4000
+
+
+class CannotConnect(Exception):
+    """The server could not be started or reached at all (exit 3)."""
+
+
+class Channel:
+    """What both transports offer: `request`, `notify`, and the transcript they record into."""
+
+    transcript: Transcript
+    timeout: float
+    _next = 0
+
+    def new_id(self) -> int:
+        self._next += 1
+        return self._next
+
+    async def request(self, label: str, method: str, params: dict[str, Any] | None = None, **http: Any) -> Exchange:
+        message: dict[str, Any] = {"jsonrpc": "2.0", "id": self.new_id(), "method": method}
+        if params is not None:
+            message["params"] = params
+        exchange = await self.send(message, **http)
+        self.transcript.exchanges[label] = exchange
+        return exchange
+
+    async def notify(self, label: str, method: str, params: dict[str, Any] | None = None) -> Exchange:
+        message: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
+        if params is not None:
+            message["params"] = params
+        exchange = await self.send(message)
+        self.transcript.exchanges[label] = exchange
+        return exchange
+
+    async def send(self, message: dict[str, Any], **http: Any) -> Exchange:
+        raise NotImplementedError
+
+
+def _is_response(data: Any) -> bool:
+    return isinstance(data, dict) and "method" not in data and ("result" in data or "error" in data)
+
+
+def _key(value: Any) -> Any:
+    return json.dumps(value)
+
+
+class StdioChannel(Channel):
+    """A server process spoken to over stdin/stdout, its stderr kept in a file."""
+
+    def __init__(self, argv: list[str], env: dict[str, str], cwd: Path, transcript: Transcript, timeout: float):
+        self.argv, self.env, self.cwd = argv, env, cwd
+        self.transcript, self.timeout = transcript, timeout
+        self.stderr: IO[bytes] | None = None
+        self.process: Any = None
+        self._waiting: dict[Any, tuple[anyio.Event, list[Any]]] = {}
+        self._eof = anyio.Event()
+
+    @contextlib.asynccontextmanager
+    async def open(self) -> AsyncIterator[StdioChannel]:
+        import tempfile
+
+        from mcptest.server.early_stdio import discard, spawn
+
+        with tempfile.TemporaryFile() as stderr:
+            self.stderr = stderr
+            command, *args = self.argv
+            try:
+                self.process = await spawn(command, args, self.env, self.cwd, stderr)
+            except OSError as exc:
+                reason = f"command not found: {command}" if isinstance(exc, FileNotFoundError) else str(exc)
+                raise CannotConnect(reason) from None
+            try:
+                async with anyio.create_task_group() as tg:
+                    tg.start_soon(self._read)
+                    try:
+                        yield self
+                    finally:
+                        tg.cancel_scope.cancel()
+            finally:
+                await discard(self.process)
+                with anyio.CancelScope(shield=True), anyio.move_on_after(5):
+                    await self.process.aclose()  # reaps it and closes its pipes (no unclosed transport left)
+
+    def stderr_tail(self) -> str:
+        if self.stderr is None:
+            return ""
+        try:
+            self.stderr.seek(0)
+            lines = self.stderr.read()[-4000:].decode("utf-8", errors="replace").splitlines()
+        except (OSError, ValueError):
+            return ""
+        return "\n".join(lines[-20:])
+
+    async def _read(self) -> None:
+        from anyio.streams.text import TextReceiveStream
+
+        assert self.process.stdout is not None
+        lines = LineSplitter(limits().message_bytes)
+        try:
+            async for chunk in TextReceiveStream(self.process.stdout, errors="replace"):
+                for line in lines.feed(chunk):
+                    await self._take(line)
+        except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
+            pass
+        with contextlib.suppress(Exception):
+            with anyio.fail_after(2):
+                await self.process.wait()
+        code = self.process.returncode
+        self.transcript.exited = f"server exited (code {code})" if code is not None else "server closed its stdout"
+        self._eof.set()
+        for event, _ in self._waiting.values():
+            event.set()
+
+    async def _take(self, line: str | Oversized) -> None:
+        if isinstance(line, Oversized):
+            self.transcript.not_json.append(line.message())
+            return
+        if not line.strip():
+            return
+        try:
+            data = json.loads(line)
+        except ValueError:
+            self.transcript.not_json.append(repr(line[:200]))
+            return
+        self.transcript.messages.append(data)
+        if isinstance(data, dict) and "method" in data and "id" in data:
+            await self._answer_server(data)
+            return
+        if not _is_response(data):
+            return
+        waiting = self._waiting.get(_key(data.get("id")))
+        if waiting is None:
+            self.transcript.strays.append(_stray(data))
+            return
+        event, box = waiting
+        box.append((data, line))
+        event.set()
+
+    async def _answer_server(self, request: dict[str, Any]) -> None:
+        """Answer the server's own requests: `ping` with `{}`, anything else as a method this client lacks."""
+        if request.get("method") == "ping":
+            reply: dict[str, Any] = {"jsonrpc": "2.0", "id": request["id"], "result": {}}
+        else:
+            error = {"code": -32601, "message": "mcptest conformance offers no client capabilities"}
+            reply = {"jsonrpc": "2.0", "id": request["id"], "error": error}
+        with contextlib.suppress(Exception):
+            await self._write(reply)
+
+    async def _write(self, message: dict[str, Any]) -> None:
+        assert self.process.stdin is not None
+        await self.process.stdin.send((json.dumps(message) + "\n").encode())
+
+    async def send(self, message: dict[str, Any], **_: Any) -> Exchange:
+        exchange = Exchange(sent=message)
+        if self._eof.is_set():
+            exchange.problem = self.transcript.exited
+            return exchange
+        request_id = message.get("id")
+        event, box = anyio.Event(), list[Any]()
+        if request_id is not None:
+            self._waiting[_key(request_id)] = (event, box)
+        try:
+            await self._write(message)
+        except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
+            await self._eof.wait()
+            exchange.problem = self.transcript.exited
+            self._waiting.pop(_key(request_id), None)
+            return exchange
+        if request_id is None:
+            return exchange
+        with anyio.move_on_after(self.timeout):
+            await event.wait()
+        self._waiting.pop(_key(request_id), None)
+        if box:
+            exchange.received, exchange.body = box[0][0], box[0][1][:_BODY]
+        elif self._eof.is_set():
+            exchange.problem = self.transcript.exited
+        else:
+            exchange.problem = f"no answer within {self.timeout:g}s"
+        return exchange
+
+
+def _stray(data: dict[str, Any]) -> str:
+    shown = json.dumps(data, ensure_ascii=False)
+    return shown if len(shown) <= 300 else shown[:300] + "…"
+
+
+class HttpChannel(Channel):
+    """A Streamable HTTP endpoint: each message one POST, the session id and protocol version carried after
+    `initialize`, answers read as JSON or from an SSE stream."""
+
+    def __init__(self, url: str, headers: dict[str, str], transcript: Transcript, timeout: float) -> None:
+        self.url, self.headers = url, headers
+        self.transcript, self.timeout = transcript, timeout
+        self.session_id: bytes | None = None
+        self.protocol_version: str | None = None
+        self.client: Any = None
+
+    @contextlib.asynccontextmanager
+    async def open(self) -> AsyncIterator[HttpChannel]:
+        import httpx2
+
+        async with httpx2.AsyncClient(timeout=self.timeout, follow_redirects=False) as client:
+            self.client = client
+            yield self
+
+    def stderr_tail(self) -> str:
+        return ""
+
+    def _headers(self, session: bool, extra: dict[str, str] | None) -> dict[str, Any]:
+        headers: dict[str, Any] = {
+            "Accept": "application/json, text/event-stream",
+            "Content-Type": "application/json",
+            **self.headers,
+        }
+        if session and self.session_id is not None:
+            headers["Mcp-Session-Id"] = self.session_id
+        if session and self.protocol_version:
+            headers["MCP-Protocol-Version"] = self.protocol_version
+        for key, value in (extra or {}).items():
+            for old in [k for k in headers if k.lower() == key.lower()]:
+                del headers[old]
+            if value is not None:
+                headers[key] = value
+        return headers
+
+    async def send(
+        self, message: dict[str, Any], *, session: bool = True, headers: dict[str, Any] | None = None, **_: Any
+    ) -> Exchange:
+        sent_headers = {k: v for k, v in (headers or {}).items() if v is not None}
+        exchange = Exchange(sent=message, http_method="POST", request_headers=sent_headers)
+        if not session:
+            exchange.request_headers["(no Mcp-Session-Id)"] = ""
+        body = json.dumps(message).encode()
+        await self._exchange(exchange, "POST", self._headers(session, headers), body, message.get("id"))
+        return exchange
+
+    async def bare(self, label: str, method: str, headers: dict[str, Any] | None = None) -> Exchange:
+        """A GET or DELETE on the endpoint with the session's headers."""
+        exchange = Exchange(sent=None, http_method=method, request_headers=dict(headers or {}))
+        all_headers = self._headers(True, headers)
+        all_headers.pop("Content-Type", None)
+        await self._exchange(exchange, method, all_headers, None, None, stream_peek=method == "GET")
+        self.transcript.exchanges[label] = exchange
+        return exchange
+
+    async def _exchange(
+        self,
+        exchange: Exchange,
+        method: str,
+        headers: dict[str, Any],
+        body: bytes | None,
+        request_id: Any,
+        stream_peek: bool = False,
+    ) -> None:
+        import httpx2
+
+        try:
+            with anyio.fail_after(self.timeout):
+                request = self.client.build_request(method, self.url, headers=headers, content=body)
+                response = await self.client.send(request, stream=True)
+                try:
+                    exchange.status = response.status_code
+                    exchange.headers = [(k.decode("latin-1"), v) for k, v in response.headers.raw]
+                    if stream_peek:
+                        return  # a GET's stream stays open: its status and type are what is checked
+                    if exchange.content_type == "text/event-stream" and response.status_code < 400:
+                        await self._read_events(exchange, response, request_id)
+                    else:
+                        raw = await _read_bounded(response)
+                        exchange.body = raw[:_BODY].decode("utf-8", errors="replace")
+                        self._take_json(exchange, raw, request_id)
+                finally:
+                    await response.aclose()
+        except TimeoutError:
+            exchange.problem = f"no answer within {self.timeout:g}s"
+        except httpx2.HTTPError as exc:
+            exchange.problem = f"{type(exc).__name__}: {str(exc)[:200] or 'connection failed'}"
+
+    def _take_json(self, exchange: Exchange, raw: bytes, request_id: Any) -> None:
+        if not raw.strip():
+            return
+        try:
+            data = json.loads(raw)
+        except ValueError:
+            if exchange.status is not None and exchange.status < 400:
+                self.transcript.not_json.append(repr(raw[:200].decode("utf-8", errors="replace")))
+            return
+        for item in data if isinstance(data, list) else [data]:
+            self._route(exchange, item, request_id)
+
+    def _route(self, exchange: Exchange, item: Any, request_id: Any) -> None:
+        refused = exchange.status is not None and exchange.status >= 400
+        if refused and not (isinstance(item, dict) and "jsonrpc" in item):
+            return  # an HTTP error's body need not be JSON-RPC
+        self.transcript.messages.append(item)
+        if not _is_response(item):
+            return
+        if request_id is not None and item.get("id") == request_id and exchange.received is None:
+            exchange.received = item
+        elif exchange.status is None or exchange.status < 400 or request_id is None:
+            self.transcript.strays.append(_stray(item))
+        else:
+            exchange.received = item  # an HTTP error's JSON-RPC body (its id may be null: the request was refused)
+
+    async def _read_events(self, exchange: Exchange, response: Any, request_id: Any) -> None:
+        data: list[str] = []
+        seen: list[str] = []
+        async for line in response.aiter_lines():
+            if len(seen) < 40:
+                seen.append(line)
+            if line.startswith("data:"):
+                data.append(line[5:].removeprefix(" "))
+            elif not line.strip() and data:
+                self._take_json(exchange, "\n".join(data).encode(), request_id)
+                data = []
+                if exchange.received is not None:
+                    break
+        if data and exchange.received is None:
+            self._take_json(exchange, "\n".join(data).encode(), request_id)
+        exchange.body = "\n".join(seen)[:_BODY]
+
+
+async def _read_bounded(response: Any) -> bytes:
+    limit = limits().message_bytes
+    parts: list[bytes] = []
+    size = 0
+    async for chunk in response.aiter_bytes():
+        size += len(chunk)
+        if size > limit:
+            break
+        parts.append(chunk)
+    return b"".join(parts)

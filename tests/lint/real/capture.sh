@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Capture the `tools/list` catalogs of the second held-out set (issue 33, second round) into tests/lint/real/.
+# Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
+# (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
+# credentials and saves its catalog with `mcptest tools`. Usage:
+#   bash tests/lint/real/capture.sh install   # install the servers into $WORK (default /tmp/lint-capture)
+#   bash tests/lint/real/capture.sh capture [NAME...]  # list each one's tools into tests/lint/real/NAME.json
+# (the dummy credentials go on the command line through env(1): mcptest does not pass its own environment on)
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
+WORK=${WORK:-/tmp/lint-capture}
+PYTHON=${PYTHON:-python3}
+MCPTEST=${MCPTEST:-"$PYTHON -m mcptest"}
+
+NPM=(
+  "@brave/brave-search-mcp-server@2.1.4"
+  "@antv/mcp-server-chart@0.9.10"
+  "mongodb-mcp-server@3.0.4"
+  "@wonderwhy-er/desktop-commander@0.2.52"
+  "figma-developer-mcp@0.13.2"
+  "@openbnb/mcp-server-airbnb@0.3.0"
+  "@circleci/mcp-server-circleci@0.20.0"
+  "@heroku/mcp-server@1.2.8"
+  "@kimtaeyoon83/mcp-server-youtube-transcript@0.1.1"
+  "@perplexity-ai/mcp-server@1.2.1"
+)
+PYPI=(
+  "mcp-server-qdrant==0.8.1"
+  "markitdown-mcp==0.0.1a8"
+  "mcp-server-docker==0.3.0"
+  "excel-mcp-server==2.2.2"
+  "mcp-clickhouse==0.7.0"
+)
+
+# name|environment|command (run from $WORK; node_modules/.bin and every venv-*/bin are on PATH)
+SERVERS=(
+  "brave-search-mcp-server|BRAVE_API_KEY=dummy|brave-search-mcp-server"
+  "mcp-server-chart|VIS_REQUEST_SERVER=http://127.0.0.1:1|mcp-server-chart"
+  "mongodb-mcp-server|MDB_MCP_CONNECTION_STRING=mongodb://127.0.0.1:1/none|mongodb-mcp-server"
+  "desktop-commander|DC_TELEMETRY=false|desktop-commander"
+  "figma-developer-mcp|FIGMA_API_KEY=dummy|figma-developer-mcp --stdio"
+  "mcp-server-airbnb||mcp-server-airbnb --ignore-robots-txt"
+  "mcp-server-circleci|CIRCLECI_TOKEN=dummy|mcp-server-circleci"
+  "heroku-mcp-server|HEROKU_API_KEY=dummy|heroku-mcp-server"
+  "mcp-server-youtube-transcript||mcp-server-youtube-transcript"
+  "perplexity-mcp-server|PERPLEXITY_API_KEY=dummy|perplexity-mcp"
+  "mcp-server-qdrant|QDRANT_URL=http://127.0.0.1:1 COLLECTION_NAME=none|mcp-server-qdrant"
+  "markitdown-mcp||markitdown-mcp"
+  "mcp-server-docker|DOCKER_HOST=tcp://127.0.0.1:1|mcp-server-docker"
+  "excel-mcp-server|EXCEL_FILES_PATH=$WORK/excel|excel-mcp-server stdio"
+  "mcp-clickhouse|CLICKHOUSE_HOST=127.0.0.1 CLICKHOUSE_PORT=1 CLICKHOUSE_USER=none CLICKHOUSE_PASSWORD=none|mcp-clickhouse"
+)
+
+install() {
+  mkdir -p "$WORK" && cd "$WORK" || exit 2
+  [ -f package.json ] || echo '{"private": true}' > package.json
+  npm install --ignore-scripts --no-audit --no-fund "${NPM[@]}" || echo "npm install failed"
+  for pkg in "${PYPI[@]}"; do  # one venv each: their pins conflict (mcp-server-qdrant pins an old fastmcp)
+    dir="venv-${pkg%%=*}"
+    [ -d "$dir" ] || "$PYTHON" -m venv "$dir"
+    "$dir/bin/pip" install -q "$pkg" || echo "pip install $pkg failed"
+  done
+}
+
+capture() {
+  cd "$WORK" || exit 2
+  mkdir -p excel
+  for row in "${SERVERS[@]}"; do
+    IFS='|' read -r name envs cmd <<<"$row"
+    if [ $# -gt 0 ] && [[ " $* " != *" $name "* ]]; then continue; fi
+    out="$ROOT/tests/lint/real/$name.json"
+    echo "== $name"
+    PATH="$WORK/node_modules/.bin:$(printf '%s:' "$WORK"/venv-*/bin)$PATH" \
+      timeout 60 $MCPTEST tools --command "env $envs $cmd" --output "$out" || echo "capture $name failed"
+  done
+}
+
+case "${1:-}" in
+  install) install ;;
+  capture) shift; capture "$@" ;;
+  *) echo "usage: $0 install|capture" >&2; exit 2 ;;
+esac

@@ -1,0 +1,328 @@
+"""A raw MCP server (standard library only, no SDK) that follows the 2025-11-25 spec, or breaks one rule on command.
+
+`python conformance_server.py [--defect NAME]` serves stdio; `serve_http(defect)` serves Streamable HTTP on
+127.0.0.1 in a thread of the caller (plain JSON answers). It declares tools, resources (with subscribe), prompts
+and logging, and not completions. Tools: `echo` and `get_sum` (read-only; `get_sum` has an outputSchema) and the
+official fixture `test_error_handling`; tools/list comes in two pages. `DEFECTS` lists every defect that can be
+planted, one per run.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+SUPPORTED = ("2025-06-18", "2025-11-25")
+DEFECTS = (
+    "tool-name-space", "tool-name-long", "tools-undeclared", "unknown-tool-success", "tool-error-as-jsonrpc",
+    "invalid-args-accepted", "bad-input-schema", "structured-mismatch", "pagination-cycle", "ping-nonempty",
+    "hang-ping", "stray-response", "jsonrpc-1.0", "error-code-string", "unknown-method-result", "version-echo",
+    "version-bogus", "notification-answered", "stdout-garbage", "resource-not-found-success",
+    "resource-not-found-code", "resource-text-and-blob", "subscribe-error", "prompt-bad-role",
+    "prompt-unknown-success", "setlevel-error", "missing-server-info", "crash-on-call",
+    # Streamable HTTP only
+    "session-id-non-ascii", "no-session-enforcement", "no-origin-check", "protocol-header-ignored",
+    "content-type-text", "get-200-json",
+)  # fmt: skip
+
+ECHO = {
+    "name": "echo",
+    "description": "Echo a message back.",
+    "inputSchema": {"type": "object", "properties": {"message": {"type": "string"}}, "required": ["message"]},
+    "annotations": {"readOnlyHint": True},
+}
+SUM = {
+    "name": "get_sum",
+    "description": "Add two numbers.",
+    "inputSchema": {
+        "type": "object",
+        "properties": {"a": {"type": "number"}, "b": {"type": "number"}},
+        "required": ["a", "b"],
+    },
+    "outputSchema": {"type": "object", "properties": {"sum": {"type": "number"}}, "required": ["sum"]},
+    "annotations": {"readOnlyHint": True},
+}
+ERROR_FIXTURE = {
+    "name": "test_error_handling",
+    "description": "Always fails (the official conformance fixture).",
+    "inputSchema": {"type": "object"},
+}
+RESOURCES = [
+    {"uri": "demo://text", "name": "text", "mimeType": "text/plain"},
+    {"uri": "demo://blob", "name": "blob", "mimeType": "application/octet-stream"},
+]
+TEMPLATES = [{"uriTemplate": "demo://item/{id}", "name": "item"}]
+PROMPTS = [
+    {"name": "greet", "description": "Say hello."},
+    {"name": "summarize", "arguments": [{"name": "topic", "required": True}]},
+]
+
+
+def error(request_id: Any, code: Any, message: str) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}
+
+
+def result(request_id: Any, value: dict[str, Any]) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": request_id, "result": value}
+
+
+class Logic:
+    """The server's answers: `handle(message)` gives the messages to send back (none for a notification)."""
+
+    def __init__(self, defect: str | None) -> None:
+        self.defect = defect
+
+    def tools(self) -> list[dict[str, Any]]:
+        echo, total = dict(ECHO), dict(SUM)
+        if self.defect == "tool-name-space":
+            echo["name"] = "echo it"
+        if self.defect == "tool-name-long":
+            echo["name"] = "e" * 130
+        if self.defect == "bad-input-schema":
+            total["inputSchema"] = {"type": "object", "properties": {"a": {"type": 12}}}
+        return [echo, total, ERROR_FIXTURE]
+
+    def handle(self, message: dict[str, Any]) -> list[dict[str, Any]]:
+        method, rid, params = message.get("method"), message.get("id"), message.get("params") or {}
+        d = self.defect
+        if "id" not in message:
+            if d == "notification-answered" and method == "notifications/initialized":
+                return [{"jsonrpc": "2.0", "id": None, "result": {}}]
+            return []
+        if method == "initialize":
+            offered = params.get("protocolVersion")
+            version = offered if offered in SUPPORTED or d == "version-echo" else SUPPORTED[-1]
+            caps: dict[str, Any] = {"tools": {}, "resources": {"subscribe": True}, "prompts": {}, "logging": {}}
+            if d == "tools-undeclared":
+                del caps["tools"]
+            answer: dict[str, Any] = {"protocolVersion": "2.0" if d == "version-bogus" else version}
+            answer["capabilities"] = caps
+            if d != "missing-server-info":
+                answer["serverInfo"] = {"name": "conformance-server", "version": "1.0"}
+            return [result(rid, answer)]
+        if method == "ping":
+            if d == "hang-ping":
+                return []
+            reply = result(rid, {"pong": True} if d == "ping-nonempty" else {})
+            if d == "jsonrpc-1.0":
+                reply["jsonrpc"] = "1.0"
+            if d == "stray-response":
+                return [reply, result(9999, {})]
+            return [reply]
+        handler = getattr(self, "on_" + str(method).replace("/", "_"), None)
+        if handler is None:
+            if d == "unknown-method-result":
+                return [result(rid, {})]
+            return [error(rid, "-32601" if d == "error-code-string" else -32601, f"Method not found: {method}")]
+        answer = handler(params)
+        return [error(rid, *answer[1:]) if answer[0] == "error" else result(rid, answer[1])]
+
+    def on_tools_list(self, params: dict[str, Any]) -> tuple[Any, ...]:
+        tools = self.tools()
+        if params.get("cursor") == "page2":
+            page: dict[str, Any] = {"tools": tools[2:]}
+            if self.defect == "pagination-cycle":
+                page["nextCursor"] = "page2"
+            return ("result", page)
+        return ("result", {"tools": tools[:2], "nextCursor": "page2"})
+
+    def on_tools_call(self, params: dict[str, Any]) -> tuple[Any, ...]:
+        if self.defect == "crash-on-call":
+            sys.exit(3)
+        name, args = params.get("name"), params.get("arguments") or {}
+        if name in (ECHO["name"], "echo it", "e" * 130):
+            if "message" not in args and self.defect != "invalid-args-accepted":
+                return ("result", _text("missing required argument: message", error=True))
+            return ("result", _text(str(args.get("message", ""))))
+        if name == "get_sum":
+            a, b = args.get("a"), args.get("b")
+            if not isinstance(a, (int, float)) or not isinstance(b, (int, float)):
+                return ("result", _text("a and b must be numbers", error=True))
+            total = "three" if self.defect == "structured-mismatch" else a + b
+            return ("result", _text(json.dumps({"sum": total})) | {"structuredContent": {"sum": total}})
+        if name == "test_error_handling":
+            if self.defect == "tool-error-as-jsonrpc":
+                return ("error", -32603, "the tool failed")
+            return ("result", _text("the tool failed on purpose", error=True))
+        if self.defect == "unknown-tool-success":
+            return ("result", _text("ok"))
+        return ("error", -32602, f"Unknown tool: {name}")
+
+    def on_resources_list(self, params: dict[str, Any]) -> tuple[Any, ...]:
+        return ("result", {"resources": RESOURCES})
+
+    def on_resources_templates_list(self, params: dict[str, Any]) -> tuple[Any, ...]:
+        return ("result", {"resourceTemplates": TEMPLATES})
+
+    def on_resources_read(self, params: dict[str, Any]) -> tuple[Any, ...]:
+        uri = params.get("uri")
+        if uri == "demo://text":
+            item: dict[str, Any] = {"uri": uri, "mimeType": "text/plain", "text": "hello"}
+            if self.defect == "resource-text-and-blob":
+                item["blob"] = "aGVsbG8="
+            return ("result", {"contents": [item]})
+        if uri == "demo://blob":
+            return ("result", {"contents": [{"uri": uri, "blob": "aGVsbG8="}]})
+        if self.defect == "resource-not-found-success":
+            return ("result", {"contents": [{"uri": uri, "text": ""}]})
+        code = -32602 if self.defect == "resource-not-found-code" else -32002
+        return ("error", code, f"Resource not found: {uri}")
+
+    def on_resources_subscribe(self, params: dict[str, Any]) -> tuple[Any, ...]:
+        if self.defect == "subscribe-error":
+            return ("error", -32603, "subscriptions are broken")
+        return ("result", {})
+
+    def on_resources_unsubscribe(self, params: dict[str, Any]) -> tuple[Any, ...]:
+        return ("result", {})
+
+    def on_prompts_list(self, params: dict[str, Any]) -> tuple[Any, ...]:
+        return ("result", {"prompts": PROMPTS})
+
+    def on_prompts_get(self, params: dict[str, Any]) -> tuple[Any, ...]:
+        name = params.get("name")
+        if name not in ("greet", "summarize") and self.defect != "prompt-unknown-success":
+            return ("error", -32602, f"Unknown prompt: {name}")
+        role = "system" if self.defect == "prompt-bad-role" else "user"
+        return ("result", {"messages": [{"role": role, "content": {"type": "text", "text": "Hello"}}]})
+
+    def on_logging_setLevel(self, params: dict[str, Any]) -> tuple[Any, ...]:  # noqa: N802 (the method's name)
+        if self.defect == "setlevel-error":
+            return ("error", -32603, "no logging here")
+        return ("result", {})
+
+
+def _text(text: str, error: bool = False) -> dict[str, Any]:
+    out: dict[str, Any] = {"content": [{"type": "text", "text": text}]}
+    return out | ({"isError": True} if error else {})
+
+
+def main(defect: str | None) -> None:
+    logic = Logic(defect)
+    if defect == "stdout-garbage":
+        print("server starting...", flush=True)
+    for line in sys.stdin:
+        try:
+            message = json.loads(line)
+        except ValueError:
+            continue
+        for reply in logic.handle(message):
+            sys.stdout.write(json.dumps(reply) + "\n")
+        sys.stdout.flush()
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    logic: Logic
+    sessions: set[str]
+    counter: list[int]
+    connections: list[socket.socket]
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+    def setup(self) -> None:
+        super().setup()
+        self.request.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # headers and body are two writes
+        self.connections.append(self.request)
+
+    def _send(self, status: int, body: bytes = b"", kind: str = "application/json", extra: Any = ()) -> None:
+        self.send_response(status)
+        if body:
+            self.send_header("Content-Type", kind)
+        for key, value in extra:
+            self.send_header(key, value)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _refused(self, initialize: bool) -> bool:
+        d = self.logic.defect
+        origin = self.headers.get("Origin")
+        if origin and "127.0.0.1" not in origin and "localhost" not in origin and d != "no-origin-check":
+            self._send(403, b'{"error": "forbidden origin"}')
+            return True
+        version = self.headers.get("MCP-Protocol-Version")
+        if version and version not in SUPPORTED and d != "protocol-header-ignored":
+            # as the TypeScript SDK answers it: a JSON-RPC error whose id is null (a transport-level refusal)
+            error = {"code": -32000, "message": "Unsupported protocol version"}
+            refusal = {"jsonrpc": "2.0", "error": error, "id": None}
+            self._send(400, json.dumps(refusal).encode())
+            return True
+        if initialize or d == "no-session-enforcement":
+            return False
+        session = self.headers.get("Mcp-Session-Id")
+        if session is None:
+            self._send(400, b'{"error": "missing Mcp-Session-Id"}')
+            return True
+        if session not in self.sessions:
+            self._send(404, b'{"error": "unknown session"}')
+            return True
+        return False
+
+    def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+        message = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
+        initialize = message.get("method") == "initialize"
+        if self._refused(initialize):
+            return
+        replies = self.logic.handle(message)
+        if "id" not in message:
+            if replies:
+                self._send(200, json.dumps(replies[0]).encode())
+            else:
+                self._send(202)
+            return
+        extra = []
+        if initialize:
+            self.counter[0] += 1
+            session = ("séance-" if self.logic.defect == "session-id-non-ascii" else "s-") + str(self.counter[0])
+            self.sessions.add(session)
+            extra.append(("Mcp-Session-Id", session))
+        if not replies:
+            return  # a hang: the client's deadline ends it
+        kind = "text/plain" if self.logic.defect == "content-type-text" else "application/json"
+        self._send(200, json.dumps(replies[0]).encode(), kind, extra)
+
+    def do_DELETE(self) -> None:  # noqa: N802
+        if self._refused(False):
+            return
+        if self.logic.defect != "no-session-enforcement":
+            self.sessions.discard(self.headers.get("Mcp-Session-Id", ""))
+        self._send(200)
+
+    def do_GET(self) -> None:  # noqa: N802
+        if self.logic.defect == "get-200-json":
+            self._send(200, b"{}")
+        else:
+            self._send(405)
+
+
+class Served:
+    """A running HTTP server: its URL, and `stop()` to end it with every connection it holds."""
+
+    def __init__(self, defect: str | None) -> None:
+        self.connections: list[socket.socket] = []
+        state = {"logic": Logic(defect), "sessions": set(), "counter": [0], "connections": self.connections}
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), type("BoundHandler", (Handler,), state))
+        self.server.daemon_threads = True
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/mcp"
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+        for connection in self.connections:  # a keep-alive connection's thread may still wait on it
+            connection.close()
+
+
+def serve_http(defect: str | None) -> Served:
+    """Serve on a free loopback port in a daemon thread."""
+    return Served(defect)
+
+
+if __name__ == "__main__":
+    main(sys.argv[sys.argv.index("--defect") + 1] if "--defect" in sys.argv else None)

@@ -1,0 +1,187 @@
+"""`mcptest conformance` against a raw server (tests/servers/conformance_server.py) with one defect planted per run:
+each defect is caught by the check named for it and nothing unrelated fails; the clean server passes everything."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from xml.etree import ElementTree
+
+import jsonschema
+import pytest
+
+from mcptest.checks.conformance.report import as_run_report
+from mcptest.checks.conformance.rules import CHECKS
+from mcptest.cli.conformance import render
+from mcptest.run.conformance import ConformanceReport, run_conformance
+from mcptest.suite.models import HttpServer, StdioServer
+from tests.conftest import ROOT, run_cli
+from tests.servers.conformance_server import DEFECTS, serve_http
+
+SERVER = ROOT / "tests" / "servers" / "conformance_server.py"
+
+STDIO = {
+    None: set(),
+    "tool-name-space": {"tools-name-format"},
+    "tool-name-long": {"tools-name-format"},
+    "tools-undeclared": {"capabilities-undeclared"},
+    "unknown-tool-success": {"tools-unknown-tool"},
+    "tool-error-as-jsonrpc": {"tools-error-in-result"},
+    "invalid-args-accepted": {"tools-invalid-arguments"},
+    "bad-input-schema": {"tools-input-schema"},
+    "structured-mismatch": {"tools-structured-content"},
+    "pagination-cycle": {"tools-pagination"},
+    "ping-nonempty": {"ping"},
+    "hang-ping": {"ping"},
+    "stray-response": {"jsonrpc-response-ids"},
+    "jsonrpc-1.0": {"jsonrpc-version"},
+    # the string code breaks every error the server sends: the unknown method's and the undeclared capability's
+    "error-code-string": {
+        "jsonrpc-error-objects", "jsonrpc-unknown-method", "schema-messages", "capabilities-undeclared-code"
+    },
+    # answering every unknown method also answers completion/complete, which it never declared (with no completion)
+    "unknown-method-result": {"jsonrpc-unknown-method", "capabilities-undeclared", "schema-messages"},
+    "version-echo": {"lifecycle-unsupported-version"},
+    "version-bogus": {"lifecycle-version"},
+    "notification-answered": {"jsonrpc-notifications-unanswered"},
+    "stdout-garbage": {"stdio-stdout-clean"},
+    "resource-not-found-success": {"resources-not-found", "resources-not-found-code"},
+    "resource-not-found-code": {"resources-not-found-code"},
+    "resource-text-and-blob": {"resources-read"},
+    "subscribe-error": {"resources-subscribe"},
+    "prompt-bad-role": {"prompts-get", "schema-messages"},
+    "prompt-unknown-success": {"prompts-unknown"},
+    "setlevel-error": {"logging-set-level"},
+    "missing-server-info": {"lifecycle-initialize", "schema-messages"},
+}  # fmt: skip
+HTTP = {
+    None: set(),
+    "session-id-non-ascii": {"http-session-id"},
+    "no-session-enforcement": {"http-session-required", "http-session-deleted"},
+    "no-origin-check": {"http-origin"},
+    "protocol-header-ignored": {"http-protocol-version-header"},
+    "content-type-text": {"http-content-type"},
+    "get-200-json": {"http-get-stream"},
+    "notification-answered": {"http-notification-accepted"},
+    "tool-error-as-jsonrpc": {"tools-error-in-result"},
+}
+
+
+def stdio(defect: str | None, timeout: float = 5.0) -> StdioServer:
+    argv = [sys.executable, str(SERVER), *(["--defect", defect] if defect else [])]
+    return StdioServer(command=argv, connect_timeout_s=timeout, call_timeout_s=timeout)
+
+
+def failing(report: ConformanceReport) -> set[str]:
+    return {o.id for o in report.outcomes if o.status == "fail"}
+
+
+def test_every_planted_defect_is_tested() -> None:
+    assert set(DEFECTS) == {d for d in [*STDIO, *HTTP] if d} | {"crash-on-call"}
+
+
+@pytest.mark.parametrize("defect", list(STDIO), ids=lambda d: d or "clean")
+def test_a_defect_over_stdio_fails_its_check_and_nothing_else(defect: str | None) -> None:
+    timeout = 1.0 if defect == "hang-ping" else 5.0
+    report = run_conformance("raw", stdio(defect, timeout), ROOT, timeout)
+    assert failing(report) == STDIO[defect], [(o.id, o.message) for o in report.outcomes if o.status == "fail"]
+    if defect is None:  # the clean server exercises every family it declares
+        passed = {o.id for o in report.outcomes if o.status == "pass"}
+        assert {"tools-call-result", "tools-structured-content", "resources-subscribe", "prompts-get"} <= passed
+        assert report.tier() == "all MUSTs and SHOULDs pass"
+    if defect == "hang-ping":
+        (ping,) = [o for o in report.outcomes if o.id == "ping"]
+        assert "no answer within 1s" in ping.message
+
+
+@pytest.mark.parametrize("defect", list(HTTP), ids=lambda d: d or "clean")
+def test_a_defect_over_http_fails_its_check_and_nothing_else(defect: str | None) -> None:
+    served = serve_http(defect)
+    try:
+        report = run_conformance("raw", HttpServer(url=served.url), ROOT, 5.0)
+    finally:
+        served.stop()
+    assert failing(report) == HTTP[defect], [(o.id, o.message) for o in report.outcomes if o.status == "fail"]
+    if defect is None:
+        skipped = {o.id for o in report.outcomes if o.status == "skip"}
+        assert skipped == {"jsonrpc-notifications-unanswered", "stdio-stdout-clean", "completion-complete"}
+
+
+def test_a_failure_shows_what_was_sent_and_received() -> None:
+    report = run_conformance("raw", stdio("unknown-tool-success"), ROOT, 5.0)
+    (outcome,) = [o for o in report.outcomes if o.id == "tools-unknown-tool"]
+    assert '"method": "tools/call"' in outcome.evidence and '"text": "ok"' in outcome.evidence
+    assert outcome.level == "MUST" and report.failed()
+
+
+def test_a_server_that_crashes_mid_run_fails_the_remaining_checks_with_its_exit_code() -> None:
+    report = run_conformance("raw", stdio("crash-on-call"), ROOT, 5.0)
+    exited = [o for o in report.outcomes if "server exited (code 3)" in o.message]
+    assert {"tools-call-result", "tools-unknown-tool", "resources-list", "prompts-list"} <= {o.id for o in exited}
+    assert {o.id for o in report.outcomes if o.status == "pass"} >= {"lifecycle-initialize", "ping", "tools-list"}
+
+
+def test_should_failures_warn_unless_fail_on_should() -> None:
+    report = run_conformance("raw", stdio("tool-name-long"), ROOT, 5.0)
+    assert not report.failed("must") and report.failed("should")
+    assert report.counts()["warn"] == 1 and report.tier() == "all MUSTs pass"
+
+    # the run reporters see one row per check: the SHOULD is a failure that fails the run only under --fail-on should
+    run = as_run_report(report, "mcptest conformance", "must")
+    assert len(run.results) == len(CHECKS) and run.summary.ok and run.summary.quarantined == 1
+    assert not as_run_report(report, "mcptest conformance", "should").summary.ok
+    cases = {c.get("name"): c for c in ElementTree.fromstring(render(report, "junit", None, "must")).iter("testcase")}
+    assert cases.keys() == {c.id for c in CHECKS}
+    assert cases["tools-name-format"].find("failure") is not None and cases["ping"].find("failure") is None
+    assert cases["logging-set-level"].find("failure") is None  # a passed check: the clean server declares logging
+    sarif = json.loads(render(report, "sarif", None, "must"))["runs"][0]
+    assert [(r["ruleId"], r["level"]) for r in sarif["results"]] == [("conformance/tools-name-format", "warning")]
+
+
+def test_every_check_has_a_level_and_a_spec_section() -> None:
+    assert len({c.id for c in CHECKS}) == len(CHECKS)
+    for check in CHECKS:
+        assert check.level in ("MUST", "SHOULD") and check.section and check.title
+
+
+def test_a_baseline_passes_listed_failures_and_fails_stale_entries() -> None:
+    config = stdio("unknown-tool-success")
+    report = run_conformance("raw", config, ROOT, 5.0, frozenset({"tools-unknown-tool"}))
+    assert not report.failed() and report.counts()["expected"] == 1
+    report = run_conformance("raw", config, ROOT, 5.0, frozenset({"tools-unknown-tool", "ping"}))
+    (stale,) = [o for o in report.outcomes if o.status == "stale"]
+    assert stale.id == "ping" and "remove it from the baseline" in stale.message and report.failed()
+
+    # SARIF: the listed failure is suppressed, the stale entry is an error; Markdown names both
+    results = {r["ruleId"]: r for r in json.loads(render(report, "sarif", None, "must"))["runs"][0]["results"]}
+    assert results.keys() == {"conformance/tools-unknown-tool", "conformance/ping"}
+    assert results["conformance/tools-unknown-tool"]["suppressions"][0]["kind"] == "external"
+    assert results["conformance/ping"]["level"] == "error" and "suppressions" not in results["conformance/ping"]
+    markdown = render(report, "md", None, "must")
+    assert "**FAIL**" in markdown and "remove it from the baseline" in markdown and "tools-unknown-tool" in markdown
+
+
+def test_cli_json_exit_1_on_a_must_failure_and_a_bad_baseline_is_exit_2(tmp_path: Path) -> None:
+    command = f"{sys.executable} {SERVER} --defect unknown-tool-success"
+    ran = run_cli("conformance", "--command", command, "--json")
+    assert ran.code == 1, ran.stderr
+    data = json.loads(ran.stdout)
+    schema = json.loads((ROOT / "schema" / "conformance.v1.json").read_text())
+    jsonschema.Draft202012Validator(schema).validate(data)
+    assert data["format_version"] == 1 and data["ok"] is False and data["protocol_version"] == "2025-11-25"
+    assert data["tier"] == "MUST failures"
+    assert {c["id"] for c in data["checks"] if c["status"] == "fail"} == {"tools-unknown-tool"}
+
+    baseline = tmp_path / "known.yml"
+    baseline.write_text("- ping\n- tools-unknown-tol\n")
+    ran = run_cli("conformance", "--command", command, "--expected-failures", str(baseline))
+    assert ran.code == 2 and f"{baseline}:2:3: no conformance check 'tools-unknown-tol'" in ran.stderr, ran.stderr
+    assert "tools-unknown-tool" in ran.stderr and "Traceback" not in ran.stderr
+
+
+def test_an_unreachable_server_is_exit_3_with_the_reason() -> None:
+    ran = run_cli("conformance", "--command", "no-such-mcp-server-binary")
+    assert ran.code == 3 and "command not found: no-such-mcp-server-binary" in ran.stderr, ran.stderr
+    ran = run_cli("conformance", "--url", "http://127.0.0.1:9/mcp", "--timeout", "3")
+    assert ran.code == 3 and "Connect" in ran.stderr and "Traceback" not in ran.stderr, ran.stderr
