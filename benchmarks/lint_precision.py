@@ -21,7 +21,7 @@ A finding that concerns several fields (`pointers`) covers the label of each; on
 across tools (`also`) covers its label on each of them. Prints the figures, a per-rule
 table, and any reported finding without a label (the test in tests/lint/test_real_precision.py fails on one).
 
-    python benchmarks/lint_precision.py [--strict] [--select CODES] [--group tuned|tuning|held_out|held_out_2|held_out_3]
+    python benchmarks/lint_precision.py [--strict] [--select CODES] [--group GROUP (tuned, tuning, held_out, ...)]
 """
 
 from __future__ import annotations
