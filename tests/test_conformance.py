@@ -139,6 +139,15 @@ def test_should_failures_warn_unless_fail_on_should() -> None:
     assert [(r["ruleId"], r["level"]) for r in sarif["results"]] == [("conformance/tools-name-format", "warning")]
 
 
+def test_an_older_protocol_version_is_offered_checked_against_its_schema_and_its_own_rules() -> None:
+    """2025-06-18 has no tool-name rule (it came in 2025-11-25): a name with a space is skipped there, not warned."""
+    report = run_conformance("raw", stdio("tool-name-space"), ROOT, 5.0, version="2025-06-18")
+    assert report.protocol_version == report.offered_version == "2025-06-18"
+    (names,) = [o for o in report.outcomes if o.id == "tools-name-format"]
+    assert names.status == "skip" and names.message == "not in protocol 2025-06-18 (since 2025-11-25)"
+    assert not failing(report) and report.tier() == "all MUSTs and SHOULDs pass"
+
+
 def test_every_check_has_a_level_and_a_spec_section() -> None:
     assert len({c.id for c in CHECKS}) == len(CHECKS)
     for check in CHECKS:
@@ -178,6 +187,9 @@ def test_cli_json_exit_1_on_a_must_failure_and_a_bad_baseline_is_exit_2(tmp_path
     ran = run_cli("conformance", "--command", command, "--expected-failures", str(baseline))
     assert ran.code == 2 and f"{baseline}:2:3: no conformance check 'tools-unknown-tol'" in ran.stderr, ran.stderr
     assert "tools-unknown-tool" in ran.stderr and "Traceback" not in ran.stderr
+
+    ran = run_cli("conformance", "--command", command, "--protocol-version", "2024-11-05")
+    assert ran.code == 2 and "--protocol-version: mcptest checks 2025-06-18, 2025-11-25" in ran.stderr, ran.stderr
 
 
 def test_an_unreachable_server_is_exit_3_with_the_reason() -> None:

@@ -32,6 +32,10 @@ def conformance(
     url: UrlOpt = None,
     header: HeaderOpt = None,
     timeout: Annotated[float, typer.Option("--timeout", help="Seconds for start-up and for each probe.")] = 10.0,
+    protocol_version: Annotated[
+        str | None,
+        typer.Option("--protocol-version", help="The protocol version to offer and check (default: the newest)."),
+    ] = None,
     reporter: Annotated[
         str,
         typer.Option(
@@ -61,12 +65,17 @@ def conformance(
     check_output(output)
     if fail_on not in FAIL_ON:
         raise usage_error(f"--fail-on: expected one of {', '.join(FAIL_ON)}, got {fail_on!r}")
+    from mcptest.checks.conformance.messages import SCHEMA_VERSIONS
+
+    version = protocol_version or SCHEMA_VERSIONS[-1]
+    if version not in SCHEMA_VERSIONS:
+        raise usage_error(f"--protocol-version: mcptest checks {', '.join(SCHEMA_VERSIONS)}; got {version!r}")
     expected = _baseline(expected_failures) if expected_failures else frozenset()
     usage = "mcptest conformance SUITE --server NAME (or --command, --url)"
     sources = resolve_sources(suite, server, None, command, url, header, timeout, usage=usage)
     name, config = sources.one()
     try:
-        report = run_conformance(name, config, sources.base_dir, timeout, expected)
+        report = run_conformance(name, config, sources.base_dir, timeout, expected, version)
     except Unreachable as exc:
         print(f"mcptest: server '{name}': {exc.message}", file=sys.stderr)
         if exc.stderr:

@@ -40,12 +40,17 @@ class Unreachable(Exception):
 
 
 def run_conformance(
-    name: str, config: Any, base_dir: Path, timeout: float | None = None, expected: frozenset[str] = frozenset()
+    name: str,
+    config: Any,
+    base_dir: Path,
+    timeout: float | None = None,
+    expected: frozenset[str] = frozenset(),
+    version: str = OFFERED_VERSION,
 ) -> ConformanceReport:
-    """Probe the server, judge what it sent, and apply the baseline of expected failures; Unreachable (exit 3) when
-    it cannot be started or reached."""
+    """Probe the server offering protocol `version` (one of SCHEMA_VERSIONS), judge what it sent, and apply the
+    baseline of expected failures; Unreachable (exit 3) when it cannot be started or reached."""
     start = time.perf_counter()
-    transcript, stderr = anyio.run(probe, config, base_dir, timeout)
+    transcript, stderr = anyio.run(probe, config, base_dir, timeout, version)
     outcomes = []
     for check, verdict in judge(transcript):
         status = verdict.status
@@ -98,11 +103,13 @@ def _channel(config: Any, base_dir: Path, transcript: Transcript, timeout: float
     raise Unreachable(f"conformance cannot run on a {type(config).__name__}")
 
 
-async def probe(config: Any, base_dir: Path, timeout: float | None = None) -> tuple[Transcript, str]:
+async def probe(
+    config: Any, base_dir: Path, timeout: float | None = None, version: str = OFFERED_VERSION
+) -> tuple[Transcript, str]:
     """Run every probe on one server; the transcript, and the server's stderr (stdio)."""
     timeout = timeout or config.call_timeout_s
     transport = "http" if isinstance(config, HttpServer) else "stdio"
-    transcript = Transcript(transport, OFFERED_VERSION)
+    transcript = Transcript(transport, version)
     side = Transcript(transport, UNSUPPORTED_VERSION)
     channel = _channel(config, base_dir, transcript, timeout)
     refused: Unreachable | None = None
@@ -137,7 +144,7 @@ async def _unsupported_version(channel: Channel) -> None:
 
 
 async def _drive(ch: Channel, t: Transcript) -> None:
-    init = await ch.request("initialize", "initialize", _initialize(OFFERED_VERSION))
+    init = await ch.request("initialize", "initialize", _initialize(t.offered_version))
     if init.problem and (init.status is None):
         raise Unreachable(init.problem, ch.stderr_tail())  # type: ignore[attr-defined]
     if isinstance(ch, HttpChannel):
@@ -295,7 +302,7 @@ async def _complete(ch: Channel, t: Transcript) -> None:
 
 async def _http(ch: HttpChannel, t: Transcript) -> None:
     await ch.request("http:bad-protocol-version", "ping", headers={"MCP-Protocol-Version": UNSUPPORTED_VERSION})
-    await ch.request("http:origin", "initialize", _initialize(OFFERED_VERSION), session=False,
+    await ch.request("http:origin", "initialize", _initialize(t.offered_version), session=False,
                      headers={"Origin": "http://evil.example"})  # fmt: skip
     await ch.bare("http:get", "GET", {"Accept": "text/event-stream"})
     if ch.session_id is None:
