@@ -41,13 +41,23 @@ def fuzz(
     replay: Annotated[
         str | None, typer.Option("--replay", help="Make one call with this JSON input (with one --tool).")
     ] = None,
-    json_output: Annotated[bool, typer.Option("--json", help="Print the report as JSON on stdout.")] = False,
-    sarif: Annotated[bool, typer.Option("--sarif", help="Print the findings as SARIF 2.1.0.")] = False,
+    reporter: Annotated[
+        str,
+        typer.Option(
+            "--reporter", "-r", help="pretty, json, sarif, junit, md or html (junit/md/html: one test row per tool)."
+        ),
+    ] = "pretty",
+    output: Annotated[
+        str | None, typer.Option("--output", "-o", help="Write the report here (default: stdout).")
+    ] = None,
+    json_output: Annotated[bool, typer.Option("--json", help="Same as -r json.")] = False,
+    sarif: Annotated[bool, typer.Option("--sarif", help="Same as -r sarif.")] = False,
     fail_on: Annotated[str, typer.Option("--fail-on", help="error, warning, info or never.")] = "error",
     no_color: Annotated[bool, typer.Option("--no-color", help="No ANSI colour.")] = False,
     debug: Annotated[bool, typer.Option("--debug", help="Log the SDK's debug output to stderr.")] = False,
 ) -> int:
     """Fuzz a server's tools from their inputSchemas; exit 1 on a finding at --fail-on (default: error)."""
+    from mcptest.cli.common import check_output
     from mcptest.core.errors import usage_error
     from mcptest.core.printable import printable
     from mcptest.fuzz.report import FAIL_ON
@@ -56,6 +66,10 @@ def fuzz(
     from mcptest.server.session import ServerUnavailable
     from mcptest.server.surfaces import chosen_server
 
+    reporter = "sarif" if sarif else "json" if json_output else reporter
+    if reporter not in REPORTS:
+        raise usage_error(f"--reporter: unknown format '{reporter}'; formats are {', '.join(REPORTS)}")
+    check_output(output)
     if fail_on not in FAIL_ON:
         raise usage_error(f"--fail-on: expected one of {', '.join(FAIL_ON)}, got {fail_on!r}")
     if cases < 1:
@@ -89,15 +103,31 @@ def fuzz(
         if exc.stderr:
             print(printable(exc.stderr), file=sys.stderr)
         return ExitCode.FAILED
-    if sarif:
+    if reporter == "pretty" and output is None:
+        print_report(report, no_color)
+    else:
+        from mcptest.cli.common import emit
+
+        emit(render(report, reporter, suite), output, f"the {reporter} report")
+    return ExitCode.OK if report.ok else ExitCode.FAILED
+
+
+REPORTS = ("pretty", "json", "sarif", "junit", "md", "html")
+
+
+def render(report: FuzzReport, reporter: str, suite: str | None) -> str:
+    """The fuzz report in one of `REPORTS`: its own JSON and SARIF, or JUnit/Markdown/HTML (and pretty, to a file)
+    through the run reporters, over the report as one test row per tool (the suite file, if any, as their file)."""
+    if reporter == "json":
+        return json.dumps(report.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
+    if reporter == "sarif":
         from mcptest.fuzz.sarif import fuzz_sarif
 
-        sys.stdout.write(fuzz_sarif(report, suite))
-    elif json_output:
-        sys.stdout.write(json.dumps(report.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n")
-    else:
-        print_report(report, no_color)
-    return ExitCode.OK if report.ok else ExitCode.FAILED
+        return fuzz_sarif(report, suite)
+    from mcptest.fuzz.report import as_run_report
+    from mcptest.report.formats import REPORTERS
+
+    return REPORTERS[reporter](as_run_report(report, suite or "mcptest fuzz"), False)
 
 
 def _naming(suite: str | None, name: str, command: str | None, url: str | None) -> list[str]:

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from mcptest.agent.plan import RecordMode
     from mcptest.records.report import Report
     from mcptest.run.selection import Selection
-    from mcptest.run.telemetry import ExportTarget
+    from mcptest.run.telemetry import ExportTarget, LiveTelemetry
     from mcptest.suite.models import Suite
 
 
@@ -168,12 +168,13 @@ def run(
 
     try:
         mode = progress_mode(quiet or reporter == "agent")  # the agent reporter: no progress on either stream
+        live = _live(telemetry)
         with live_progress(mode, len(select(loaded, selection))) as progress:
             options.on_progress = progress.on_agent_runs
             result = anyio.run(
                 lambda: run_suite(
                     loaded, selection, agents_options=options, state=state, snapshots=snapshots,
-                    on_result=progress.on_result, workers=workers, fail_fast=fail_fast,
+                    on_result=progress.on_result, workers=workers, fail_fast=fail_fast, telemetry=live,
                 )
             )  # fmt: skip
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM: servers are stopped; report what finished
@@ -194,10 +195,10 @@ def run(
     emit(render(result.report), output, f"the {reporter} report")
     annotate_run(result.report, annotating)
     _remember(result.report, history_at, shard)
-    if telemetry is not None:  # after the report: an export never delays or changes it
+    if live is not None:  # after the report: an export never delays or changes it
         from mcptest.run.telemetry import export_run
 
-        if (warning := export_run(result.report, result.agent_runs, telemetry, state.secrets)) is not None:
+        if (warning := export_run(result.report, result.agent_runs, live, state.secrets)) is not None:
             print(f"mcptest: warning: {printable(warning)}", file=sys.stderr)
     if result.report.summary.not_run:
         print(f"mcptest: -x: stopped at the first failure; {result.report.summary.not_run} not run", file=sys.stderr)
@@ -214,6 +215,15 @@ def _remember(report: Report, url: str | None, shard: str | None) -> None:
 
     if (warning := record_run(report, url, environ=os.environ, shard=shard)) is not None:
         print(printable(warning), file=sys.stderr)
+
+
+def _live(target: ExportTarget | None) -> LiveTelemetry | None:
+    """The tracer of a run that exports: its sessions' request hook (None, and no hook, when nothing exports)."""
+    if target is None:
+        return None
+    from mcptest.run.telemetry import LiveTelemetry
+
+    return LiveTelemetry(target)
 
 
 def _telemetry(endpoint: str | None, file: str | None, content: bool) -> ExportTarget | None:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from mcptest.fuzz.classify import RANK, SEVERITY
+
+if TYPE_CHECKING:
+    from mcptest.records.report import Report
 
 FAIL_ON = ("error", "warning", "info", "never")
 
@@ -74,3 +77,66 @@ def failed(findings: list[FuzzFinding], fail_on: str) -> bool:
     if fail_on == "never":
         return False
     return any(RANK[f.severity] >= RANK[fail_on] for f in findings)
+
+
+def as_run_report(report: FuzzReport, file: str) -> Report:
+    """The fuzz run as a test-run Report, for the run reporters (JUnit, Markdown, HTML) to render: one row per tool
+    (`fuzz TOOL`, kind `fuzz`), failed when it has a finding at or above `fail_on` (one failure line per such
+    finding: class, detail, minimal input, replay line), skipped when held back, its calls and per-class counts as
+    targets (a held-back tool's reason is in the fuzz report only: a run row has no field for it). `file` names
+    where the server came from (the suite, or `mcptest fuzz`)."""
+    from datetime import UTC, datetime, timedelta
+
+    from mcptest import __version__
+    from mcptest.expect.failure import AssertionFailure
+    from mcptest.records.report import Report, Status, TestResult, summarize
+
+    rows: list[TestResult] = []
+    for tool in report.tools:
+        mine = [f for f in report.findings if f.tool == tool.tool and failed([f], report.fail_on)]
+        failures = [
+            AssertionFailure(
+                target=f"classes.{f.kind}",
+                matcher="floor",
+                expected=0,
+                actual=tool.counts.get(f.kind, 0),
+                message=f"{f.severity} {f.kind}: {f.detail}; minimal input {_compact(f.input)}; replay: {f.replay}",
+            )
+            for f in mine
+        ]
+        status = Status.SKIPPED if tool.skipped else Status.FAILED if failures else Status.PASSED
+        targets: dict[str, float | int | None] = {
+            "cases": tool.cases,
+            "valid_cases": tool.valid_cases,
+            "invalid_cases": tool.invalid_cases,
+        }
+        targets.update({f"classes.{kind}": n for kind, n in tool.counts.items()})
+        rows.append(
+            TestResult(
+                name=f"fuzz {tool.tool}",
+                kind="fuzz",
+                server=report.server,
+                tool=tool.tool,
+                file=file,
+                line=1,
+                status=status,
+                duration_ms=round(tool.seconds * 1000, 3),
+                failures=failures,
+                targets=targets,
+            )
+        )
+    started = datetime.now(UTC) - timedelta(seconds=report.seconds)
+    return Report(
+        mcptest_version=__version__,
+        suite=file,
+        started_at=started.isoformat(),
+        duration_ms=round(report.seconds * 1000, 3),
+        results=rows,
+        summary=summarize(rows),
+    )
+
+
+def _compact(value: Any) -> str:
+    import json
+
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))

@@ -31,6 +31,7 @@ SKIP_ORPHAN = "orphan: its parent span is not in the file"
 SKIP_SKEW = "clock skew: it ends before it starts, or starts before its parent"
 SKIP_NESTED = "a tool span inside another tool span (the same call)"
 SKIP_UNGROUPED = "its trace has no `group_by` attribute"
+SKIP_TEST = "a request of an mcptest tool, resource or prompt test (no agent run)"
 
 # What each trace field is called when a gate needs it and the source did not supply it.
 FIELD_ARGS = "tool call arguments"
@@ -382,6 +383,8 @@ def _usable(by_id: dict[str, _Span], skipped: dict[str, int]) -> list[_Span]:
             skip(SKIP_SKEW)
         elif kind == "tool" and _inside_tool(span, by_id):
             skip(SKIP_NESTED)
+        elif parent is not None and "mcptest.test.kind" in parent.attrs:  # an exported run's own test requests
+            skip(SKIP_TEST)
         else:
             out.append(span)
     return out

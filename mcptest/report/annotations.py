@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from mcptest.core.printable import printable
+from mcptest.expect.failure import AssertionFailure
 from mcptest.records.report import GateReport, Report, Status, TestResult
 
 if TYPE_CHECKING:
@@ -40,6 +42,10 @@ class Annotation:
     """What kind of thing it is: `test-assertion`, `test-error`, `gate/BLOCK`, or a rule code (`DESC-001`)."""
     severity: str | None = None
     """A Code Quality severity that overrides the one the level gives (`critical` for a critical lint finding)."""
+    key: str | None = None
+    """What stays the same while the failure does (an assertion as written, a rule at a tool), for the Code Quality
+    fingerprint; the message is used when None. A message carries the values found (`got 7`), which change from
+    one pipeline to the next: GitLab would show the same failure as fixed and new again."""
 
 
 def annotation_mode(flag: str, environ: Mapping[str, str]) -> str:
@@ -71,12 +77,19 @@ def _test(r: TestResult) -> list[Annotation]:
     title = r.name + (f" [{r.model}]" if r.model else "") + (f" #{r.run}" if r.run else "")
     level: Level = "warning" if r.quarantined is not None else "error"
     out = [
-        Annotation(level, r.file, f.line or r.line, f.col if f.line else None, title, f.text(), "test-assertion")
+        Annotation(
+            level, r.file, f.line or r.line, f.col if f.line else None, title, f.text(), "test-assertion", key=_key(f)
+        )
         for f in r.failures
     ]
     if r.error or not out:
-        out.append(Annotation(level, r.file, r.line, None, title, r.error or "failed", "test-error"))
+        out.append(Annotation(level, r.file, r.line, None, title, r.error or "failed", "test-error", key="error"))
     return out
+
+
+def _key(f: AssertionFailure) -> str:
+    """An assertion as written: its target, matcher and expected value (not the value found)."""
+    return json.dumps([f.target, f.matcher, f.expected], sort_keys=True, default=str)
 
 
 def _gate(g: GateReport) -> list[Annotation]:
@@ -84,12 +97,12 @@ def _gate(g: GateReport) -> list[Annotation]:
     level: Level = "warning" if g.quarantined is not None or g.status == Status.INCOMPLETE else "error"
     check = f"gate/{g.block}"
     out = [
-        Annotation(level, g.file, f.line or g.line, f.col if f.line else None, title, f.text(), check)
+        Annotation(level, g.file, f.line or g.line, f.col if f.line else None, title, f.text(), check, key=_key(f))
         for f in g.failures
     ]
     if g.status == Status.INCOMPLETE:
         text = f"no verdict: judged on {g.runs} of {g.runs_asked} runs"
-        out.append(Annotation(level, g.file, g.line, None, title, text, check))
+        out.append(Annotation(level, g.file, g.line, None, title, text, check, key="incomplete"))
     return out or [Annotation(level, g.file, g.line, None, title, f"the {g.block} gate failed", check)]
 
 
@@ -121,8 +134,12 @@ def codequality(annotations: Iterable[Annotation]) -> str:
     """The annotations as a GitLab Code Quality report (a JSON array; one issue each, with a fingerprint that stays
     the same from one pipeline to the next while the failure does)."""
     issues = []
+    seen: Counter[str] = Counter()
     for a in annotations:
-        key = "\x00".join((a.check, a.file, a.title, a.message))
+        key = "\x00".join((a.check, a.file, a.title, a.message if a.key is None else a.key))
+        seen[key] += 1
+        if seen[key] > 1:  # GitLab keeps one issue per fingerprint: the same assertion twice in one test stays two
+            key += f"\x00{seen[key]}"
         issues.append(
             {
                 "description": printable(f"{a.title}: {a.message}"),

@@ -25,9 +25,10 @@ from mcptest.run.quarantine import quarantine_in_force
 from mcptest.run.rows import failed_row
 from mcptest.run.selection import Selection
 from mcptest.run.state import RunState, crash_message
-from mcptest.run.telemetry import AgentRunSet
+from mcptest.run.telemetry import AgentRunSet, LiveTelemetry
 from mcptest.run.workers import run_all
 from mcptest.server.session import ServerConfig, SessionPool
+from mcptest.suite.blocks.fuzz import FuzzBlock
 from mcptest.suite.models import Suite
 
 Clock = Callable[[], datetime]
@@ -76,13 +77,14 @@ async def run_suite(
     snapshots: SnapshotStore | None = None,
     workers: int = 1,
     fail_fast: bool = False,
+    telemetry: LiveTelemetry | None = None,
 ) -> RunResult:
     """Run the selected tool tests, then the agent tests (recorded, replayed or live), one session per server.
 
     `state` collects the results as they finish, so a caller can still report them when the run is interrupted.
     With `pool` (already entered), its sessions are used and left open: the pytest plugin keeps one per worker.
     `workers` tool, resource and prompt tests run at once (`mcptest.run.workers`); `fail_fast` starts none after the
-    first failure, and no agent test.
+    first failure, and no agent test. `telemetry` traces each request of the tests while they run (export).
     """
     selection = selection or Selection()
     options = agents_options or AgentOptions()
@@ -96,13 +98,18 @@ async def run_suite(
     state.quarantine, expired = quarantine_in_force(suite, started.date())
     not_ready: list[bool] = []
     configs: dict[str, ServerConfig] = {**suite.servers, **(servers or {})}
-    shared = contextlib.nullcontext(pool) if pool else SessionPool(configs, base_dir=Path(suite.file).parent)
+    if telemetry is not None:
+        telemetry.secrets = state.secrets
+    shared = contextlib.nullcontext(pool) if pool else SessionPool(configs, Path(suite.file).parent, telemetry)
     store = snapshots or SnapshotStore(Path(suite.file).parent, ci=in_ci())
     async with _snapshots_on(shared, store) as pool:
         await pool.start_early(getattr(tests[0], "server", None) if tests else None)
 
         async def run_one(test: Test) -> tuple[TestResult, bool]:
             try:
+                if telemetry is not None:
+                    with telemetry.test(report_fields(test, suite.file)["name"]):
+                        return await run_test(test, pool, suite, state.tally)
                 return await run_test(test, pool, suite, state.tally)
             except Exception as exc:  # a bug while checking one test must not lose the others' results
                 return failed_row(report_fields(test, suite.file), time.perf_counter(), crash_message(exc), ""), False
@@ -128,8 +135,9 @@ async def run_suite(
         for agent in agents:
             for trace in traces_of(agent, live):
                 state.tally.trace(trace)
-        calls_ran = sum(isinstance(t, CallTest) for t, r in zip(tests, ran.results, strict=True) if r is not None)
-        in_suite = len(suite.tools) + len(suite.resources) + len(suite.prompts) + len(suite.agents)
+        reaching = (CallTest, FuzzBlock)  # the tests whose calls coverage counts, besides the agents
+        calls_ran = sum(isinstance(t, reaching) for t, r in zip(tests, ran.results, strict=True) if r is not None)
+        in_suite = len(suite.tools) + len(suite.resources) + len(suite.prompts) + len(suite.agents) + len(suite.fuzz)
         state.coverage = await measure_run(pool, state.tally, suite, calls_ran + len(agents), in_suite)
     agent_runs = [AgentRunSet(a.name, a.model, "recorded", a.recorded_runs()) for a in agents if a.recorded]
     agent_runs += [AgentRunSet(c.cell.test.name, c.cell.model, c.cell.mode.value, c.traces) for c in live.cells]

@@ -6,15 +6,22 @@ the run, one per result row and one per gate block; each agent run its own trace
 recorded run and marked `mcptest.replayed` when it was not run live. Contents (prompt, answer, arguments,
 results, the catalog) only when asked for, always with the run's secrets masked.
 
+While the run runs, `LiveTelemetry` is the sessions' request hook (`mcptest.server.tracing`): every MCP request
+a tool, resource or prompt test sends gets its own client span, timed as it ran, under its test's span, and its
+trace context goes to the server in the request's `params._meta`. A run that exports nothing installs no hook.
+
 The SDK is imported only here and only when an export was asked for. Exporting never changes a verdict: the
 spans are sent once, at the end, bounded by `FLUSH_S`; a failure is one warning.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -23,6 +30,7 @@ from mcptest import __version__
 from mcptest.core.redact import redact_data
 from mcptest.records.report import Report, Status, TestResult
 from mcptest.records.trace import Trace
+from mcptest.server.tracing import RequestInfo
 
 if TYPE_CHECKING:
     from opentelemetry.sdk.trace import ReadableSpan
@@ -89,21 +97,150 @@ def export_target(
     return ExportTarget(endpoint=url, file=file, content=content)
 
 
-def export_run(
-    report: Report, agent_runs: Sequence[AgentRunSet], target: ExportTarget, secrets: set[str]
-) -> str | None:
-    """Send the run's spans; None when every destination took them, else the one warning to print."""
-    from opentelemetry.sdk.resources import Resource
-    from opentelemetry.sdk.trace import TracerProvider
+_TEST_SPAN: ContextVar[Any] = ContextVar("mcptest_test_span", default=None)
+"""The OpenTelemetry context of the test whose requests are being sent (each test runs in its own task)."""
 
-    provider = TracerProvider(resource=Resource.create({"service.name": "mcptest", "service.version": __version__}))
-    collected = _Collector()
-    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 
-    provider.add_span_processor(SimpleSpanProcessor(collected))  # type: ignore[arg-type]  # duck-typed exporter
-    tracer = provider.get_tracer(SCOPE, __version__)
-    _Builder(tracer, target.content, secrets).run(report, agent_runs)
-    provider.shutdown()
+class LiveTelemetry:
+    """The run's tracer from its start: the request hook of its sessions, then the builder of the other spans.
+
+    The run's and each test's span ids are chosen when the run and the test start, so the request spans made
+    meanwhile are their children; the run and test spans themselves are built at the end, from the report,
+    with those ids.
+    """
+
+    def __init__(self, target: ExportTarget) -> None:
+        from opentelemetry.sdk.resources import Resource
+        from opentelemetry.sdk.trace import TracerProvider
+        from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+
+        self.target = target
+        self.secrets: set[str] = set()
+        """The run's secrets, masked in any content a span carries (set by the runner once it knows them)."""
+        self.ids = _PresetIds()
+        self.provider = TracerProvider(
+            resource=Resource.create({"service.name": "mcptest", "service.version": __version__}),
+            id_generator=self.ids,  # type: ignore[arg-type]  # duck-typed: the SDK is imported only here, lazily
+        )
+        self.collected = _Collector()
+        self.provider.add_span_processor(SimpleSpanProcessor(self.collected))  # type: ignore[arg-type]
+        self.tracer = self.provider.get_tracer(SCOPE, __version__)
+        self.trace_id = self.ids.generate_trace_id()
+        self.run_span_id = self.ids.generate_span_id()
+        self.test_span_ids: dict[str, int] = {}
+        self.test_times: dict[str, tuple[int, int]] = {}
+        """When each test ran (ns since the epoch), for its span: the report has durations only."""
+
+    @contextlib.contextmanager
+    def test(self, name: str) -> Iterator[None]:
+        """The requests sent meanwhile (in this task) belong to test `name`."""
+        from opentelemetry import trace
+        from opentelemetry.trace import NonRecordingSpan, SpanContext, TraceFlags
+
+        span_id = self.test_span_ids.setdefault(name, self.ids.generate_span_id())
+        parent = SpanContext(self.trace_id, span_id, is_remote=False, trace_flags=TraceFlags(TraceFlags.SAMPLED))
+        token = _TEST_SPAN.set(trace.set_span_in_context(NonRecordingSpan(parent)))
+        start = time.time_ns()
+        try:
+            yield
+        finally:
+            _TEST_SPAN.reset(token)
+            self.test_times.setdefault(name, (start, time.time_ns()))
+
+    def begin(self, request: RequestInfo) -> tuple[Any, dict[str, str]]:
+        """A client span for the request (`{mcp.method.name} {target}`), and its W3C trace context to send."""
+        from opentelemetry import trace
+        from opentelemetry.trace import SpanKind
+        from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapPropagator
+
+        parent = _TEST_SPAN.get()
+        if parent is None:  # outside a test (an agent run's calls are spans of its own trace, built from it)
+            return None, {}
+        params, method = request.params, request.method
+        name = params.get("name") if method in ("tools/call", "prompts/get") else None
+        attrs: dict[str, Any] = {
+            "mcp.method.name": method,
+            "mcptest.server": request.server,
+            "network.transport": request.transport,
+        }
+        if request.request_id is not None:
+            attrs["jsonrpc.request.id"] = str(request.request_id)
+        if request.session_id is not None:
+            attrs["mcp.session.id"] = request.session_id
+        if request.protocol_version is not None:
+            attrs["mcp.protocol.version"] = request.protocol_version
+        if method == "tools/call":
+            attrs["gen_ai.operation.name"] = "execute_tool"
+            if isinstance(name, str):
+                attrs["gen_ai.tool.name"] = name
+            if self.target.content and "arguments" in params:
+                attrs["gen_ai.tool.call.arguments"] = _masked(params["arguments"], self.secrets)
+        elif method == "prompts/get" and isinstance(name, str):
+            attrs["gen_ai.prompt.name"] = name
+        if isinstance(uri := params.get("uri"), str):
+            attrs["mcp.resource.uri"] = uri
+        span_name = f"{method} {name}" if isinstance(name, str) else method
+        span = self.tracer.start_span(span_name, context=parent, kind=SpanKind.CLIENT, attributes=attrs)
+        carrier: dict[str, str] = {}
+        TraceContextTextMapPropagator().inject(carrier, context=trace.set_span_in_context(span))
+        return span, carrier
+
+    def end(self, token: Any, result: Any, error: BaseException | None) -> None:
+        """End the request's span: `error.type` is the JSON-RPC error code, `tool_error` for an `isError` result."""
+        if token is None:
+            return
+        from opentelemetry.trace import StatusCode
+
+        span: Span = token
+        if error is not None:
+            code = getattr(getattr(error, "error", None), "code", None)
+            kind = str(code) if isinstance(code, int) else type(error).__qualname__
+            span.set_attribute("error.type", kind)
+            if isinstance(code, int):
+                span.set_attribute("rpc.response.status_code", kind)
+            span.set_status(StatusCode.ERROR, str(error)[:200])
+        elif isinstance(result, dict) and result.get("isError") is True:
+            span.set_attribute("error.type", "tool_error")
+            span.set_status(StatusCode.ERROR)
+        has_result = isinstance(result, dict) and ("content" in result or "structuredContent" in result)
+        if error is None and self.target.content and has_result:
+            span.set_attribute("gen_ai.tool.call.result", _masked(result, self.secrets))
+        span.end()
+
+
+class _PresetIds:
+    """Random ids, except the next ones asked for when preset (the run's and tests' spans, chosen early)."""
+
+    def __init__(self) -> None:
+        from opentelemetry.sdk.trace.id_generator import RandomIdGenerator
+
+        self._random = RandomIdGenerator()
+        self.next_trace: list[int] = []
+        self.next_span: list[int] = []
+
+    def generate_trace_id(self) -> int:
+        return self.next_trace.pop() if self.next_trace else self._random.generate_trace_id()
+
+    def generate_span_id(self) -> int:
+        return self.next_span.pop() if self.next_span else self._random.generate_span_id()
+
+    def is_trace_id_random(self) -> bool:
+        """The preset ids were drawn by the same random generator."""
+        return True
+
+
+def _masked(value: Any, secrets: set[str]) -> str:
+    masked = redact_data(value, secrets)
+    return masked if isinstance(masked, str) else json.dumps(masked, ensure_ascii=False)
+
+
+def export_run(report: Report, agent_runs: Sequence[AgentRunSet], live: LiveTelemetry, secrets: set[str]) -> str | None:
+    """Send the run's spans (the requests' already made, the rest built now); None when every destination took
+    them, else the one warning to print."""
+    target = live.target
+    _Builder(live, target.content, secrets).run(report, agent_runs)
+    live.provider.shutdown()
+    collected = live.collected
     problems = []
     if target.file is not None:
         try:
@@ -198,8 +335,9 @@ def _nanos(moment: datetime) -> int:
 class _Builder:
     """Builds the spans of one finished run with their recorded times."""
 
-    def __init__(self, tracer: Tracer, content: bool, secrets: set[str]) -> None:
-        self.tracer = tracer
+    def __init__(self, live: LiveTelemetry, content: bool, secrets: set[str]) -> None:
+        self.live = live
+        self.tracer: Tracer = live.tracer
         self.content = content
         self.secrets = secrets
 
@@ -209,6 +347,7 @@ class _Builder:
 
     def run(self, report: Report, agent_runs: Sequence[AgentRunSet]) -> None:
         from opentelemetry import trace
+        from opentelemetry.context import Context
         from opentelemetry.trace import SpanKind
 
         start = _nanos(datetime.fromisoformat(report.started_at))
@@ -224,7 +363,11 @@ class _Builder:
             "mcptest.gates.total": s.gates.total,
             "mcptest.gates.failed": s.gates.failed,
         }
-        root = self.tracer.start_span("mcptest run", kind=SpanKind.INTERNAL, start_time=start, attributes=attrs)
+        self.live.ids.next_trace.append(self.live.trace_id)
+        self.live.ids.next_span.append(self.live.run_span_id)
+        root = self.tracer.start_span(
+            "mcptest run", context=Context(), kind=SpanKind.INTERNAL, start_time=start, attributes=attrs
+        )
         _status(root, s.ok, "the run failed")
         ctx = trace.set_span_in_context(root)
         at = start
@@ -233,7 +376,9 @@ class _Builder:
             by_test.setdefault(runs.test, []).append(runs)
         test_spans: dict[str, Span] = {}
         for result in report.results:
-            span = self._test(result, ctx, at)
+            if result.name not in test_spans and (preset := self.live.test_span_ids.get(result.name)) is not None:
+                self.live.ids.next_span.append(preset)  # the id its request spans already name as their parent
+            span = self._test(result, ctx, at, self.live.test_times.get(result.name))
             test_spans.setdefault(result.name, span)
             at += int(result.duration_ms * 1e6)
         for gate in report.gates:
@@ -254,7 +399,7 @@ class _Builder:
                 self._agent(runs, i, t, start, link)
         root.end(end_time=max(end, at))
 
-    def _test(self, result: TestResult, ctx: Any, at: int) -> Span:
+    def _test(self, result: TestResult, ctx: Any, at: int, ran: tuple[int, int] | None) -> Span:
         attrs: dict[str, Any] = {
             "mcptest.test.name": result.name,
             "mcptest.test.kind": result.kind,
@@ -269,11 +414,12 @@ class _Builder:
         }
         if result.error:
             attrs["error.type"] = "mcptest.test_error"
-        span = self.tracer.start_span(f"test {result.name}", context=ctx, start_time=at, attributes=attrs)
+        start, end = ran or (at, at + int(result.duration_ms * 1e6))  # as it ran, else laid out in report order
+        span = self.tracer.start_span(f"test {result.name}", context=ctx, start_time=start, attributes=attrs)
         for j in result.judgements:
-            self._evaluation(span, j.target, j.score, j.passed, j.reason, at)
+            self._evaluation(span, j.target, j.score, j.passed, j.reason, start)
         _status(span, result.status != Status.FAILED, (result.error or "assertions failed")[:200])
-        span.end(end_time=at + int(result.duration_ms * 1e6))
+        span.end(end_time=end)
         return span
 
     def _evaluation(self, span: Span, name: str, score: float | None, passed: bool, reason: str, at: int) -> None:

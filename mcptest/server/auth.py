@@ -103,6 +103,11 @@ class _HttpTransport:
         self._transport = transport
         self._http = http
 
+    @property
+    def session_id(self) -> str | None:
+        """The `Mcp-Session-Id` the server gave, once it gave one."""
+        return getattr(self._http._transport, "session_id", None)
+
     async def __aenter__(self) -> Any:
         await self._http.__aenter__()
         return await self._transport.__aenter__()

@@ -44,6 +44,8 @@ class BoundedTransport:
     def __init__(self, inner: Any, limit: int) -> None:
         self._inner = inner
         self.limit = limit
+        self.session_id: str | None = None
+        """The last `Mcp-Session-Id` the server answered with (for the request spans of a traced run)."""
 
     async def __aenter__(self) -> BoundedTransport:
         await self._inner.__aenter__()
@@ -57,6 +59,7 @@ class BoundedTransport:
 
     async def handle_async_request(self, request: Any) -> Any:
         response = await self._inner.handle_async_request(request)
+        self.session_id = response.headers.get("mcp-session-id") or self.session_id
         request_id = _request_id(request)
         kind = response.headers.get("content-type", "").lower()
         if request_id is None or (kind.startswith("text/event-stream") and response.status_code < 400):

@@ -35,6 +35,7 @@ from mcptest.suite.models import HttpServer, StdioServer
 
 if TYPE_CHECKING:
     from mcptest.records.catalog import Catalog
+    from mcptest.server.tracing import RequestHook
 
 
 @dataclass
@@ -123,9 +124,12 @@ class ServerInfo:
 class ServerSession:
     """An open connection to one server."""
 
-    def __init__(self, name: str, config: ServerConfig, base_dir: Path) -> None:
+    def __init__(self, name: str, config: ServerConfig, base_dir: Path, hook: RequestHook | None = None) -> None:
         self.name = name
         self.config = config
+        self.hook = hook
+        """Told of every request (a traced run's spans); None, the default, leaves the SDK's dispatcher as it is."""
+        self._http: Any = None  # the HTTP transport, which knows the session id
         self._base_dir = base_dir
         self._client: Any = None
         self._dead: str | None = None
@@ -200,6 +204,11 @@ class ServerSession:
                     self._waits.discard(scope)
                     self._client = client
                     self.info = _server_info(client)
+                    if self.hook is not None:
+                        from mcptest.server.tracing import TracedDispatcher
+
+                        session = client.session
+                        session._dispatcher = TracedDispatcher(session._dispatcher, self.hook, self._trace_facts)
                     await opt_in_logs(client)
                     started = True
                     task_status.started()
@@ -245,7 +254,8 @@ class ServerSession:
         if isinstance(self.config, HttpServer):
             from mcptest.server.auth import http_transport
 
-            return Watched(http_transport(self.config, self._limits.message_bytes), self._watch)
+            self._http = http_transport(self.config, self._limits.message_bytes)
+            return Watched(self._http, self._watch)
         if self._early is not None:
             from mcptest.server.early_stdio import adopted_stdio
 
@@ -256,6 +266,12 @@ class ServerSession:
         # undecodable bytes become U+FFFD, so `_on_message` sees them at once instead of the reader stalling
         params = StdioServerParameters(command=command, args=args, env=env, cwd=cwd, encoding_error_handler="replace")
         return Watched(GroupedStdio(params, self._stderr.writer), self._watch)
+
+    def _trace_facts(self) -> tuple[str, str | None, str, str | None]:
+        """What a request's span says of the connection: server, session id, transport, protocol version."""
+        session_id = getattr(self._http, "session_id", None)
+        transport = "tcp" if isinstance(self.config, HttpServer) else "pipe"
+        return self.name, session_id, transport, self.info.protocol_version if self.info else None
 
     def _stdio_command(self) -> tuple[str, list[str], dict[str, str], Path]:
         assert isinstance(self.config, StdioServer)
@@ -518,8 +534,11 @@ class ServerSession:
 class SessionPool:
     """Lazily opened sessions by server name, shared by every test of a run. Use as `async with`."""
 
-    def __init__(self, servers: dict[str, ServerConfig], base_dir: Path | str = ".") -> None:
+    def __init__(
+        self, servers: dict[str, ServerConfig], base_dir: Path | str = ".", hook: RequestHook | None = None
+    ) -> None:
         self._servers = servers
+        self._hook = hook
         self._base_dir = Path(base_dir)
         self._open: dict[str, ServerSession] = {}
         self._failed: dict[str, ServerUnavailable] = {}
@@ -537,7 +556,7 @@ class SessionPool:
             return
         if name in self._open or name in self._early or name in self._failed:
             return
-        session = ServerSession(name, config, self._base_dir)
+        session = ServerSession(name, config, self._base_dir, self._hook)
         try:
             await session.start_early()
         except (OSError, ValueError):
@@ -561,7 +580,9 @@ class SessionPool:
         if name in self._failed:
             raise self._failed[name]
         if name not in self._open:
-            session = self._early.pop(name, None) or ServerSession(name, self._servers[name], self._base_dir)
+            session = self._early.pop(name, None) or ServerSession(
+                name, self._servers[name], self._base_dir, self._hook
+            )
             session._tg = self._tg
             try:
                 await self._tg.start(session.run)

@@ -217,7 +217,7 @@ def test_a_correct_sdk_server_shows_nothing_above_info(tmp_path: Path) -> None:
     assert report.ok
 
 
-def test_a_suite_fuzz_block_gates_on_findings_and_reports_through_junit(tmp_path: Path) -> None:
+def test_a_suite_fuzz_block_gates_on_findings_reports_through_junit_and_counts_toward_coverage(tmp_path: Path) -> None:
     suite = tmp_path / "suite.yml"
     server = ROOT / "tests" / "servers" / "fuzz_defects_server.py"
     suite.write_text(
@@ -231,17 +231,32 @@ fuzz:
     cases: 6
   - name: summary never crashes
     server: defects
-    tools: [get_summary]
+    tools: [get_summary, find_orders]
     cases: 6
     expect:
       - classes.crash: {{ "<=": 0 }}
+coverage:
+  - server: defects
+    expect:
+      - coverage.tools: {{ ">=": 34 }}
 """,
         encoding="utf-8",
     )
-    ran = run_cli("run", str(suite), "-r", "junit")
+    saved = tmp_path / "run.json"
+    ran = run_cli("run", str(suite), "-r", "json", "-o", str(saved))
     assert ran.code == 1, ran.stderr
-    assert 'tests="2" failures="1"' in ran.stdout
-    assert "error output_schema on get_summary" in ran.stdout and "--replay" in ran.stdout
+    run = json.loads(saved.read_text(encoding="utf-8"))
+    (cov,) = run["coverage"]["servers"]  # the fuzz calls reached 2 of the server's 6 tools: 33%
+    assert (cov["server"], cov["figures"]["tools"]["covered"], cov["figures"]["tools"]["total"]) == ("defects", 2, 6)
+    orders = cov["tools"]["find_orders"]
+    assert orders["failed"] and orders["succeeded"]  # fuzzing saw it reject and accept
+    assert orders["arguments"]["filter"]["supplied"]
+    assert run["coverage"]["not_counted"] == 0
+    (gate,) = run["gates"]
+    assert gate["status"] == "failed" and "get_record" in json.dumps(gate["failures"])  # named as not reached
+    junit = run_cli("report", str(saved), "-f", "junit").stdout
+    assert 'tests="3" failures="2"' in junit  # two fuzz rows (one fails) and the coverage gate (fails)
+    assert "error output_schema on get_summary" in junit and "--replay" in junit
     bad = suite.read_text(encoding="utf-8").replace(
         "server: defects\n    tools: [get_summary]\n    cases: 6\n  -", "server: nope\n    cases: 6\n  -"
     )
@@ -264,3 +279,39 @@ def test_findings_as_sarif_name_the_class_the_tool_and_the_replay(defects: dict[
     rules = log["runs"][0]["tool"]["driver"]["rules"]
     assert {r["id"] for r in rules} == {r["ruleId"] for r in results}
     assert next(r for r in results if r["ruleId"] == "fuzz/invalid_accepted")["level"] == "warning"
+
+
+def test_a_fuzz_run_renders_through_the_run_reporters_as_one_row_per_tool(
+    defects: dict[str, Any], tmp_path: Path
+) -> None:
+    from mcptest.cli.fuzz import render
+    from mcptest.fuzz.report import FuzzReport, as_run_report
+    from tests.report.test_formats import validate_junit
+
+    fuzzed = FuzzReport.model_validate(defects)
+    run = as_run_report(fuzzed, "mcptest fuzz")
+    rows = {r.tool: r for r in run.results}
+    assert rows["delete_record"].status == "skipped" and rows["get_summary"].status == "failed"
+    assert rows["find_orders"].status == "passed"  # its invalid_accepted is a warning, below --fail-on error
+    assert rows["get_record"].targets["cases"] == 16 and rows["get_record"].targets["classes.crash"] >= 1
+    crash = next(f for f in rows["get_record"].failures if f.target == "classes.crash")
+    assert 'minimal input {"id":""}' in crash.message and "--replay" in crash.message
+    assert run.summary.ok is fuzzed.ok is False
+    junit = render(fuzzed, "junit", None)
+    validate_junit(junit)
+    assert 'tests="6" failures="4"' in junit and "<skipped" in junit  # crash/trace, hang, output, env; one skipped
+    md = render(fuzzed, "md", None)
+    assert "**fuzz get_record**" in md and "error crash" in md
+    html = render(fuzzed, "html", None)
+    assert "fuzz get_summary" in html and "output_schema" in html
+    strict = as_run_report(fuzzed.model_copy(update={"fail_on": "warning"}), "mcptest fuzz")
+    assert next(r for r in strict.results if r.tool == "find_orders").status == "failed"
+    # The CLI writes any of them to a file (atomically), exit code unchanged.
+    crash_line = shlex.split(next(f for f in defects["findings"] if f["kind"] == "crash")["replay"])
+    out = tmp_path / "fuzz.xml"
+    ran = run_cli(*crash_line[1:], "-r", "junit", "-o", str(out))
+    assert ran.code == 1, ran.stderr
+    validate_junit(out.read_text(encoding="utf-8"))
+    assert "wrote the junit report" in ran.stderr
+    bad = run_cli("fuzz", "--command", DEFECTS, "-r", "xml")
+    assert bad.code == 2 and "unknown format 'xml'" in bad.stderr

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from mcptest.core.exit_codes import ExitCode
-from mcptest.report.annotations import Annotation, codequality, github_commands
+from mcptest.report.annotations import Annotation, codequality, github_commands, run_annotations
 from tests.conftest import ROOT, run_cli
 
 EXAMPLES = ROOT / "examples"
@@ -180,3 +180,26 @@ def test_a_live_servers_finding_is_placed_at_its_server_key_in_the_suite(write) 
     suite = write("suite.yml", "servers:\n  other: { command: [x] }\n  weather:\n    command: [y]\n")
     assert place_in(str(suite), "weather", "name", "get_weather") == (3, 3)
     assert place_in(str(suite.with_name("gone.json")), "weather", "name", "get_weather") == (1, 1)
+
+
+def test_a_code_quality_fingerprint_follows_the_assertion_not_the_value_it_found() -> None:
+    """GitLab matches issues across pipelines by fingerprint: the same assertion failing with another value is the
+    same issue, another assertion a new one, and one assertion failing twice in a test two issues."""
+    from mcptest.expect.failure import AssertionFailure
+    from mcptest.records.report import Report, Status, TestResult
+
+    def run(*found: tuple[str, int]) -> list[str]:
+        failures = [
+            AssertionFailure(target=t, matcher="<=", expected=5, actual=v, message=f"{v} is over 5", line=4, col=9)
+            for t, v in found
+        ]
+        result = TestResult(
+            name="t", kind="tool", status=Status.FAILED, file="s.yml", line=2, duration_ms=1, failures=failures
+        )
+        report = Report.model_construct(results=[result], gates=[])  # the two parts annotations read
+        return [i["fingerprint"] for i in json.loads(codequality(run_annotations(report)))]
+
+    assert run(("latency.p95_ms", 7)) == run(("latency.p95_ms", 9))
+    assert run(("latency.p95_ms", 7)) != run(("latency.p99_ms", 7))
+    twice = run(("latency.p95_ms", 7), ("latency.p95_ms", 8))
+    assert len(set(twice)) == 2 and twice[0] == run(("latency.p95_ms", 7))[0]
