@@ -36,7 +36,7 @@ postgres:
 
 ## Run the whole test suite.
 test: $(STAMP) browser postgres
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest --durations=30
 
 lint: $(STAMP)
 	$(BIN)/ruff check mcptest tests benchmarks

@@ -248,7 +248,10 @@ class Handler(BaseHTTPRequestHandler):
             return True
         version = self.headers.get("MCP-Protocol-Version")
         if version and version not in SUPPORTED and d != "protocol-header-ignored":
-            self._send(400, b'{"error": "unsupported MCP-Protocol-Version"}')
+            # as the TypeScript SDK answers it: a JSON-RPC error whose id is null (a transport-level refusal)
+            error = {"code": -32000, "message": "Unsupported protocol version"}
+            refusal = {"jsonrpc": "2.0", "error": error, "id": None}
+            self._send(400, json.dumps(refusal).encode())
             return True
         if initialize or d == "no-session-enforcement":
             return False

@@ -1,0 +1,162 @@
+"""`mcptest conformance` against real servers and against the planted-defect server: which checks pass, warn, fail
+and are skipped on each correct third-party server (false alarms), how many planted defects are caught by the
+check named for them, and the time of each run.
+
+Issue 27's figures: zero false failures on correct servers (stdio, and Streamable HTTP where a server offers it);
+each planted defect caught by its own check and nothing unrelated; the whole run on server-everything over stdio
+under 3 s (median of REPEATS runs, inside the run: start-up of the server included, not mcptest's own start-up).
+The servers are the ones the project installs: tests/servers/npm (server-everything, -filesystem, -memory) and the
+dev extra's PyPI servers (mcp-server-time, -git, -fetch), plus a tools-only server on the official Python SDK
+(tests/servers/demo_server.py). The official npm suite (Node 22) is not run here.
+
+    python benchmarks/conformance.py [--skip-defects]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from _timing import ROOT, load_note
+
+sys.path.insert(0, str(ROOT))
+REPEATS = 3
+NPM = ROOT / "tests" / "servers" / "npm" / "node_modules" / ".bin"
+BIN = Path(sys.executable).parent
+DEMO = str(ROOT / "tests" / "servers" / "demo_server.py")
+
+
+def stdio_servers(scratch: Path) -> dict[str, list[str]]:
+    return {
+        "server-everything": [str(NPM / "mcp-server-everything"), "stdio"],
+        "server-filesystem": [str(NPM / "mcp-server-filesystem"), str(scratch)],
+        "server-memory": [str(NPM / "mcp-server-memory")],
+        "mcp-server-time": [str(BIN / "mcp-server-time")],
+        "mcp-server-git": [str(BIN / "mcp-server-git"), "--repository", str(ROOT)],
+        "mcp-server-fetch": [str(BIN / "mcp-server-fetch")],
+        "Python SDK tools-only (demo_server)": [sys.executable, DEMO],
+    }
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def http_server(argv: list[str], port: int, env: dict[str, str] | None = None):  # type: ignore[no-untyped-def]
+    """Start an HTTP server process, wait until its port answers, and end it (its process group) afterwards."""
+    proc = subprocess.Popen(
+        argv, env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            raise SystemExit(f"{argv[0]} never listened on {port}")
+        yield
+    finally:
+        os.killpg(proc.pid, 15)
+        proc.wait(10)
+
+
+def run(config: Any) -> Any:
+    from mcptest.run.conformance import run_conformance
+
+    return run_conformance("bench", config, ROOT, 10.0)
+
+
+def row(name: str, transport: str, reports: list[Any]) -> str:
+    report = reports[0]
+    c = report.counts()
+    times = sorted(r.duration_s for r in reports)
+    failed = sorted(o.id for o in report.outcomes if o.status == "fail" and o.level == "MUST")
+    warned = sorted(o.id for o in report.outcomes if o.status == "fail" and o.level == "SHOULD")
+    median = statistics.median(times)
+    return (
+        f"| {name} | {transport} | {c['pass']} | {c['fail']} | {c['warn']} | {c['skip']} | "
+        f"{', '.join(failed) or '-'} | {', '.join(warned) or '-'} | {median:.2f} [{times[0]:.2f}-{times[-1]:.2f}] |"
+    )
+
+
+def real_servers() -> None:
+    from mcptest.suite.models import HttpServer, StdioServer
+
+    print("| server | transport | pass | fail | warn | skip | MUST failures | SHOULD warnings | s median [min-max] |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    with tempfile.TemporaryDirectory() as scratch:
+        env = {"MEMORY_FILE_PATH": str(Path(scratch) / "memory.jsonl")}
+        for name, argv in stdio_servers(Path(scratch)).items():
+            config = StdioServer(command=argv, env=env)
+            print(row(name, "stdio", [run(config) for _ in range(REPEATS)]), flush=True)
+        port = free_port()
+        with http_server([str(NPM / "mcp-server-everything"), "streamableHttp"], port, {"PORT": str(port)}):
+            reports = [run(HttpServer(url=f"http://127.0.0.1:{port}/mcp")) for _ in range(REPEATS)]
+            print(row("server-everything (listens on all interfaces)", "http", reports), flush=True)
+        port = free_port()
+        with http_server([sys.executable, DEMO, "http", str(port)], port):
+            reports = [run(HttpServer(url=f"http://127.0.0.1:{port}/mcp")) for _ in range(REPEATS)]
+            print(row("Python SDK tools-only (demo_server)", "http", reports), flush=True)
+
+
+def planted_defects() -> None:
+    """Each defect of tests/servers/conformance_server.py, over the transport its test plants it on."""
+    from mcptest.suite.models import HttpServer, StdioServer
+    from tests.servers.conformance_server import serve_http
+    from tests.test_conformance import HTTP, STDIO
+
+    server = str(ROOT / "tests" / "servers" / "conformance_server.py")
+    caught = exact = 0
+    missed: list[str] = []
+    total = 0
+    for defects, transport in ((STDIO, "stdio"), (HTTP, "http")):
+        for defect, expected in defects.items():
+            if defect is None:
+                continue
+            total += 1
+            if transport == "stdio":
+                report = run(StdioServer(command=[sys.executable, server, "--defect", defect]))
+            else:
+                served = serve_http(defect)
+                try:
+                    report = run(HttpServer(url=served.url))
+                finally:
+                    served.stop()
+            failing = {o.id for o in report.outcomes if o.status == "fail"}
+            caught += bool(failing & expected)
+            exact += failing == expected
+            if not failing & expected:
+                missed.append(defect)
+    print(f"planted-defect runs: {caught}/{total} caught by the check named for them, {exact}/{total} with nothing")
+    print(f"  else failing; missed: {', '.join(missed) or 'none'}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--skip-defects", action="store_true", help="only the real servers")
+    options = parser.parse_args()
+    print(load_note())
+    real_servers()
+    if not options.skip_defects:
+        planted_defects()
+    print(load_note())
+
+
+if __name__ == "__main__":
+    main()
