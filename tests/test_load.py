@@ -102,6 +102,15 @@ def test_closed_model_judges_every_answer_and_follows_the_weights(suite: Path, t
     whole = hist.merged([zero["histogram"], fifth["histogram"]])
     assert whole.get_total_count() == overall["count"] and hist.figures(whole)["p99_ms"] == overall["p99_ms"]
     assert "zero" in ran.stdout and "assertion" in ran.stdout
+    # Markdown and HTML through the run reporters: one row per operation, its figures and histogram
+    from mcptest.load.formats import render
+    from mcptest.load.model import LoadReport
+
+    model = LoadReport.model_validate(report)
+    md, page = render(model, "md"), render(model, "html")
+    assert f"| zero | {zero['count']} | 0 | {zero['p50_ms']:g} |" in md and "**FAIL**" in md
+    assert f"{fifth['errors']['assertion']} of {fifth['count']} answers failed under load (assertion" in md
+    assert page.count('aria-label="latency histogram"') == 2 and "<h2>Latency</h2>" in page
 
 
 def test_open_model_offers_the_rate_from_every_process(suite: Path, tmp_path: Path) -> None:
@@ -158,6 +167,7 @@ def test_bad_options_are_one_line_each(suite: Path) -> None:
         (("--users", "0"), "--users: between 1 and 1000"),
         (("--duration", "2h"), "--duration: at most 1h"),
         (("--server", "nope"), "--server: the suite has no server 'nope'"),
+        (("-r", "pdf"), "--reporter: unknown format 'pdf'; formats are json, md, html"),
     ):
         ran = run_cli("load", "--suite", str(suite), *args)
         assert ran.code == ExitCode.USAGE and said in ran.stderr and "Traceback" not in ran.stderr, (args, ran.stderr)

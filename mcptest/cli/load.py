@@ -45,7 +45,12 @@ def load(
     json_output: Annotated[
         bool, typer.Option("--json", help="Print the report as JSON (schema/load.v1.json).")
     ] = False,
-    output: Annotated[str | None, typer.Option("--output", "-o", help="Write the JSON report here.")] = None,
+    reporter: Annotated[
+        str, typer.Option("--reporter", "-r", help="The report's format: json (schema/load.v1.json), md or html.")
+    ] = "json",
+    output: Annotated[
+        str | None, typer.Option("--output", "-o", help="Write the report here (without it, -r md|html: stdout).")
+    ] = None,
 ) -> int:
     """Run a suite's tool, resource and prompt tests as weighted scenarios (`weight:`) under N virtual users; print
     per operation throughput, errors by kind and p50/p90/p95/p99/max; Ctrl-C stops at once and reports (exit 130)."""
@@ -54,6 +59,8 @@ def load(
     from mcptest.cli.common import check_output, emit
     from mcptest.core.errors import usage_error
     from mcptest.load.engine import Plan, scenarios
+    from mcptest.load.formats import FORMATS
+    from mcptest.load.formats import render as render_as
     from mcptest.load.orchestrate import run_load, shard_users
     from mcptest.run.selection import parse_shard
     from mcptest.suite.loader import find_suite, load_suite
@@ -69,6 +76,10 @@ def load(
         raise usage_error(f"--rate: calls per second above 0, at most {MAX_RATE:g}; got {rate:g}")
     if max_requests < 1:
         raise usage_error(f"--max-requests: at least 1; got {max_requests}")
+    if reporter not in FORMATS:
+        raise usage_error(f"--reporter: unknown format '{reporter}'; formats are {', '.join(FORMATS)}")
+    if json_output and reporter != "json":
+        raise usage_error(f"--json prints the JSON report: leave out --reporter {reporter}, or --json")
     check_output(output)
     loaded = load_suite(path)
     if server is not None and server not in loaded.servers:
@@ -91,11 +102,12 @@ def load(
         report = run_load(plan, count, stop)
     finally:
         signal.signal(signal.SIGINT, previous)
-    text = report.model_dump_json(indent=2) + "\n"
+    text = render_as(report, reporter)
     if output:
         emit(text, output, "the load report")
-    print(render(report), file=sys.stderr if json_output else sys.stdout)  # --json: stdout holds the JSON alone
-    if json_output:
+    to_stdout = json_output or (reporter != "json" and not output)  # then stdout holds the report alone
+    print(render(report), file=sys.stderr if to_stdout else sys.stdout)
+    if to_stdout:
         sys.stdout.write(text)
     for warning in report.warnings:
         print(f"mcptest: warning: {warning}", file=sys.stderr)
