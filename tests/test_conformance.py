@@ -6,10 +6,14 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from xml.etree import ElementTree
 
+import jsonschema
 import pytest
 
+from mcptest.checks.conformance.report import as_run_report
 from mcptest.checks.conformance.rules import CHECKS
+from mcptest.cli.conformance import render
 from mcptest.run.conformance import ConformanceReport, run_conformance
 from mcptest.suite.models import HttpServer, StdioServer
 from tests.conftest import ROOT, run_cli
@@ -123,6 +127,26 @@ def test_should_failures_warn_unless_fail_on_should() -> None:
     assert not report.failed("must") and report.failed("should")
     assert report.counts()["warn"] == 1 and report.tier() == "all MUSTs pass"
 
+    # the run reporters see one row per check: the SHOULD is a failure that fails the run only under --fail-on should
+    run = as_run_report(report, "mcptest conformance", "must")
+    assert len(run.results) == len(CHECKS) and run.summary.ok and run.summary.quarantined == 1
+    assert not as_run_report(report, "mcptest conformance", "should").summary.ok
+    cases = {c.get("name"): c for c in ElementTree.fromstring(render(report, "junit", None, "must")).iter("testcase")}
+    assert cases.keys() == {c.id for c in CHECKS}
+    assert cases["tools-name-format"].find("failure") is not None and cases["ping"].find("failure") is None
+    assert cases["logging-set-level"].find("failure") is None  # a passed check: the clean server declares logging
+    sarif = json.loads(render(report, "sarif", None, "must"))["runs"][0]
+    assert [(r["ruleId"], r["level"]) for r in sarif["results"]] == [("conformance/tools-name-format", "warning")]
+
+
+def test_an_older_protocol_version_is_offered_checked_against_its_schema_and_its_own_rules() -> None:
+    """2025-06-18 has no tool-name rule (it came in 2025-11-25): a name with a space is skipped there, not warned."""
+    report = run_conformance("raw", stdio("tool-name-space"), ROOT, 5.0, version="2025-06-18")
+    assert report.protocol_version == report.offered_version == "2025-06-18"
+    (names,) = [o for o in report.outcomes if o.id == "tools-name-format"]
+    assert names.status == "skip" and names.message == "not in protocol 2025-06-18 (since 2025-11-25)"
+    assert not failing(report) and report.tier() == "all MUSTs and SHOULDs pass"
+
 
 def test_every_check_has_a_level_and_a_spec_section() -> None:
     assert len({c.id for c in CHECKS}) == len(CHECKS)
@@ -138,13 +162,24 @@ def test_a_baseline_passes_listed_failures_and_fails_stale_entries() -> None:
     (stale,) = [o for o in report.outcomes if o.status == "stale"]
     assert stale.id == "ping" and "remove it from the baseline" in stale.message and report.failed()
 
+    # SARIF: the listed failure is suppressed, the stale entry is an error; Markdown names both
+    results = {r["ruleId"]: r for r in json.loads(render(report, "sarif", None, "must"))["runs"][0]["results"]}
+    assert results.keys() == {"conformance/tools-unknown-tool", "conformance/ping"}
+    assert results["conformance/tools-unknown-tool"]["suppressions"][0]["kind"] == "external"
+    assert results["conformance/ping"]["level"] == "error" and "suppressions" not in results["conformance/ping"]
+    markdown = render(report, "md", None, "must")
+    assert "**FAIL**" in markdown and "remove it from the baseline" in markdown and "tools-unknown-tool" in markdown
+
 
 def test_cli_json_exit_1_on_a_must_failure_and_a_bad_baseline_is_exit_2(tmp_path: Path) -> None:
     command = f"{sys.executable} {SERVER} --defect unknown-tool-success"
     ran = run_cli("conformance", "--command", command, "--json")
     assert ran.code == 1, ran.stderr
     data = json.loads(ran.stdout)
-    assert data["ok"] is False and data["protocol_version"] == "2025-11-25" and data["tier"] == "MUST failures"
+    schema = json.loads((ROOT / "schema" / "conformance.v1.json").read_text())
+    jsonschema.Draft202012Validator(schema).validate(data)
+    assert data["format_version"] == 1 and data["ok"] is False and data["protocol_version"] == "2025-11-25"
+    assert data["tier"] == "MUST failures"
     assert {c["id"] for c in data["checks"] if c["status"] == "fail"} == {"tools-unknown-tool"}
 
     baseline = tmp_path / "known.yml"
@@ -152,6 +187,9 @@ def test_cli_json_exit_1_on_a_must_failure_and_a_bad_baseline_is_exit_2(tmp_path
     ran = run_cli("conformance", "--command", command, "--expected-failures", str(baseline))
     assert ran.code == 2 and f"{baseline}:2:3: no conformance check 'tools-unknown-tol'" in ran.stderr, ran.stderr
     assert "tools-unknown-tool" in ran.stderr and "Traceback" not in ran.stderr
+
+    ran = run_cli("conformance", "--command", command, "--protocol-version", "2024-11-05")
+    assert ran.code == 2 and "--protocol-version: mcptest checks 2025-06-18, 2025-11-25" in ran.stderr, ran.stderr
 
 
 def test_an_unreachable_server_is_exit_3_with_the_reason() -> None:

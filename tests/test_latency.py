@@ -53,6 +53,10 @@ tools:
       - result.content[0].text: {{ exact: fine }}
       - latency.errors: {{ "<=": 3 }}
       - latency.max_ms: {{ "<": 0.001 }}
+  - name: every other answer is an error
+    server: lat
+    tool: every_other_error
+    latency: {{ samples: 4 }}
 """
 
 
@@ -124,7 +128,7 @@ def test_the_html_report_draws_a_histogram_per_measured_test(ran: Any, tmp_path:
     drawn = run_cli("report", str(report), "--format", "html", "--no-history", "-o", str(out))
     assert drawn.code == ExitCode.OK, drawn.stderr
     page = out.read_text()
-    assert page.count('aria-label="latency histogram"') == 5
+    assert page.count('aria-label="latency histogram"') == 6
     assert "<h2>Latency</h2>" in page and "unreadable" not in page
 
 
@@ -136,6 +140,7 @@ def test_merged_shard_reports_keep_each_tests_figures_and_histogram(ran: Any, tm
         (
             ["overhead", "known delays"],
             ["overhead overlapped", "known delays overlapped", "every fifth answer is wrong"],
+            ["every other answer is an error"],
         )
     ):
         shard = {**whole, "results": [r for r in whole["results"] if r["name"] in names]}
@@ -192,3 +197,12 @@ def test_a_bad_latency_key_is_one_line_at_its_place(
         load_suite(suite)
     problems = [(p.line, p.col, p.message) for p in caught.value.problems]
     assert len(problems) == 1 and problems[0][:2] == (line, col) and message in problems[0][2], problems
+
+
+def test_every_call_of_a_latency_test_counts_toward_coverage(ran: Any) -> None:
+    """Not only the answer the row shows: the tool is seen both failing and succeeding over its repeated calls."""
+    out, rows = ran
+    assert rows["every other answer is an error"]["latency"]["errors"] == 2
+    (lat,) = json.loads(out.read_text())["coverage"]["servers"]
+    seen = lat["tools"]["every_other_error"]
+    assert (seen["succeeded"], seen["failed"]) == (True, True)

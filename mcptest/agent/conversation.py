@@ -27,9 +27,10 @@ def turn_records(
 
 
 def token_usage(replies: Sequence[ModelReply]) -> TokenUsage | None:
-    """Input and output tokens summed over the replies; None when no reply reported usage."""
+    """Input, output, cached and reasoning tokens summed over the replies; None when no reply reported usage."""
     usages = [r.usage for r in replies if r.usage is not None]
     if not usages:
         return None
     i, o = sum(u.input for u in usages), sum(u.output for u in usages)
-    return TokenUsage.model_construct(input=i, output=o, total=i + o)
+    cached, reasoning = sum(u.cached for u in usages), sum(u.reasoning for u in usages)
+    return TokenUsage.model_construct(input=i, output=o, cached=cached, reasoning=reasoning, total=i + o)

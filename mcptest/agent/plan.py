@@ -83,7 +83,7 @@ def plan(
     for test in agents:
         models = test.model_list if test.scripted or not options.models else list(options.models)
         for model in models:
-            provider = "scripted" if test.scripted else provider_of(model, test.provider)
+            provider = "scripted" if test.scripted else provider_of(model, test.provider, test.api)
             if provider is None:
                 raise usage_error(f"--models: {unknown_model_hint(str(model))} in test '{test.name}'")
             path = cassette_path(suite_file, test.name, model)
@@ -94,12 +94,32 @@ def plan(
         {str(c.model) for c in cells if c.mode == Mode.RECORD and c.price is None}
         | {m for c in cells if c.mode == Mode.RECORD for m, p in c.judge_prices.items() if p is None}
     )
+    _can_go_live(cells, options.environ)
     if options.max_cost is not None and unpriced:
         raise usage_error(
             f"--max-cost cannot count the cost of {', '.join(unpriced)}: no price is known; "
             "give one under `prices:` in the suite (0 for a free local model)"
         )
     return cells
+
+
+def _can_go_live(cells: Sequence[Cell], environ: Mapping[str, str]) -> None:
+    """Every model a cell will call live (its own, its judges') has its SDK installed and its key set: else a
+    UserError naming the pip command or the variable, before any server starts."""
+    from mcptest.expect.judge_spec import panel
+    from mcptest.providers import missing
+
+    for cell in cells:
+        if cell.mode != Mode.RECORD:
+            continue
+        wanted = [(cell.provider, cell.test.base_url, str(cell.model))]
+        for spec in [a.matcher.judge or a.matcher.jury for a in cell.test.expect or []]:
+            if spec is not None:
+                wanted += [(provider_of(j.model, j.provider) or "anthropic", j.base_url, j.model) for j in panel(spec)]
+        for provider, base_url, model in wanted:
+            why = missing(provider, environ, base_url)
+            if why is not None:
+                raise usage_error(f"{why} (test '{cell.test.name}', model {model})")
 
 
 def judge_models(test: AgentTest) -> list[str]:

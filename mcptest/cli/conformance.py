@@ -32,7 +32,20 @@ def conformance(
     url: UrlOpt = None,
     header: HeaderOpt = None,
     timeout: Annotated[float, typer.Option("--timeout", help="Seconds for start-up and for each probe.")] = 10.0,
-    json_output: Annotated[bool, typer.Option("--json", help="Print the report as JSON on stdout.")] = False,
+    protocol_version: Annotated[
+        str | None,
+        typer.Option("--protocol-version", help="The protocol version to offer and check (default: the newest)."),
+    ] = None,
+    reporter: Annotated[
+        str,
+        typer.Option(
+            "--reporter", "-r", help="pretty, json, sarif, junit, md or html (junit/md/html: one test row per check)."
+        ),
+    ] = "pretty",
+    output: Annotated[
+        str | None, typer.Option("--output", "-o", help="Write the report here (default: stdout).")
+    ] = None,
+    json_output: Annotated[bool, typer.Option("--json", help="Same as -r json.")] = False,
     fail_on: Annotated[str, typer.Option("--fail-on", help="must (default) or should.")] = "must",
     expected_failures: Annotated[
         Path | None, typer.Option("--expected-failures", help="A YAML list of check ids known to fail.")
@@ -41,28 +54,57 @@ def conformance(
     no_color: Annotated[bool, typer.Option("--no-color", help="No ANSI colour.")] = False,
 ) -> int:
     """Check that a server follows the MCP protocol; exit 1 on a MUST failure, 3 when it cannot be reached."""
+    from mcptest.cli.common import check_output
     from mcptest.core.errors import usage_error
     from mcptest.run.conformance import FAIL_ON, Unreachable, run_conformance
     from mcptest.server.sources import resolve_sources
 
+    reporter = "json" if json_output else reporter
+    if reporter not in REPORTS:
+        raise usage_error(f"--reporter: unknown format '{reporter}'; formats are {', '.join(REPORTS)}")
+    check_output(output)
     if fail_on not in FAIL_ON:
         raise usage_error(f"--fail-on: expected one of {', '.join(FAIL_ON)}, got {fail_on!r}")
+    from mcptest.checks.conformance.messages import SCHEMA_VERSIONS
+
+    version = protocol_version or SCHEMA_VERSIONS[-1]
+    if version not in SCHEMA_VERSIONS:
+        raise usage_error(f"--protocol-version: mcptest checks {', '.join(SCHEMA_VERSIONS)}; got {version!r}")
     expected = _baseline(expected_failures) if expected_failures else frozenset()
     usage = "mcptest conformance SUITE --server NAME (or --command, --url)"
     sources = resolve_sources(suite, server, None, command, url, header, timeout, usage=usage)
     name, config = sources.one()
     try:
-        report = run_conformance(name, config, sources.base_dir, timeout, expected)
+        report = run_conformance(name, config, sources.base_dir, timeout, expected, version)
     except Unreachable as exc:
         print(f"mcptest: server '{name}': {exc.message}", file=sys.stderr)
         if exc.stderr:
             print(exc.stderr, file=sys.stderr)
         return ExitCode.NOT_READY
-    if json_output:
-        sys.stdout.write(json.dumps(report.to_json(fail_on), indent=2, ensure_ascii=False) + "\n")
-    else:
+    if reporter == "pretty" and output is None:
         print_report(report, verbose, no_color)
+    else:
+        from mcptest.cli.common import emit
+
+        emit(render(report, reporter, suite, fail_on), output, f"the {reporter} report")
     return ExitCode.FAILED if report.failed(fail_on) else ExitCode.OK
+
+
+REPORTS = ("pretty", "json", "sarif", "junit", "md", "html")
+
+
+def render(report: ConformanceReport, reporter: str, suite: str | None, fail_on: str) -> str:
+    """The report in one of `REPORTS`: its own JSON (`schema/conformance.v1.json`) and SARIF, or JUnit, Markdown,
+    HTML (and pretty, to a file) through the run reporters, over the report as one test row per check."""
+    from mcptest.checks.conformance.report import as_run_report, conformance_sarif
+
+    if reporter == "json":
+        return json.dumps(report.to_json(fail_on), indent=2, ensure_ascii=False) + "\n"
+    if reporter == "sarif":
+        return conformance_sarif(report, suite)
+    from mcptest.report.formats import REPORTERS
+
+    return REPORTERS[reporter](as_run_report(report, suite or "mcptest conformance", fail_on), False)
 
 
 def _baseline(path: Path) -> frozenset[str]:

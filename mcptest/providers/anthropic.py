@@ -29,8 +29,10 @@ class AnthropicProvider:
         """One `messages.create` call."""
         import anthropic
 
+        from mcptest.providers import bare_model
+
         kwargs: dict[str, Any] = {
-            "model": request.model,
+            "model": bare_model(request.model),
             "max_tokens": request.max_tokens,
             "messages": to_messages(request),
         }
@@ -94,5 +96,5 @@ def from_message(message: Any) -> ModelReply:
         cached = (getattr(usage, "cache_creation_input_tokens", 0) or 0) + (
             getattr(usage, "cache_read_input_tokens", 0) or 0
         )
-        tokens = Usage(input=(usage.input_tokens or 0) + cached, output=usage.output_tokens or 0)
+        tokens = Usage(input=(usage.input_tokens or 0) + cached, output=usage.output_tokens or 0, cached=cached)
     return ModelReply(text="".join(texts) or None, calls=calls, usage=tokens, stop=message.stop_reason)

@@ -32,6 +32,20 @@ class MissingKey(Exception):
     """The provider's API key is not in the environment."""
 
 
+class MissingExtra(MissingKey):
+    """The provider's SDK is not installed: the message names the pip command."""
+
+
+def duration_seconds(text: Any) -> float | None:
+    """A protobuf Duration as JSON (`"2s"`, `"0.5s"`): Google's RetryInfo `retryDelay`."""
+    if isinstance(text, str) and text.endswith("s"):
+        try:
+            return max(float(text[:-1]), 0.0)
+        except ValueError:
+            return None
+    return None
+
+
 def retry_after_seconds(headers: Any) -> float | None:
     """`retry-after-ms`, or `Retry-After` as seconds or an HTTP date; None when absent or unreadable."""
     if headers is None:

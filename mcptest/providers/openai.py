@@ -30,7 +30,9 @@ class OpenAIProvider:
         """One `chat.completions.create` call."""
         import openai
 
-        kwargs: dict[str, Any] = {"model": request.model, "messages": to_messages(request)}
+        from mcptest.providers import bare_model
+
+        kwargs: dict[str, Any] = {"model": bare_model(request.model), "messages": to_messages(request)}
         if request.tools:
             kwargs["tools"] = [_tool(t) for t in request.tools]
         # Local servers know `max_tokens`; OpenAI's reasoning models accept only `max_completion_tokens`.
@@ -93,4 +95,8 @@ def _usage(completion: Any) -> Usage | None:
     usage = getattr(completion, "usage", None)
     if usage is None:
         return None
-    return Usage(input=usage.prompt_tokens or 0, output=usage.completion_tokens or 0)
+    cached = getattr(getattr(usage, "prompt_tokens_details", None), "cached_tokens", 0) or 0
+    reasoning = getattr(getattr(usage, "completion_tokens_details", None), "reasoning_tokens", 0) or 0
+    return Usage(
+        input=usage.prompt_tokens or 0, output=usage.completion_tokens or 0, cached=cached, reasoning=reasoning
+    )

@@ -40,16 +40,47 @@ PRICES: dict[str, Price] = {
         "gpt-4o-mini": (0.15, 0.6),
         "o3": (2.0, 8.0),
         "o4-mini": (1.1, 4.4),
+        # Gemini API, paid tier, prompts up to 200k tokens (as listed in November 2025)
+        "gemini-2.5-pro": (1.25, 10.0),
+        "gemini-2.5-flash": (0.3, 2.5),
+        "gemini-2.5-flash-lite": (0.1, 0.4),
+        "gemini-2.0-flash": (0.1, 0.4),
+        "gemini-2.0-flash-lite": (0.075, 0.3),
+        # Mistral La Plateforme (as listed in November 2025); `-latest` and dated `-2507` ids use these
+        "mistral-large": (2.0, 6.0),
+        "mistral-medium": (0.4, 2.0),
+        "mistral-small": (0.1, 0.3),
+        "magistral-medium": (2.0, 5.0),
+        "magistral-small": (0.5, 1.5),
+        "codestral": (0.3, 0.9),
+        "devstral-medium": (0.4, 2.0),
+        "devstral-small": (0.1, 0.3),
+        "ministral-8b": (0.1, 0.1),
+        "ministral-3b": (0.04, 0.04),
+        # AWS Bedrock on-demand, us-east-1 (as listed in November 2025); `us.`/`eu.`/`global.` profiles use these
+        "anthropic.claude-sonnet-4-5-20250929-v1:0": (3.0, 15.0),
+        "anthropic.claude-haiku-4-5-20251001-v1:0": (1.0, 5.0),
+        "anthropic.claude-3-5-haiku-20241022-v1:0": (0.8, 4.0),
+        "amazon.nova-pro-v1:0": (0.8, 3.2),
+        "amazon.nova-lite-v1:0": (0.06, 0.24),
+        "amazon.nova-micro-v1:0": (0.035, 0.14),
+        "meta.llama3-3-70b-instruct-v1:0": (0.72, 0.72),
     }.items()
 }
-_SNAPSHOT = re.compile(r"-(\d{8}|\d{4}-\d{2}-\d{2}|latest)$")
+PRICES_AS_OF = "2025-11"
+"""When the table's prices were last checked against the providers' price lists."""
+_SNAPSHOT = re.compile(r"-(\d{8}|\d{4}-\d{2}-\d{2}|\d{4}|latest)$")
+_PREFIXED = re.compile(r"^[a-z-]+:(?!\d)")
+_PROFILE = re.compile(r"^(us|eu|apac|jp|au|us-gov|global)\.")
 
 
 def price_for(model: str | None, overrides: Mapping[str, Price] = {}) -> Price | None:
-    """The suite's price for `model`, else the table's; a dated snapshot (`-20250929`) uses its family's price."""
+    """The suite's price for `model`, else the table's; a dated snapshot (`-20250929`, `-2507`) uses its family's
+    price, a `provider:` prefix and a Bedrock inference profile (`us.`) are looked through."""
     if not model:
         return None
-    for name in (model, _SNAPSHOT.sub("", model)):
+    bare = _PROFILE.sub("", _PREFIXED.sub("", model))  # `bedrock:us.amazon.nova-pro-v1:0` is amazon.nova-pro-v1:0
+    for name in dict.fromkeys((model, bare, _SNAPSHOT.sub("", bare))):
         found = overrides.get(name) or PRICES.get(name)
         if found is not None:
             return found

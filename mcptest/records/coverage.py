@@ -180,7 +180,8 @@ class Tally:
     prompts: dict[tuple[str, str], set[bool]] = field(default_factory=dict)
     """(server, prompt) -> whether each rendering had arguments."""
     trace_catalogs: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
-    """Server -> tool name -> tool definition, from the catalogs agent traces recorded (for replayed runs)."""
+    """Server -> tool name -> tool definition, from catalogs seen outside the run's sessions: the ones agent traces
+    recorded (for replayed runs), and the listing of a server a fuzz block started on its own."""
 
     def tool_call(self, server: str, tool: str, args: Any, *, is_error: bool) -> None:
         """A call the server answered with a result (`is_error`: the result's `isError`). A request the server
@@ -219,6 +220,12 @@ class Tally:
         for call in trace.tool_calls:
             if call.server and not (call.unknown_tool or call.unparseable_arguments or call.is_error):
                 self.tool_call(call.server, call.name, call.args, is_error=False)
+
+    def listed(self, server: str, tools: Iterable[Mapping[str, Any]]) -> None:
+        """A server's tools as a run of another kind listed them through its own session (a fuzz block's server
+        process): coverage is measured over them when no session of the run listed the server."""
+        for tool in tools:
+            self.trace_catalogs.setdefault(server, {}).setdefault(str(tool.get("name")), dict(tool))
 
     def servers(self) -> list[str]:
         """Every server the tally saw something of, sorted."""

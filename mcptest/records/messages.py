@@ -31,8 +31,18 @@ class RequestedCall(_Model):
 class Usage(_Model):
     """Tokens one model call used."""
 
-    input: int = Field(0, ge=0)
-    output: int = Field(0, ge=0)
+    input: int = Field(0, ge=0, description="Input tokens, cached ones included.")
+    output: int = Field(0, ge=0, description="Output tokens, reasoning (thinking) ones included.")
+    # left out of a cassette when 0 / null, so that one recorded before they existed is re-recorded byte for byte
+    cached: int = Field(
+        0,
+        ge=0,
+        exclude_if=lambda v: v == 0,
+        description="Of `input`: tokens read from (or written to) the provider's cache.",
+    )
+    reasoning: int = Field(
+        0, ge=0, exclude_if=lambda v: v == 0, description="Of `output`: the model's reasoning (thinking) tokens."
+    )
 
 
 class ModelReply(_Model):
@@ -42,6 +52,12 @@ class ModelReply(_Model):
     calls: list[RequestedCall] = Field(default_factory=list, description="Tool calls, in the order given.")
     usage: Usage | None = Field(None, description="Token usage of this call; null when the provider reports none.")
     stop: str | None = Field(None, description="The provider's stop reason, e.g. `end_turn`, `tool_calls`.")
+    state: list[dict[str, Any]] | None = Field(
+        None,
+        exclude_if=lambda v: v is None,
+        description="Provider items the next call must send back as they came: the Responses API's reasoning items, "
+        "Gemini's thought signatures.",
+    )
 
 
 class ToolReply(_Model):

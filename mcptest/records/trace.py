@@ -74,6 +74,12 @@ class TokenUsage(_Model):
 
     input: int | None = Field(None, ge=0, description="Input (prompt) tokens.")
     output: int | None = Field(None, ge=0, description="Output (completion) tokens.")
+    cached: int | None = Field(
+        None, ge=0, exclude_if=lambda v: v is None, description="Of `input`: cached tokens; null when not reported."
+    )
+    reasoning: int | None = Field(
+        None, ge=0, exclude_if=lambda v: v is None, description="Of `output`: reasoning tokens; null when not reported."
+    )
     total: int = Field(
         ge=0,
         description="All tokens; defaults to input + output.",

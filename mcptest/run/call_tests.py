@@ -38,8 +38,8 @@ def call_fields(test: CallTest, file: str) -> dict[str, Any]:
 async def run_call_test(
     test: CallTest, pool: SessionPool, suite: Suite, tally: Tally | None = None
 ) -> tuple[TestResult, bool]:
-    """Make the test's one call and judge the outcome, counting it into `tally` when the server answered it with
-    a result; the flag: the server never came up."""
+    """Make the test's one call (or a latency test's many) and judge the outcome, counting each call into `tally`
+    when the server answered it with a result; the flag: the server never came up."""
     start = time.perf_counter()
     base = call_fields(test, suite.file)
     try:
@@ -48,9 +48,17 @@ async def run_call_test(
         return failed_row(base, start, exc.message, exc.stderr), "no handshake within" in exc.message
     start = time.perf_counter()  # the server's start-up is the run's cost, not this test's
     figures = None
+
+    async def call() -> CallOutcome:
+        """One call of the test; every call answered with a result counts (a latency test's repeats each do)."""
+        outcome = await make_call(test, session)
+        if tally is not None and outcome.result is not None:
+            count_call(tally, test, outcome.result)
+        return outcome
+
     try:
         if test.latency is None:
-            outcome = await make_call(test, session)
+            outcome = await call()
         else:
             from mcptest.run.latency import measure
 
@@ -58,11 +66,9 @@ async def run_call_test(
                 failures, error = judge(test, outcome, per_answer=True)
                 return bool(failures or error)
 
-            outcome, figures = await measure(test.latency, lambda: make_call(test, session), answer_failed, session)
+            outcome, figures = await measure(test.latency, call, answer_failed, session)
     except (UnknownName, ServerUnavailable) as exc:
         return failed_row(base, start, str(exc), getattr(exc, "stderr", "")), False
-    if tally is not None and outcome.result is not None:
-        count_call(tally, test, outcome.result)
     failures, error = judge(test, outcome, figures.model_dump(exclude={"histogram"}) if figures else None)
     failed = bool(failures or error)
     # after a timeout, listing would reconnect for a mere hint (and an unknown tool is answered, not waited on)

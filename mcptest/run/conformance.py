@@ -11,7 +11,6 @@ is one of the official conformance fixtures (`test_simple_text`, `test_error_han
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +18,7 @@ import anyio
 
 from mcptest.checks.conformance.exchange import Transcript
 from mcptest.checks.conformance.messages import SCHEMA_VERSIONS
+from mcptest.checks.conformance.report import FAIL_ON, ConformanceReport, Outcome
 from mcptest.checks.conformance.rules import BY_ID, CHECKS, UNDECLARED, UNSUPPORTED_VERSION, judge
 from mcptest.server.raw import CannotConnect, Channel, HttpChannel, StdioChannel
 from mcptest.suite.models import HttpServer, StdioServer
@@ -29,7 +29,6 @@ MOST_CALLS = 4
 """Read-only tools called at most (each may take up to the timeout)."""
 FIXTURE_TOOLS = ("test_simple_text", "test_error_handling")
 """The official conformance suite's fixture tools that are safe to call whenever a server has them."""
-FAIL_ON = ("must", "should")
 
 
 class Unreachable(Exception):
@@ -40,81 +39,18 @@ class Unreachable(Exception):
         self.message, self.stderr = message, stderr
 
 
-@dataclass
-class Outcome:
-    """One check's verdict in a report."""
-
-    id: str
-    level: str
-    section: str
-    title: str
-    status: str
-    """`pass`, `fail`, `skip`, `expected` (a failure the baseline lists) or `stale` (a listed check that passed)."""
-    message: str = ""
-    evidence: str = ""
-
-    def to_json(self) -> dict[str, Any]:
-        out = {"id": self.id, "level": self.level, "section": BY_ID[self.id].url, "title": self.title}
-        out |= {"status": self.status, "message": self.message}
-        return out | ({"evidence": self.evidence} if self.evidence else {})
-
-
-@dataclass
-class ConformanceReport:
-    """What one run found on one server."""
-
-    server: str
-    transport: str
-    offered_version: str
-    protocol_version: str | None
-    server_info: dict[str, Any]
-    outcomes: list[Outcome]
-    duration_s: float
-    notes: list[str] = field(default_factory=list)
-    stderr: str = ""
-
-    def counts(self) -> dict[str, int]:
-        keys = ("pass", "fail", "warn", "skip", "expected", "stale")
-        out = dict.fromkeys(keys, 0)
-        for o in self.outcomes:
-            out["warn" if o.status == "fail" and o.level == "SHOULD" else o.status] += 1
-        return out
-
-    def tier(self) -> str:
-        """`all SHOULDs pass` ⊃ `all MUSTs pass` ⊃ `MUST failures`."""
-        failing = {o.level for o in self.outcomes if o.status in ("fail", "stale")}
-        if "MUST" in failing:
-            return "MUST failures"
-        return "all MUSTs pass" if "SHOULD" in failing else "all MUSTs and SHOULDs pass"
-
-    def failed(self, fail_on: str = "must") -> bool:
-        levels = ("MUST", "SHOULD") if fail_on == "should" else ("MUST",)
-        return any(o.status == "stale" or (o.status == "fail" and o.level in levels) for o in self.outcomes)
-
-    def to_json(self, fail_on: str = "must") -> dict[str, Any]:
-        return {
-            "ok": not self.failed(fail_on),
-            "server": self.server,
-            "transport": self.transport,
-            "offered_version": self.offered_version,
-            "protocol_version": self.protocol_version,
-            "schema_versions": list(SCHEMA_VERSIONS),
-            "server_info": self.server_info,
-            "tier": self.tier(),
-            "counts": self.counts(),
-            "duration_s": round(self.duration_s, 3),
-            "notes": self.notes,
-            "checks": [o.to_json() for o in self.outcomes],
-        }
-
-
 def run_conformance(
-    name: str, config: Any, base_dir: Path, timeout: float | None = None, expected: frozenset[str] = frozenset()
+    name: str,
+    config: Any,
+    base_dir: Path,
+    timeout: float | None = None,
+    expected: frozenset[str] = frozenset(),
+    version: str = OFFERED_VERSION,
 ) -> ConformanceReport:
-    """Probe the server, judge what it sent, and apply the baseline of expected failures; Unreachable (exit 3) when
-    it cannot be started or reached."""
+    """Probe the server offering protocol `version` (one of SCHEMA_VERSIONS), judge what it sent, and apply the
+    baseline of expected failures; Unreachable (exit 3) when it cannot be started or reached."""
     start = time.perf_counter()
-    transcript, stderr = anyio.run(probe, config, base_dir, timeout)
+    transcript, stderr = anyio.run(probe, config, base_dir, timeout, version)
     outcomes = []
     for check, verdict in judge(transcript):
         status = verdict.status
@@ -167,11 +103,13 @@ def _channel(config: Any, base_dir: Path, transcript: Transcript, timeout: float
     raise Unreachable(f"conformance cannot run on a {type(config).__name__}")
 
 
-async def probe(config: Any, base_dir: Path, timeout: float | None = None) -> tuple[Transcript, str]:
+async def probe(
+    config: Any, base_dir: Path, timeout: float | None = None, version: str = OFFERED_VERSION
+) -> tuple[Transcript, str]:
     """Run every probe on one server; the transcript, and the server's stderr (stdio)."""
     timeout = timeout or config.call_timeout_s
     transport = "http" if isinstance(config, HttpServer) else "stdio"
-    transcript = Transcript(transport, OFFERED_VERSION)
+    transcript = Transcript(transport, version)
     side = Transcript(transport, UNSUPPORTED_VERSION)
     channel = _channel(config, base_dir, transcript, timeout)
     refused: Unreachable | None = None
@@ -206,7 +144,7 @@ async def _unsupported_version(channel: Channel) -> None:
 
 
 async def _drive(ch: Channel, t: Transcript) -> None:
-    init = await ch.request("initialize", "initialize", _initialize(OFFERED_VERSION))
+    init = await ch.request("initialize", "initialize", _initialize(t.offered_version))
     if init.problem and (init.status is None):
         raise Unreachable(init.problem, ch.stderr_tail())  # type: ignore[attr-defined]
     if isinstance(ch, HttpChannel):
@@ -364,7 +302,7 @@ async def _complete(ch: Channel, t: Transcript) -> None:
 
 async def _http(ch: HttpChannel, t: Transcript) -> None:
     await ch.request("http:bad-protocol-version", "ping", headers={"MCP-Protocol-Version": UNSUPPORTED_VERSION})
-    await ch.request("http:origin", "initialize", _initialize(OFFERED_VERSION), session=False,
+    await ch.request("http:origin", "initialize", _initialize(t.offered_version), session=False,
                      headers={"Origin": "http://evil.example"})  # fmt: skip
     await ch.bare("http:get", "GET", {"Accept": "text/event-stream"})
     if ch.session_id is None:

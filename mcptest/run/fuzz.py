@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from mcptest.fuzz.inputs import Schema
     from mcptest.fuzz.report import FuzzReport
     from mcptest.records.catalog import Tool
+    from mcptest.records.coverage import Tally
     from mcptest.records.report import TestResult
     from mcptest.server.fuzzing import FuzzTarget
     from mcptest.server.session import ServerConfig
@@ -57,15 +58,20 @@ def timeout_scale() -> float:
     return round(max(1.0, load / (os.cpu_count() or 1)), 2)
 
 
-def fuzz(name: str, config: ServerConfig, base_dir: Path, options: FuzzOptions) -> FuzzReport:
+def fuzz(
+    name: str, config: ServerConfig, base_dir: Path, options: FuzzOptions, tally: Tally | None = None
+) -> FuzzReport:
     """Fuzz one server; bad options raise UserError, a server that cannot start raises ServerUnavailable."""
     import anyio
 
-    return anyio.run(fuzz_async, name, config, base_dir, options)
+    return anyio.run(fuzz_async, name, config, base_dir, options, tally)
 
 
-async def fuzz_async(name: str, config: ServerConfig, base_dir: Path, options: FuzzOptions) -> FuzzReport:
-    """`fuzz`, inside an event loop."""
+async def fuzz_async(
+    name: str, config: ServerConfig, base_dir: Path, options: FuzzOptions, tally: Tally | None = None
+) -> FuzzReport:
+    """`fuzz`, inside an event loop; every call the server answers with a result (shrinking's included) feeds
+    `tally`, when given, under the server's `name`, and so does its tool listing."""
     from mcptest.core.errors import usage_error
     from mcptest.fuzz.report import FuzzReport, ToolFuzz, failed
     from mcptest.server.fuzzing import fuzz_target
@@ -75,6 +81,8 @@ async def fuzz_async(name: str, config: ServerConfig, base_dir: Path, options: F
     timed = _with_call_timeout(config, options.max_call_ms / 1000 * scale)
     async with fuzz_target(name, timed, base_dir) as target:
         catalog = await target.catalog()
+        if tally is not None:
+            tally.listed(name, [t.raw for t in catalog.tools])
         by_name = {t.name: t for t in catalog.tools}
         unknown = [t for t in options.tools if t not in by_name]
         if unknown:
@@ -88,7 +96,7 @@ async def fuzz_async(name: str, config: ServerConfig, base_dir: Path, options: F
         summaries: list[ToolFuzz] = []
         findings = []
         for tool in chosen:
-            run = _ToolRun(target, tool, options)
+            run = _ToolRun(target, tool, options, (name, tally) if tally is not None else None)
             if not options.allow_writes and (why := _held_back(tool)):
                 summary = ToolFuzz(tool=tool.name, skipped=why)
             elif options.replay is not None:
@@ -145,7 +153,9 @@ def _held_back(tool: Tool) -> str | None:
 class _ToolRun:
     """One tool's fuzzing: its cases, the counts, and each finding class's first input, shrunk."""
 
-    def __init__(self, target: FuzzTarget, tool: Tool, options: FuzzOptions) -> None:
+    def __init__(
+        self, target: FuzzTarget, tool: Tool, options: FuzzOptions, counted: tuple[str, Tally] | None = None
+    ) -> None:
         from mcptest.fuzz.inputs import Schema
         from mcptest.fuzz.report import ToolFuzz
 
@@ -158,14 +168,24 @@ class _ToolRun:
         self.summary = ToolFuzz(tool=tool.name)
         self.findings: list[Any] = []
         self.hang_confirmed = False
+        self.counted = counted
+        """The server's name and the run's coverage tally that every answered call feeds, in a `mcptest run`."""
+
+    async def call(self, args: dict[str, Any]) -> Answer:
+        """One call of the tool; a result (isError or not) counts toward coverage."""
+        answer = await self.target.call(self.tool.name, args)
+        if self.counted is not None and answer.kind == "result":
+            server, tally = self.counted
+            tally.tool_call(server, self.tool.name, args, is_error=bool((answer.result or {}).get("isError")))
+        return answer
 
     async def judge(self, args: dict[str, Any]) -> tuple[Answer, list[Finding]]:
         """Call with `args` and classify the answer; a hang counts only when a second try hangs too."""
         from mcptest.fuzz.classify import classify
 
-        answer = await self.target.call(self.tool.name, args)
+        answer = await self.call(args)
         if answer.kind == "timeout" and not self.hang_confirmed:
-            again = await self.target.call(self.tool.name, args)
+            again = await self.call(args)
             if again.kind != "timeout":
                 answer = again
             else:
@@ -179,7 +199,7 @@ class _ToolRun:
         started = time.perf_counter()
         first: dict[str, tuple[Any, Finding, Answer]] = {}
         counts: dict[str, int] = {}
-        for case in cases(self.tool.input_schema, self.options.cases, self.options.seed, self.tool.name):
+        for case in cases(self.tool.input_schema, self.options.cases, self.options.seed, self.tool.name, self.schema):
             answer, seen = await self.judge(case.args)
             self.summary.cases += 1
             if case.valid:
@@ -269,7 +289,7 @@ class _ToolRun:
         from mcptest.fuzz.classify import classify
 
         if kind == "hang":
-            answer = await self.target.call(self.tool.name, args)
+            answer = await self.call(args)
             return answer, classify(args, self.schema, answer, self.output, self.env)
         return await self.judge(args)
 
@@ -284,9 +304,12 @@ class _ToolRun:
         return shlex.join(words)
 
 
-async def run_fuzz_block(block: FuzzBlock, fields: dict[str, Any], suite: Suite) -> tuple[TestResult, bool]:
+async def run_fuzz_block(
+    block: FuzzBlock, fields: dict[str, Any], suite: Suite, tally: Tally | None = None
+) -> tuple[TestResult, bool]:
     """A suite's `fuzz:` block: its server started on its own (a crash harms no other test), fuzzed, the block's
-    assertions checked over the counts; a failure names each finding with its minimal input and replay line."""
+    assertions checked over the counts; a failure names each finding with its minimal input and replay line. Its
+    calls feed the run's coverage `tally`, when given."""
     from mcptest.core.errors import UserError
     from mcptest.expect.assertions import check, resolve
     from mcptest.records.report import Status, TestResult
@@ -303,7 +326,7 @@ async def run_fuzz_block(block: FuzzBlock, fields: dict[str, Any], suite: Suite)
         command_line=[suite.file, "--server", block.server],
     )
     try:
-        report = await fuzz_async(block.server, suite.servers[block.server], Path(suite.file).parent, options)
+        report = await fuzz_async(block.server, suite.servers[block.server], Path(suite.file).parent, options, tally)
     except ServerUnavailable as exc:
         return failed_row(fields, start, exc.message, exc.stderr), "no handshake within" in exc.message
     except UserError as exc:

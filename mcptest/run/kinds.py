@@ -58,13 +58,19 @@ async def _run_fuzz(block: FuzzBlock, pool: SessionPool, suite: Suite) -> tuple[
     return await run_fuzz_block(block, _fuzz_fields(block, suite.file), suite)
 
 
+async def _count_fuzz(block: FuzzBlock, pool: SessionPool, suite: Suite, tally: Tally) -> tuple[TestResult, bool]:
+    from mcptest.run.fuzz import run_fuzz_block
+
+    return await run_fuzz_block(block, _fuzz_fields(block, suite.file), suite, tally)
+
+
 KINDS: dict[type, Kind] = {
     ToolTest: Kind(call_fields, run_call_test, run_call_test),
     ResourceTest: Kind(call_fields, run_call_test, run_call_test),
     PromptTest: Kind(call_fields, run_call_test, run_call_test),
     ToolQualityBlock: Kind(_quality_fields, _run_quality),
     SecurityBlock: Kind(security_fields, run_security_block),
-    FuzzBlock: Kind(_fuzz_fields, _run_fuzz),
+    FuzzBlock: Kind(_fuzz_fields, _run_fuzz, _count_fuzz),
 }
 
 

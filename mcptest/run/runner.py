@@ -28,6 +28,7 @@ from mcptest.run.state import RunState, crash_message
 from mcptest.run.telemetry import AgentRunSet, LiveTelemetry
 from mcptest.run.workers import run_all
 from mcptest.server.session import ServerConfig, SessionPool
+from mcptest.suite.blocks.fuzz import FuzzBlock
 from mcptest.suite.models import Suite
 
 Clock = Callable[[], datetime]
@@ -134,8 +135,9 @@ async def run_suite(
         for agent in agents:
             for trace in traces_of(agent, live):
                 state.tally.trace(trace)
-        calls_ran = sum(isinstance(t, CallTest) for t, r in zip(tests, ran.results, strict=True) if r is not None)
-        in_suite = len(suite.tools) + len(suite.resources) + len(suite.prompts) + len(suite.agents)
+        reaching = (CallTest, FuzzBlock)  # the tests whose calls coverage counts, besides the agents
+        calls_ran = sum(isinstance(t, reaching) for t, r in zip(tests, ran.results, strict=True) if r is not None)
+        in_suite = len(suite.tools) + len(suite.resources) + len(suite.prompts) + len(suite.agents) + len(suite.fuzz)
         state.coverage = await measure_run(pool, state.tally, suite, calls_ran + len(agents), in_suite)
     agent_runs = [AgentRunSet(a.name, a.model, "recorded", a.recorded_runs()) for a in agents if a.recorded]
     agent_runs += [AgentRunSet(c.cell.test.name, c.cell.model, c.cell.mode.value, c.traces) for c in live.cells]

@@ -59,8 +59,13 @@ class AgentTest(Strict):
     )
     runs: int = Field(1, description="Runs per model (0 is clamped to 1).")
     tags: list[str] = Field(default_factory=list, description="For `--tag` / `--skip-tag`.")
-    provider: Literal["anthropic", "openai", "scripted"] | None = Field(
-        None, description="Who serves the model; default from the prefix (`claude-`; `gpt-`, `chatgpt-`, `o<digit>`)."
+    provider: Literal["anthropic", "openai", "gemini", "mistral", "bedrock", "scripted"] | None = Field(
+        None,
+        description="Who serves the model; default from the prefix (`claude-`; `gpt-`, `chatgpt-`, `o<digit>`; "
+        "`gemini-`; `mistral-`, `magistral-`, `codestral-`, `ministral-`, `devstral-`). Bedrock is always named.",
+    )
+    api: Literal["chat", "responses"] | None = Field(
+        None, description="OpenAI only: Chat Completions (the default) or the Responses API."
     )
     base_url: str | None = Field(
         None, pattern=r"^https?://", description="An OpenAI-compatible (or Anthropic-compatible) endpoint to call."
@@ -195,4 +200,7 @@ def _call_view(c: ToolCall) -> dict[str, Any]:
 
 
 def _tokens_view(tokens: TokenUsage | None) -> dict[str, Any]:
-    return {} if tokens is None else {"total": tokens.total, "input": tokens.input, "output": tokens.output}
+    if tokens is None:
+        return {}
+    view = {"total": tokens.total, "input": tokens.input, "output": tokens.output}
+    return view | {k: v for k, v in (("cached", tokens.cached), ("reasoning", tokens.reasoning)) if v is not None}

@@ -24,12 +24,14 @@ def live_problems(test: AgentTest, doc: SourceDoc, i: int) -> list[Problem]:
             at: Loc = (*loc, "models", j) if test.models else (*loc, "model")
             if model is not None and provider_of(model, test.provider) is None:
                 found.append((at, unknown_model_hint(model)))
+            elif test.api is not None and provider_of(model, test.provider) not in ("openai", "openai-responses"):
+                found.append(((*loc, "api"), "`api:` chooses between OpenAI's APIs: it needs an OpenAI model"))
     return [doc.problem(at, f"{where(at)}: {message}") for at, message in found]
 
 
 def recorded_problems(test: AgentTest, doc: SourceDoc, i: int) -> list[Problem]:
     """Keys that only make sense for a live run, set on a test that judges recorded runs."""
-    keys = [k for k in ("provider", "base_url", "script", "turns") if getattr(test, k) is not None]
+    keys = [k for k in ("provider", "api", "base_url", "script", "turns") if getattr(test, k) is not None]
     return [
         doc.problem(
             ("agents", i, k),

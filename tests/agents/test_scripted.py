@@ -78,8 +78,10 @@ agents:
     assert ran.code == ExitCode.USAGE
     assert ran.stderr.splitlines() == [
         f"{suite}:4:12: agents[0].model: cannot tell which provider serves model 'llama3.2' (claude-* is Anthropic; "
-        "gpt-*, chatgpt-*, o<digit>* are OpenAI): add `provider: openai` (with `base_url:` for an OpenAI-compatible "
-        "server such as Ollama or vLLM) or `provider: anthropic`",
+        "gpt-*, chatgpt-*, o<digit>* are OpenAI; gemini-* is Gemini; mistral-*, magistral-*, codestral-*, "
+        "ministral-*, devstral-* are Mistral): add `provider:` (anthropic, openai, gemini, mistral or bedrock; "
+        "openai with `base_url:` for an OpenAI-compatible server such as Ollama or vLLM), or prefix the id with its "
+        "provider (`bedrock:<model id>`)",
         f"{suite}:11:13: agents[1].script: the script has 2 runs but `runs:` is 3 "
         "(give one run for all, or one per run)",
     ]

@@ -217,7 +217,7 @@ def test_a_correct_sdk_server_shows_nothing_above_info(tmp_path: Path) -> None:
     assert report.ok
 
 
-def test_a_suite_fuzz_block_gates_on_findings_and_reports_through_junit(tmp_path: Path) -> None:
+def test_a_suite_fuzz_block_gates_on_findings_reports_through_junit_and_counts_toward_coverage(tmp_path: Path) -> None:
     suite = tmp_path / "suite.yml"
     server = ROOT / "tests" / "servers" / "fuzz_defects_server.py"
     suite.write_text(
@@ -231,17 +231,32 @@ fuzz:
     cases: 6
   - name: summary never crashes
     server: defects
-    tools: [get_summary]
+    tools: [get_summary, find_orders]
     cases: 6
     expect:
       - classes.crash: {{ "<=": 0 }}
+coverage:
+  - server: defects
+    expect:
+      - coverage.tools: {{ ">=": 34 }}
 """,
         encoding="utf-8",
     )
-    ran = run_cli("run", str(suite), "-r", "junit")
+    saved = tmp_path / "run.json"
+    ran = run_cli("run", str(suite), "-r", "json", "-o", str(saved))
     assert ran.code == 1, ran.stderr
-    assert 'tests="2" failures="1"' in ran.stdout
-    assert "error output_schema on get_summary" in ran.stdout and "--replay" in ran.stdout
+    run = json.loads(saved.read_text(encoding="utf-8"))
+    (cov,) = run["coverage"]["servers"]  # the fuzz calls reached 2 of the server's 6 tools: 33%
+    assert (cov["server"], cov["figures"]["tools"]["covered"], cov["figures"]["tools"]["total"]) == ("defects", 2, 6)
+    orders = cov["tools"]["find_orders"]
+    assert orders["failed"] and orders["succeeded"]  # fuzzing saw it reject and accept
+    assert orders["arguments"]["filter"]["supplied"]
+    assert run["coverage"]["not_counted"] == 0
+    (gate,) = run["gates"]
+    assert gate["status"] == "failed" and "get_record" in json.dumps(gate["failures"])  # named as not reached
+    junit = run_cli("report", str(saved), "-f", "junit").stdout
+    assert 'tests="3" failures="2"' in junit  # two fuzz rows (one fails) and the coverage gate (fails)
+    assert "error output_schema on get_summary" in junit and "--replay" in junit
     bad = suite.read_text(encoding="utf-8").replace(
         "server: defects\n    tools: [get_summary]\n    cases: 6\n  -", "server: nope\n    cases: 6\n  -"
     )

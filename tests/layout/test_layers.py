@@ -32,6 +32,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("history",),
     ("report",),
     ("run",),
+    ("load",),
     ("cli", "serve", "pytest_plugin", "python_api", "scaffold", "schemas", "__main__"),
 )
 """Lowest first. `mcptest` is the package's own `__init__` (its version); the last row is the interfaces."""

@@ -59,7 +59,7 @@ class FakeLLM:
             return 503, {}, {"error": {"message": "shutting down"}}
         if n <= len(self.failures):
             status, extra = self.failures[n - 1]
-            return status, extra, {"type": "error", "error": {"type": "fake_error", "message": f"fake {status}"}}
+            return status, *error_body(path, status, extra)
         if self.delay_s:
             with self.lock:
                 self.inflight += 1
@@ -67,16 +67,160 @@ class FakeLLM:
             time.sleep(self.delay_s)  # the fake model's thinking time (server side, bounded)
             with self.lock:
                 self.inflight -= 1
+        kind, model = api_of(path, body)
         messages = body.get("messages", [])
-        index = sum(m.get("role") == "assistant" for m in messages)
-        turns = self.by_model.get(body.get("model", ""), self.turns)
+        index = {
+            "responses": sum(i.get("type") == "reasoning" for i in body.get("input", [])),
+            "gemini": sum(c.get("role") == "model" for c in body.get("contents", [])),
+        }.get(kind, sum(m.get("role") == "assistant" for m in messages))
+        turns = self.by_model.get(model or "", self.turns)
         turn = turns[min(index, len(turns) - 1)]
         if self.echo_prompt and not turn.calls:
             first = next(m for m in messages if m.get("role") == "user")
             turn = Turn(text=f"You said: {first['content']}", usage=turn.usage)
-        if path.endswith("/chat/completions"):
-            return 200, {}, openai_body(turn, body.get("model"))
-        return 200, {}, anthropic_body(turn, body.get("model"))
+        build = {
+            "chat": openai_body,
+            "responses": responses_body,
+            "gemini": gemini_body,
+            "bedrock": bedrock_body,
+        }.get(kind, anthropic_body)
+        return 200, {}, build(turn, model)
+
+
+def api_of(path: str, body: dict[str, Any]) -> tuple[str, str | None]:
+    """Which API a request is for, from its path, and the model it names (in the body, or in the path)."""
+    from urllib.parse import unquote
+
+    if path.endswith("/chat/completions"):
+        return "chat", body.get("model")
+    if path.endswith("/responses"):
+        return "responses", body.get("model")
+    if path.endswith(":generateContent"):  # /v1beta/models/{model}:generateContent
+        return "gemini", path.rsplit("/", 1)[-1].removesuffix(":generateContent")
+    if path.endswith("/converse"):  # /model/{modelId}/converse
+        return "bedrock", unquote(path.split("/")[-2])
+    return "anthropic", body.get("model")
+
+
+def error_body(path: str, status: int, extra: dict[str, str]) -> tuple[dict[str, str], Any]:
+    """A failure as each API documents it: Google's RetryInfo detail carries `retry-delay` when one is given;
+    Bedrock names its error in `x-amzn-ErrorType`."""
+    kind, _ = api_of(path, {})
+    message = f"fake {status}"
+    if kind == "gemini":
+        headers = {k: v for k, v in extra.items() if k != "retry-delay"}
+        state = "RESOURCE_EXHAUSTED" if status == 429 else "INTERNAL"
+        details = [{"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": extra["retry-delay"]}]
+        error = {"code": status, "message": message, "status": state}
+        return headers, {"error": error | ({"details": details} if "retry-delay" in extra else {})}
+    if kind == "bedrock":
+        code = "ThrottlingException" if status == 429 else "InternalServerException"
+        return {"x-amzn-ErrorType": f"{code}:http://internal.amazon.com/coral/com.amazon.bedrock/", **extra}, {
+            "message": message
+        }
+    return extra, {"type": "error", "error": {"type": "fake_error", "message": message}}
+
+
+def _malformed(turn: Turn) -> bool:
+    try:
+        [json.loads(a) for _, a in turn.calls]
+    except json.JSONDecodeError:
+        return True
+    return False
+
+
+def responses_body(turn: Turn, model: str | None) -> dict[str, Any]:
+    """A Responses API response: a reasoning item (with encrypted content, as `store: false` asks), the message,
+    the function calls."""
+    output: list[dict[str, Any]] = [
+        {"type": "reasoning", "id": f"rs_{uuid.uuid4().hex[:16]}", "summary": [], "encrypted_content": "gAAAAB-fake"}
+    ]
+    if turn.text:
+        output.append(
+            {
+                "type": "message",
+                "id": f"msg_{uuid.uuid4().hex[:16]}",
+                "status": "completed",
+                "role": "assistant",
+                "content": [{"type": "output_text", "text": turn.text, "annotations": []}],
+            }
+        )
+    output += [
+        {
+            "type": "function_call",
+            "id": f"fc_{uuid.uuid4().hex[:16]}",
+            "call_id": f"call_{uuid.uuid4().hex[:12]}",
+            "name": n,
+            "arguments": a,
+            "status": "completed",
+        }
+        for n, a in turn.calls
+    ]
+    i, o = turn.usage
+    return {
+        "id": f"resp_{uuid.uuid4().hex}",
+        "object": "response",
+        "created_at": int(time.time()),
+        "status": "completed",
+        "model": model,
+        "output": output,
+        "parallel_tool_calls": True,
+        "tool_choice": "auto",
+        "tools": [],
+        "usage": {
+            "input_tokens": i,
+            "input_tokens_details": {"cached_tokens": i // 4},
+            "output_tokens": o,
+            "output_tokens_details": {"reasoning_tokens": o // 2},
+            "total_tokens": i + o,
+        },
+    }
+
+
+def gemini_body(turn: Turn, model: str | None) -> dict[str, Any]:
+    """A generateContent response; the first part carries a thought signature, as thinking models send."""
+    i, o = turn.usage
+    usage = {
+        "promptTokenCount": i,
+        "cachedContentTokenCount": i // 4,
+        "candidatesTokenCount": o - o // 2,
+        "thoughtsTokenCount": o // 2,
+        "totalTokenCount": i + o,
+    }
+    if _malformed(turn):
+        candidate = {"finishReason": "MALFORMED_FUNCTION_CALL", "finishMessage": "Malformed function call: save_note"}
+        return {"candidates": [candidate | {"index": 0}], "usageMetadata": usage, "modelVersion": model}
+    parts: list[dict[str, Any]] = [{"text": turn.text}] if turn.text else []
+    parts += [{"functionCall": {"name": n, "args": json.loads(a)}} for n, a in turn.calls]
+    if parts:
+        parts[0]["thoughtSignature"] = "c2lnbmF0dXJl"  # base64 of "signature"
+    content = {"role": "model", "parts": parts}
+    return {
+        "candidates": [{"content": content, "finishReason": "STOP", "index": 0}],
+        "usageMetadata": usage,
+        "modelVersion": model,
+        "responseId": uuid.uuid4().hex[:20],
+    }
+
+
+def bedrock_body(turn: Turn, model: str | None) -> dict[str, Any]:
+    """A Converse response."""
+    i, o = turn.usage
+    usage = {"inputTokens": i - i // 4, "outputTokens": o, "totalTokens": i + o, "cacheReadInputTokens": i // 4}
+    if _malformed(turn):
+        return {"output": {"message": {"role": "assistant", "content": []}}, "stopReason": "malformed_tool_use",
+                "usage": usage, "metrics": {"latencyMs": 1}}  # fmt: skip
+    content: list[dict[str, Any]] = [{"text": turn.text}] if turn.text else []
+    content += [
+        {"toolUse": {"toolUseId": f"tooluse_{uuid.uuid4().hex[:20]}", "name": n, "input": json.loads(a)}}
+        for n, a in turn.calls
+    ]
+    return {
+        "output": {"message": {"role": "assistant", "content": content}},
+        "stopReason": "tool_use" if turn.calls else "end_turn",
+        "usage": usage,
+        "metrics": {"latencyMs": 1},
+    }
 
 
 def openai_body(turn: Turn, model: str | None) -> dict[str, Any]:

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from mcptest.core.errors import UserError
 from mcptest.records.report import Status
 from tests.providers.fake_llm import FakeLLM, Turn, call, serve
 from tests.providers.helpers import KEY, environ, run, run_cells, write_suite
@@ -64,10 +67,10 @@ def test_a_500_fails_the_run_with_the_providers_message(tmp_path: Path) -> None:
     assert result.report.results[0].error == "anthropic: HTTP 500: fake 500 (after 4 attempts)"
 
 
-def test_a_missing_key_fails_the_test_and_names_the_variable(tmp_path: Path) -> None:
-    result = run(write_suite(tmp_path, AGENT), {}, record_mode="all")
-    row = result.report.results[0]
-    assert (row.status, row.error) == (
-        Status.FAILED,
-        "ANTHROPIC_API_KEY is not set: export it to run anthropic models live (replay needs no key)",
+def test_a_missing_key_stops_the_run_before_any_server_starts_and_names_the_variable(tmp_path: Path) -> None:
+    with pytest.raises(UserError) as err:
+        run(write_suite(tmp_path, AGENT), {}, record_mode="all")
+    assert str(err.value.problems[0]).endswith(
+        "ANTHROPIC_API_KEY is not set: export it to run anthropic models live (replay needs no key) "
+        "(test 'weather note', model claude-haiku-4-5)"
     )

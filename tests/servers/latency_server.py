@@ -1,11 +1,15 @@
 """An SDK server with a known latency distribution: `sleepy` sleeps the next delay of a fixed list on each call, so
 N calls (N a multiple of the list's length) take exactly those delays whatever order they overlap in; `zero`
-answers at once (the transport's own overhead); `every_fifth` answers `fifth` instead of `fine` on every fifth call."""
+answers at once (the transport's own overhead); `every_fifth` answers `fifth` instead of `fine` on every fifth call;
+`every_other_error` answers an isError result on every second call."""
 
 from __future__ import annotations
 
+import sys
+
 import anyio
 from mcp.server.mcpserver import MCPServer
+from mcp.types import CallToolResult, TextContent
 
 DELAYS_MS = [8 + (i * 37) % 40 for i in range(40)]
 """40 delays, each of 8..47 ms once: the true percentiles of any multiple of 40 calls are those of this list."""
@@ -14,7 +18,7 @@ DELAYS_MS = [8 + (i * 37) % 40 for i in range(40)]
 def build() -> MCPServer:
     """The latency server."""
     server = MCPServer("latency-server")
-    calls = {"sleepy": 0, "every_fifth": 0}
+    calls = {"sleepy": 0, "every_fifth": 0, "every_other_error": 0}
 
     @server.tool()
     async def sleepy() -> str:
@@ -35,8 +39,18 @@ def build() -> MCPServer:
         calls["every_fifth"] += 1
         return "fifth" if calls["every_fifth"] % 5 == 0 else "fine"
 
+    @server.tool()
+    def every_other_error() -> CallToolResult:
+        """Answer `fine`, and an isError result on every second call."""
+        calls["every_other_error"] += 1
+        error = calls["every_other_error"] % 2 == 0
+        return CallToolResult(content=[TextContent(type="text", text="no" if error else "fine")], isError=error)
+
     return server
 
 
 if __name__ == "__main__":
-    build().run()
+    if sys.argv[1:2] == ["http"]:  # `http PORT`: Streamable HTTP on 127.0.0.1
+        build().run("streamable-http", host="127.0.0.1", port=int(sys.argv[2]))
+    else:
+        build().run()

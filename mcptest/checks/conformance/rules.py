@@ -41,6 +41,8 @@ class Check:
     judge: Callable[[Transcript], Verdict]
     transport: str = "any"
     """`any`, or `stdio`/`http` for a check of one transport only."""
+    since: str = ""
+    """The first protocol version whose text has the rule (empty: every version); skipped on older ones."""
 
     @property
     def url(self) -> str:
@@ -712,9 +714,16 @@ def origin_checked(t: Transcript) -> Verdict:
         return skip("not probed")
     if ex.problem:
         return fail(ex.problem, ex)
-    if ex.status != 403:
-        return fail("initialize with `Origin: http://evil.example` must get HTTP 403 (DNS rebinding protection)", ex)
-    return PASS
+    if ex.status == 403:
+        return PASS
+    if ex.status is not None and 400 <= ex.status < 500 and _version(t) < "2025-11-25":
+        return PASS  # before 2025-11-25 the spec said "MUST validate the Origin header" and named no status
+    return fail("initialize with `Origin: http://evil.example` must get HTTP 403 (DNS rebinding protection)", ex)
+
+
+def _version(t: Transcript) -> str:
+    """The version the checks are of: the negotiated one, else the one offered."""
+    return t.version if t.version in KNOWN_VERSIONS else t.offered_version
 
 
 def protocol_header(t: Transcript) -> Verdict:
@@ -822,6 +831,7 @@ CHECKS: tuple[Check, ...] = (
         "server/tools#tool-names",
         "tool names are 1-128 of A-Z a-z 0-9 _ - . and unique",
         tool_names,
+        since="2025-11-25",
     ),
     Check(
         "tools-input-schema",
@@ -1042,6 +1052,9 @@ def judge(t: Transcript) -> list[tuple[Check, Verdict]]:
     for check in CHECKS:
         if check.transport not in ("any", t.transport):
             out.append((check, skip(f"{check.transport} only")))
+            continue
+        if check.since and _version(t) < check.since:
+            out.append((check, skip(f"not in protocol {_version(t)} (since {check.since})")))
             continue
         out.append((check, check.judge(t)))
     return out
