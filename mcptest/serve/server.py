@@ -11,12 +11,14 @@ from typing import Annotated, Any
 
 import anyio
 import anyio.to_thread
+from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.resources import FunctionResource
 from mcp.server.mcpserver.tools import Tool
 from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
-from mcp.types import ToolAnnotations
+from mcp.shared.exceptions import MCPError
+from mcp.types import INVALID_PARAMS, ToolAnnotations
 from pydantic import ConfigDict, Field
 
 from mcptest import __version__
@@ -214,10 +216,33 @@ def build(root: Path) -> MCPServer:
         for fn, hints in served
     ]  # fmt: skip
     server = MCPServer(
-        "mcptest", title="mcptest", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING", tools=closed
+        "mcptest",
+        title="mcptest",
+        version=__version__,
+        instructions=INSTRUCTIONS,
+        log_level="WARNING",
+        tools=closed,
+        middleware=[resource_not_found_code],
     )
     _resources(server)
     return server
+
+
+SEP_2164 = "2026-07-28"
+"""The protocol version from which an unknown resource is -32602 (Invalid Params); before it the spec says -32002."""
+RESOURCE_NOT_FOUND = -32002
+
+
+async def resource_not_found_code(ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
+    """An unknown resource read under a protocol version before 2026-07-28 answers -32002 (Resource not found), as
+    that version's spec says; the SDK answers -32602 for every version (SEP-2164's code, from 2026-07-28)."""
+    try:
+        return await call_next(ctx)
+    except MCPError as exc:
+        unknown = exc.code == INVALID_PARAMS and isinstance(exc.data, dict) and "uri" in exc.data  # not bad params
+        if ctx.method == "resources/read" and unknown and ctx.protocol_version < SEP_2164:
+            raise MCPError(RESOURCE_NOT_FOUND, exc.message, exc.data) from None
+        raise
 
 
 def _closed(tool: Tool) -> Tool:

@@ -193,3 +193,39 @@ def test_resources_are_the_suite_schema_and_the_docs(loop: dict[str, Any]) -> No
     assert "mcptest://docs/serve" in loop["resources"]
     schema = json.loads(loop["schema"].contents[0].text)
     assert "servers" in schema["properties"]
+
+
+def test_serve_passes_its_own_conformance_checks_musts_and_shoulds(tmp_path: Path) -> None:
+    from mcptest.run.conformance import run_conformance
+    from mcptest.suite.models import StdioServer
+
+    argv = [sys.executable, "-m", "mcptest", "serve", "--root", str(tmp_path)]
+    config = StdioServer.model_validate({"command": argv, "env": {"PYTHONPATH": str(ROOT)}})
+    report = run_conformance("serve", config, tmp_path, timeout=120)
+    failed = [(o.id, o.level, o.message) for o in report.outcomes if o.status not in ("pass", "skip")]
+    assert failed == [] and not report.failed("should")
+    passed = {o.id for o in report.outcomes if o.status == "pass"}
+    assert {"tools-output-schema", "resources-read", "resources-not-found-code", "stdio-stdout-clean"} <= passed
+
+
+def test_serve_passes_its_own_lint_and_security_scan_with_nothing_above_info(tmp_path: Path) -> None:
+    """The strict DESC/SCH rules and every SEC rule over the served catalog, listed in-process through the SDK."""
+    from mcp.client.client import Client
+
+    from mcptest.checks.lint import assess, select_rules
+    from mcptest.checks.security.engine import scan
+    from mcptest.records.catalog import read_wire
+    from mcptest.records.entries import from_catalog
+    from mcptest.serve.server import build
+
+    async def listed() -> list[dict[str, Any]]:
+        async with Client(build(tmp_path)) as client:
+            tools = (await client.list_tools()).tools
+        return [t.model_dump(by_alias=True, exclude_none=True, mode="json") for t in tools]
+
+    catalog = read_wire({"tools": anyio.run(listed)}, "serve")
+    assert catalog.problems == () and len(catalog.tools) == len(TOOLS)
+    report = assess(catalog, select_rules(strict=True))
+    assert [f for f in report.findings if f.severity.value not in ("pass", "info")] == []
+    scanned = scan([from_catalog(catalog, "serve", "serve")])
+    assert [f.to_json() for f in scanned.flagged] == []
