@@ -57,6 +57,7 @@ STDIO = {
     "prompt-unknown-success": {"prompts-unknown"},
     "setlevel-error": {"logging-set-level"},
     "missing-server-info": {"lifecycle-initialize", "schema-messages"},
+    "log-level-bogus": {"schema-messages"},
 }  # fmt: skip
 HTTP = {
     None: set(),
@@ -81,7 +82,7 @@ def failing(report: ConformanceReport) -> set[str]:
 
 
 def test_every_planted_defect_is_tested() -> None:
-    assert set(DEFECTS) == {d for d in [*STDIO, *HTTP] if d} | {"crash-on-call"}
+    assert set(DEFECTS) == {d for d in [*STDIO, *HTTP] if d} | {"crash-on-call", "hang-initialize"}
 
 
 @pytest.mark.parametrize("defect", list(STDIO), ids=lambda d: d or "clean")
@@ -193,6 +194,11 @@ def test_cli_json_exit_1_on_a_must_failure_and_a_bad_baseline_is_exit_2(tmp_path
 
     ran = run_cli("conformance", "--command", command, "--protocol-version", "2024-11-05")
     assert ran.code == 2 and "--protocol-version: mcptest checks 2025-06-18, 2025-11-25" in ran.stderr, ran.stderr
+
+
+def test_a_server_that_never_answers_initialize_is_exit_3_not_a_traceback() -> None:
+    ran = run_cli("conformance", "--command", f"{sys.executable} {SERVER} --defect hang-initialize", "--timeout", "1")
+    assert ran.code == 3 and "no answer within 1s" in ran.stderr and "Traceback" not in ran.stderr, ran.stderr
 
 
 def test_an_unreachable_server_is_exit_3_with_the_reason() -> None:

@@ -177,6 +177,10 @@ async def probe(
             refused = Unreachable(str(exc))
         except Unreachable as exc:
             refused = exc
+        except BaseExceptionGroup as group:  # raised inside the channel's task group (initialize unanswered)
+            refused = _refusal(group)
+            if refused is None:
+                raise
         if refused is not None:
             tg.cancel_scope.cancel()
     if refused is not None:
@@ -184,6 +188,17 @@ async def probe(
     if (found := side.get("initialize:unsupported-version")) is not None:
         transcript.exchanges["initialize:unsupported-version"] = found
     return transcript, channel.stderr_tail()  # type: ignore[attr-defined]
+
+
+def _refusal(group: BaseExceptionGroup[BaseException]) -> Unreachable | None:
+    """The Unreachable (or CannotConnect) a task group wrapped, if that is all it holds."""
+    matched, rest = group.split((Unreachable, CannotConnect))
+    if matched is None or rest is not None:
+        return None
+    first: BaseException = matched
+    while isinstance(first, BaseExceptionGroup):
+        first = first.exceptions[0]
+    return first if isinstance(first, Unreachable) else Unreachable(str(first))
 
 
 def _initialize(version: str) -> dict[str, Any]:

@@ -33,7 +33,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("report",),
     ("run",),
     ("load",),
-    ("cli", "pytest_plugin", "python_api", "scaffold", "schemas", "__main__"),
+    ("cli", "serve", "pytest_plugin", "python_api", "scaffold", "schemas", "__main__"),
 )
 """Lowest first. `mcptest` is the package's own `__init__` (its version); the last row is the interfaces."""
 
