@@ -30,6 +30,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -125,14 +126,19 @@ def start(argv: list[str], ready: str) -> subprocess.Popen[str]:
     stream = proc.stdout if ready == "ready" else proc.stderr
     assert stream is not None
     for line in stream:
-        if ready in line.lower():
+        if ready in line.lower():  # then drain it: a server blocked on a full log pipe would be what is measured
+            threading.Thread(target=lambda: [None for _ in stream], daemon=True).start()
             return proc
     raise SystemExit(f"server did not start: {' '.join(argv)}")
 
 
 def stop(proc: subprocess.Popen[str]) -> None:
     proc.terminate()
-    proc.wait(timeout=10)
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=10)
 
 
 def cpu_seconds(pid: int) -> float:
