@@ -56,7 +56,15 @@ class RunOutcome(BaseModel):
         description="The agent reporter's text: the verdict, then per failure its place, expected and received, and "
         "the command that re-runs it."
     )
-    report: dict[str, Any] = Field(description="The JSON report (schema/report.v2.json), as `-r json` writes it.")
+    report: dict[str, Any] = Field(
+        description="The JSON report (schema/report.v2.json), as `-r json` writes it; empty when no test ran because "
+        "a pinned catalog changed."
+    )
+    pins_changed: list[str] = Field(
+        default_factory=list,
+        description="Servers whose catalog no longer matches mcptest.lock (then no test ran, as with `mcptest run`): "
+        "review the change, then `mcptest pin --update`.",
+    )
 
 
 class LintOutcome(BaseModel):

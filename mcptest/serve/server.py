@@ -130,6 +130,8 @@ def build(root: Path) -> MCPServer:
             group.start_soon(forward)
             try:
                 outcome = await tools.run_suite(loaded, chosen, fail_fast, finished, agent_runs)
+            except UserError as exc:  # a pinned server that cannot be listed
+                raise _failed(exc) from None
             finally:
                 send.close()
         return outcome

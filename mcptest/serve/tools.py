@@ -97,6 +97,8 @@ async def run_suite(
     """Run the suite as `mcptest run --reporter agent` does (cassettes replayed, never recorded; snapshots read,
     never updated) and return both the agent report and the JSON report. `on_result` hears each finished result,
     `on_agent_runs` (done, total, label) each finished agent run."""
+    import anyio
+
     from mcptest.agent.plan import AgentOptions
     from mcptest.report.agent import render_agent
     from mcptest.run.exit_status import run_exit_code
@@ -104,6 +106,8 @@ async def run_suite(
     from mcptest.run.snapshot_policy import run_snapshots
     from mcptest.run.state import RunState
 
+    if moved := await anyio.to_thread.run_sync(pins_moved, loaded):  # listing runs an event loop of its own
+        return moved
     snapshots = run_snapshots(loaded.file, update=False, allow_update_in_ci=False)
     options = AgentOptions(on_progress=on_agent_runs)
     result = await run(
@@ -121,6 +125,28 @@ async def run_suite(
         agent_report=render_agent(report),
         report=report.model_dump(mode="json"),
     )
+
+
+def pins_moved(loaded: Suite) -> RunOutcome | None:
+    """`mcptest run`'s pin check (on when the suite has a mcptest.lock): the failed outcome naming each pinned
+    server whose catalog changed, or None to run the tests. A pinned server that cannot be listed is a tool error."""
+    from mcptest.core.errors import usage_error
+    from mcptest.diff.pin_check import check_before_run
+    from mcptest.diff.render import summary_line
+    from mcptest.server.surfaces import Unreachable
+
+    try:
+        moved = check_before_run(loaded, None)
+    except Unreachable as exc:
+        raise usage_error(f"{exc} (while checking mcptest.lock)") from None
+    if not moved:
+        return None
+    lines = ["VERDICT FAIL pinned catalogs changed; no test ran (review, then `mcptest pin --update`)"]
+    lines += [f"server '{name}': {summary_line(report)}" for name, report, _ in moved]
+    return RunOutcome(
+        suite=str(loaded.file), verdict="FAIL", exit_code=1, passed=0, failed=0, total=0,
+        agent_report="\n".join(lines) + "\n", report={}, pins_changed=[name for name, _, _ in moved],
+    )  # fmt: skip
 
 
 def lint_server(

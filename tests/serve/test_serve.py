@@ -93,6 +93,12 @@ async def drive(root: Path, outside: Path) -> dict[str, Any]:
             seen["lint"] = await client.call_tool("lint_server", {"catalog": "catalog.json", "fail_on": "never"})
             seen["scan"] = await client.call_tool("security_scan", {"catalogs": ["catalog.json"]})
             seen["diff"] = await client.call_tool("diff_catalogs", {"old": "catalog.json", "new": "catalog.json"})
+
+            pin = [sys.executable, "-m", "mcptest", "pin", "suite.yml"]
+            pinned = await anyio.run_process(pin, cwd=root, env=env, check=False)
+            seen["pinned"] = pinned.returncode, (root / "mcptest.lock").exists()
+            write(root / "weather.yml", MANIFEST.format(reply="Sunny in ${args.city}.").replace("current", "latest"))
+            seen["moved"] = await client.call_tool("run_suite", {"suite": "suite.yml"})
     return seen
 
 
@@ -145,6 +151,14 @@ def test_run_fails_with_the_agent_report_then_passes_after_the_fix(loop: dict[st
     assert (passing["verdict"], passing["exit_code"], passing["passed"], passing["failed"]) == ("PASS", 0, 1, 0)
     assert passing["agent_report"].startswith("VERDICT PASS failed=0 passed=1 total=1")
     assert passing["report"]["summary"]["ok"] is True
+
+
+def test_a_pinned_catalog_that_changed_stops_the_run_as_mcptest_run_does(loop: dict[str, Any]) -> None:
+    assert loop["pinned"] == (0, True)
+    moved = loop["moved"].structured_content
+    assert moved["pins_changed"] == ["weather"] and moved["total"] == 0 and moved["verdict"] == "FAIL"
+    assert moved["agent_report"].startswith("VERDICT FAIL pinned catalogs changed; no test ran")
+    assert "server 'weather': " in moved["agent_report"] and moved["report"] == {}
 
 
 def test_a_running_suite_sends_progress(loop: dict[str, Any]) -> None:
