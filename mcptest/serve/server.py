@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
@@ -28,8 +29,16 @@ from mcptest.serve import tools
 from mcptest.serve.models import DiffOutcome, LintOutcome, RuleDoc, RunOutcome, ScanOutcome, TestList, Validation
 from mcptest.serve.paths import OutsideRoot
 
-DOCS_DIR = Path(__file__).resolve().parent.parent.parent / "docs"
-"""The documentation pages, served as resources when mcptest runs from a checkout (a wheel ships none)."""
+CHECKOUT = Path(__file__).resolve().parent.parent.parent
+"""The repository root when mcptest runs from a checkout (site-packages when installed)."""
+
+
+def docs_dir(checkout: Path = CHECKOUT, prefix: Path | None = None) -> Path:
+    """Where the documentation pages served as resources are: a checkout's `docs/`, else the copy an installed wheel
+    put in `<prefix>/share/mcptest/docs` (pyproject's data-files; prefix: this Python's `sys.prefix`)."""
+    prefix = Path(sys.prefix) if prefix is None else prefix
+    return checkout / "docs" if (checkout / "docs").is_dir() else prefix / "share" / "mcptest" / "docs"
+
 
 INSTRUCTIONS = (
     "mcptest tests MCP servers and the agents that use them. Paths are relative to the root this server was started "
@@ -277,7 +286,8 @@ def _resources(server: MCPServer) -> None:
             mime_type="application/schema+json",
         )
     )
-    for page in sorted(DOCS_DIR.glob("*.md")) if DOCS_DIR.is_dir() else ():
+    docs = docs_dir()
+    for page in sorted(docs.glob("*.md")) if docs.is_dir() else ():
         title = page.read_text(encoding="utf-8").partition("\n")[0].lstrip("# ").strip() or page.stem
         server.add_resource(
             FunctionResource.from_function(
