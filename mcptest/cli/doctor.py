@@ -45,6 +45,14 @@ def doctor(
     model_view: Annotated[
         bool, typer.Option("--model-view", help="Print each catalog as a model reads it, with its token cost.")
     ] = False,
+    provider: Annotated[
+        str | None,
+        typer.Option(
+            "--provider",
+            help="With --model-view: warn about each schema field this provider's tool format cannot take "
+            "(anthropic, openai, openai-responses, gemini, mistral, bedrock).",
+        ),
+    ] = None,
     server_managed: Annotated[
         list[str] | None,
         typer.Option(
@@ -78,6 +86,7 @@ def doctor(
         server_managed=managed,
         lint=lint_descriptions or sarif,
         model_view=model_view,
+        provider=provider,
         security=security,
         dump_catalog=dump_catalog,
         debug=debug,
@@ -127,6 +136,15 @@ def _print_json(found: Diagnosis, fail_on: str) -> None:
         out["security"] = found.scanned.to_json()
     if found.views:
         out["model_view"] = [{"source": source} | view.to_json() for source, view in found.views]
+    if found.provider is not None:
+        out["schema_losses"] = [
+            {
+                "source": source,
+                "provider": found.provider,
+                "losses": [{"tool": tool, "field": at, "why": why} for tool, at, why in losses],
+            }
+            for source, losses in found.losses
+        ]
     if found.reports:
         selection = found.selection
         out["lint"] = [{"source": source, "selection": selection} | r.to_json() for source, r in found.reports]
@@ -150,6 +168,15 @@ def _print_console(found: Diagnosis, no_color: bool, verbose: bool) -> None:
         from mcptest.checks.lint.model_view import render
 
         out.append(f"\n{style('As the model sees it', '1')} {printable(source)}\n\n{printable(render(view))}")
+    for source, losses in found.losses:
+        head = (
+            f"{found.provider} cannot take {len(losses)} schema field(s)"
+            if losses
+            else f"{found.provider} loses nothing of any tool's schema"
+        )
+        out.append(f"\n{style(head, '1')} {printable(source)}\n")
+        for tool, at, why in losses:
+            out.append(f"{style('!', '33')} {printable(tool)}: inputSchema.{printable(at)}: {printable(why)}\n")
     sys.stdout.write("".join(out))
     if found.reports:
         from mcptest.cli.lint_text import render_lint

@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib.util
 import re
 from collections.abc import Mapping
+from typing import Any
 
 from mcptest.providers.base import Provider
 from mcptest.providers.errors import MissingExtra, MissingKey
@@ -156,3 +157,18 @@ def key_values(environ: Mapping[str, str]) -> set[str]:
 
     names = {v for vs in KEY_VARS.values() for v in vs} | set(AWS_SECRET_VARS) | {"AWS_ACCESS_KEY_ID"}
     return collect(environ.get(var, "") for var in sorted(names))
+
+
+def schema_losses(name: str, tools: list[dict[str, Any]]) -> list[tuple[str, str, str]]:
+    """What provider `name`'s function-declaration format cannot carry of each tool's inputSchema: (tool, field path,
+    what was lost), in catalog order. Gemini's subset loses what `gemini_schema` cannot rewrite; the other providers
+    are sent the schema as the server wrote it, so nothing is lost on the way."""
+    if name != "gemini":
+        return []
+    from mcptest.providers.gemini_schema import translate
+
+    return [
+        (str(tool.get("name", "")), path, why)
+        for tool in tools
+        for path, why in translate(tool.get("inputSchema")).problems
+    ]

@@ -33,6 +33,9 @@ class Diagnosis:
     probes: list[Probe] = field(default_factory=list)
     reports: list[tuple[str, QualityReport]] = field(default_factory=list)
     views: list[tuple[str, ModelView]] = field(default_factory=list)
+    provider: str | None = None
+    losses: list[tuple[str, list[tuple[str, str, str]]]] = field(default_factory=list)
+    """Per source, what `provider` cannot take of each tool's inputSchema: (tool, field, what was lost)."""
     scanned: SecurityReport | None = None
     failed: bool = False
 
@@ -53,6 +56,7 @@ def diagnose(
     server_managed: list[str] | None = None,
     lint: bool = False,
     model_view: bool = False,
+    provider: str | None = None,
     security: bool = False,
     dump_catalog: str | None = None,
     debug: bool = False,
@@ -65,9 +69,18 @@ def diagnose(
 
     if fail_on not in FAIL_ON:
         raise usage_error(f"--fail-on: expected one of {', '.join(FAIL_ON)}, got {fail_on!r}")
+    if provider is not None:
+        from mcptest.providers import LIVE
+
+        if provider not in LIVE:
+            raise usage_error(f"--provider: expected one of {', '.join(LIVE)}, got {provider!r}")
+        if not model_view:
+            raise usage_error("--provider goes with --model-view (the view as that provider's model is sent it)")
     rules = configure(select_rules(select, ignore, strict=strict), server_managed=server_managed)
     selection = selection_label(select, ignore, strict=strict)
-    out = Diagnosis(resolve_sources(suite, server, catalog, command, url, header, timeout), selection)
+    out = Diagnosis(
+        resolve_sources(suite, server, catalog, command, url, header, timeout), selection, provider=provider
+    )
     if dump_catalog and len(out.sources.servers) > 1:
         raise usage_error("--dump-catalog saves one catalog; pick a server with --server")
     out.checks, out.probes = gather(out.sources, debug)
@@ -75,6 +88,12 @@ def diagnose(
         out.reports = [(p.source, assess(p.catalog, rules)) for p in out.probes if p.catalog]
     if model_view:
         out.views = [(p.source, _view(p.catalog, server_managed)) for p in out.probes if p.catalog]
+    if provider is not None:
+        from mcptest.providers import schema_losses
+
+        out.losses = [
+            (p.source, schema_losses(provider, [t.raw for t in p.catalog.tools])) for p in out.probes if p.catalog
+        ]
     if dump_catalog:
         from mcptest.records.catalog import save_catalog
 
