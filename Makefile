@@ -34,9 +34,10 @@ postgres:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; } || \
 		echo "postgresql could not be installed: the history store's PostgreSQL tests will skip"
 
-## Run the whole test suite.
+## Run the whole test suite, on two workers (pytest-xdist): most tests wait on server subprocesses, so two
+## workers on two cores took the suite from 21 to 14 minutes.
 test: $(STAMP) browser postgres
-	$(BIN)/python -m pytest --durations=30
+	$(BIN)/python -m pytest -n 2 --durations=30
 
 lint: $(STAMP)
 	$(BIN)/ruff check mcptest tests benchmarks

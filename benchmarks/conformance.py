@@ -79,7 +79,7 @@ def http_server(argv: list[str], port: int, env: dict[str, str] | None = None): 
 def run(config: Any) -> Any:
     from mcptest.run.conformance import run_conformance
 
-    return run_conformance("bench", config, ROOT, 10.0)
+    return run_conformance("bench", config, ROOT, 30.0)  # start-up of a Python server under load takes 10 s
 
 
 def row(name: str, transport: str, reports: list[Any]) -> str:

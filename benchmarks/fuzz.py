@@ -4,6 +4,8 @@ loop making the same calls to the same server.
 Issue 28's figure: at least 200 cases/s per tool, with the client not the bottleneck: the bare loop (the SDK's
 `Client.call_tool` over stdio, nothing else) bounds what any client can do against this server, so mcptest's rate
 is printed as a share of it. Each figure is the median of REPEATS runs with its quartiles, and the load average.
+Beside the rates: this process's CPU time per case (mcptest's: generating, calling, judging; the bare loop's: the
+SDK's calls alone), which load barely moves, unlike the rates, since the server's time is not in it.
 
     python benchmarks/fuzz.py [--cases 500]
 """
@@ -30,11 +32,17 @@ def config():  # type: ignore[no-untyped-def]
     return StdioServer(command=MOCK)
 
 
+CPU: dict[str, list[float]] = {"mcptest": [], "bare": []}
+"""Client CPU milliseconds per case, per run."""
+
+
 def mcptest_rates(cases: int) -> dict[str, float]:
     """Cases per second of each tool in one `mcptest fuzz` run (its calls, judging and any shrinking)."""
     from mcptest.run.fuzz import FuzzOptions, fuzz
 
+    cpu = time.process_time()
     report = fuzz("mock", config(), ROOT, FuzzOptions(tools=TOOLS, cases=cases))
+    CPU["mcptest"].append((time.process_time() - cpu) * 1000 / sum(t.cases for t in report.tools))
     if report.findings:
         raise SystemExit(f"the mock showed findings, so the rate would include shrinking: {report.findings}")
     return {t.tool: t.cases / t.seconds for t in report.tools}
@@ -51,6 +59,7 @@ def bare_rates(cases: int) -> dict[str, float]:
     async def run() -> dict[str, float]:
         params = StdioServerParameters(command=MOCK[0], args=MOCK[1:], cwd=str(ROOT))
         out: dict[str, float] = {}
+        cpu = time.process_time()
         async with Client(params) as client:
             listed = await client.list_tools()
             raw = [t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in listed.tools]
@@ -61,6 +70,7 @@ def bare_rates(cases: int) -> dict[str, float]:
                 for args in inputs:
                     await client.call_tool(name, args)
                 out[name] = len(inputs) / (time.perf_counter() - start)
+        CPU["bare"].append((time.process_time() - cpu) * 1000 / (cases * len(TOOLS)))
         return out
 
     return anyio.run(run)
@@ -85,6 +95,9 @@ def main() -> None:
         share = statistics.median(ours[tool]) / statistics.median(bare[tool])
         print(f"  {tool:<13} mcptest {rates(ours[tool])}   bare SDK loop {rates(bare[tool])}   "
               f"mcptest at {share:.0%} of the bare loop")  # fmt: skip
+    ours_cpu, bare_cpu = (statistics.median(CPU[k]) for k in ("mcptest", "bare"))
+    print(f"  client CPU per case (start-up, listing and generation included): mcptest {ours_cpu:.2f} ms, "
+          f"bare SDK loop {bare_cpu:.2f} ms (median of {REPEATS})")  # fmt: skip
 
 
 def rates(values: list[float]) -> str:

@@ -82,6 +82,13 @@ def catalog_snapshot_schema() -> dict[str, Any]:
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", **CatalogSnapshot.model_json_schema()}
 
 
+def load_schema() -> dict[str, Any]:
+    """The `mcptest load --json` report."""
+    from mcptest.load.model import LoadReport
+
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **LoadReport.model_json_schema()}
+
+
 def fuzz_schema() -> dict[str, Any]:
     """The `mcptest fuzz --json` report."""
     from mcptest.fuzz.report import FuzzReport
@@ -126,6 +133,7 @@ SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
     "lock.v1.json": lock_schema,
     "fuzz.v1.json": fuzz_schema,
     "conformance.v1.json": conformance_schema,
+    "load.v1.json": load_schema,
     **history_schemas(),
 }
 

@@ -5,16 +5,19 @@ from __future__ import annotations
 
 import json
 import sys
+import typing
 from pathlib import Path
 from xml.etree import ElementTree
 
 import jsonschema
 import pytest
 
+from mcptest.checks.conformance.messages import SCHEMA_VERSIONS
 from mcptest.checks.conformance.report import as_run_report
 from mcptest.checks.conformance.rules import CHECKS
 from mcptest.cli.conformance import render
 from mcptest.run.conformance import ConformanceReport, run_conformance
+from mcptest.suite.blocks.conformance import ConformanceBlock
 from mcptest.suite.models import HttpServer, StdioServer
 from tests.conftest import ROOT, run_cli
 from tests.servers.conformance_server import DEFECTS, serve_http
@@ -54,6 +57,7 @@ STDIO = {
     "prompt-unknown-success": {"prompts-unknown"},
     "setlevel-error": {"logging-set-level"},
     "missing-server-info": {"lifecycle-initialize", "schema-messages"},
+    "log-level-bogus": {"schema-messages"},
 }  # fmt: skip
 HTTP = {
     None: set(),
@@ -78,7 +82,7 @@ def failing(report: ConformanceReport) -> set[str]:
 
 
 def test_every_planted_defect_is_tested() -> None:
-    assert set(DEFECTS) == {d for d in [*STDIO, *HTTP] if d} | {"crash-on-call"}
+    assert set(DEFECTS) == {d for d in [*STDIO, *HTTP] if d} | {"crash-on-call", "hang-initialize"}
 
 
 @pytest.mark.parametrize("defect", list(STDIO), ids=lambda d: d or "clean")
@@ -192,8 +196,56 @@ def test_cli_json_exit_1_on_a_must_failure_and_a_bad_baseline_is_exit_2(tmp_path
     assert ran.code == 2 and "--protocol-version: mcptest checks 2025-06-18, 2025-11-25" in ran.stderr, ran.stderr
 
 
+def test_a_server_that_never_answers_initialize_is_exit_3_not_a_traceback() -> None:
+    ran = run_cli("conformance", "--command", f"{sys.executable} {SERVER} --defect hang-initialize", "--timeout", "1")
+    assert ran.code == 3 and "no answer within 1s" in ran.stderr and "Traceback" not in ran.stderr, ran.stderr
+
+
 def test_an_unreachable_server_is_exit_3_with_the_reason() -> None:
     ran = run_cli("conformance", "--command", "no-such-mcp-server-binary")
     assert ran.code == 3 and "command not found: no-such-mcp-server-binary" in ran.stderr, ran.stderr
     ran = run_cli("conformance", "--url", "http://127.0.0.1:9/mcp", "--timeout", "3")
     assert ran.code == 3 and "Connect" in ran.stderr and "Traceback" not in ran.stderr, ran.stderr
+
+
+def _block_suite(tmp_path: Path, blocks: str) -> Path:
+    suite = tmp_path / "suite.yml"
+    suite.write_text(
+        "version: 1\nservers:\n"
+        f"  broken:\n    command: [{json.dumps(sys.executable)}, {json.dumps(str(SERVER))}, "
+        "--defect, unknown-tool-success]\n"
+        f"conformance:\n{blocks}"
+    )
+    return suite
+
+
+def test_a_conformance_block_joins_its_failed_checks_to_the_run_report(tmp_path: Path) -> None:
+    blocks = (
+        "  - {name: broken speaks MCP, server: broken}\n"
+        "  - {name: broken with its baseline, server: broken, expected_failures: [tools-unknown-tool]}\n"
+    )
+    ran = run_cli("run", str(_block_suite(tmp_path, blocks)), "--reporter", "json", "--no-history")
+    assert ran.code == 1, ran.stderr
+    rows = {r["name"]: r for r in json.loads(ran.stdout)["results"]}
+    broken, baseline = rows["broken speaks MCP"], rows["broken with its baseline"]
+    assert broken["kind"] == "conformance" and broken["status"] == "failed" and broken["line"] == 6
+    (failure,) = broken["failures"]
+    assert failure["target"] == "tools-unknown-tool" and '"name": "mcptest_no_such_tool"' in failure["message"]
+    assert baseline["status"] == "passed" and baseline["targets"]["checks.expected"] == 1
+
+
+def test_a_conformance_block_names_unknown_servers_versions_and_check_ids(tmp_path: Path) -> None:
+    from mcptest.core.errors import UserError
+    from mcptest.suite.loader import load_suite
+
+    blocks = "  - name: x\n    server: brokn\n    protocol_version: '2024-11-05'\n    expected_failures: [http-orgin]\n"
+    suite = _block_suite(tmp_path, blocks)
+    with pytest.raises(UserError) as raised:
+        load_suite(suite)
+    shown = [f"{p.line}:{p.col}: {p.message}" for p in raised.value.problems]
+    assert any(s.startswith("7:13:") and "unknown server 'brokn' (did you mean 'broken'?)" in s for s in shown)
+    assert any(s.startswith("8:23:") and "'2025-06-18' or '2025-11-25'" in s for s in shown), shown
+    assert any(s.startswith("9:25:") and "no conformance check 'http-orgin' (did you mean" in s for s in shown)
+    # the versions a block may name are the versions whose schemas ship
+    annotation = ConformanceBlock.model_fields["protocol_version"].annotation
+    assert typing.get_args(annotation) == SCHEMA_VERSIONS

@@ -132,6 +132,18 @@ def test_the_html_report_draws_a_histogram_per_measured_test(ran: Any, tmp_path:
     assert "<h2>Latency</h2>" in page and "unreadable" not in page
 
 
+def test_the_markdown_report_has_a_row_of_figures_per_measured_test(ran: Any) -> None:
+    from mcptest.report.formats import REPORTERS
+    from mcptest.report.load import load_report
+
+    report, rows = ran
+    text = REPORTERS["md"](load_report(report), False)
+    assert "### Latency" in text
+    f = rows["known delays"]["latency"]
+    assert f"| known delays | {f['samples']} | 0 | {f['p50_ms']:g} | {f['p90_ms']:g} |" in text
+    assert text.count("| every fifth answer is wrong | 20 | 4 |") == 1
+
+
 def test_merged_shard_reports_keep_each_tests_figures_and_histogram(ran: Any, tmp_path: Path) -> None:
     report, rows = ran
     whole = json.loads(report.read_text())

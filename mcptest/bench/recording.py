@@ -10,7 +10,7 @@ import anyio
 
 from mcptest.bench.asking import MAX_TOKENS, SYSTEM, Presented, Question, ask, pick_from, questions
 from mcptest.bench.model import ModelSelector
-from mcptest.bench.options import ModelOptions, PicksFailed
+from mcptest.bench.options import LIVE_PROVIDERS, ModelOptions, PicksFailed
 from mcptest.bench.spec import Bench
 from mcptest.cassette import store
 from mcptest.cassette.picks import PickCassette, RecordedPick, normalise_picks, pick_key, tools_hash
@@ -127,8 +127,9 @@ def _provider(model: str, options: ModelOptions) -> tuple[str, Provider]:
     if name is None:
         raise usage_error(
             f"--selector model:{model}: cannot tell which provider serves '{model}' (claude-* is Anthropic; gpt-*, "
-            "chatgpt-*, o<digit>* are OpenAI): add --provider openai (with --base-url for an OpenAI-compatible "
-            "server such as Ollama or vLLM) or --provider anthropic"
+            "chatgpt-*, o<digit>* are OpenAI; gemini-* is Gemini; mistral-*, magistral-*, codestral-* are Mistral): "
+            "add --provider openai (with --base-url for an OpenAI-compatible server such as Ollama or vLLM) or "
+            f"another of {', '.join(LIVE_PROVIDERS)}"
         )
     try:
         return name, build(name, options.environ, options.base_url)

@@ -27,6 +27,7 @@ from mcptest.cli import (
     fuzz,
     history,
     init,
+    load,
     mock,
     pin,
     report,
@@ -34,6 +35,7 @@ from mcptest.cli import (
     run,
     schema,
     security,
+    serve,
     tool_bench,
     tools,
     validate,
@@ -45,7 +47,7 @@ from mcptest.core.printable import printable
 # The command registry: one plain list, one module per command.
 COMMANDS = (
     run, validate, schema, mock, doctor, rules, tools, catalog, tool_bench, report, init, diff, pin, security, history,
-    fuzz, badge, conformance,
+    fuzz, badge, conformance, load, serve,
 )  # fmt: skip
 
 

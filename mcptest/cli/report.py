@@ -208,6 +208,10 @@ def _merge(
         raise usage_error(f"--format: unknown format '{format}'; formats are {', '.join(REPORTERS)}")
     if not paths:
         raise usage_error("report merge needs the shard reports: mcptest report merge shard-*.json -o run.json")
+    from mcptest.load.merge import is_load_report
+
+    if is_load_report(paths[0]):
+        return _merge_loads(paths, output)
     with loading():
         shards = [(p, load_report(p)) for p in paths]
         merged = merge_reports(shards)
@@ -217,6 +221,18 @@ def _merge(
     if history is not None:
         _remember_merge(merged, [r.started_at for _, r in shards], history)
     return ExitCode.OK if merged.ok else ExitCode.FAILED
+
+
+def _merge_loads(paths: list[str], output: str | None) -> int:
+    """Merge `mcptest load --shard K/N` reports: the JSON report to `output` (or stdout), the table to stderr."""
+    from mcptest.cli.common import emit
+    from mcptest.cli.load import render
+    from mcptest.load.merge import merge_loads, read_load_report
+
+    merged = merge_loads([(p, read_load_report(p)) for p in paths])
+    emit(merged.model_dump_json(indent=2) + "\n", output, "the merged load report")
+    print(render(merged), file=sys.stderr)
+    return ExitCode.OK if not sum(merged.overall.errors.values()) else ExitCode.FAILED
 
 
 def _remember_merge(merged: Report, shard_starts: list[str], flag: str) -> None:

@@ -20,6 +20,8 @@ from typing import Any
 _MAX_DEPTH = 4
 _TRIES = 8
 _REPEAT_TRIES = 2
+_REMEMBERED = 20_000
+"""At most this many inputs' validity is remembered per schema (then the memory starts over)."""
 _UNICODE = ("é", "Ωmega", "日本語", "😀", "a\u0301", "\u202etxt", "Zero\u200bwidth")
 _PLAIN = ("a", "x", "test", "1", "hello world", "A_b-9", "/tmp", "null", "0")
 _FORMATS = {
@@ -52,15 +54,29 @@ class Schema:
         from mcptest.core.json_schema import validator
 
         self.root = schema if isinstance(schema, dict) else {"type": "object"}
+        self._known: dict[str, bool] = {}
         try:
             self._validator: Any = validator(self.root)
         except Exception:  # a schema jsonschema cannot read: nothing is known valid  # noqa: BLE001
             self._validator = None
 
     def valid(self, value: Any) -> bool:
-        """Whether the schema accepts `value` (False when the schema cannot be read)."""
+        """Whether the schema accepts `value` (False when the schema cannot be read). Answers are remembered per
+        input: a run asks again of repeats (a small schema has few inputs) and of each input it sends."""
         if self._validator is None:
             return False
+        try:
+            key = json.dumps(value, sort_keys=True)
+        except (TypeError, ValueError):
+            return self._check(value)
+        known = self._known.get(key)
+        if known is None:
+            known = self._known[key] = self._check(value)
+            if len(self._known) > _REMEMBERED:
+                self._known.clear()
+        return known
+
+    def _check(self, value: Any) -> bool:
         try:
             return bool(self._validator.is_valid(value))
         except Exception:  # noqa: BLE001 (a schema jsonschema chokes on: nothing is known valid)
@@ -387,10 +403,13 @@ def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def cases(schema_json: dict[str, Any], count: int, seed: int, salt: str = "") -> list[Case]:
+def cases(
+    schema_json: dict[str, Any], count: int, seed: int, salt: str = "", schema: Schema | None = None
+) -> list[Case]:
     """`count` inputs for the schema, about half valid and half invalid, the same for the same seed and salt (the
-    tool's name): the edge cases first (required keys only, every key at its bounds), then random ones."""
-    schema = Schema(schema_json)
+    tool's name): the edge cases first (required keys only, every key at its bounds), then random ones. `schema`:
+    the same schema already read, whose memory of valid inputs the caller goes on using."""
+    schema = schema if schema is not None else Schema(schema_json)
     rng = random.Random(f"{seed}:{salt}")
     gen = Generator(schema, rng)
     broken = mutations(schema)

@@ -15,6 +15,7 @@ skewed are skipped and counted by reason.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +24,7 @@ from typing import Any
 from mcptest.core import json_source
 from mcptest.core.errors import Problem, UserError
 from mcptest.core.yaml_source import Loc, parse, read_text
-from mcptest.records.trace import Trace
+from mcptest.records.trace import ToolCall, Trace, qualified_id
 
 SKIP_UNKNOWN = "no GenAI, OpenInference or MCP attributes"
 SKIP_OTHER = "a convention span that is no tool call, model call or agent run"
@@ -145,38 +146,88 @@ def load_otlp(path: str | Path, group_by: str | None = None) -> OtlpImport:
             gc.enable()
 
 
+class _Late(Exception):
+    """A span arrived for a run already built: the line index was wrong (see `_last_lines`)."""
+
+
 def _load(path: str | Path, group_by: str | None) -> OtlpImport:
+    # JSON lines without group_by: each run is built (and its spans let go) at the last line naming its trace id,
+    # so memory holds the runs and the spans of the unfinished ones, not every span of the file.
+    last = _last_lines(path) if group_by is None else None
+    try:
+        return _build(path, group_by, last)
+    except _Late:  # an index a line's odd formatting fooled: read again, holding every span to the end
+        return _build(path, group_by, None)
+
+
+_TRACE_ID = re.compile(rb'"traceId"\s*:\s*"([^"\\]*)"')
+
+
+def _last_lines(path: str | Path) -> dict[str, int] | None:
+    """The last line naming each trace id, from a scan of the raw bytes (no JSON parse); None for a file that is
+    not JSON lines. A line the scan misreads is caught when its span arrives late (`_Late`)."""
+    last: dict[str, int] = {}
+    with open(path, "rb") as f:
+        for lineno, line in enumerate(f, 1):
+            if lineno == 1 and not line.rstrip().endswith(b"}"):
+                return None  # a pretty-printed document: read whole
+            for match in _TRACE_ID.finditer(line):
+                last[match.group(1).decode("ascii", "replace").lower()] = lineno
+    return last
+
+
+def _build(path: str | Path, group_by: str | None, last: dict[str, int] | None) -> OtlpImport:
     name = str(path)
-    spans: dict[str, dict[str, _Span]] = {}
-    for span in _read(path, name, group_by):
-        spans.setdefault(span.trace_id, {})[span.span_id] = span
+    pending: dict[str, dict[str, _Span]] = {}
+    order: dict[str, int] = {}  # each run where its trace id first appeared: the runs come out in that order
+    built: dict[str, Trace | None] = {}
     skipped: dict[str, int] = {}
     missing: set[str] = set()
     groups: dict[str, list[list[_Span]]] = {}
-    for trace_id in list(spans):
-        by_id = spans.pop(trace_id)  # the raw spans go as their runs are built
-        key = trace_id
-        if group_by is not None:
-            found = next((s.attrs.get(group_by) for s in by_id.values() if s.attrs.get(group_by) is not None), None)
-            found = found if found is not None else next(iter(by_id.values())).resource.get(group_by)
-            if found is None:
-                skipped[SKIP_UNGROUPED] = skipped.get(SKIP_UNGROUPED, 0) + len(by_id)
-                continue
-            key = str(found)
-        groups.setdefault(key, []).append(_usable(by_id, skipped))
-    traces = []
-    for parts in groups.values():
-        used = sorted((s for part in parts for s in part), key=lambda s: (s.start, s.end))
-        trace = _trace(used, missing)
-        if trace is not None:
-            traces.append(trace)
+
+    def finish(trace_id: str) -> None:
+        by_id = pending.pop(trace_id)
+        if group_by is None:
+            built[trace_id] = _trace(_ordered(_usable(by_id, skipped)), missing)
+            return
+        found = next((s.attrs.get(group_by) for s in by_id.values() if s.attrs.get(group_by) is not None), None)
+        found = found if found is not None else next(iter(by_id.values())).resource.get(group_by)
+        if found is None:
+            skipped[SKIP_UNGROUPED] = skipped.get(SKIP_UNGROUPED, 0) + len(by_id)
+            return
+        groups.setdefault(str(found), []).append(_usable(by_id, skipped))
+
+    for lineno, batch in _read(path, name, group_by):
+        for span in batch:
+            trace_id = span.trace_id
+            if trace_id in built:
+                raise _Late
+            spans = pending.get(trace_id)
+            if spans is None:
+                spans = pending[trace_id] = {}
+                order.setdefault(trace_id, len(order))
+            spans[span.span_id] = span
+        if last is not None and lineno is not None:
+            for trace_id in [t for t in pending if last.get(t, 0) <= lineno]:
+                finish(trace_id)
+    for trace_id in list(pending):
+        finish(trace_id)
+    if group_by is None:
+        traces = [t for _, t in sorted((order[k], t) for k, t in built.items() if t is not None)]
+    else:
+        traces = [t for parts in groups.values() if (t := _trace(_ordered(s for p in parts for s in p), missing))]
     if not traces:
         reasons = "; ".join(f"{r}: {n}" for r, n in sorted(skipped.items())) or "the file holds no spans"
         raise UserError([Problem(name, 1, 1, f"no agent run found in the OpenTelemetry spans ({reasons})")])
     return OtlpImport(traces, missing, skipped)
 
 
-def _read(path: str | Path, name: str, group_by: str | None) -> Iterator[_Span]:
+def _ordered(spans: Iterable[_Span]) -> list[_Span]:
+    return sorted(spans, key=lambda s: (s.start, s.end))
+
+
+def _read(path: str | Path, name: str, group_by: str | None) -> Iterator[tuple[int | None, list[_Span]]]:
+    """The spans of each line (its number), or of the one document (None)."""
     keep = group_by
     with open(path, "rb") as f:
         first = f.readline()
@@ -189,7 +240,7 @@ def _read(path: str | Path, name: str, group_by: str | None) -> Iterator[_Span]:
             text = read_text(path)
             doc_data = json_source.loads(text, name, "JSON syntax error in the OTLP file")
             try:
-                yield from _request(doc_data, keep)
+                yield None, list(_request(doc_data, keep))
             except _Bad as bad:
                 raise UserError([_located(text, name, bad, 1)]) from None
             return
@@ -197,9 +248,10 @@ def _read(path: str | Path, name: str, group_by: str | None) -> Iterator[_Span]:
         line = first
         while True:
             try:
-                yield from _request(data, keep)
+                batch = list(_request(data, keep))
             except _Bad as bad:
                 raise UserError([_located(line.decode("utf-8", "replace"), name, bad, lineno)]) from None
+            yield lineno, batch
             while True:
                 line = f.readline()
                 lineno += 1
@@ -208,7 +260,7 @@ def _read(path: str | Path, name: str, group_by: str | None) -> Iterator[_Span]:
             if not line:
                 return
             try:
-                data = json.loads(line)
+                data = _line(line)
             except (ValueError, RecursionError):
                 text = line.decode("utf-8", "replace")
                 try:
@@ -218,6 +270,18 @@ def _read(path: str | Path, name: str, group_by: str | None) -> Iterator[_Span]:
                         [Problem(name, p.line + lineno - 1, p.col, p.message) for p in exc.problems]
                     ) from None
                 raise UserError([Problem(name, lineno, 1, "not UTF-8 JSON")]) from None
+
+
+def _line(line: bytes) -> Any:
+    """A JSON line's value (json.loads' errors, through the C scanner as `_loads`)."""
+    text = line.decode("utf-8").strip()
+    try:
+        value, end = _SCAN(text, 0)
+        if end == len(text):
+            return value
+    except StopIteration:
+        pass
+    return json.loads(text)
 
 
 def _located(text: str, name: str, bad: _Bad, lineno: int) -> Problem:
@@ -282,6 +346,32 @@ def _nanos(raw: dict[str, Any], key: str, loc: Loc) -> int:
 
 
 def _span(raw: Any, loc: Loc, res_attrs: dict[str, Any], keep: str | None) -> _Span:
+    """One span; the common well-formed shape read without the checks, anything else by `_checked_span`."""
+    if type(raw) is dict:
+        trace_id, span_id, parent = raw.get("traceId"), raw.get("spanId"), raw.get("parentSpanId")
+        parent = "" if parent is None else parent
+        name = raw.get("name", "")
+        status = raw.get("status") or _NO_STATUS
+        if (
+            type(trace_id) is str and trace_id and type(span_id) is str and span_id and type(parent) is str
+            and type(name) is str and type(status) is dict
+        ):  # fmt: skip
+            try:
+                start, end = int(raw.get("startTimeUnixNano", 0)), int(raw.get("endTimeUnixNano", 0))
+            except (TypeError, ValueError):
+                pass
+            else:
+                return _Span(
+                    trace_id.lower(), span_id.lower(), parent.lower(), name, start, end,
+                    _attributes(raw, loc, keep), status.get("code") in (2, "STATUS_CODE_ERROR"), res_attrs,
+                )  # fmt: skip
+    return _checked_span(raw, loc, res_attrs, keep)
+
+
+_NO_STATUS: dict[str, Any] = {}
+
+
+def _checked_span(raw: Any, loc: Loc, res_attrs: dict[str, Any], keep: str | None) -> _Span:
     if not isinstance(raw, dict):
         raise _Bad(loc, "a span must be an object")
     name = raw.get("name", "")
@@ -304,9 +394,28 @@ def _span(raw: Any, loc: Loc, res_attrs: dict[str, Any], keep: str | None) -> _S
 
 
 def _attributes(obj: dict[str, Any], loc: Loc, keep: str | None) -> dict[str, Any]:
+    """The attributes the mapping reads (`_KEEP_PREFIXES`, and `keep`), their values unwrapped."""
     attrs = obj.get("attributes")
     if attrs is None:
         return {}
+    out: dict[str, Any] = {}
+    try:  # the common shapes, unchecked; anything odd goes to the checked reading below, which says where
+        for kv in attrs:
+            key = kv["key"]
+            if key.startswith(_KEEP_PREFIXES) or key == keep:  # a key that is no string raises here
+                v = kv["value"]
+                if "stringValue" in v:
+                    out[key] = v["stringValue"]
+                elif "intValue" in v:
+                    out[key] = int(v["intValue"])
+                else:
+                    out[key] = _value(v, (), 0)
+        return out
+    except (TypeError, KeyError, AttributeError, ValueError, _Bad):
+        return _checked_attributes(attrs, loc, keep)
+
+
+def _checked_attributes(attrs: Any, loc: Loc, keep: str | None) -> dict[str, Any]:
     if not isinstance(attrs, list):
         raise _Bad((*loc, "attributes"), "`attributes` must be an array of {key, value}")
     out: dict[str, Any] = {}
@@ -406,11 +515,26 @@ _JSON_START = frozenset('{["-0123456789tfn')
 
 def _json_or_text(value: Any) -> Any:
     if isinstance(value, str) and value[:1] in _JSON_START:
-        try:
-            return json.loads(value)
-        except ValueError:
-            return value
+        return _loads(value, value)
     return value
+
+
+_SCAN: Any = json.JSONDecoder().scan_once  # type: ignore[attr-defined]  # the C scanner json.loads calls
+
+
+def _loads(text: str, otherwise: Any) -> Any:
+    """`json.loads(text)`, else `otherwise`: the C scanner called directly (the wrapper cost more than the parse
+    of a short argument string); `json.loads` settles any text the scanner does not take whole."""
+    try:
+        value, end = _SCAN(text, 0)
+        if end == len(text):
+            return value
+    except (StopIteration, ValueError, RecursionError):
+        pass
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return otherwise
 
 
 def _messages_text(value: Any, role: str) -> str | None:
@@ -564,10 +688,32 @@ def _trace(spans: list[_Span], missing: set[str]) -> Trace | None:
         missing.add(FIELD_ANSWER)
     if fields["prompt"] is None:
         missing.add(FIELD_PROMPT)
+    calls = fields.pop("tool_calls")
     try:
-        return Trace.model_validate(fields)
+        trace = Trace.model_validate(fields)
+        trace.tool_calls = [_tool_call(c) for c in calls]
     except ValueError as exc:
         raise UserError([Problem("mcptest", 0, 0, f"an OpenTelemetry run does not map onto a trace: {exc}")]) from None
+    return trace
+
+
+_CALL_DEFAULTS = {"server": None, "structured_content": None, "is_error": False, "unparseable_arguments": False}
+
+
+def _tool_call(call: dict[str, Any]) -> ToolCall:
+    """A ToolCall from `_call`'s fields. Those are of the model's types by construction, except a server or content
+    blocks read as given: when those are too, the call is built unvalidated, with only the fields that differ from
+    their defaults marked as set (validation marks every field given, plus `id`: a set of 5+ names takes 728
+    bytes, of 4 or fewer 216, so 150,000 calls held 75 MB less); otherwise it is validated as any trace is."""
+    server, content = call.get("server"), call.get("content", ())
+    if (server is None or type(server) is str) and all(type(block) is dict for block in content):
+        given = {k for k, v in call.items() if _CALL_DEFAULTS.get(k, _UNSET) != v}
+        call["id"] = qualified_id(server, call["name"])
+        return ToolCall.model_construct(given, **call)
+    return ToolCall.model_validate(call)
+
+
+_UNSET = object()
 
 
 def _definitions(spans: list[_Span]) -> list[dict[str, Any]] | None:

@@ -19,6 +19,7 @@ def render_md(report: Report, color: bool = False, comparison: Comparison | None
     if report.gates:
         out += ["| gate | status | runs | figures |", "|---|---|---|---|"]
         out += [_gate_row(g) for g in report.gates] + [""]
+    out += _latency(report.results)
     if failed or failed_gates:
         out += ["### Failures", ""]
         out += [line for r in failed[:MAX_ROWS] for line in _failure(r)]
@@ -43,6 +44,25 @@ def _headline(report: Report) -> str:
     parts += [note for note in cut_short(report)]
     verdict = "**PASS**" if report.ok else "**FAIL**"
     return f"{verdict} · " + ", ".join(parts) + f" in {report.duration_ms / 1000:.2f}s"
+
+
+def _latency(results: list[TestResult]) -> list[str]:
+    """A table of the measured calls' figures (tests with `latency:`, or the operations of a load), in ms."""
+    measured = [r for r in results if r.latency is not None]
+    if not measured:
+        return []
+    out = [
+        "### Latency",
+        "",
+        "| test | calls | errors | p50 | p90 | p95 | p99 | max (ms) |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for r in measured[:MAX_ROWS]:
+        f = r.latency
+        assert f is not None
+        figures = [f"{v:g}" for v in (f.p50_ms, f.p90_ms, f.p95_ms, f.p99_ms, f.max_ms)]
+        out.append(_row(_name(r.name, r.model), str(f.samples), str(f.errors), *figures))
+    return out + _more(len(measured) - MAX_ROWS, "measured tests") + [""]
 
 
 def _gate_row(g: GateReport) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 
@@ -22,6 +22,11 @@ from mcptest.checks.conformance.report import FAIL_ON, ConformanceReport, Outcom
 from mcptest.checks.conformance.rules import BY_ID, CHECKS, UNDECLARED, UNSUPPORTED_VERSION, judge
 from mcptest.server.raw import CannotConnect, Channel, HttpChannel, StdioChannel
 from mcptest.suite.models import HttpServer, StdioServer
+
+if TYPE_CHECKING:
+    from mcptest.records.report import TestResult
+    from mcptest.suite.blocks.conformance import ConformanceBlock
+    from mcptest.suite.models import Suite
 
 OFFERED_VERSION = SCHEMA_VERSIONS[-1]
 CLIENT_INFO = {"name": "mcptest-conformance", "version": "1"}
@@ -49,8 +54,20 @@ def run_conformance(
 ) -> ConformanceReport:
     """Probe the server offering protocol `version` (one of SCHEMA_VERSIONS), judge what it sent, and apply the
     baseline of expected failures; Unreachable (exit 3) when it cannot be started or reached."""
+    return anyio.run(conformance_async, name, config, base_dir, timeout, expected, version)
+
+
+async def conformance_async(
+    name: str,
+    config: Any,
+    base_dir: Path,
+    timeout: float | None = None,
+    expected: frozenset[str] = frozenset(),
+    version: str = OFFERED_VERSION,
+) -> ConformanceReport:
+    """`run_conformance` inside a running event loop (a suite's `conformance:` block)."""
     start = time.perf_counter()
-    transcript, stderr = anyio.run(probe, config, base_dir, timeout, version)
+    transcript, stderr = await probe(config, base_dir, timeout, version)
     outcomes = []
     for check, verdict in judge(transcript):
         status = verdict.status
@@ -74,6 +91,44 @@ def run_conformance(
         notes=transcript.notes,
         stderr=stderr if transcript.exited else "",
     )
+
+
+async def run_conformance_block(
+    block: ConformanceBlock, fields: dict[str, Any], suite: Suite
+) -> tuple[TestResult, bool]:
+    """A suite's `conformance:` block: its server started on its own and checked; each failed check (a failed SHOULD
+    only with `fail_on: should`, a stale `expected_failures` entry too) is one failure of the row, with what was sent
+    and received; the counts are the row's targets. A server that cannot be reached fails the row with the reason."""
+    from mcptest.expect.failure import AssertionFailure
+    from mcptest.records.report import Status, TestResult
+    from mcptest.run.rows import elapsed_ms, failed_row
+
+    start = time.perf_counter()
+    config = suite.servers[block.server]
+    expected = frozenset(block.expected_failures)
+    base_dir = Path(suite.file).parent
+    try:
+        report = await conformance_async(
+            block.server, config, base_dir, block.timeout_s, expected, block.protocol_version
+        )
+    except Unreachable as exc:
+        return failed_row(fields, start, f"server '{block.server}': {exc.message}", exc.stderr), False
+    levels = ("MUST", "SHOULD") if block.fail_on == "should" else ("MUST",)
+    failures = [
+        AssertionFailure(
+            target=o.id,
+            matcher="conformance",
+            expected=o.title,
+            actual=o.status,
+            message=f"{o.id} ({o.level}; {BY_ID[o.id].url}): {o.message}" + (f"\n{o.evidence}" if o.evidence else ""),
+        )
+        for o in report.outcomes
+        if o.status == "stale" or (o.status == "fail" and o.level in levels)
+    ]
+    targets: dict[str, float | int | None] = {f"checks.{k}": n for k, n in report.counts().items()}
+    status = Status.FAILED if failures else Status.PASSED
+    row = TestResult(**fields, status=status, duration_ms=elapsed_ms(start), failures=failures, targets=targets)
+    return row, False
 
 
 def unknown_ids(ids: list[str]) -> list[str]:
@@ -122,6 +177,10 @@ async def probe(
             refused = Unreachable(str(exc))
         except Unreachable as exc:
             refused = exc
+        except BaseExceptionGroup as group:  # raised inside the channel's task group (initialize unanswered)
+            refused = _refusal(group)
+            if refused is None:
+                raise
         if refused is not None:
             tg.cancel_scope.cancel()
     if refused is not None:
@@ -129,6 +188,17 @@ async def probe(
     if (found := side.get("initialize:unsupported-version")) is not None:
         transcript.exchanges["initialize:unsupported-version"] = found
     return transcript, channel.stderr_tail()  # type: ignore[attr-defined]
+
+
+def _refusal(group: BaseExceptionGroup[BaseException]) -> Unreachable | None:
+    """The Unreachable (or CannotConnect) a task group wrapped, if that is all it holds."""
+    matched, rest = group.split((Unreachable, CannotConnect))
+    if matched is None or rest is not None:
+        return None
+    first: BaseException = matched
+    while isinstance(first, BaseExceptionGroup):
+        first = first.exceptions[0]
+    return first if isinstance(first, Unreachable) else Unreachable(str(first))
 
 
 def _initialize(version: str) -> dict[str, Any]:

@@ -199,7 +199,7 @@ class _ToolRun:
         started = time.perf_counter()
         first: dict[str, tuple[Any, Finding, Answer]] = {}
         counts: dict[str, int] = {}
-        for case in cases(self.tool.input_schema, self.options.cases, self.options.seed, self.tool.name):
+        for case in cases(self.tool.input_schema, self.options.cases, self.options.seed, self.tool.name, self.schema):
             answer, seen = await self.judge(case.args)
             self.summary.cases += 1
             if case.valid:

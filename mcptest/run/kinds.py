@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from mcptest.run.call_tests import CallTest, call_fields, run_call_test
 from mcptest.run.security import run_security_block, security_fields
+from mcptest.suite.blocks.conformance import ConformanceBlock
 from mcptest.suite.blocks.fuzz import FuzzBlock
 from mcptest.suite.blocks.security import SecurityBlock
 from mcptest.suite.blocks.tool_quality import ToolQualityBlock
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
     from mcptest.server.session import SessionPool
     from mcptest.suite.models import Suite
 
-Test = CallTest | ToolQualityBlock | SecurityBlock | FuzzBlock
+Test = CallTest | ToolQualityBlock | SecurityBlock | FuzzBlock | ConformanceBlock
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,16 @@ async def _count_fuzz(block: FuzzBlock, pool: SessionPool, suite: Suite, tally: 
     return await run_fuzz_block(block, _fuzz_fields(block, suite.file), suite, tally)
 
 
+def _conformance_fields(block: ConformanceBlock, file: str) -> dict[str, Any]:
+    return dict(name=block.name, kind="conformance", file=file, line=block._line, tags=block.tags, server=block.server)
+
+
+async def _run_conformance(block: ConformanceBlock, pool: SessionPool, suite: Suite) -> tuple[TestResult, bool]:
+    from mcptest.run.conformance import run_conformance_block  # the checks load only for a suite with this block
+
+    return await run_conformance_block(block, _conformance_fields(block, suite.file), suite)
+
+
 KINDS: dict[type, Kind] = {
     ToolTest: Kind(call_fields, run_call_test, run_call_test),
     ResourceTest: Kind(call_fields, run_call_test, run_call_test),
@@ -71,6 +82,7 @@ KINDS: dict[type, Kind] = {
     ToolQualityBlock: Kind(_quality_fields, _run_quality),
     SecurityBlock: Kind(security_fields, run_security_block),
     FuzzBlock: Kind(_fuzz_fields, _run_fuzz, _count_fuzz),
+    ConformanceBlock: Kind(_conformance_fields, _run_conformance),
 }
 
 

@@ -57,9 +57,10 @@ def selected_count(suite: Suite, selection: Selection) -> int:
 
 def select(suite: Suite, selection: Selection) -> list[Test]:
     """The suite's tests that the filters select: tool, resource and prompt tests, then `tool_quality:` and
-    `security:` and `fuzz:` blocks, each in file order."""
+    `security:`, `fuzz:` and `conformance:` blocks, each in file order."""
     tests: list[Test] = [
         *suite.tools, *suite.resources, *suite.prompts, *suite.tool_quality, *suite.security, *suite.fuzz,
+        *suite.conformance,
     ]  # fmt: skip
     return [t for t in tests if selection.matches(t)]
 

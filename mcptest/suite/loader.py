@@ -41,6 +41,7 @@ _SECTIONS = {
     "security": SECURITY_TARGET_ROOTS,
     "coverage": COVERAGE_TARGET_ROOTS,
     "fuzz": FUZZ_TARGET_ROOTS,
+    "conformance": (),
 }
 
 
@@ -103,6 +104,8 @@ def load_suite(path: str | Path, environ: Mapping[str, str] | None = None) -> Su
         gate._line = doc.value_pos(("coverage", i))[0]
     for i, fuzzing in enumerate(suite.fuzz):
         fuzzing._line = doc.value_pos(("fuzz", i))[0]
+    for i, conformance in enumerate(suite.conformance):
+        conformance._line = doc.value_pos(("conformance", i))[0]
     return suite
 
 
@@ -185,6 +188,21 @@ def _cross_references(doc: SourceDoc) -> list[Problem]:
                 else:
                     seen[name] = doc.value_pos(loc)[0]
             problems += _target_roots(doc, loc, test.get("expect"), roots, test)
+            if section == "conformance":
+                problems += _check_ids(doc, loc, test.get("expected_failures"))
+    return problems
+
+
+def _check_ids(doc: SourceDoc, loc: Loc, ids: Any) -> list[Problem]:
+    """A `conformance:` block's `expected_failures` name conformance checks."""
+    from mcptest.checks.conformance.rules import BY_ID
+
+    problems = []
+    for j, check_id in enumerate(ids if isinstance(ids, list) else []):
+        if isinstance(check_id, str) and check_id not in BY_ID:
+            hint = did_you_mean(check_id, list(BY_ID)) or " (docs/conformance.md lists the checks)"
+            at: Loc = (*loc, "expected_failures", j)
+            problems.append(doc.problem(at, f"{where(at)}: no conformance check '{check_id}'{hint}"))
     return problems
 
 

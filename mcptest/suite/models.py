@@ -8,6 +8,7 @@ from pydantic import ConfigDict, Discriminator, Field, PrivateAttr, Tag, field_v
 
 from mcptest.providers.prices import Price
 from mcptest.suite.agents import AgentTest
+from mcptest.suite.blocks.conformance import ConformanceBlock
 from mcptest.suite.blocks.coverage import CoverageGate
 from mcptest.suite.blocks.expect import Expect, HasExpect
 from mcptest.suite.blocks.fuzz import FuzzBlock
@@ -95,6 +96,9 @@ class ToolTest(Strict, HasExpect):
     )
     tags: list[str] = Field(default_factory=list, description="For `--tag` / `--skip-tag`.")
     latency: Latency | None = Field(None, description=LATENCY_DOC)
+    weight: int = Field(
+        1, ge=1, le=1000, description="`mcptest load`: how often users pick this test, relative to others."
+    )
     expect: Expect | None = Field(
         None, description="A list of assertions, or `{ assertions: [...], max_duration_ms: N }`."
     )
@@ -102,7 +106,8 @@ class ToolTest(Strict, HasExpect):
 
 
 _LIST_SECTIONS = (
-    "tools", "resources", "prompts", "agents", "tool_quality", "security", "fuzz", "secrets", "quarantine",
+    "tools", "resources", "prompts", "agents", "tool_quality", "security", "fuzz", "conformance", "secrets",
+    "quarantine",
 )  # fmt: skip
 """Top-level lists that may be written empty (`tools:` with every entry commented out)."""
 
@@ -163,6 +168,11 @@ class Suite(Strict):
         description="Fuzz a server's tools with inputs from their inputSchemas (crashes, hangs, leaks, validation) "
         "and gate.",
     )
+    conformance: list[ConformanceBlock] = Field(
+        default_factory=list,
+        description="Check that a server speaks MCP correctly (the `mcptest conformance` checks); failed checks are "
+        "the row's failures.",
+    )
     prices: dict[str, Price] = Field(
         default_factory=dict, description="Dollars per million tokens by model id, over the built-in price table."
     )
@@ -187,7 +197,10 @@ class Suite(Strict):
 
     def test_names(self) -> list[str]:
         """Every test's name, each section in file order (what `quarantine:` entries may name)."""
-        sections = (self.tools, self.resources, self.prompts, self.agents, self.tool_quality, self.security, self.fuzz)
+        sections = (
+            self.tools, self.resources, self.prompts, self.agents, self.tool_quality, self.security, self.fuzz,
+            self.conformance,
+        )  # fmt: skip
         return [t.name for section in sections for t in section]
 
     @property

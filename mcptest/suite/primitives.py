@@ -30,6 +30,9 @@ class ResourceTest(Strict, HasExpect):
     )
     tags: list[str] = Field(default_factory=list, description="For `--tag` / `--skip-tag`.")
     latency: Latency | None = Field(None, description=LATENCY_DOC)
+    weight: int = Field(
+        1, ge=1, le=1000, description="`mcptest load`: how often users pick this test, relative to others."
+    )
     expect: Expect | None = Field(
         None, description="A list of assertions, or `{ assertions: [...], max_duration_ms: N }`."
     )
@@ -90,6 +93,9 @@ class PromptTest(Strict, HasExpect):
     )
     tags: list[str] = Field(default_factory=list, description="For `--tag` / `--skip-tag`.")
     latency: Latency | None = Field(None, description=LATENCY_DOC)
+    weight: int = Field(
+        1, ge=1, le=1000, description="`mcptest load`: how often users pick this test, relative to others."
+    )
     expect: Expect | None = Field(
         None, description="A list of assertions, or `{ assertions: [...], max_duration_ms: N }`."
     )

@@ -74,7 +74,8 @@ def test_json_output_is_valid_against_the_committed_schema() -> None:
         (["--base-url", "http://127.0.0.1:1/v1"], "mcptest: --base-url: only for --selector model:<id>"),
         (
             ["--selector", "model:llama3.2", "--provider", "opnai"],
-            "mcptest: --provider: unknown provider 'opnai' (did you mean 'openai'?); choose anthropic or openai",
+            "mcptest: --provider: unknown provider 'opnai' (did you mean 'openai'?); choose anthropic or openai or "
+            "openai-responses or gemini or mistral or bedrock",
         ),
     ],
 )

@@ -32,7 +32,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("history",),
     ("report",),
     ("run",),
-    ("cli", "pytest_plugin", "python_api", "scaffold", "schemas", "__main__"),
+    ("load",),
+    ("cli", "serve", "pytest_plugin", "python_api", "scaffold", "schemas", "__main__"),
 )
 """Lowest first. `mcptest` is the package's own `__init__` (its version); the last row is the interfaces."""
 

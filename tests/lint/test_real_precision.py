@@ -71,11 +71,17 @@ def test_the_labelled_halves_are_the_recorded_random_split() -> None:
         assert half is None or path.stem in split[half], path
 
 
-SEEN_HALVES_FLOORS = {"tuning": (0.92, 0.94), "held_out": (0.97, 0.96), "held_out_2": (0.74, 0.97)}
-"""Reached on issue 33's groups: tuning 92.7% / 94.1%; the first held-out half 97.5% / 96.7% after its
+SEEN_HALVES_FLOORS = {
+    "tuning": (0.92, 0.94),
+    "held_out": (0.97, 0.96),
+    "held_out_2": (0.90, 0.97),
+    "held_out_3": (0.76, 0.84),
+}
+"""Reached on issue 33's groups: tuning 92.7% / 94.1%; the first held-out half 97.4% / 96.7% after its
 false-positive classes were fixed (it was 73.1% / 96.2% when first measured; once looked at, it counts as seen); the
-second held-out set (twelve servers labelled after the rules were last changed) 74.6% / 97.3%, measured once: a
-floor against regressions, not a goal (the goal is 90%)."""
+second held-out set 90.0% / 97.3% after the third round fixed its classes (74.6% / 97.3% when first measured); the
+third (nine servers whose defects were written down by hand before the lint ran on them) 77.0% / 84.5%, measured
+once: a floor against regressions, not a goal (the goal is 90%)."""
 
 
 @pytest.mark.parametrize("group", sorted(SEEN_HALVES_FLOORS))

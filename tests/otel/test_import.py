@@ -140,3 +140,19 @@ def test_suite_gates_read_otlp_as_they_read_trace_files(tmp_path: Path) -> None:
     ran = run_cli("run", str(suite))
     assert ran.code == ExitCode.USAGE and "Traceback" not in ran.stderr
     assert "agents[0].traces[0]: gate `distractors` needs the catalog" in ran.stderr
+
+
+def test_runs_split_over_lines_come_whole_in_first_seen_order_even_when_the_line_index_is_fooled(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "split.jsonl"
+    one, two = genai_run(1), genai_run(2)
+    lines = [request(one[:2]), request(two), request(one[2:])]  # run 1 ends after run 2 has ended
+    path.write_text(jsonl(*lines))
+    runs = load_otlp(path).traces
+    assert [len(t.tool_calls) for t in runs] == [2, 2] and runs[0].final_response == "Sunny, 18C."
+    assert runs[0].prompt == "Weather in Paris?"  # run 1's first line (its chat span) was kept for its last
+    # A key written with an escape hides run 1's last line from the raw-bytes index: run 1 looks done at line 1,
+    # its late spans are caught, and the file is read again whole: the same runs.
+    path.write_text(jsonl(*lines).replace('"traceId"', '"\\u0074raceId"').replace("\\u0074", "t", 2))
+    assert [t.model_dump() for t in load_otlp(path).traces] == [t.model_dump() for t in runs]

@@ -23,7 +23,8 @@ DEFECTS = (
     "hang-ping", "stray-response", "jsonrpc-1.0", "error-code-string", "unknown-method-result", "version-echo",
     "version-bogus", "notification-answered", "stdout-garbage", "resource-not-found-success",
     "resource-not-found-code", "resource-text-and-blob", "subscribe-error", "prompt-bad-role",
-    "prompt-unknown-success", "setlevel-error", "missing-server-info", "crash-on-call",
+    "prompt-unknown-success", "setlevel-error", "missing-server-info", "crash-on-call", "log-level-bogus",
+    "hang-initialize",
     # Streamable HTTP only
     "session-id-non-ascii", "no-session-enforcement", "no-origin-check", "protocol-header-ignored",
     "content-type-text", "get-200-json",
@@ -93,6 +94,8 @@ class Logic:
             if d == "notification-answered" and method == "notifications/initialized":
                 return [{"jsonrpc": "2.0", "id": None, "result": {}}]
             return []
+        if method == "initialize" and d == "hang-initialize":
+            return []
         if method == "initialize":
             offered = params.get("protocolVersion")
             version = offered if offered in SUPPORTED or d == "version-echo" else SUPPORTED[-1]
@@ -119,7 +122,11 @@ class Logic:
                 return [result(rid, {})]
             return [error(rid, "-32601" if d == "error-code-string" else -32601, f"Method not found: {method}")]
         answer = handler(params)
-        return [error(rid, *answer[1:]) if answer[0] == "error" else result(rid, answer[1])]
+        reply = error(rid, *answer[1:]) if answer[0] == "error" else result(rid, answer[1])
+        if d == "log-level-bogus" and method == "logging/setLevel":  # a log message whose level is no level
+            log = {"level": "loud", "data": "level set"}
+            return [{"jsonrpc": "2.0", "method": "notifications/message", "params": log}, reply]
+        return [reply]
 
     def on_tools_list(self, params: dict[str, Any]) -> tuple[Any, ...]:
         tools = self.tools()

@@ -5,8 +5,9 @@
 that is not an object; `big_int` a 5,000-digit integer; `nan` / `infinity` bare `NaN` / `-Infinity`; `huge` a
 text of `mb` megabytes; `items` `count` content items; `stderr_line` one stderr line of `mb` megabytes, then an
 error; `stderr_flood` writes `mb` megabytes to stderr in 100 KB lines, then answers an error naming how many bytes
-its stderr holds on disk (a regular file's blocks: what mcptest's capture would let grow); `hang` never answers; `deaf` stops reading stdin and never answers; `progress` sends `steps` progress
-notifications, napping `ms` between them; `log` a log message; `sample` a sampling request, then answers.
+its stderr holds on disk (a regular file's blocks: what mcptest's capture would let grow); `hang` never answers;
+`deaf` stops reading stdin and never answers; `progress` sends `steps` progress notifications, napping `ms` between
+them; `log` a log message; `sample` a sampling request, then answers.
 `--pages cycle` makes `tools/list` hand out cursors a -> b -> a forever, `--pages same` the same cursor each time,
 `--pages endless` a new cursor each time. Requests run in threads, so calls overlap under `--workers`.
 """

@@ -5,6 +5,8 @@ answers at once (the transport's own overhead); `every_fifth` answers `fifth` in
 
 from __future__ import annotations
 
+import sys
+
 import anyio
 from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult, TextContent
@@ -48,4 +50,7 @@ def build() -> MCPServer:
 
 
 if __name__ == "__main__":
-    build().run()
+    if sys.argv[1:2] == ["http"]:  # `http PORT`: Streamable HTTP on 127.0.0.1
+        build().run("streamable-http", host="127.0.0.1", port=int(sys.argv[2]))
+    else:
+        build().run()

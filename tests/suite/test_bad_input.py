@@ -114,7 +114,7 @@ def test_every_problem_in_a_file_is_reported_at_once(tmp_path: Path) -> None:
     assert ran.stderr.splitlines() == [
         f"{suite}:7:13: tools[0].server: unknown server 'nope'; servers are weather",
         f"{suite}:9:5: tools[0]: unknown key 'colour'; "
-        "allowed keys: name, server, tool, args, task, tags, latency, expect",
+        "allowed keys: name, server, tool, args, task, tags, latency, weight, expect",
         f"{suite}:10:5: tools[1]: missing required key 'tool'",
     ]
 

@@ -70,3 +70,32 @@ def problems(version: str, method: str, message: dict[str, Any]) -> list[str]:
         if len(out) == 3:
             break
     return out
+
+
+@cache
+def _notifications(version: str) -> dict[str, str]:
+    """The version's server notifications: each method's definition (`notifications/message` -> ...)."""
+    document = _document(version)
+    defs = document["$defs"] if "$defs" in document else document["definitions"]
+    out = {}
+    for ref in defs["ServerNotification"]["anyOf"]:
+        name = ref["$ref"].rsplit("/", 1)[-1]
+        method = defs[name].get("properties", {}).get("method", {}).get("const")
+        if isinstance(method, str):
+            out[method] = name
+    return out
+
+
+def notification_problems(version: str, message: dict[str, Any]) -> list[str]:
+    """What in a notification the server sent breaks the version's schema (none for a method the version does not
+    define: a custom notification is not the schema's to judge)."""
+    definition = _notifications(version).get(str(message.get("method")))
+    if definition is None:
+        return []
+    out = []
+    for error in _validator(version, definition).iter_errors(message):
+        where = "/".join(str(p) for p in error.absolute_path) or "(top)"
+        out.append(f"{definition} at {where}: {error.message[:200]}")
+        if len(out) == 3:
+            break
+    return out

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from mcptest.checks.conformance.exchange import Exchange, Transcript
-from mcptest.checks.conformance.messages import SCHEMA_VERSIONS, problems, schema_version
+from mcptest.checks.conformance.messages import SCHEMA_VERSIONS, notification_problems, problems, schema_version
 
 KNOWN_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 UNSUPPORTED_VERSION = "1999-01-01"
@@ -217,6 +218,12 @@ def message_schema(t: Transcript) -> Verdict:
         found = problems(checked_version, method, ex.received)
         if found:
             return fail(f"{label}: breaks the {checked_version} schema: " + "; ".join(found), ex)
+    for message in t.messages:
+        if isinstance(message, dict) and "method" in message and "id" not in message:
+            found = notification_problems(version, message)
+            if found:
+                text = f"notification {message['method']}: breaks the {version} schema: " + "; ".join(found)
+                return Verdict("fail", text, f"received (unprompted): {json.dumps(message, ensure_ascii=False)}")
     return PASS
 
 
@@ -801,7 +808,7 @@ CHECKS: tuple[Check, ...] = (
         "schema-messages",
         "MUST",
         "schema",
-        "every result and error is valid under the negotiated version's JSON Schema",
+        "every result, error and notification is valid under the negotiated version's JSON Schema",
         message_schema,
     ),
     Check(

@@ -225,3 +225,72 @@ def sch_004_unbounded_string_or_array(tool: Tool) -> Iterator[Hit]:
             problem = _unbounded_label(tool, node, lookup_tool)
             if problem:
                 yield Hit(f"{node.where}: {problem}", "Add maxLength.", node.pointer)
+
+
+def sch_010_limit_only_in_prose(tool: Tool) -> Iterator[Hit]:
+    """A limit the argument's description states is missing from its schema.
+
+    What it flags: a property, at any depth, whose own description states an upper limit as a number ("max 200",
+    "max: 50", "maximum 100", "at most 10", "up to 25", "no more than 5", "(1-500)", "between 1 and 100") that
+    the schema does not carry: a number or integer without `maximum`/`exclusiveMaximum`, a string whose limit is
+    counted in characters ("max 400 chars") without `maxLength`, an array without `maxItems`. A string limit
+    without a unit is left alone (400 what?), and so is "Maximum number of results" with no figure.
+    Worth acting on: always when the server enforces the limit; the fix is one keyword. It is pedantic (off by
+    default; `--strict` or `--select SCH-010` turns it on) until its precision is measured on servers it was not
+    written against.
+    Why it matters: a validating client checks the schema, not the prose; the agent that sends 500 learns the
+    limit from the server's error, one failed call later.
+    Example: `"limit": {"type": "number", "description": "Maximum number of users to return (default 100, max 200)"}`
+    Fix: `"maximum": 200` (and `"minimum": 1` when the prose gives a floor).
+    """
+    for node in walk(tool.input_schema):
+        if not node.is_property:
+            continue
+        limit = _prose_limit(description_of(node.schema))
+        if limit is None:
+            continue
+        figure, unit = limit
+        types = types_of(node.schema) - {"null"}
+        keys = _bound_keys(node.schema)
+        if types & {"number", "integer"} and not keys & {"maximum", "exclusiveMaximum"}:
+            missing = "maximum"
+        elif "string" in types and unit and unit.lower().startswith(("char", "letter")) and "maxLength" not in keys:
+            missing = "maxLength"
+        elif "array" in types and "maxItems" not in keys:
+            missing = "maxItems"
+        else:
+            continue
+        yield Hit(
+            f"{node.where}: the description states a limit of {figure} that the schema lacks (no {missing})",
+            f'Add "{missing}": {figure}.',
+            node.pointer,
+        )
+
+
+_PROSE_LIMIT = re.compile(
+    r"\b(?:max(?:imum)?|at most|up to|no more than)\b\s*:?\s*(?:of\s+)?(?P<a>\d[\d,]*)\s*(?P<ua>[a-z]+)?"
+    r"|\(\s*\d+\s*[-–]\s*(?P<b>\d[\d,]*)\s*(?P<ub>[a-z]+)?\s*\)"
+    r"|\bbetween\s+\d+\s+and\s+(?P<c>\d[\d,]*)\s*(?P<uc>[a-z]+)?",
+    re.IGNORECASE,
+)
+"""An upper limit written in prose: "max 200", "max: 50", "up to 25 items", "(1-500)", "between 1 and 100"."""
+
+
+def _prose_limit(text: str) -> tuple[int, str | None] | None:
+    """The first upper limit the text states, as (figure, the word after it), or None."""
+    match = _PROSE_LIMIT.search(text)
+    if match is None:
+        return None
+    figure = match.group("a") or match.group("b") or match.group("c")
+    unit = match.group("ua") or match.group("ub") or match.group("uc")
+    return int(figure.replace(",", "")), unit
+
+
+def _bound_keys(schema: dict[str, Any]) -> set[str]:
+    """The keywords of the schema and of its anyOf/oneOf branches (a nullable number keeps its bound in a branch)."""
+    keys = set(schema)
+    for key in ("anyOf", "oneOf"):
+        for branch in schema.get(key) or ():
+            if isinstance(branch, dict):
+                keys |= set(branch)
+    return keys

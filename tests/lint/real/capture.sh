@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Capture the `tools/list` catalogs of the second held-out set (issue 33, second round) into tests/lint/real/.
+# Capture the `tools/list` catalogs of a held-out set (issue 33) into tests/lint/real/: SET=2 (default) the second
+# held-out set (second round), SET=3 the third (third round).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -8,7 +9,8 @@
 # (the dummy credentials go on the command line through env(1): mcptest does not pass its own environment on)
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
-WORK=${WORK:-/tmp/lint-capture}
+SET=${SET:-2}
+WORK=${WORK:-/tmp/lint-capture$([ "$SET" = 2 ] || echo "$SET")}
 PYTHON=${PYTHON:-python3}
 MCPTEST=${MCPTEST:-"$PYTHON -m mcptest"}
 
@@ -50,6 +52,35 @@ SERVERS=(
   "excel-mcp-server|EXCEL_FILES_PATH=$WORK/excel|excel-mcp-server stdio"
   "mcp-clickhouse|CLICKHOUSE_HOST=127.0.0.1 CLICKHOUSE_PORT=1 CLICKHOUSE_USER=none CLICKHOUSE_PASSWORD=none|mcp-clickhouse"
 )
+
+if [ "$SET" = 3 ]; then
+  NPM=(
+    "@shopify/dev-mcp@1.16.0"
+    "@mapbox/mcp-server@0.14.0"
+    "@pinecone-database/mcp@0.3.0"
+    "@winor30/mcp-server-datadog@1.8.0"
+    "airtable-mcp-server@1.14.0"
+    "@modelcontextprotocol/server-everart@0.6.2"
+    "@modelcontextprotocol/server-aws-kb-retrieval@0.6.2"
+    "@hubspot/mcp-server@0.4.0"
+    "@kazuph/mcp-taskmanager@1.1.1"
+  )
+  PYPI=(
+    "wikipedia-mcp==2.0.1"
+  )
+  SERVERS=(
+    "shopify-dev-mcp||shopify-dev-mcp"
+    "mapbox-mcp-server|MAPBOX_ACCESS_TOKEN=pk.dummy|mcp-server"
+    "pinecone-mcp|PINECONE_API_KEY=dummy|pinecone-mcp"
+    "mcp-server-datadog|DATADOG_API_KEY=dummy DATADOG_APP_KEY=dummy|mcp-server-datadog"
+    "airtable-mcp-server|AIRTABLE_API_KEY=patdummy|airtable-mcp-server"
+    "server-everart|EVERART_API_KEY=dummy|mcp-server-everart"
+    "server-aws-kb-retrieval|AWS_ACCESS_KEY_ID=dummy AWS_SECRET_ACCESS_KEY=dummy AWS_REGION=us-east-1|mcp-server-aws-kb-retrieval"
+    "hubspot-mcp-server|PRIVATE_APP_ACCESS_TOKEN=dummy|mcp-hubspot"
+    "mcp-taskmanager||mcp-taskmanager"
+    "wikipedia-mcp||wikipedia-mcp"
+  )
+fi
 
 install() {
   mkdir -p "$WORK" && cd "$WORK" || exit 2

@@ -1,0 +1,311 @@
+"""`mcptest load` measured (issue 30): the throughput the generator sustains, its own CPU per request, whether it or
+the server saturates, and how close its percentiles come to known delays.
+
+1. Throughput: a raw echo server (this file, `--serve PORT`: asyncio, HTTP/1.1 keep-alive, plain JSON answers, no
+   SDK) on loopback, in its own process. Against it, in turn: a bare SDK client loop (`mcp.Client.call_tool` in a
+   loop, CONCURRENCY calls in flight, one process per core) and `mcptest load` (USERS users, one process per core).
+   Printed: calls/s of each and their ratio, and the generator's CPU per call (its CPU seconds over its calls: the
+   client's own overhead per request, judging every answer included).
+2. Who saturates: `mcptest load` against the `mcp` SDK latency server (tests/servers/latency_server.py, `zero`)
+   over Streamable HTTP; printed: calls/s, the generator's CPU share and saturation flag, and the server process's
+   own CPU (from /proc) over the same time.
+3. Accuracy: one user calls `sleepy` (a fixed list of 40 delays, 8..47 ms) 80 times on a fresh SDK server, then
+   `zero` 200 times (the transport's overhead); printed per percentile: the truth, the measured figure and its
+   excess over truth plus the overhead's p99, as a share of the truth (the goal: within 5%).
+
+Everything runs on a shared 2-core machine: the load average is printed beside every figure.
+
+    python benchmarks/load.py [--seconds 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import math
+import multiprocessing
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from tests.servers.latency_server import DELAYS_MS  # noqa: E402
+
+USERS = 16
+CONCURRENCY = 8
+CORES = os.cpu_count() or 1
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+
+
+# --- the raw echo server -------------------------------------------------------------------------------------------
+
+
+def answer(message: dict[str, Any]) -> tuple[int, bytes, bool]:
+    """Status, body and whether to hand out a session id, for one JSON-RPC message."""
+    method, rid = message.get("method"), message.get("id")
+    if rid is None:
+        return 202, b"", False
+    if method == "initialize":
+        result: Any = {
+            "protocolVersion": message.get("params", {}).get("protocolVersion", "2025-06-18"),
+            "capabilities": {"tools": {}},
+            "serverInfo": {"name": "raw-echo", "version": "1"},
+        }
+    elif method == "tools/list":
+        result = {"tools": [{"name": "echo", "inputSchema": {"type": "object"}}]}
+    elif method == "tools/call":
+        text = str((message["params"].get("arguments") or {}).get("text", "ok"))
+        result = {"content": [{"type": "text", "text": text}]}
+    elif method == "ping":
+        result = {}
+    else:
+        error = {"code": -32601, "message": f"no method {method}"}
+        return 200, json.dumps({"jsonrpc": "2.0", "id": rid, "error": error}).encode(), False
+    return 200, json.dumps({"jsonrpc": "2.0", "id": rid, "result": result}).encode(), method == "initialize"
+
+
+async def serve_connection(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    try:
+        while True:
+            head = await reader.readuntil(b"\r\n\r\n")
+            lines = head.decode("latin-1").split("\r\n")
+            verb = lines[0].split(" ", 1)[0]
+            headers = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:] if line)}
+            body = await reader.readexactly(int(headers.get("content-length", "0")))
+            if verb == "POST":
+                status, out, session = answer(json.loads(body))
+            else:
+                status, out, session = (405 if verb == "GET" else 200), b"", False
+            reason = {200: "OK", 202: "Accepted", 405: "Method Not Allowed"}[status]
+            extra = "Mcp-Session-Id: raw-1\r\n" if session else ""
+            writer.write(
+                f"HTTP/1.1 {status} {reason}\r\nContent-Type: application/json\r\nContent-Length: {len(out)}\r\n"
+                f"{extra}\r\n".encode()
+                + out
+            )
+            await writer.drain()
+    except (asyncio.IncompleteReadError, ConnectionError):
+        pass
+    finally:
+        writer.close()
+
+
+def serve(port: int) -> None:
+    async def main() -> None:
+        server = await asyncio.start_server(serve_connection, "127.0.0.1", port)
+        print("ready", flush=True)
+        async with server:
+            await server.serve_forever()
+
+    asyncio.run(main())
+
+
+# --- helpers -------------------------------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def loadavg() -> str:
+    return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def start(argv: list[str], ready: str) -> subprocess.Popen[str]:
+    proc = subprocess.Popen(argv, cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    stream = proc.stdout if ready == "ready" else proc.stderr
+    assert stream is not None
+    for line in stream:
+        if ready in line.lower():  # then drain it: a server blocked on a full log pipe would be what is measured
+            threading.Thread(target=lambda: [None for _ in stream], daemon=True).start()
+            return proc
+    raise SystemExit(f"server did not start: {' '.join(argv)}")
+
+
+def stop(proc: subprocess.Popen[str]) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=10)
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def load(suite: str, *args: str) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "mcptest.yml"
+        path.write_text(suite, encoding="utf-8")
+        ran = subprocess.run(
+            [sys.executable, "-m", "mcptest", "load", "--suite", str(path), "--json", *args],
+            cwd=ROOT, env=ENV, capture_output=True, text=True,
+        )  # fmt: skip
+    if ran.returncode not in (0, 1):
+        raise SystemExit(f"mcptest load failed ({ran.returncode}): {ran.stderr[-2000:]}")
+    return dict(json.loads(ran.stdout))
+
+
+def generator_cpu_s(report: dict[str, Any]) -> float:
+    g = report["generator"]
+    return float(g["cpu_percent"]) / 100 * g["cores"] * report["elapsed_s"]
+
+
+# --- 1. throughput ------------------------------------------------------------------------------------------------
+
+
+def bare_sdk_process(url: str, seconds: float, out: Any) -> None:
+    """One process of the bare SDK loop: CONCURRENCY tasks calling `echo` on one session until the time is up."""
+    import anyio
+    from mcp.client import Client
+
+    async def main() -> int:
+        done = 0
+        async with Client(url) as client:
+            await client.call_tool("echo", {"text": "warm"})
+            deadline = time.perf_counter() + seconds
+
+            async def loop() -> None:
+                nonlocal done
+                while time.perf_counter() < deadline:
+                    await client.call_tool("echo", {"text": "hi"})
+                    done += 1
+
+            async with anyio.create_task_group() as tg:
+                for _ in range(CONCURRENCY):
+                    tg.start_soon(loop)
+        return done
+
+    cpu = time.process_time()
+    done = anyio.run(main)
+    out.put((done, time.process_time() - cpu))
+
+
+def bare_sdk(url: str, seconds: float) -> tuple[float, float]:
+    """Calls/s of the bare SDK loop over all its processes, and its CPU µs per call (handshake included)."""
+    context = multiprocessing.get_context("spawn")
+    out = context.Queue()
+    procs = [context.Process(target=bare_sdk_process, args=(url, seconds, out)) for _ in range(CORES)]
+    for p in procs:
+        p.start()
+    results = [out.get(timeout=seconds + 120) for _ in procs]
+    for p in procs:
+        p.join(timeout=10)
+    calls = sum(n for n, _ in results)
+    return calls / seconds, sum(c for _, c in results) / max(calls, 1) * 1e6
+
+
+def throughput(seconds: float) -> None:
+    port = free_port()
+    server = start([sys.executable, __file__, "--serve", str(port)], "ready")
+    url = f"http://127.0.0.1:{port}/mcp"
+    suite = f"servers:\n  raw:\n    url: {url}\ntools:\n  - {{ name: echo, server: raw, tool: echo }}\n"
+    try:
+        sdk, sdk_cpu = bare_sdk(url, seconds)
+        print(
+            f"bare SDK client loop, {CORES} processes x {CONCURRENCY} in flight: {sdk:,.0f} calls/s, "
+            f"CPU per call {sdk_cpu:,.0f} µs  ({loadavg()})"
+        )
+        report = load(suite, "--users", str(USERS), "--duration", f"{seconds:g}s")
+        rps, count = report["overall"]["throughput_rps"], report["overall"]["count"]
+        per_call = generator_cpu_s(report) / max(count, 1) * 1e6
+        print(
+            f"mcptest load, {USERS} users over {report['generator']['processes']} processes: {rps:,.0f} calls/s "
+            f"(p50 {report['overall']['p50_ms']:.2f} ms, p99 {report['overall']['p99_ms']:.2f} ms, "
+            f"{sum(report['overall']['errors'].values())} errors)  ({loadavg()})"
+        )
+        print(
+            f"  ratio to the bare SDK loop: {rps / max(sdk, 1e-9):.2f}x (goal 1.5x); absolute goal 2,000 calls/s; "
+            f"generator CPU per call: {per_call:,.0f} µs; generator busy {report['generator']['cpu_percent']:g}% "
+            f"of the machine, saturated: {report['generator']['saturated']}"
+        )
+    finally:
+        stop(server)
+
+
+# --- 2. who saturates against an SDK server -----------------------------------------------------------------------
+
+
+def saturation(seconds: float) -> None:
+    port = free_port()
+    server = start([sys.executable, "-m", "tests.servers.latency_server", "http", str(port)], "running on")
+    url = f"http://127.0.0.1:{port}/mcp"
+    suite = f"servers:\n  sdk:\n    url: {url}\ntools:\n  - {{ name: zero, server: sdk, tool: zero }}\n"
+    try:
+        before = cpu_seconds(server.pid)
+        report = load(suite, "--users", str(USERS), "--duration", f"{seconds:g}s")
+        server_cpu = cpu_seconds(server.pid) - before
+        busy = server_cpu / max(report["elapsed_s"], 1e-9)
+        g = report["generator"]
+        print(
+            f"against the SDK server: {report['overall']['throughput_rps']:,.0f} calls/s, p50 "
+            f"{report['overall']['p50_ms']:.1f} ms, p99 {report['overall']['p99_ms']:.1f} ms; generator "
+            f"{g['cpu_percent']:g}% of the machine (saturated: {g['saturated']}); server process about {busy:.0%} "
+            f"of one core (CPU over the run, load start-up included)  ({loadavg()})"
+        )
+    finally:
+        stop(server)
+
+
+# --- 3. accuracy ---------------------------------------------------------------------------------------------------
+
+
+def true_percentile(values: list[int], p: float) -> float:
+    """The smallest value with at least p% of the values at or below it (HdrHistogram's definition)."""
+    ordered = sorted(values)
+    return ordered[max(math.ceil(p / 100 * len(ordered)), 1) - 1]
+
+
+def accuracy() -> None:
+    port = free_port()
+    server = start([sys.executable, "-m", "tests.servers.latency_server", "http", str(port)], "running on")
+    url = f"http://127.0.0.1:{port}/mcp"
+    one = ["--users", "1", "--processes", "1", "--duration", "10m"]
+    try:  # sleepy first: the server's delay counter starts at 0, so 80 calls take each delay twice
+        slept = load(f"servers:\n  s:\n    url: {url}\ntools:\n  - {{ name: s, server: s, tool: sleepy }}\n",
+                     *one, "--max-requests", str(2 * len(DELAYS_MS)))  # fmt: skip
+        zero = load(f"servers:\n  s:\n    url: {url}\ntools:\n  - {{ name: z, server: s, tool: zero }}\n",
+                    *one, "--max-requests", "200")  # fmt: skip
+    finally:
+        stop(server)
+    overhead = zero["overall"]["p99_ms"]
+    worst, cells = -1.0, []
+    for p in (50, 90, 95, 99):
+        true = true_percentile(DELAYS_MS, p)
+        measured = slept["overall"][f"p{p}_ms"]
+        excess = (measured - true - overhead) / true
+        worst = max(worst, excess)
+        cells.append(f"p{p} {true}→{measured:.1f} ms ({excess:+.1%})")
+    print(f"accuracy ({slept['overall']['count']} calls, overhead p99 {overhead:.2f} ms): " + "  ".join(cells))
+    print(f"  worst excess over truth + overhead p99: {worst:+.1%} (goal: within +5.0%)  ({loadavg()})")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=5.0, help="each load's duration")
+    parser.add_argument("--serve", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve:
+        serve(args.serve)
+        return
+    print(f"{CORES} cores; {loadavg()}")
+    throughput(args.seconds)
+    saturation(args.seconds)
+    accuracy()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,157 @@
+"""`mcptest load`: many virtual users running a suite's tool, resource and prompt tests against its servers."""
+
+from __future__ import annotations
+
+import signal
+import sys
+import threading
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from mcptest.core.exit_codes import ExitCode
+
+if TYPE_CHECKING:
+    from mcptest.load.model import LoadReport, Operation
+
+MAX_USERS = 1000
+MAX_DURATION_S = 3600.0
+MAX_RATE = 100_000.0
+
+
+def register(app: typer.Typer) -> None:
+    """Add `load` to the app."""
+    app.command("load")(load)
+
+
+def load(
+    suite: Annotated[
+        str | None, typer.Option("--suite", help="The suite (default: mcptest.yaml or mcptest.yml).")
+    ] = None,
+    server: Annotated[str | None, typer.Option("--server", help="Only this server's tests.")] = None,
+    users: Annotated[int, typer.Option("--users", help=f"Virtual users, each its own session (1-{MAX_USERS}).")] = 10,
+    duration: Annotated[str, typer.Option("--duration", help="How long: 30s, 2m (at most 1h).")] = "30s",
+    ramp: Annotated[str, typer.Option("--ramp", help="Start the users evenly over this time, e.g. 10s.")] = "0s",
+    rate: Annotated[
+        float | None, typer.Option("--rate", help="Open model: calls per second offered, whoever is free makes them.")
+    ] = None,
+    processes: Annotated[
+        int | None, typer.Option("--processes", help="Generator processes (default: one per core).")
+    ] = None,
+    shard: Annotated[
+        str | None, typer.Option("--shard", help="K/N: run shard K of the users on this machine, N machines in all.")
+    ] = None,
+    max_requests: Annotated[int, typer.Option("--max-requests", help="Stop after this many calls.")] = 1_000_000,
+    json_output: Annotated[
+        bool, typer.Option("--json", help="Print the report as JSON (schema/load.v1.json).")
+    ] = False,
+    reporter: Annotated[
+        str, typer.Option("--reporter", "-r", help="The report's format: json (schema/load.v1.json), md or html.")
+    ] = "json",
+    output: Annotated[
+        str | None, typer.Option("--output", "-o", help="Write the report here (without it, -r md|html: stdout).")
+    ] = None,
+) -> int:
+    """Run a suite's tool, resource and prompt tests as weighted scenarios (`weight:`) under N virtual users; print
+    per operation throughput, errors by kind and p50/p90/p95/p99/max; Ctrl-C stops at once and reports (exit 130)."""
+    import os
+
+    from mcptest.cli.common import check_output, emit
+    from mcptest.core.errors import usage_error
+    from mcptest.load.engine import Plan, scenarios
+    from mcptest.load.formats import FORMATS
+    from mcptest.load.formats import render as render_as
+    from mcptest.load.orchestrate import run_load, shard_users
+    from mcptest.run.selection import parse_shard
+    from mcptest.suite.loader import find_suite, load_suite
+
+    path = find_suite(suite, "mcptest load --suite FILE")
+    if not 1 <= users <= MAX_USERS:
+        raise usage_error(f"--users: between 1 and {MAX_USERS}; got {users}")
+    seconds = _seconds(duration, "--duration")
+    ramp_s = _seconds(ramp, "--ramp", zero=True)
+    if seconds > MAX_DURATION_S or ramp_s >= seconds:
+        raise usage_error(f"--duration: at most 1h, and longer than --ramp; got {duration} (ramp {ramp})")
+    if rate is not None and not 0 < rate <= MAX_RATE:
+        raise usage_error(f"--rate: calls per second above 0, at most {MAX_RATE:g}; got {rate:g}")
+    if max_requests < 1:
+        raise usage_error(f"--max-requests: at least 1; got {max_requests}")
+    if reporter not in FORMATS:
+        raise usage_error(f"--reporter: unknown format '{reporter}'; formats are {', '.join(FORMATS)}")
+    if json_output and reporter != "json":
+        raise usage_error(f"--json prints the JSON report: leave out --reporter {reporter}, or --json")
+    check_output(output)
+    loaded = load_suite(path)
+    if server is not None and server not in loaded.servers:
+        raise usage_error(f"--server: the suite has no server '{server}'; it has {', '.join(loaded.servers)}")
+    if not scenarios(loaded, server):
+        raise usage_error(
+            f"{path}: no tool, resource or prompt tests{f' of server {server!r}' if server else ''} to run"
+        )
+    mine = shard_users(users, parse_shard(shard) if shard else None)
+    if not mine:
+        raise usage_error(f"--shard {shard}: no users in this shard (only {users} users); use fewer shards")
+    count = processes if processes is not None else os.cpu_count() or 1
+    if not 1 <= count <= 64:
+        raise usage_error(f"--processes: between 1 and 64; got {count}")
+    share = rate * len(mine) / users if rate is not None else None  # a shard offers its users' part of the rate
+    plan = Plan(path, server, mine, users, seconds, ramp_s, share, max_requests)
+    stop = threading.Event()
+    previous = signal.signal(signal.SIGINT, lambda *_: stop.set())
+    try:
+        report = run_load(plan, count, stop)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    text = render_as(report, reporter)
+    if output:
+        emit(text, output, "the load report")
+    to_stdout = json_output or (reporter != "json" and not output)  # then stdout holds the report alone
+    print(render(report), file=sys.stderr if to_stdout else sys.stdout)
+    if to_stdout:
+        sys.stdout.write(text)
+    for warning in report.warnings:
+        print(f"mcptest: warning: {warning}", file=sys.stderr)
+    if report.interrupted:
+        return ExitCode.INTERRUPTED
+    return ExitCode.FAILED if sum(report.overall.errors.values()) else ExitCode.OK
+
+
+def _seconds(text: str, flag: str, zero: bool = False) -> float:
+    from mcptest.core.errors import usage_error
+
+    units = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0}
+    unit = next((u for u in ("ms", "s", "m", "h") if text.endswith(u)), "")
+    number = text[: len(text) - len(unit)]
+    try:
+        value = float(number) * units.get(unit, 1.0)
+    except ValueError:
+        raise usage_error(f"{flag}: a time like 30s, 2m or 1h; got {text!r}") from None
+    if value < 0 or (value == 0 and not zero) or value != value:
+        raise usage_error(f"{flag}: a time above 0, like 30s; got {text!r}")
+    return value
+
+
+def render(report: LoadReport) -> str:
+    """The report as plain lines: one per operation, then all of them, then the generator's own use."""
+    model = f"open, {report.rate:g}/s offered" if report.rate is not None else "closed"
+    head = (
+        f"mcptest load {report.suite}: {report.users} users, {report.elapsed_s:.1f}s ({model})"
+        + (" INTERRUPTED" if report.interrupted else "")
+        + (" (stopped at --max-requests)" if report.capped else "")
+    )
+    figures = " ".join(f"{name:>8}" for name in ("p50 ms", "p90", "p95", "p99", "max"))
+    header = f"{'operation':<32} {'calls':>8} {'calls/s':>9} {'errors':>7} {figures}"
+    lines = [head, header, *(_row(op) for op in [*report.operations, report.overall])]
+    for op in [*report.operations, report.overall]:
+        if op.errors:
+            lines.append(f"  errors of {op.name}: " + ", ".join(f"{k} {n}" for k, n in op.errors.items()))
+    g = report.generator
+    lines.append(f"generator: {g.processes} process(es) on {g.cores} cores, CPU {g.cpu_percent:g}% of the machine")
+    return "\n".join(lines)
+
+
+def _row(op: Operation) -> str:
+    name = op.name if len(op.name) <= 32 else op.name[:31] + "…"
+    errors = sum(op.errors.values())
+    figures = " ".join(f"{v:>8.1f}" for v in (op.p50_ms, op.p90_ms, op.p95_ms, op.p99_ms, op.max_ms))
+    return f"{name:<32} {op.count:>8} {op.throughput_rps:>9.1f} {errors:>7} {figures}"

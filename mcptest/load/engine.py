@@ -1,0 +1,183 @@
+"""One generator process: its share of the virtual users, each with its own session pool (its own HTTP session, or
+its own server process for a stdio server), calling weighted scenarios until the deadline, a stop, or the cap."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import anyio
+
+from mcptest.core import latency as hist
+
+if TYPE_CHECKING:
+    from mcptest.run.call_tests import CallTest
+    from mcptest.server.session import CallOutcome
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What one process runs (plain data: it crosses to a spawned process)."""
+
+    suite: str
+    server: str | None
+    users: list[int]
+    """The indexes (0-based, over all users of all processes) of this process's users: they set the ramp."""
+    total_users: int
+    duration_s: float
+    ramp_s: float = 0.0
+    rate: float | None = None
+    """Open model: this process's share of the arrivals per second."""
+    max_requests: int = 1_000_000
+    seed: int = 0
+
+
+@dataclass
+class Tally:
+    """One operation's answers in one process."""
+
+    histogram: Any = field(default_factory=hist.new_histogram)
+    count: int = 0
+    errors: dict[str, int] = field(default_factory=dict)
+
+    def plain(self) -> dict[str, Any]:
+        return {"count": self.count, "errors": self.errors, "histogram": hist.encode(self.histogram)}
+
+
+def scenarios(suite: Any, server: str | None) -> list[CallTest]:
+    """The suite's tool, resource and prompt tests (of `server`, when named), in file order."""
+    tests = [*suite.tools, *suite.resources, *suite.prompts]
+    return [t for t in tests if server is None or t.server == server]
+
+
+def failure_kind(test: CallTest, outcome: CallOutcome) -> str | None:
+    """How an answer failed, judged by the test's checks but the latency ones; None when it passed."""
+    from mcptest.run.call_tests import judge
+
+    failures, error = judge(test, outcome, per_answer=True)
+    if failures:
+        return "assertion"
+    if error is None:
+        return None
+    if outcome.capture.unanswered:
+        return "unanswered"
+    return "protocol" if outcome.error else "tool_error"
+
+
+def drive(plan: Plan, stop: threading.Event) -> dict[str, Any]:
+    """Run this process's users; their tallies by test name, the elapsed time and this process's CPU seconds."""
+    from mcptest.suite.loader import load_suite
+
+    suite = load_suite(plan.suite)
+    tests = scenarios(suite, plan.server)
+    tallies = {t.name: Tally() for t in tests}
+    clock: dict[str, float] = {}
+    capped = anyio.run(_users, plan, suite, tests, tallies, stop, clock)
+    return {
+        "tallies": {name: tally.plain() for name, tally in tallies.items()},
+        "elapsed_s": clock.get("end", 0.0) - clock.get("start", 0.0),
+        "cpu_s": clock.get("cpu_end", 0.0) - clock.get("cpu", 0.0),
+        "capped": capped,
+    }
+
+
+async def _users(
+    plan: Plan,
+    suite: Any,
+    tests: list[CallTest],
+    tallies: dict[str, Tally],
+    stop: threading.Event,
+    clock: dict[str, float],
+) -> bool:
+    """Open every user's sessions, then start the clock (servers' start-up is not load), then run the users."""
+    from mcptest.run.call_tests import UnknownName, make_call
+    from mcptest.server.session import ServerUnavailable, SessionPool
+
+    weights = [t.weight for t in tests]
+    made = {"requests": 0, "arrivals": 0}
+    base = Path(suite.file).parent
+    ready = {"users": 0}
+    go = anyio.Event()
+
+    def arrived() -> None:
+        ready["users"] += 1
+        if ready["users"] == len(plan.users):
+            clock["start"], clock["cpu"] = time.perf_counter(), time.process_time()
+            go.set()
+
+    def arrival() -> float | None:
+        """Open model: when the next call is due (arrivals at a fixed rate, whoever is free makes it)."""
+        if plan.rate is None:
+            return None
+        due = clock["start"] + made["arrivals"] / plan.rate
+        made["arrivals"] += 1
+        return due
+
+    async def user(index: int) -> None:
+        rng = random.Random(plan.seed * 1_000_003 + index)
+        servers = {t.server for t in tests}
+        async with SessionPool({s: suite.servers[s] for s in servers}, base_dir=base) as pool:
+            try:
+                for name in sorted(servers):
+                    await pool.get(name)
+            except ServerUnavailable:
+                pass  # its calls fail as `unavailable`, counted
+            finally:
+                arrived()
+            await go.wait()
+            await anyio.sleep(plan.ramp_s * index / max(plan.total_users, 1))
+            deadline = clock["start"] + plan.duration_s
+            try:
+                await calls(rng, pool, deadline)
+            finally:  # the load ends when the last user stops calling; closing sessions is no part of it
+                clock["end"], clock["cpu_end"] = time.perf_counter(), time.process_time()
+
+    async def calls(rng: random.Random, pool: Any, deadline: float) -> None:
+        while made["requests"] < plan.max_requests:
+            due = arrival()
+            if due is not None:
+                if due >= deadline:
+                    return
+                await anyio.sleep(max(0.0, due - time.perf_counter()))
+            elif time.perf_counter() >= deadline:
+                return
+            made["requests"] += 1
+            test = rng.choices(tests, weights)[0]
+            tally = tallies[test.name]
+            began = time.perf_counter()
+            try:
+                outcome = await make_call(test, await pool.get(test.server))
+            except (UnknownName, ServerUnavailable):
+                tally.count += 1
+                tally.errors["unavailable"] = tally.errors.get("unavailable", 0) + 1
+                hist.record_ms(tally.histogram, (time.perf_counter() - began) * 1000)
+                await anyio.sleep(0.1)  # a server that is not there is not hammered
+                continue
+            # open model: from when the call was due, so a slow server cannot hide its queue (no coordinated
+            # omission); closed model: the call's own time
+            ms = (time.perf_counter() - due) * 1000 if due is not None else outcome.duration_ms
+            hist.record_ms(tally.histogram, ms)
+            tally.count += 1
+            if kind := failure_kind(test, outcome):
+                tally.errors[kind] = tally.errors.get(kind, 0) + 1
+
+    async with anyio.create_task_group() as tg:
+
+        async def watch() -> None:
+            while not stop.is_set():
+                await anyio.sleep(0.05)
+            tg.cancel_scope.cancel()
+
+        async def users() -> None:
+            async with anyio.create_task_group() as inner:
+                for index in plan.users:
+                    inner.start_soon(user, index)
+            tg.cancel_scope.cancel()
+
+        tg.start_soon(watch)
+        tg.start_soon(users)
+    return made["requests"] >= plan.max_requests

@@ -1,0 +1,68 @@
+"""The load report: per operation and overall, counts, errors by kind, throughput and latency percentiles with the
+encoded HdrHistogram; `schema/load.v1.json` is generated from it."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+LOAD_FORMAT_VERSION = "1"
+
+ERROR_KINDS = ("protocol", "tool_error", "assertion", "unanswered", "unavailable")
+"""How an answer failed: a protocol error or timeout; an `isError` result of a test without assertions; an
+assertion that does not hold; a server request the suite gives no answer to; no session or an unknown name."""
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Operation(_Model):
+    """One scenario (a suite test) under load, or all of them together (`name: all`)."""
+
+    name: str = Field(description="The test's name, or `all`.")
+    kind: str = Field(description="`tool`, `resource`, `prompt`, or `all`.")
+    weight: int = Field(1, description="How often users pick it, relative to the others.")
+    count: int = Field(description="Answers received (failed ones included).")
+    errors: dict[str, int] = Field(default_factory=dict, description="Failed answers by kind (see `ERROR_KINDS`).")
+    throughput_rps: float = Field(description="Answers per second over the run's elapsed time.")
+    p50_ms: float
+    p90_ms: float
+    p95_ms: float
+    p99_ms: float
+    max_ms: float
+    mean_ms: float
+    histogram: str = Field(description="Every answer's latency in µs as an encoded HdrHistogram (base64).")
+
+
+class Generator(_Model):
+    """The load generator's own use of the machine: it must not be what is measured."""
+
+    processes: int = Field(description="Generator processes (one per core by default).")
+    cores: int = Field(description="Cores of the machine.")
+    cpu_percent: float = Field(
+        description="CPU time of the generator's processes over the elapsed time, as a percent of all cores."
+    )
+    saturated: bool = Field(
+        description="The generator's processes were busy over 90% of the time they could "
+        "have run: its figures may measure the client, not the server."
+    )
+
+
+class LoadReport(_Model):
+    """What one `mcptest load` measured."""
+
+    format_version: str = Field(default=LOAD_FORMAT_VERSION)
+    mcptest_version: str
+    suite: str
+    started_at: str = Field(description="ISO 8601, UTC.")
+    users: int = Field(description="Virtual users (of this shard).")
+    duration_s: float = Field(description="The duration asked for.")
+    ramp_s: float = Field(0.0, description="Users started evenly over this many seconds.")
+    rate: float | None = Field(None, description="Open model: arrivals per second offered (null: closed model).")
+    elapsed_s: float = Field(description="Wall time the load ran.")
+    interrupted: bool = Field(False, description="Stopped early by Ctrl-C or SIGTERM: the figures so far.")
+    capped: bool = Field(False, description="Stopped at `--max-requests`.")
+    operations: list[Operation] = Field(default_factory=list)
+    overall: Operation
+    generator: Generator
+    warnings: list[str] = Field(default_factory=list)

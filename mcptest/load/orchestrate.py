@@ -1,0 +1,160 @@
+"""`mcptest load` across processes: the users split over one generator process per core (or one shard of them
+across machines), each process's histograms merged exactly, the generator's own CPU use measured."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from dataclasses import replace
+from datetime import UTC, datetime
+from typing import Any
+
+from mcptest.core import latency as hist
+from mcptest.load.engine import Plan, drive, scenarios
+from mcptest.load.model import Generator, LoadReport, Operation
+
+SATURATED = 0.9
+"""The share of its cores' time a generator may use before its figures are suspect."""
+
+
+def split(users: list[int], processes: int) -> list[list[int]]:
+    """The users dealt round-robin over the processes (none left empty when there are fewer users)."""
+    processes = max(1, min(processes, len(users)))
+    return [users[k::processes] for k in range(processes)]
+
+
+def shard_users(total: int, shard: tuple[int, int] | None) -> list[int]:
+    """The user indexes of shard K of N (all of them without a shard): machines together run `total` users."""
+    if shard is None:
+        return list(range(total))
+    k, n = shard
+    return [u for u in range(total) if u % n == k - 1]
+
+
+def run_load(plan: Plan, processes: int, stop: threading.Event) -> LoadReport:
+    """Run the plan's users over `processes` processes (in this one when 1) and merge what they measured."""
+    from mcptest import __version__
+    from mcptest.suite.loader import load_suite
+
+    suite = load_suite(plan.suite)
+    tests = scenarios(suite, plan.server)
+    started = datetime.now(UTC).isoformat()
+    shares = split(plan.users, processes)
+    rate = plan.rate / len(shares) if plan.rate is not None else None
+    plans = [
+        replace(plan, users=share, rate=rate, max_requests=plan.max_requests // len(shares), seed=plan.seed + k)
+        for k, share in enumerate(shares)
+    ]
+    results = [drive(plans[0], stop)] if len(plans) == 1 else _in_processes(plans, stop)
+    # each process's window from its users' first call to their last: start-up and shutdown are not load
+    elapsed = max(r["elapsed_s"] for r in results)
+    cpu = sum(r["cpu_s"] for r in results)
+    cores = os.cpu_count() or 1
+    busy = cpu / max(elapsed, 1e-9) / min(len(plans), cores)
+    warnings = []
+    if busy > SATURATED:
+        warnings.append(
+            f"the load generator was busy {busy:.0%} of the time its {len(plans)} process(es) could run: the figures "
+            "may measure the client, not the server; use fewer users, --rate, or more machines (--shard)"
+        )
+    operations = [
+        _operation(t.name, _kind(t), t.weight, [r["tallies"][t.name] for r in results], elapsed) for t in tests
+    ]
+    overall = _operation(
+        "all", "all", sum(t.weight for t in tests), [r["tallies"][t.name] for r in results for t in tests], elapsed
+    )
+    return LoadReport(
+        mcptest_version=__version__,
+        suite=suite.file,
+        started_at=started,
+        users=len(plan.users),
+        duration_s=plan.duration_s,
+        ramp_s=plan.ramp_s,
+        rate=plan.rate,
+        elapsed_s=round(elapsed, 3),
+        interrupted=stop.is_set(),
+        capped=any(r["capped"] for r in results),
+        operations=operations,
+        overall=overall,
+        generator=Generator(
+            processes=len(plans),
+            cores=cores,
+            cpu_percent=round(100 * cpu / max(elapsed, 1e-9) / cores, 1),
+            saturated=busy > SATURATED,
+        ),
+        warnings=warnings,
+    )
+
+
+def _kind(test: Any) -> str:
+    from mcptest.run.call_tests import call_fields
+
+    return str(call_fields(test, "")["kind"])
+
+
+def _operation(name: str, kind: str, weight: int, tallies: list[dict[str, Any]], elapsed: float) -> Operation:
+    histogram = hist.merged([t["histogram"] for t in tallies])
+    errors: dict[str, int] = {}
+    for t in tallies:
+        for k, n in t["errors"].items():
+            errors[k] = errors.get(k, 0) + n
+    count = sum(t["count"] for t in tallies)
+    return Operation(
+        name=name,
+        kind=kind,
+        weight=weight,
+        count=count,
+        errors=dict(sorted(errors.items())),
+        throughput_rps=round(count / max(elapsed, 1e-9), 1),
+        histogram=hist.encode(histogram),
+        **hist.figures(histogram),
+    )
+
+
+def _child(plan: Plan, out: Any) -> None:
+    """A spawned generator process: Ctrl-C (which the terminal sends the whole group) stops it and it reports."""
+    stop = threading.Event()
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    out.put(drive(plan, stop))
+
+
+def _in_processes(plans: list[Plan], stop: threading.Event) -> list[dict[str, Any]]:
+    import multiprocessing
+    import queue
+
+    context = multiprocessing.get_context("spawn")
+    outs = [context.Queue() for _ in plans]
+    children = [
+        context.Process(target=_child, args=(plan, out), daemon=True) for plan, out in zip(plans, outs, strict=True)
+    ]
+    for child in children:
+        child.start()
+    results: list[dict[str, Any]] = []
+    forwarded = False
+    bound = max(p.duration_s + p.ramp_s for p in plans) + 60  # start-up and shutdown, beyond the run itself
+    began = time.monotonic()
+    try:
+        for child, out in zip(children, outs, strict=True):
+            while True:
+                if stop.is_set() and not forwarded:  # a stop seen by this process alone reaches the children
+                    forwarded = True
+                    for c in children:
+                        if c.pid is not None and c.is_alive():
+                            os.kill(c.pid, signal.SIGINT)
+                try:
+                    results.append(out.get(timeout=0.1))
+                    break
+                except queue.Empty:
+                    if not child.is_alive() and out.empty():
+                        raise RuntimeError(f"a load generator process died (exit code {child.exitcode})") from None
+                    if time.monotonic() - began > bound:
+                        raise RuntimeError("a load generator process did not finish in time") from None
+    finally:
+        for child in children:
+            child.join(timeout=5)
+            if child.is_alive():
+                child.kill()
+    return results

@@ -1,0 +1,1 @@
+"""mcptest serve: mcptest as an MCP server, driven by the SDK client."""

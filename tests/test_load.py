@@ -1,0 +1,173 @@
+"""`mcptest load`: virtual users over Streamable HTTP against a real SDK server, every answer judged, histograms
+merged across processes and across shards, Ctrl-C reporting what was measured."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from mcptest.core import latency as hist
+from mcptest.core.exit_codes import ExitCode
+from tests.conftest import PYTHON, ROOT, free_port, run_cli
+
+
+@pytest.fixture(scope="module")
+def url() -> Iterator[str]:
+    """The latency server over Streamable HTTP on loopback, shared by this module's loads."""
+    port = free_port()
+    proc = subprocess.Popen(
+        [PYTHON, "-m", "tests.servers.latency_server", "http", str(port)],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    ready = threading.Event()
+
+    def drain() -> None:
+        assert proc.stderr is not None
+        for line in proc.stderr:
+            if "running on" in line.lower():
+                ready.set()
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
+    try:
+        assert ready.wait(timeout=60), "the latency server did not start"
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+        reader.join(timeout=10)
+        assert proc.stderr is not None
+        proc.stderr.close()
+
+
+@pytest.fixture(scope="module")
+def suite(url: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("load") / "mcptest.yml"
+    path.write_text(
+        f"""
+servers:
+  lat:
+    url: {url}
+tools:
+  - name: zero
+    server: lat
+    tool: zero
+    weight: 3
+  - name: fifth
+    server: lat
+    tool: every_fifth
+    expect:
+      - result.content[0].text: {{ exact: fine }}
+""",
+        encoding="utf-8",
+    )
+    return path
+
+
+def load(suite: Path, out: Path, *args: str, timeout: float = 120) -> tuple[Any, dict[str, Any]]:
+    ran = run_cli("load", "--suite", str(suite), "-o", str(out), *args, timeout=timeout)
+    return ran, json.loads(out.read_text())
+
+
+def ops(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {op["name"]: op for op in report["operations"]}
+
+
+def test_closed_model_judges_every_answer_and_follows_the_weights(suite: Path, tmp_path: Path) -> None:
+    # a count cap, not a duration, ends it: how many calls fit in a time depends on the machine's load
+    args = ("--users", "3", "--duration", "5m", "--max-requests", "100", "--processes", "1")
+    ran, report = load(suite, tmp_path / "closed.json", *args)
+    assert ran.code == ExitCode.FAILED, ran.stderr  # every fifth answer breaks its assertion
+    jsonschema.validate(report, json.loads((ROOT / "schema" / "load.v1.json").read_text()))
+    assert report["capped"] is True and report["overall"]["count"] == 100, report["overall"]
+    zero, fifth = ops(report)["zero"], ops(report)["fifth"]
+    assert fifth["count"] > 5, report
+    assert zero["count"] > 1.5 * fifth["count"]  # weight 3 against 1
+    assert fifth["count"] // 5 - 1 <= fifth["errors"]["assertion"] <= fifth["count"] // 5 + 1
+    assert "errors" not in zero or not zero["errors"]
+    overall = report["overall"]
+    assert overall["count"] == zero["count"] + fifth["count"]
+    whole = hist.merged([zero["histogram"], fifth["histogram"]])
+    assert whole.get_total_count() == overall["count"] and hist.figures(whole)["p99_ms"] == overall["p99_ms"]
+    assert "zero" in ran.stdout and "assertion" in ran.stdout
+    # Markdown and HTML through the run reporters: one row per operation, its figures and histogram
+    from mcptest.load.formats import render
+    from mcptest.load.model import LoadReport
+
+    model = LoadReport.model_validate(report)
+    md, page = render(model, "md"), render(model, "html")
+    assert f"| zero | {zero['count']} | 0 | {zero['p50_ms']:g} |" in md and "**FAIL**" in md
+    assert f"{fifth['errors']['assertion']} of {fifth['count']} answers failed under load (assertion" in md
+    assert page.count('aria-label="latency histogram"') == 2 and "<h2>Latency</h2>" in page
+
+
+def test_open_model_offers_the_rate_from_every_process(suite: Path, tmp_path: Path) -> None:
+    args = ("--users", "4", "--duration", "2s", "--rate", "30", "--processes", "2", "--server", "lat")
+    ran, report = load(suite, tmp_path / "open.json", *args)
+    assert ran.code in (ExitCode.OK, ExitCode.FAILED), ran.stderr
+    assert report["generator"]["processes"] == 2 and report["rate"] == 30
+    # arrivals due before the deadline are all made, however late: 2 processes x 15/s x 2 s
+    assert report["overall"]["count"] == 60, report["overall"]
+
+
+def test_shards_merge_into_one_load(suite: Path, tmp_path: Path) -> None:
+    shards = []
+    for k in (1, 2):
+        out = tmp_path / f"shard-{k}.json"
+        ran, _ = load(suite, out, "--users", "2", "--duration", "1s", "--processes", "1", "--shard", f"{k}/2")
+        assert ran.code in (ExitCode.OK, ExitCode.FAILED), ran.stderr
+        shards.append(out)
+    parts = [json.loads(s.read_text()) for s in shards]
+    assert [p["users"] for p in parts] == [1, 1]
+    merged_path = tmp_path / "merged.json"
+    ran = run_cli("report", "merge", *map(str, shards), "-o", str(merged_path))
+    assert ran.code in (ExitCode.OK, ExitCode.FAILED), ran.stderr
+    merged = json.loads(merged_path.read_text())
+    assert merged["users"] == 2
+    for name in ("zero", "fifth"):
+        whole = hist.merged([ops(p)[name]["histogram"] for p in parts])
+        assert ops(merged)[name]["count"] == sum(ops(p)[name]["count"] for p in parts)
+        assert hist.decode(ops(merged)[name]["histogram"]).get_total_count() == whole.get_total_count()
+        assert ops(merged)[name]["p95_ms"] == hist.figures(whole)["p95_ms"]
+
+
+def test_ctrl_c_stops_at_once_and_writes_what_was_measured(suite: Path, tmp_path: Path) -> None:
+    out = tmp_path / "cut.json"
+    proc = subprocess.Popen(
+        [PYTHON, "-m", "mcptest", "load", "--suite", str(suite), "--users", "2", "--duration", "10m",
+         "--processes", "1", "-o", str(out)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+    )  # fmt: skip
+    time.sleep(6)
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == ExitCode.INTERRUPTED, stderr
+    report = json.loads(out.read_text())
+    assert report["interrupted"] is True and "INTERRUPTED" in stdout
+
+
+def test_bad_options_are_one_line_each(suite: Path) -> None:
+    for args, said in (
+        (("--users", "0"), "--users: between 1 and 1000"),
+        (("--duration", "2h"), "--duration: at most 1h"),
+        (("--server", "nope"), "--server: the suite has no server 'nope'"),
+        (("-r", "pdf"), "--reporter: unknown format 'pdf'; formats are json, md, html"),
+    ):
+        ran = run_cli("load", "--suite", str(suite), *args)
+        assert ran.code == ExitCode.USAGE and said in ran.stderr and "Traceback" not in ran.stderr, (args, ran.stderr)
