@@ -10,6 +10,7 @@ import textwrap
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -96,12 +97,13 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture
-def http_server() -> Iterator[str]:
-    """The demo MCPServer over Streamable HTTP on 127.0.0.1; yields its URL once uvicorn says it listens."""
+@contextmanager
+def serving_http(module: str, what: str, timeout: float = 30) -> Iterator[str]:
+    """`python -m MODULE http PORT` (an SDK server over Streamable HTTP on 127.0.0.1) running; yields its URL once
+    uvicorn says it listens, and ends it after."""
     port = free_port()
     proc = subprocess.Popen(
-        [PYTHON, "-m", "tests.servers.demo_server", "http", str(port)],
+        [PYTHON, "-m", module, "http", str(port)],
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
@@ -118,8 +120,8 @@ def http_server() -> Iterator[str]:
     reader = threading.Thread(target=drain, daemon=True)
     reader.start()
     try:
-        if not ready.wait(timeout=30):
-            raise RuntimeError("the HTTP demo server did not start within 30 s")
+        if not ready.wait(timeout=timeout):
+            raise RuntimeError(f"{what} did not start within {timeout:g} s")
         yield f"http://127.0.0.1:{port}/mcp"
     finally:
         proc.terminate()
@@ -127,6 +129,13 @@ def http_server() -> Iterator[str]:
         reader.join(timeout=10)
         assert proc.stderr is not None
         proc.stderr.close()
+
+
+@pytest.fixture
+def http_server() -> Iterator[str]:
+    """The demo MCPServer over Streamable HTTP on 127.0.0.1; yields its URL once uvicorn says it listens."""
+    with serving_http("tests.servers.demo_server", "the HTTP demo server") as url:
+        yield url
 
 
 def demo_command() -> list[str]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import signal
 import subprocess
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,39 +16,14 @@ import pytest
 
 from mcptest.core import latency as hist
 from mcptest.core.exit_codes import ExitCode
-from tests.conftest import PYTHON, ROOT, free_port, run_cli
+from tests.conftest import PYTHON, ROOT, run_cli, serving_http
 
 
 @pytest.fixture(scope="module")
 def url() -> Iterator[str]:
     """The latency server over Streamable HTTP on loopback, shared by this module's loads."""
-    port = free_port()
-    proc = subprocess.Popen(
-        [PYTHON, "-m", "tests.servers.latency_server", "http", str(port)],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    ready = threading.Event()
-
-    def drain() -> None:
-        assert proc.stderr is not None
-        for line in proc.stderr:
-            if "running on" in line.lower():
-                ready.set()
-
-    reader = threading.Thread(target=drain, daemon=True)
-    reader.start()
-    try:
-        assert ready.wait(timeout=60), "the latency server did not start"
-        yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-        reader.join(timeout=10)
-        assert proc.stderr is not None
-        proc.stderr.close()
+    with serving_http("tests.servers.latency_server", "the latency server", timeout=60) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

@@ -4,8 +4,6 @@ receives that span's W3C trace context in the request's `params._meta` (tests/se
 from __future__ import annotations
 
 import json
-import subprocess
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,7 +17,7 @@ from mcptest.records.otlp import SKIP_TEST, load_otlp
 from mcptest.run.telemetry import ExportTarget, LiveTelemetry
 from mcptest.server.session import InProcessServer, ServerSession, SessionPool
 from mcptest.suite.models import HttpServer
-from tests.conftest import PYTHON, ROOT, free_port, run_cli
+from tests.conftest import PYTHON, ROOT, run_cli, serving_http
 from tests.servers.trace_server import build
 
 SERVER = [PYTHON, "-m", "tests.servers.trace_server"]
@@ -28,29 +26,8 @@ SERVER = [PYTHON, "-m", "tests.servers.trace_server"]
 @pytest.fixture(scope="module")
 def http_trace_server() -> Iterator[str]:
     """tests/servers/trace_server.py over Streamable HTTP on 127.0.0.1; its URL once it listens."""
-    port = free_port()
-    proc = subprocess.Popen(
-        [*SERVER, "http", str(port)], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
-    )
-    ready = threading.Event()
-
-    def drain() -> None:
-        assert proc.stderr is not None
-        for line in proc.stderr:
-            if "running on" in line.lower():
-                ready.set()
-
-    reader = threading.Thread(target=drain, daemon=True)
-    reader.start()
-    try:
-        assert ready.wait(timeout=30), "the HTTP trace server did not start within 30 s"
-        yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-        reader.join(timeout=10)
-        assert proc.stderr is not None
-        proc.stderr.close()
+    with serving_http("tests.servers.trace_server", "the HTTP trace server", timeout=30) as url:
+        yield url
 
 
 def _calls(config: Any) -> tuple[LiveTelemetry, list[Any]]:
