@@ -74,7 +74,7 @@ COUNTERPARTS: dict[str, tuple[str, ...]] = {
     "tools-call-embedded-resource": ("tools-call-result",),
     "tools-call-mixed-content": ("tools-call-result",),
     "tools-call-error": ("tools-error-in-result",),
-    "tools-call-with-progress": ("progress",),
+    "tools-call-with-progress": ("progress-tokens", "progress-increasing"),
     "resources-list": ("resources-list",),
     "resources-read-text": ("resources-read",),
     "resources-read-binary": ("resources-read",),
