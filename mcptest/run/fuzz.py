@@ -266,7 +266,7 @@ class _ToolRun:
             return match is not None
 
         budget = HANG_SHRINK_CALLS if finding.kind == "hang" else SHRINK_CALLS
-        best, calls = await anyio.to_thread.run_sync(lambda: shrink(args, holds, calls=budget))
+        best, calls = await anyio.to_thread.run_sync(lambda: shrink(args, holds, calls=budget, seen=True))
         best_answer, best_finding = seen_on.get(key(best), (answer, finding))
         self.findings.append(
             FuzzFinding(
