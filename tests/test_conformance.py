@@ -268,6 +268,15 @@ def test_a_conformance_block_joins_its_failed_checks_to_the_run_report(tmp_path:
     (failure,) = broken["failures"]
     assert failure["target"] == "tools-unknown-tool" and '"name": "mcptest_no_such_tool"' in failure["message"]
     assert baseline["status"] == "passed" and baseline["targets"]["checks.expected"] == 1
+    # What the probes reached counts toward the run's coverage, over the catalog they listed: the read-only tools
+    # called (echo also refused for its missing argument, the error fixture failing), the first resource read,
+    # the prompt without arguments rendered; the probe of an unknown tool, answered "ok", is no tool of the server.
+    (cov,) = json.loads(ran.stdout)["coverage"]["servers"]
+    figures = {name: (f["covered"], f["total"]) for name, f in cov["figures"].items()}
+    assert (cov["server"], figures["tools"], figures["tools_failing"]) == ("broken", (3, 3), (2, 3)), figures
+    assert (figures["resources"], figures["templates"], figures["prompts"]) == ((1, 2), (0, 1), (1, 2)), figures
+    assert cov["tools"]["get_sum"]["arguments"]["a"]["supplied"] and cov["unlisted"] == []
+    assert cov["prompts"]["greet"]["without_arguments"] and not cov["prompts"]["summarize"]["with_arguments"]
 
 
 def test_a_conformance_block_names_unknown_servers_versions_and_check_ids(tmp_path: Path) -> None:
