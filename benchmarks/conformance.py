@@ -7,7 +7,7 @@ each planted defect caught by its own check and nothing unrelated; the whole run
 under 3 s (median of REPEATS runs, inside the run: start-up of the server included, not mcptest's own start-up).
 The servers are the ones the project installs: tests/servers/npm (server-everything, -filesystem, -memory) and the
 dev extra's PyPI servers (mcp-server-time, -git, -fetch), plus a tools-only server on the official Python SDK
-(tests/servers/demo_server.py). The official npm suite (Node 22) is not run here.
+(tests/servers/demo_server.py). benchmarks/conformance_official.py runs the official npm suite beside it.
 
     python benchmarks/conformance.py [--skip-defects]
 """

@@ -58,6 +58,13 @@ STDIO = {
     "setlevel-error": {"logging-set-level"},
     "missing-server-info": {"lifecycle-initialize", "schema-messages"},
     "log-level-bogus": {"schema-messages"},
+    "list-changed-undeclared": {"list-changed-declared"},
+    "progress-unknown-token": {"progress-tokens"},
+    "progress-decreasing": {"progress-increasing"},
+    "progress-after-response": {"progress-tokens"},
+    "cancel-crash": {"cancellation-ignored"},
+    "cancel-ignored": {"cancellation-no-response"},
+    "server-request-invalid": {"schema-messages"},  # a ping from the server whose params are an array
 }  # fmt: skip
 HTTP = {
     None: set(),
@@ -93,7 +100,9 @@ def test_a_defect_over_stdio_fails_its_check_and_nothing_else(defect: str | None
     if defect is None:  # the clean server exercises every family it declares
         passed = {o.id for o in report.outcomes if o.status == "pass"}
         assert {"tools-call-result", "tools-structured-content", "resources-subscribe", "prompts-get"} <= passed
+        assert {"list-changed-declared", "progress-tokens", "progress-increasing", "cancellation-no-response"} <= passed
         assert report.tier() == "all MUSTs and SHOULDs pass"
+        assert not [n for n in report.notes if "mcptest's own" in n], report.notes  # our messages fit the schema
     if defect == "hang-ping":
         (ping,) = [o for o in report.outcomes if o.id == "ping"]
         assert "no answer within 1s" in ping.message
@@ -109,7 +118,11 @@ def test_a_defect_over_http_fails_its_check_and_nothing_else(defect: str | None)
     assert failing(report) == HTTP[defect], [(o.id, o.message) for o in report.outcomes if o.status == "fail"]
     if defect is None:
         skipped = {o.id for o in report.outcomes if o.status == "skip"}
-        assert skipped == {"jsonrpc-notifications-unanswered", "stdio-stdout-clean", "completion-complete"}
+        # the plain-JSON HTTP variant sends nothing unprompted: no list_changed, progress or slow fixture
+        assert skipped == {
+            "jsonrpc-notifications-unanswered", "stdio-stdout-clean", "completion-complete", "list-changed-declared",
+            "progress-tokens", "progress-increasing", "cancellation-no-response",
+        }  # fmt: skip
 
 
 def test_a_failure_shows_what_was_sent_and_received() -> None:
@@ -150,6 +163,23 @@ def test_an_older_protocol_version_is_offered_checked_against_its_schema_and_its
     (names,) = [o for o in report.outcomes if o.id == "tools-name-format"]
     assert names.status == "skip" and names.message == "not in protocol 2025-06-18 (since 2025-11-25)"
     assert not failing(report) and report.tier() == "all MUSTs and SHOULDs pass"
+    # the spec links point at the text of the version tested, not the newest
+    sections = {c["id"]: c["section"] for c in report.to_json()["checks"]}
+    assert sections["ping"] == "https://modelcontextprotocol.io/specification/2025-06-18/basic/utilities/ping"
+    assert all("/2025-06-18/" in url for url in sections.values())
+
+
+def test_mcptests_own_messages_are_validated_against_the_schema() -> None:
+    """What mcptest sends is checked too (the clean runs assert no such note): a malformed one is named."""
+    from mcptest.checks.conformance.messages import client_problems
+
+    call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "echo", "arguments": {}}}
+    assert client_problems("2025-11-25", call) == []
+    assert client_problems("2025-11-25", {**call, "params": {"name": 5}})  # a name that is no string
+    cancel = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 3, "reason": "x"}}
+    assert client_problems("2025-06-18", cancel) == []
+    assert client_problems("2025-06-18", {**cancel, "params": {"requestId": [3]}})
+    assert client_problems("2025-11-25", {"jsonrpc": "2.0", "id": "s", "method": "mcptest/no-such-method"}) == []
 
 
 def test_every_check_has_a_level_and_a_spec_section() -> None:
@@ -232,6 +262,15 @@ def test_a_conformance_block_joins_its_failed_checks_to_the_run_report(tmp_path:
     (failure,) = broken["failures"]
     assert failure["target"] == "tools-unknown-tool" and '"name": "mcptest_no_such_tool"' in failure["message"]
     assert baseline["status"] == "passed" and baseline["targets"]["checks.expected"] == 1
+    # What the probes reached counts toward the run's coverage, over the catalog they listed: the read-only tools
+    # called (echo also refused for its missing argument, the error fixture failing), the first resource read,
+    # the prompt without arguments rendered; the probe of an unknown tool, answered "ok", is no tool of the server.
+    (cov,) = json.loads(ran.stdout)["coverage"]["servers"]
+    figures = {name: (f["covered"], f["total"]) for name, f in cov["figures"].items()}
+    assert (cov["server"], figures["tools"], figures["tools_failing"]) == ("broken", (3, 3), (2, 3)), figures
+    assert (figures["resources"], figures["templates"], figures["prompts"]) == ((1, 2), (0, 1), (1, 2)), figures
+    assert cov["tools"]["get_sum"]["arguments"]["a"]["supplied"] and cov["unlisted"] == []
+    assert cov["prompts"]["greet"]["without_arguments"] and not cov["prompts"]["summarize"]["with_arguments"]
 
 
 def test_a_conformance_block_names_unknown_servers_versions_and_check_ids(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ import pytest
 from mcptest.core.exit_codes import ExitCode
 from mcptest.records.catalog import load_catalog
 from mcptest.scaffold import _valid, arguments
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, run_cli, serving_http
 
 CATALOGS = sorted((ROOT / "tests" / "lint" / "fixtures").glob("*.json"))
 
@@ -183,9 +183,9 @@ def test_a_starter_passes_against_the_real_server_it_was_written_from(server: st
 
 
 def test_a_starter_for_a_url_server_passes_and_its_url_comes_from_ci(tmp_path: Path) -> None:
-    from tests.surface.servers import everything_http
-
-    with everything_http() as url:
+    # server-everything's starter is run over stdio above; here an SDK server with tools, resources, prompts and
+    # client callbacks keeps the HTTP case to what it adds (a URL, from CI's env) without its 10 s operation.
+    with serving_http("tests.servers.surface_server", "the HTTP surface server") as url:
         made = run_cli("init", "--url", url, "--dir", str(tmp_path), timeout=120)
         assert made.code == ExitCode.OK, made.stderr
         text = (tmp_path / "mcptest.yml").read_text()

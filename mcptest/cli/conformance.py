@@ -158,7 +158,7 @@ def print_report(report: ConformanceReport, verbose: bool, no_color: bool) -> No
         if o.status in ("fail", "stale") and o.evidence:
             for evidence in o.evidence.splitlines():
                 console.print(f"        [dim]{escape(evidence)}[/]")
-            console.print(f"        [dim]{escape(_spec(o.id))}[/]")
+            console.print(f"        [dim]{escape(report.url(o.id))}[/]")
     for note in report.notes:
         console.print(f"  [dim]note: {escape(note)}[/]")
     if report.stderr:
@@ -171,9 +171,3 @@ def print_report(report: ConformanceReport, verbose: bool, no_color: bool) -> No
         + (f", {c['stale']} stale baseline entries" if c["stale"] else "")
         + f" ({report.duration_s:.2f}s). Tier: {report.tier()}."
     )
-
-
-def _spec(check_id: str) -> str:
-    from mcptest.checks.conformance.rules import BY_ID
-
-    return BY_ID[check_id].url

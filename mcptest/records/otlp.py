@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -137,6 +137,7 @@ def load_otlp(path: str | Path, group_by: str | None = None) -> OtlpImport:
     passes over them more than doubled the time of a 200,000-span file (benchmarks/otel.py)."""
     import gc
 
+    _use_orjson()
     paused = gc.isenabled()
     gc.disable()
     try:
@@ -165,14 +166,31 @@ _TRACE_ID = re.compile(rb'"traceId"\s*:\s*"([^"\\]*)"')
 
 def _last_lines(path: str | Path) -> dict[str, int] | None:
     """The last line naming each trace id, from a scan of the raw bytes (no JSON parse); None for a file that is
-    not JSON lines. A line the scan misreads is caught when its span arrives late (`_Late`)."""
+    not JSON lines. The compact `"traceId":"` the exporters write is found with `bytes.find` (half the time of the
+    regex); a line naming `"traceId"` in any other form goes through the regex. A line the scan still misreads is
+    caught when its span arrives late (`_Late`)."""
     last: dict[str, int] = {}
+    key, skip = b'"traceId":"', len(b'"traceId":"')
     with open(path, "rb") as f:
         for lineno, line in enumerate(f, 1):
             if lineno == 1 and not line.rstrip().endswith(b"}"):
                 return None  # a pretty-printed document: read whole
-            for match in _TRACE_ID.finditer(line):
-                last[match.group(1).decode("ascii", "replace").lower()] = lineno
+            named = line.count(b'"traceId"')
+            if not named:
+                continue
+            found, previous = 0, b""
+            at = line.find(key)
+            while at >= 0:
+                end = line.find(b'"', at + skip)
+                trace_id = line[at + skip : end]
+                if trace_id != previous:
+                    last[trace_id.decode("ascii", "replace").lower()] = lineno
+                    previous = trace_id
+                found += 1
+                at = line.find(key, end)
+            if found != named:
+                for match in _TRACE_ID.finditer(line):
+                    last[match.group(1).decode("ascii", "replace").lower()] = lineno
     return last
 
 
@@ -232,8 +250,8 @@ def _read(path: str | Path, name: str, group_by: str | None) -> Iterator[tuple[i
     with open(path, "rb") as f:
         first = f.readline()
         try:
-            data = json.loads(first)
-        except ValueError:
+            data = _line(first)
+        except (ValueError, RecursionError):
             data = None
         if not isinstance(data, dict):  # one (pretty-printed) document: read whole, bounded by read_text's limit
             f.close()
@@ -273,15 +291,12 @@ def _read(path: str | Path, name: str, group_by: str | None) -> Iterator[tuple[i
 
 
 def _line(line: bytes) -> Any:
-    """A JSON line's value (json.loads' errors, through the C scanner as `_loads`)."""
-    text = line.decode("utf-8").strip()
+    """A JSON line's value: orjson's parse; what orjson refuses and the stdlib takes (NaN, integers past 64 bits,
+    lone surrogate escapes) by `json.loads`, whose errors then say what is wrong."""
     try:
-        value, end = _SCAN(text, 0)
-        if end == len(text):
-            return value
-    except StopIteration:
-        pass
-    return json.loads(text)
+        return _fast_loads(line)
+    except ValueError:
+        return json.loads(line.decode("utf-8"))
 
 
 def _located(text: str, name: str, bad: _Bad, lineno: int) -> Problem:
@@ -519,17 +534,24 @@ def _json_or_text(value: Any) -> Any:
     return value
 
 
-_SCAN: Any = json.JSONDecoder().scan_once  # type: ignore[attr-defined]  # the C scanner json.loads calls
+_fast_loads: Callable[[str | bytes], Any] = json.loads
+"""The JSON parser of the hot path: orjson's once `load_otlp` has run (`_use_orjson`)."""
+
+
+def _use_orjson() -> None:
+    """Parse with orjson from now on: it is imported when a file is loaded, so start-up and `validate` never pay."""
+    global _fast_loads
+    import orjson
+
+    _fast_loads = orjson.loads
 
 
 def _loads(text: str, otherwise: Any) -> Any:
-    """`json.loads(text)`, else `otherwise`: the C scanner called directly (the wrapper cost more than the parse
-    of a short argument string); `json.loads` settles any text the scanner does not take whole."""
+    """`json.loads(text)`, else `otherwise`: orjson first (150,000 argument strings in the benchmark file); the
+    stdlib settles any text orjson refuses (NaN, integers past 64 bits, lone surrogates)."""
     try:
-        value, end = _SCAN(text, 0)
-        if end == len(text):
-            return value
-    except (StopIteration, ValueError, RecursionError):
+        return _fast_loads(text)
+    except ValueError:
         pass
     try:
         return json.loads(text)
@@ -607,32 +629,80 @@ def _result(span: _Span) -> tuple[list[dict[str, Any]], dict[str, Any] | None, b
     return [{"type": "text", "text": text}], value if isinstance(value, dict) else None, False
 
 
-def _call(span: _Span, missing: set[str]) -> dict[str, Any]:
+def _call(span: _Span, missing: set[str]) -> ToolCall:
+    """The tool call of a tool span. Its fields are of the model's types by construction, except a server or content
+    blocks read as given: when those are too, the call is built unvalidated, as `model_construct` builds one (its
+    `__dict__` in field order), with only the fields the span gave marked as set (validation marks every field given,
+    plus `id`: a set of 5+ names takes 728 bytes, of 4 or fewer 216, so 150,000 calls held 75 MB less).
+    `model_construct` itself looks every default up on each call: it took longer than validating, and 3 times as
+    long as this (benchmarks/otel.py). A call of other types is validated as any trace is."""
     a = span.attrs
     name = a.get("gen_ai.tool.name") or a.get("tool.name")
     if not name and span.name.startswith("tools/call "):
         name = span.name[len("tools/call ") :]
-    call: dict[str, Any] = {"server": a.get("mcptest.server"), "name": str(name or "")}
+    name = str(name or "")
+    server = a.get("mcptest.server")
+    given = {"name"} if server is None else {"name", "server"}
+    args: Any = {}
+    unparseable = False
     raw_args = a.get("gen_ai.tool.call.arguments", a.get("input.value"))
     if raw_args is None:
         missing.add(FIELD_ARGS)
     else:
         args = _json_or_text(raw_args)
-        call["args"] = args
-        call["unparseable_arguments"] = not isinstance(args, dict) and isinstance(raw_args, str)
+        given.add("args")
+        if not isinstance(args, dict) and isinstance(raw_args, str):
+            unparseable = True
+            given.add("unparseable_arguments")
     result = _result(span)
     erred = span.error or a.get("error.type") is not None
+    content: list[Any] = []
+    structured = None
     if result is None:
         missing.add(FIELD_RESULTS)
     else:
-        call["content"], call["structured_content"], result_error = result
+        content, structured, result_error = result
         erred = erred or result_error
-    call["is_error"] = erred
+        given.add("content")
+        if structured is not None:
+            given.add("structured_content")
+    if erred:
+        given.add("is_error")
+    latency = None
     if span.end > span.start:  # an instant span: no latency recorded
-        call["latency_ms"] = (span.end - span.start) / 1e6
-    if a.get("mcptest.unknown_tool") is True:
-        call["unknown_tool"] = True
-    return call
+        latency = (span.end - span.start) / 1e6
+        given.add("latency_ms")
+    unknown = a.get("mcptest.unknown_tool") is True
+    if unknown:
+        given.add("unknown_tool")
+    values = {
+        "server": server,
+        "name": name,
+        "id": "",
+        "args": args,
+        "content": content,
+        "structured_content": structured,
+        "is_error": erred,
+        "latency_ms": latency,
+        "unknown_tool": unknown,
+        "unparseable_arguments": unparseable,
+    }
+    if server is None or type(server) is str:
+        for block in content:
+            if type(block) is not dict:
+                return ToolCall.model_validate({k: v for k, v in values.items() if k in given})
+        values["id"] = qualified_id(server, name)
+        made = _new_call(ToolCall)
+        _set(made, "__dict__", values)
+        _set(made, "__pydantic_fields_set__", given)
+        _set(made, "__pydantic_extra__", None)
+        _set(made, "__pydantic_private__", None)
+        return made
+    return ToolCall.model_validate({k: v for k, v in values.items() if k in given})
+
+
+_new_call = ToolCall.__new__
+_set = object.__setattr__
 
 
 def _int(value: Any) -> int | None:
@@ -650,11 +720,12 @@ def _trace(spans: list[_Span], missing: set[str]) -> Trace | None:
     """One run from its spans (in start order): None when they hold no tool call, model call or agent run."""
     if not spans:
         return None
-    agents = [s for s in spans if _kind(s) == "agent"]
-    llms = [s for s in spans if _kind(s) == "llm"]
-    tools = [s for s in spans if _kind(s) == "tool"]
+    kinds: dict[str | None, list[_Span]] = {"agent": [], "llm": [], "tool": []}
+    for span in spans:
+        kinds[span.kind].append(span)
+    agents, llms, tools = kinds["agent"], kinds["llm"], kinds["tool"]
     root = agents[0] if agents else None
-    fields: dict[str, Any] = {"tool_calls": [_call(s, missing) for s in tools]}
+    fields: dict[str, Any] = {}
     fields["model"] = next((m for s in [*agents, *llms] if (m := _model(s))), None)
     fields["prompt"] = (_prompt(root) if root else None) or next((p for s in llms if (p := _prompt(s))), None)
     fields["final_response"] = (_answer(root) if root else None) or next(
@@ -688,37 +759,19 @@ def _trace(spans: list[_Span], missing: set[str]) -> Trace | None:
         missing.add(FIELD_ANSWER)
     if fields["prompt"] is None:
         missing.add(FIELD_PROMPT)
-    calls = fields.pop("tool_calls")
     try:
         trace = Trace.model_validate(fields)
-        trace.tool_calls = [_tool_call(c) for c in calls]
+        trace.tool_calls = [_call(s, missing) for s in tools]
     except ValueError as exc:
         raise UserError([Problem("mcptest", 0, 0, f"an OpenTelemetry run does not map onto a trace: {exc}")]) from None
     return trace
 
 
-_CALL_DEFAULTS = {"server": None, "structured_content": None, "is_error": False, "unparseable_arguments": False}
-
-
-def _tool_call(call: dict[str, Any]) -> ToolCall:
-    """A ToolCall from `_call`'s fields. Those are of the model's types by construction, except a server or content
-    blocks read as given: when those are too, the call is built unvalidated, with only the fields that differ from
-    their defaults marked as set (validation marks every field given, plus `id`: a set of 5+ names takes 728
-    bytes, of 4 or fewer 216, so 150,000 calls held 75 MB less); otherwise it is validated as any trace is."""
-    server, content = call.get("server"), call.get("content", ())
-    if (server is None or type(server) is str) and all(type(block) is dict for block in content):
-        given = {k for k, v in call.items() if _CALL_DEFAULTS.get(k, _UNSET) != v}
-        call["id"] = qualified_id(server, call["name"])
-        return ToolCall.model_construct(given, **call)
-    return ToolCall.model_validate(call)
-
-
-_UNSET = object()
-
-
 def _definitions(spans: list[_Span]) -> list[dict[str, Any]] | None:
     """The catalog from GenAI `gen_ai.tool.definitions` (or OpenInference `llm.tools.N.tool.json_schema`)."""
     for span in spans:
+        if "gen_ai.tool.definitions" not in span.attrs and "llm.tools.0.tool.json_schema" not in span.attrs:
+            continue
         defs = _json_or_text(span.attrs.get("gen_ai.tool.definitions"))
         if isinstance(defs, list) and defs:
             return [{"tool": _mcp_tool(d)} for d in defs if isinstance(d, dict) and _mcp_tool(d).get("name")]

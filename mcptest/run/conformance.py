@@ -10,20 +10,22 @@ is one of the official conformance fixtures (`test_simple_text`, `test_error_han
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import anyio
 
-from mcptest.checks.conformance.exchange import Transcript
+from mcptest.checks.conformance.exchange import Exchange, Transcript
 from mcptest.checks.conformance.messages import SCHEMA_VERSIONS
 from mcptest.checks.conformance.report import FAIL_ON, ConformanceReport, Outcome
-from mcptest.checks.conformance.rules import BY_ID, CHECKS, UNDECLARED, UNSUPPORTED_VERSION, judge
+from mcptest.checks.conformance.rules import BY_ID, CHECKS, SLOW_FIXTURES, UNDECLARED, UNSUPPORTED_VERSION, judge
 from mcptest.server.raw import CannotConnect, Channel, HttpChannel, StdioChannel
 from mcptest.suite.models import HttpServer, StdioServer
 
 if TYPE_CHECKING:
+    from mcptest.records.coverage import Tally
     from mcptest.records.report import TestResult
     from mcptest.suite.blocks.conformance import ConformanceBlock
     from mcptest.suite.models import Suite
@@ -32,8 +34,10 @@ OFFERED_VERSION = SCHEMA_VERSIONS[-1]
 CLIENT_INFO = {"name": "mcptest-conformance", "version": "1"}
 MOST_CALLS = 4
 """Read-only tools called at most (each may take up to the timeout)."""
-FIXTURE_TOOLS = ("test_simple_text", "test_error_handling")
+FIXTURE_TOOLS = ("test_simple_text", "test_error_handling", "test_tool_with_progress")
 """The official conformance suite's fixture tools that are safe to call whenever a server has them."""
+CANCEL_GRACE = 0.5
+"""Seconds past a slow fixture's own duration that a cancelled call is waited for (an answer then is a failure)."""
 
 
 class Unreachable(Exception):
@@ -64,10 +68,15 @@ async def conformance_async(
     timeout: float | None = None,
     expected: frozenset[str] = frozenset(),
     version: str = OFFERED_VERSION,
+    tally: Tally | None = None,
 ) -> ConformanceReport:
-    """`run_conformance` inside a running event loop (a suite's `conformance:` block)."""
+    """`run_conformance` inside a running event loop (a suite's `conformance:` block); what the probes reached feeds
+    `tally`, when given, under the server's `name` (`count`)."""
     start = time.perf_counter()
     transcript, stderr = await probe(config, base_dir, timeout, version)
+    _check_own_messages(transcript)
+    if tally is not None:
+        count(transcript, name, tally)
     outcomes = []
     for check, verdict in judge(transcript):
         status = verdict.status
@@ -94,11 +103,12 @@ async def conformance_async(
 
 
 async def run_conformance_block(
-    block: ConformanceBlock, fields: dict[str, Any], suite: Suite
+    block: ConformanceBlock, fields: dict[str, Any], suite: Suite, tally: Tally | None = None
 ) -> tuple[TestResult, bool]:
     """A suite's `conformance:` block: its server started on its own and checked; each failed check (a failed SHOULD
     only with `fail_on: should`, a stale `expected_failures` entry too) is one failure of the row, with what was sent
-    and received; the counts are the row's targets. A server that cannot be reached fails the row with the reason."""
+    and received; the counts are the row's targets. A server that cannot be reached fails the row with the reason.
+    What its probes reached feeds the run's coverage `tally`, when given."""
     from mcptest.expect.failure import AssertionFailure
     from mcptest.records.report import Status, TestResult
     from mcptest.run.rows import elapsed_ms, failed_row
@@ -109,7 +119,7 @@ async def run_conformance_block(
     base_dir = Path(suite.file).parent
     try:
         report = await conformance_async(
-            block.server, config, base_dir, block.timeout_s, expected, block.protocol_version
+            block.server, config, base_dir, block.timeout_s, expected, block.protocol_version, tally
         )
     except Unreachable as exc:
         return failed_row(fields, start, f"server '{block.server}': {exc.message}", exc.stderr), False
@@ -120,7 +130,7 @@ async def run_conformance_block(
             matcher="conformance",
             expected=o.title,
             actual=o.status,
-            message=f"{o.id} ({o.level}; {BY_ID[o.id].url}): {o.message}" + (f"\n{o.evidence}" if o.evidence else ""),
+            message=f"{o.id} ({o.level}; {report.url(o.id)}): {o.message}" + (f"\n{o.evidence}" if o.evidence else ""),
         )
         for o in report.outcomes
         if o.status == "stale" or (o.status == "fail" and o.level in levels)
@@ -129,6 +139,47 @@ async def run_conformance_block(
     status = Status.FAILED if failures else Status.PASSED
     row = TestResult(**fields, status=status, duration_ms=elapsed_ms(start), failures=failures, targets=targets)
     return row, False
+
+
+def count(t: Transcript, server: str, tally: Tally) -> None:
+    """Feed coverage with what a conformance run reached of the server: its listings (what the figures are measured
+    over when no session of the run listed the server) and each tool call, resource read and prompt rendering the
+    server answered with a result. The probes of names the server does not list (`mcptest_no_such_tool`, ...) are
+    no part of its catalog and count for nothing; a request answered with a JSON-RPC error or nothing is no call
+    the server accepted."""
+    tally.listed(
+        server,
+        t.items("tools/list", "tools"),
+        resources=t.items("resources/list", "resources"),
+        templates=t.items("resources/templates/list", "resourceTemplates"),
+        prompts=t.items("prompts/list", "prompts"),
+    )
+    probes = ("tools/call:invalid-arguments", "tools/call:test_error_handling")
+    calls = [ex for _, ex in t.calls] + [ex for label in probes if (ex := t.get(label)) is not None]
+    for ex in calls:
+        params = (ex.sent or {}).get("params") or {}
+        if ex.result is not None and isinstance(params.get("name"), str):
+            tally.tool_call(server, params["name"], params.get("arguments"), is_error=ex.result.get("isError") is True)
+    read = t.get("resources/read")
+    if read is not None and read.result is not None:
+        tally.resource_read(server, str(((read.sent or {}).get("params") or {}).get("uri")))
+    rendered = t.get("prompts/get")
+    if rendered is not None and rendered.result is not None:
+        params = (rendered.sent or {}).get("params") or {}
+        tally.prompt_get(server, str(params.get("name")), params.get("arguments"))
+
+
+def _check_own_messages(t: Transcript) -> None:
+    """Every message mcptest sent, validated against the schema it judges the server by: a problem is mcptest's
+    own bug, named in the report's notes (never a failed check of the server)."""
+    from mcptest.checks.conformance.messages import client_problems, schema_version
+
+    version = schema_version(t.version)
+    for message in t.sent:
+        found = client_problems(version, message)
+        if found:
+            what = message.get("method") or "an answer to the server"
+            t.notes.append(f"mcptest's own {what} breaks the {version} schema (a bug of mcptest): {found[0]}")
 
 
 def unknown_ids(ids: list[str]) -> list[str]:
@@ -229,14 +280,20 @@ async def _drive(ch: Channel, t: Transcript) -> None:
             await ch.request(f"undeclared:{capability}", method, _undeclared_params(method))
     if "tools" in caps:
         await _tools(ch, t)
-    if "resources" in caps:
-        await _resources(ch, t)
-    if "prompts" in caps:
-        await _prompts(ch, t)
-    if "logging" in caps:
-        await ch.request("logging/setLevel", "logging/setLevel", {"level": "info"})
-    if "completions" in caps:
-        await _complete(ch, t)
+    listed = {str(tool.get("name")) for tool in t.items("tools/list", "tools") if _read_only(tool)}
+    slow = next((name for name in SLOW_FIXTURES if name in listed), None)
+    async with anyio.create_task_group() as tg:
+        if slow is not None:  # a second or so of waiting, spent while the other probes run
+            tg.start_soon(_cancel_in_flight, ch, t, slow)
+        if "resources" in caps:
+            await _resources(ch, t)
+        if "prompts" in caps:
+            await _prompts(ch, t)
+        if "logging" in caps:
+            await ch.request("logging/setLevel", "logging/setLevel", {"level": "info"})
+        if "completions" in caps:
+            await _complete(ch, t)
+    await _cancel_completed(ch, t)
     if isinstance(ch, HttpChannel):
         await _http(ch, t)
 
@@ -276,7 +333,7 @@ async def _tools(ch: Channel, t: Transcript) -> None:
     called = 0
     for tool in tools:
         name = str(tool.get("name"))
-        if name == "test_error_handling":
+        if name == "test_error_handling" or name in SLOW_FIXTURES:  # called apart (below; _cancel_in_flight)
             continue
         schema = tool.get("inputSchema") if isinstance(tool.get("inputSchema"), dict) else {}
         if called >= MOST_CALLS or not (_read_only(tool) or name in FIXTURE_TOOLS):
@@ -287,7 +344,7 @@ async def _tools(ch: Channel, t: Transcript) -> None:
             args = None
         if args is None:
             continue
-        ex = await ch.send(_message(ch, "tools/call", {"name": name, "arguments": args}))
+        ex = await ch.send(_call(ch, t, name, args))
         t.calls.append((name, ex))
         called += 1
     if not t.calls and tools:
@@ -303,6 +360,55 @@ async def _tools(ch: Channel, t: Transcript) -> None:
         await ch.request(
             "tools/call:test_error_handling", "tools/call", {"name": "test_error_handling", "arguments": {}}
         )
+
+
+def _call(ch: Channel, t: Transcript, name: str, args: dict[str, Any]) -> dict[str, Any]:
+    """A tools/call carrying a progress token of its own (recorded, so progress notifications can be matched)."""
+    message = _message(ch, "tools/call", {"name": name, "arguments": args})
+    token = f"mcptest-progress-{message['id']}"
+    message["params"]["_meta"] = {"progressToken": token}
+    t.progress_tokens[json.dumps(token)] = json.dumps(message["id"])
+    return message
+
+
+async def _cancel_in_flight(ch: Channel, t: Transcript, name: str) -> None:
+    """Call a slow fixture, cancel it once its first progress notification shows it running, and wait past its own
+    duration: a response after the cancellation is what `cancellation-no-response` fails."""
+    args = SLOW_FIXTURES[name]
+    wait = float(args.get("duration", 1.0)) + CANCEL_GRACE
+    message = _call(ch, t, name, args)
+    token = message["params"]["_meta"]["progressToken"]
+    box: list[Exchange] = []
+
+    async def call() -> None:
+        box.append(await ch.send(message, wait=wait))
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(call)
+        with anyio.move_on_after(wait):
+            while not box and not any(_progress_of(m, token) for m in t.messages):
+                await anyio.sleep(0.02)
+        if not box and any(_progress_of(m, token) for m in t.messages):
+            t.cancelled = message["id"]
+            params = {"requestId": message["id"], "reason": "mcptest conformance: cancelled mid-way"}
+            await ch.notify("cancel:notification", "notifications/cancelled", params)
+    t.exchanges["cancel:in-flight"] = box[0]
+
+
+def _progress_of(message: Any, token: str) -> bool:
+    if not isinstance(message, dict) or message.get("method") != "notifications/progress":
+        return False
+    params = message.get("params")
+    return isinstance(params, dict) and params.get("progressToken") == token
+
+
+async def _cancel_completed(ch: Channel, t: Transcript) -> None:
+    """Cancel the ping already answered, then ask something: a server that ignores the stale cancellation answers."""
+    ping = t.get("ping")
+    request_id = ping.sent.get("id") if ping is not None and ping.sent is not None else 1
+    reason = "mcptest conformance: a cancellation of a request already answered"
+    await ch.notify("cancel:completed", "notifications/cancelled", {"requestId": request_id, "reason": reason})
+    await ch.request("cancel:after", "mcptest/no-such-method", {})
 
 
 def _read_only(tool: dict[str, Any]) -> bool:

@@ -39,11 +39,14 @@ class Channel:
         self._next += 1
         return self._next
 
-    async def request(self, label: str, method: str, params: dict[str, Any] | None = None, **http: Any) -> Exchange:
+    async def request(
+        self, label: str, method: str, params: dict[str, Any] | None = None, wait: float | None = None, **http: Any
+    ) -> Exchange:
+        """Send a request and wait for its answer (`wait` seconds when given, else the channel's timeout)."""
         message: dict[str, Any] = {"jsonrpc": "2.0", "id": self.new_id(), "method": method}
         if params is not None:
             message["params"] = params
-        exchange = await self.send(message, **http)
+        exchange = await self.send(message, wait=wait, **http)
         self.transcript.exchanges[label] = exchange
         return exchange
 
@@ -55,7 +58,7 @@ class Channel:
         self.transcript.exchanges[label] = exchange
         return exchange
 
-    async def send(self, message: dict[str, Any], **http: Any) -> Exchange:
+    async def send(self, message: dict[str, Any], wait: float | None = None, **http: Any) -> Exchange:
         raise NotImplementedError
 
 
@@ -166,6 +169,7 @@ class StdioChannel(Channel):
         else:
             error = {"code": -32601, "message": "mcptest conformance offers no client capabilities"}
             reply = {"jsonrpc": "2.0", "id": request["id"], "error": error}
+        self.transcript.sent.append(reply)
         with contextlib.suppress(Exception):
             await self._write(reply)
 
@@ -173,8 +177,9 @@ class StdioChannel(Channel):
         assert self.process.stdin is not None
         await self.process.stdin.send((json.dumps(message) + "\n").encode())
 
-    async def send(self, message: dict[str, Any], **_: Any) -> Exchange:
+    async def send(self, message: dict[str, Any], wait: float | None = None, **_: Any) -> Exchange:
         exchange = Exchange(sent=message)
+        self.transcript.sent.append(message)
         if self._eof.is_set():
             exchange.problem = self.transcript.exited
             return exchange
@@ -191,7 +196,7 @@ class StdioChannel(Channel):
             return exchange
         if request_id is None:
             return exchange
-        with anyio.move_on_after(self.timeout):
+        with anyio.move_on_after(wait or self.timeout):
             await event.wait()
         self._waiting.pop(_key(request_id), None)
         if box:
@@ -199,7 +204,7 @@ class StdioChannel(Channel):
         elif self._eof.is_set():
             exchange.problem = self.transcript.exited
         else:
-            exchange.problem = f"no answer within {self.timeout:g}s"
+            exchange.problem = f"no answer within {wait or self.timeout:g}s"
         return exchange
 
 
@@ -248,14 +253,21 @@ class HttpChannel(Channel):
         return headers
 
     async def send(
-        self, message: dict[str, Any], *, session: bool = True, headers: dict[str, Any] | None = None, **_: Any
+        self,
+        message: dict[str, Any],
+        wait: float | None = None,
+        *,
+        session: bool = True,
+        headers: dict[str, Any] | None = None,
+        **_: Any,
     ) -> Exchange:
         sent_headers = {k: v for k, v in (headers or {}).items() if v is not None}
         exchange = Exchange(sent=message, http_method="POST", request_headers=sent_headers)
+        self.transcript.sent.append(message)
         if not session:
             exchange.request_headers["(no Mcp-Session-Id)"] = ""
         body = json.dumps(message).encode()
-        await self._exchange(exchange, "POST", self._headers(session, headers), body, message.get("id"))
+        await self._exchange(exchange, "POST", self._headers(session, headers), body, message.get("id"), wait=wait)
         return exchange
 
     async def bare(self, label: str, method: str, headers: dict[str, Any] | None = None) -> Exchange:
@@ -275,11 +287,12 @@ class HttpChannel(Channel):
         body: bytes | None,
         request_id: Any,
         stream_peek: bool = False,
+        wait: float | None = None,
     ) -> None:
         import httpx2
 
         try:
-            with anyio.fail_after(self.timeout):
+            with anyio.fail_after(wait or self.timeout):
                 request = self.client.build_request(method, self.url, headers=headers, content=body)
                 response = await self.client.send(request, stream=True)
                 try:
@@ -296,7 +309,7 @@ class HttpChannel(Channel):
                 finally:
                     await response.aclose()
         except TimeoutError:
-            exchange.problem = f"no answer within {self.timeout:g}s"
+            exchange.problem = f"no answer within {wait or self.timeout:g}s"
         except httpx2.HTTPError as exc:
             exchange.problem = f"{type(exc).__name__}: {str(exc)[:200] or 'connection failed'}"
 

@@ -3,8 +3,12 @@ with planted defects (every one found on a minimal input) and a correct SDK serv
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import shlex
+import signal
+import time
 from pathlib import Path
 from typing import Any
 
@@ -13,9 +17,27 @@ import pytest
 from mcptest.fuzz.classify import Answer, classify, stack_trace
 from mcptest.fuzz.inputs import Schema, cases
 from mcptest.fuzz.shrink import shrink
-from tests.conftest import PYTHON, ROOT, run_cli
+from tests.conftest import PYTHON, ROOT, Ran, run_cli
 
 DEFECTS = f"{PYTHON} {ROOT / 'tests' / 'servers' / 'fuzz_defects_server.py'}"
+
+
+def mcptest(*args: str) -> Ran:
+    """`mcptest ARGS` through the CLI's own entry point in this process: its exit code and both streams, without the
+    interpreter start-up and SDK import a subprocess pays each time (one test still runs a replay line as a
+    subprocess, the way a user pastes it)."""
+    from mcptest.cli import main
+
+    out, err, start = io.StringIO(), io.StringIO(), time.monotonic()
+    sigterm = signal.getsignal(signal.SIGTERM)  # main() installs its own, for the run it makes
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), pytest.raises(SystemExit) as done:
+            main(list(args))
+    finally:
+        signal.signal(signal.SIGTERM, sigterm)
+    return Ran(int(done.value.code or 0), out.getvalue(), err.getvalue(), time.monotonic() - start)
+
+
 SCHEMA = {
     "type": "object",
     "properties": {
@@ -105,6 +127,9 @@ def test_shrinking_reaches_the_minimal_input_of_each_planted_defect() -> None:
         assert best == smallest, (start, best)
         assert 0 < calls <= 200
     assert shrink({"id": 5}, lambda a: False, calls=10) == ({"id": 5}, 1)  # not reproduced: the input as it was
+    asked: list[Any] = []
+    best, calls = shrink({"id": 987_654_321}, lambda a: asked.append(a) or over_100(a), calls=200, seen=True)
+    assert best == {"id": 101} and {"id": 987_654_321} not in asked and calls == len(asked)  # seen: not asked again
     best, calls = shrink({"id": 987_654_321, **noise}, over_100, calls=3)  # the budget holds
     assert calls == 3 and over_100(best)
 
@@ -137,7 +162,7 @@ def test_ordinary_text_is_no_stack_trace_and_an_echoed_environment_value_is_a_le
 
 @pytest.fixture(scope="module")
 def defects() -> dict[str, Any]:
-    ran = run_cli("fuzz", "--command", DEFECTS, "--cases", "16", "--max-call-ms", "300", "--json", timeout=120)
+    ran = mcptest("fuzz", "--command", DEFECTS, "--cases", "16", "--max-call-ms", "300", "--json")
     assert ran.code == 1, ran.stderr
     return json.loads(ran.stdout)  # type: ignore[no-any-return]
 
@@ -167,6 +192,10 @@ def test_every_planted_defect_is_found_on_a_minimal_input(defects: dict[str, Any
     tools = {t["tool"]: t for t in defects["tools"]}
     assert "allow-writes" in tools["delete_record"]["skipped"]
     assert tools["get_record"]["cases"] == 16 and tools["get_record"]["counts"]["crash"] >= 1
+    cov = defects["coverage"]  # the run counts its own calls: every tool but the held-back one, each both ways
+    figures = {name: (f["covered"], f["total"]) for name, f in cov["figures"].items()}
+    assert (figures["tools"], figures["tools_failing"], figures["required_arguments"]) == ((5, 6), (5, 6), (3, 4))
+    assert not cov["tools"]["delete_record"]["succeeded"] and cov["tools"]["search_notes"]["arguments"]["limit"]
 
 
 def _fuzz(tmp_path: Path, **options: Any) -> Any:
@@ -202,7 +231,7 @@ def test_write_tools_need_allow_writes_and_bad_options_are_usage_errors(tmp_path
     assert report.tools[0].cases == 12 and report.findings == []
     with pytest.raises(UserError, match="has no tool 'nope'"):
         _fuzz(tmp_path, tools=["nope"])
-    bad = run_cli("fuzz", "--command", DEFECTS, "--tool", "get_record", "--replay", "{x")
+    bad = mcptest("fuzz", "--command", DEFECTS, "--tool", "get_record", "--replay", "{x")
     assert bad.code == 2 and "--replay:1:2: not JSON" in bad.stderr and "Traceback" not in bad.stderr
 
 
@@ -243,7 +272,7 @@ coverage:
         encoding="utf-8",
     )
     saved = tmp_path / "run.json"
-    ran = run_cli("run", str(suite), "-r", "json", "-o", str(saved))
+    ran = mcptest("run", str(suite), "-r", "json", "-o", str(saved))
     assert ran.code == 1, ran.stderr
     run = json.loads(saved.read_text(encoding="utf-8"))
     (cov,) = run["coverage"]["servers"]  # the fuzz calls reached 2 of the server's 6 tools: 33%
@@ -254,14 +283,14 @@ coverage:
     assert run["coverage"]["not_counted"] == 0
     (gate,) = run["gates"]
     assert gate["status"] == "failed" and "get_record" in json.dumps(gate["failures"])  # named as not reached
-    junit = run_cli("report", str(saved), "-f", "junit").stdout
+    junit = mcptest("report", str(saved), "-f", "junit").stdout
     assert 'tests="3" failures="2"' in junit  # two fuzz rows (one fails) and the coverage gate (fails)
     assert "error output_schema on get_summary" in junit and "--replay" in junit
     bad = suite.read_text(encoding="utf-8").replace(
         "server: defects\n    tools: [get_summary]\n    cases: 6\n  -", "server: nope\n    cases: 6\n  -"
     )
     suite.write_text(bad, encoding="utf-8")
-    refused = run_cli("validate", str(suite))
+    refused = mcptest("validate", str(suite))
     assert refused.code == 2 and "unknown server 'nope'" in refused.stderr
 
 
@@ -282,9 +311,9 @@ def test_findings_as_sarif_name_the_class_the_tool_and_the_replay(defects: dict[
 
 
 def test_a_fuzz_run_renders_through_the_run_reporters_as_one_row_per_tool(
-    defects: dict[str, Any], tmp_path: Path
+    defects: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from mcptest.cli.fuzz import render
+    from mcptest.cli.fuzz import print_report, render
     from mcptest.fuzz.report import FuzzReport, as_run_report
     from tests.report.test_formats import validate_junit
 
@@ -302,16 +331,20 @@ def test_a_fuzz_run_renders_through_the_run_reporters_as_one_row_per_tool(
     assert 'tests="6" failures="4"' in junit and "<skipped" in junit  # crash/trace, hang, output, env; one skipped
     md = render(fuzzed, "md", None)
     assert "**fuzz get_record**" in md and "error crash" in md
+    assert "| command | 83% (5/6) | 86% (6/7) |" in md and "| command | tool | `delete_record` |" in md  # coverage
     html = render(fuzzed, "html", None)
-    assert "fuzz get_summary" in html and "output_schema" in html
+    assert "fuzz get_summary" in html and "output_schema" in html and "delete_record" in html
+    print_report(fuzzed, no_color=True)
+    shown = capsys.readouterr().out
+    assert "coverage: tools 83% (5/6), tools succeeding 83% (5/6)" in shown and "not called: delete_record" in shown
     strict = as_run_report(fuzzed.model_copy(update={"fail_on": "warning"}), "mcptest fuzz")
     assert next(r for r in strict.results if r.tool == "find_orders").status == "failed"
     # The CLI writes any of them to a file (atomically), exit code unchanged.
     crash_line = shlex.split(next(f for f in defects["findings"] if f["kind"] == "crash")["replay"])
     out = tmp_path / "fuzz.xml"
-    ran = run_cli(*crash_line[1:], "-r", "junit", "-o", str(out))
+    ran = mcptest(*crash_line[1:], "-r", "junit", "-o", str(out))
     assert ran.code == 1, ran.stderr
     validate_junit(out.read_text(encoding="utf-8"))
     assert "wrote the junit report" in ran.stderr
-    bad = run_cli("fuzz", "--command", DEFECTS, "-r", "xml")
+    bad = mcptest("fuzz", "--command", DEFECTS, "-r", "xml")
     assert bad.code == 2 and "unknown format 'xml'" in bad.stderr

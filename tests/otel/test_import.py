@@ -11,6 +11,7 @@ from mcptest.core.errors import UserError
 from mcptest.core.exit_codes import ExitCode
 from mcptest.python_api import run_gate
 from mcptest.records.otlp import SKIP_ORPHAN, SKIP_SKEW, SKIP_UNKNOWN, is_otlp, load_otlp
+from mcptest.records.trace import ToolCall
 from tests.conftest import run_cli
 from tests.otel.otlp_build import genai_run, jsonl, openinference_run, request, span
 
@@ -156,3 +157,35 @@ def test_runs_split_over_lines_come_whole_in_first_seen_order_even_when_the_line
     # its late spans are caught, and the file is read again whole: the same runs.
     path.write_text(jsonl(*lines).replace('"traceId"', '"\\u0074raceId"').replace("\\u0074", "t", 2))
     assert [t.model_dump() for t in load_otlp(path).traces] == [t.model_dump() for t in runs]
+
+
+def test_tool_calls_built_unvalidated_equal_validated_ones(tmp_path: Path) -> None:
+    tool = {"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "t"}
+    shapes = [
+        {},  # no arguments, no result: both default
+        {"gen_ai.tool.call.arguments": {"a": 1}, "gen_ai.tool.call.result": "ok", "mcptest.server": "srv"},
+        {"gen_ai.tool.call.arguments": "{not json", "error.type": "tool_error", "mcptest.unknown_tool": True},
+        {"gen_ai.tool.call.result": {"content": [{"type": "text", "text": "x"}], "structuredContent": {"n": 2}}},
+        {"gen_ai.tool.call.result": {"content": [{"type": "text", "text": "x"}], "isError": True}},
+    ]
+    spans = [span(1, 1, "invoke_agent a", {"gen_ai.operation.name": "invoke_agent"}, end=100)]
+    spans += [span(1, 10 + i, "execute_tool t", {**tool, **s}, parent=1, start=1 + i) for i, s in enumerate(shapes)]
+    path = tmp_path / "t.jsonl"
+    path.write_text(jsonl(request(spans)))
+    calls = load_otlp(path).traces[0].tool_calls
+    assert len(calls) == len(shapes)
+    for call in calls:
+        validated = ToolCall.model_validate(call.model_dump(exclude_unset=True))
+        assert call == validated and call.model_dump(mode="json") == validated.model_dump(mode="json")
+        assert call.model_fields_set <= validated.model_fields_set
+    assert (calls[1].id, calls[2].unparseable_arguments, calls[2].is_error) == ("srv.t", True, True)
+    assert (calls[3].structured_content, calls[4].is_error, calls[0].args) == ({"n": 2}, True, {})
+
+
+def test_json_the_fast_parser_refuses_is_read_as_the_stdlib_reads_it(tmp_path: Path) -> None:
+    odd = '"kind": 3, "x": NaN, "big": 123456789012345678901234567890'  # orjson refuses NaN and big integers
+    line = jsonl(request(genai_run(1))).replace('"kind": 3', odd)
+    path = tmp_path / "t.jsonl"
+    path.write_text(line.replace('"18C sunny"', '"18C \\ud800sunny"'))  # and a lone surrogate escape
+    (trace,) = load_otlp(path).traces
+    assert trace.tool_calls[0].text == "18C \ud800sunny"

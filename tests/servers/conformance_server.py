@@ -5,6 +5,11 @@
 and logging, and not completions. Tools: `echo` and `get_sum` (read-only; `get_sum` has an outputSchema) and the
 official fixture `test_error_handling`; tools/list comes in two pages. `DEFECTS` lists every defect that can be
 planted, one per run.
+
+Over stdio it also speaks the asynchronous side: it announces `notifications/tools/list_changed` (declared) and
+pings the client after `notifications/initialized`, sends progress for a tools/call that carries a progress token,
+and (clean and `cancel-ignored` runs only, to keep the other runs short) serves the reference server's slow
+read-only tool `trigger-long-running-operation` in a thread, which a `notifications/cancelled` stops silently.
 """
 
 from __future__ import annotations
@@ -13,6 +18,8 @@ import json
 import socket
 import sys
 import threading
+import time
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -24,7 +31,8 @@ DEFECTS = (
     "version-bogus", "notification-answered", "stdout-garbage", "resource-not-found-success",
     "resource-not-found-code", "resource-text-and-blob", "subscribe-error", "prompt-bad-role",
     "prompt-unknown-success", "setlevel-error", "missing-server-info", "crash-on-call", "log-level-bogus",
-    "hang-initialize",
+    "hang-initialize", "list-changed-undeclared", "progress-unknown-token", "progress-decreasing",
+    "progress-after-response", "cancel-crash", "cancel-ignored", "server-request-invalid",
     # Streamable HTTP only
     "session-id-non-ascii", "no-session-enforcement", "no-origin-check", "protocol-header-ignored",
     "content-type-text", "get-200-json",
@@ -56,6 +64,12 @@ RESOURCES = [
     {"uri": "demo://text", "name": "text", "mimeType": "text/plain"},
     {"uri": "demo://blob", "name": "blob", "mimeType": "application/octet-stream"},
 ]
+SLOW = {
+    "name": "trigger-long-running-operation",
+    "description": "Sleep `duration` seconds in `steps` steps, reporting progress (as the reference server's tool).",
+    "inputSchema": {"type": "object", "properties": {"duration": {"type": "number"}, "steps": {"type": "number"}}},
+    "annotations": {"readOnlyHint": True},
+}
 TEMPLATES = [{"uriTemplate": "demo://item/{id}", "name": "item"}]
 PROMPTS = [
     {"name": "greet", "description": "Say hello."},
@@ -74,8 +88,11 @@ def result(request_id: Any, value: dict[str, Any]) -> dict[str, Any]:
 class Logic:
     """The server's answers: `handle(message)` gives the messages to send back (none for a notification)."""
 
-    def __init__(self, defect: str | None) -> None:
-        self.defect = defect
+    def __init__(self, defect: str | None, emit: Callable[[dict[str, Any]], None] | None = None) -> None:
+        """`emit` writes a message at any time (stdio); without it (plain-JSON HTTP) only direct answers are sent."""
+        self.defect, self.emit = defect, emit
+        self.in_flight: set[Any] = set()
+        self.cancelled: set[Any] = set()
 
     def tools(self) -> list[dict[str, Any]]:
         echo, total = dict(ECHO), dict(SUM)
@@ -85,21 +102,36 @@ class Logic:
             echo["name"] = "e" * 130
         if self.defect == "bad-input-schema":
             total["inputSchema"] = {"type": "object", "properties": {"a": {"type": 12}}}
-        return [echo, total, ERROR_FIXTURE]
+        slow = [SLOW] if self.emit is not None and self.defect in (None, "cancel-ignored") else []
+        return [echo, total, ERROR_FIXTURE, *slow]
 
     def handle(self, message: dict[str, Any]) -> list[dict[str, Any]]:
         method, rid, params = message.get("method"), message.get("id"), message.get("params") or {}
         d = self.defect
+        if "method" not in message:
+            return []  # the client's answer to the server's own request
         if "id" not in message:
             if d == "notification-answered" and method == "notifications/initialized":
                 return [{"jsonrpc": "2.0", "id": None, "result": {}}]
+            if method == "notifications/initialized" and self.emit is not None:
+                changed = {"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}
+                ping: dict[str, Any] = {"jsonrpc": "2.0", "id": "server-1", "method": "ping"}
+                if d == "server-request-invalid":
+                    ping["params"] = ["not", "an", "object"]
+                return [ping] if d == "tools-undeclared" else [changed, ping]
+            if method == "notifications/cancelled":
+                request_id = params.get("requestId")
+                if d == "cancel-crash" and request_id not in self.in_flight:
+                    sys.exit(4)
+                self.cancelled.add(request_id)
             return []
         if method == "initialize" and d == "hang-initialize":
             return []
         if method == "initialize":
             offered = params.get("protocolVersion")
             version = offered if offered in SUPPORTED or d == "version-echo" else SUPPORTED[-1]
-            caps: dict[str, Any] = {"tools": {}, "resources": {"subscribe": True}, "prompts": {}, "logging": {}}
+            tools = {} if d == "list-changed-undeclared" or self.emit is None else {"listChanged": True}
+            caps: dict[str, Any] = {"tools": tools, "resources": {"subscribe": True}, "prompts": {}, "logging": {}}
             if d == "tools-undeclared":
                 del caps["tools"]
             answer: dict[str, Any] = {"protocolVersion": "2.0" if d == "version-bogus" else version}
@@ -116,6 +148,9 @@ class Logic:
             if d == "stray-response":
                 return [reply, result(9999, {})]
             return [reply]
+        if method == "tools/call" and params.get("name") == SLOW["name"] and self.emit is not None:
+            threading.Thread(target=self._slow, args=(rid, params), daemon=True).start()
+            return []
         handler = getattr(self, "on_" + str(method).replace("/", "_"), None)
         if handler is None:
             if d == "unknown-method-result":
@@ -123,10 +158,37 @@ class Logic:
             return [error(rid, "-32601" if d == "error-code-string" else -32601, f"Method not found: {method}")]
         answer = handler(params)
         reply = error(rid, *answer[1:]) if answer[0] == "error" else result(rid, answer[1])
+        token = (params.get("_meta") or {}).get("progressToken")
+        if method == "tools/call" and token is not None and self.emit is not None:
+            return self._with_progress(token, reply)
         if d == "log-level-bogus" and method == "logging/setLevel":  # a log message whose level is no level
             log = {"level": "loud", "data": "level set"}
             return [{"jsonrpc": "2.0", "method": "notifications/message", "params": log}, reply]
         return [reply]
+
+    def _with_progress(self, token: Any, reply: dict[str, Any]) -> list[dict[str, Any]]:
+        d = self.defect
+        values = (2, 1) if d == "progress-decreasing" else (1, 2)
+        named = "mcptest-no-such-token" if d == "progress-unknown-token" else token
+        first, second = (_progress(named, v) for v in values)
+        return [first, reply, second] if d == "progress-after-response" else [first, second, reply]
+
+    def _slow(self, request_id: Any, params: dict[str, Any]) -> None:
+        """The slow fixture, in its own thread: a cancellation stops it without an answer (unless `cancel-ignored`)."""
+        assert self.emit is not None
+        args, token = params.get("arguments") or {}, (params.get("_meta") or {}).get("progressToken")
+        duration, steps = float(args.get("duration", 1.0)), max(int(args.get("steps", 5)), 1)
+        self.in_flight.add(request_id)
+        try:
+            for step in range(1, steps + 1):
+                time.sleep(duration / steps)
+                if request_id in self.cancelled and self.defect != "cancel-ignored":
+                    return
+                if token is not None:
+                    self.emit(_progress(token, step, steps))
+            self.emit(result(request_id, _text(f"done in {steps} steps")))
+        finally:
+            self.in_flight.discard(request_id)
 
     def on_tools_list(self, params: dict[str, Any]) -> tuple[Any, ...]:
         tools = self.tools()
@@ -208,8 +270,20 @@ def _text(text: str, error: bool = False) -> dict[str, Any]:
     return out | ({"isError": True} if error else {})
 
 
+def _progress(token: Any, progress: float, total: float | None = None) -> dict[str, Any]:
+    params = {"progressToken": token, "progress": progress} | ({"total": total} if total is not None else {})
+    return {"jsonrpc": "2.0", "method": "notifications/progress", "params": params}
+
+
 def main(defect: str | None) -> None:
-    logic = Logic(defect)
+    lock = threading.Lock()
+
+    def emit(message: dict[str, Any]) -> None:
+        with lock:
+            sys.stdout.write(json.dumps(message) + "\n")
+            sys.stdout.flush()
+
+    logic = Logic(defect, emit)
     if defect == "stdout-garbage":
         print("server starting...", flush=True)
     for line in sys.stdin:
@@ -218,8 +292,7 @@ def main(defect: str | None) -> None:
         except ValueError:
             continue
         for reply in logic.handle(message):
-            sys.stdout.write(json.dumps(reply) + "\n")
-        sys.stdout.flush()
+            emit(reply)
 
 
 class Handler(BaseHTTPRequestHandler):

@@ -92,6 +92,12 @@ class Transcript:
     """Lines of stdout that are no JSON-RPC message."""
     exited: str | None = None
     """`server exited (code N)` once the server died mid-run."""
+    sent: list[dict[str, Any]] = field(default_factory=list)
+    """Every message mcptest sent, in order (its requests, notifications and answers to the server's requests)."""
+    progress_tokens: dict[str, Any] = field(default_factory=dict)
+    """The progress tokens mcptest offered (as JSON) and the id of the request each came with."""
+    cancelled: Any = None
+    """The id of the in-flight request mcptest cancelled (None: none was)."""
     page_limit: int = 50
     notes: list[str] = field(default_factory=list)
     """What the run could not do and why (shown with the report)."""

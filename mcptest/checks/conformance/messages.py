@@ -63,6 +63,25 @@ def problems(version: str, method: str, message: dict[str, Any]) -> list[str]:
         checked, definition = message["result"], RESULTS[method]
     else:
         return []
+    return _against(version, definition, checked)
+
+
+@cache
+def _union(version: str, union: str) -> dict[str, str]:
+    """The members of one of the version's message unions (`ServerNotification`, `ServerRequest`, `ClientRequest`,
+    `ClientNotification`), by method: `notifications/message` -> `LoggingMessageNotification`, ..."""
+    document = _document(version)
+    defs = document["$defs"] if "$defs" in document else document["definitions"]
+    out = {}
+    for ref in defs[union]["anyOf"]:
+        name = ref["$ref"].rsplit("/", 1)[-1]
+        method = defs[name].get("properties", {}).get("method", {}).get("const")
+        if isinstance(method, str):
+            out[method] = name
+    return out
+
+
+def _against(version: str, definition: str, checked: Any) -> list[str]:
     out = []
     for error in _validator(version, definition).iter_errors(checked):
         where = "/".join(str(p) for p in error.absolute_path) or "(top)"
@@ -72,30 +91,28 @@ def problems(version: str, method: str, message: dict[str, Any]) -> list[str]:
     return out
 
 
-@cache
-def _notifications(version: str) -> dict[str, str]:
-    """The version's server notifications: each method's definition (`notifications/message` -> ...)."""
-    document = _document(version)
-    defs = document["$defs"] if "$defs" in document else document["definitions"]
-    out = {}
-    for ref in defs["ServerNotification"]["anyOf"]:
-        name = ref["$ref"].rsplit("/", 1)[-1]
-        method = defs[name].get("properties", {}).get("method", {}).get("const")
-        if isinstance(method, str):
-            out[method] = name
-    return out
-
-
 def notification_problems(version: str, message: dict[str, Any]) -> list[str]:
     """What in a notification the server sent breaks the version's schema (none for a method the version does not
     define: a custom notification is not the schema's to judge)."""
-    definition = _notifications(version).get(str(message.get("method")))
-    if definition is None:
-        return []
-    out = []
-    for error in _validator(version, definition).iter_errors(message):
-        where = "/".join(str(p) for p in error.absolute_path) or "(top)"
-        out.append(f"{definition} at {where}: {error.message[:200]}")
-        if len(out) == 3:
-            break
-    return out
+    definition = _union(version, "ServerNotification").get(str(message.get("method")))
+    return [] if definition is None else _against(version, definition, message)
+
+
+def server_request_problems(version: str, message: dict[str, Any]) -> list[str]:
+    """What in a request the server sent the client (`ping`, `sampling/createMessage`, `elicitation/create`,
+    `roots/list`, ...) breaks the version's schema (none for a method the version does not define)."""
+    definition = _union(version, "ServerRequest").get(str(message.get("method")))
+    return [] if definition is None else _against(version, definition, message)
+
+
+def client_problems(version: str, message: dict[str, Any]) -> list[str]:
+    """What in a message mcptest itself sent (a request, a notification, or its answer to a server's request) breaks
+    the version's schema. A method the version does not define is a deliberate probe (an unknown method), not
+    judged."""
+    if "method" in message:
+        union = "ClientRequest" if "id" in message else "ClientNotification"
+        definition = _union(version, union).get(str(message.get("method")))
+        return [] if definition is None else _against(version, definition, message)
+    if "error" in message:
+        return _against(version, "JSONRPCError", message)
+    return _against(version, "ClientResult", message.get("result"))

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from mcptest.checks.conformance.messages import SCHEMA_VERSIONS
-from mcptest.checks.conformance.rules import BY_ID
+from mcptest.checks.conformance.rules import BY_ID, KNOWN_VERSIONS
 
 if TYPE_CHECKING:
     from mcptest.records.report import Report
@@ -53,6 +53,17 @@ class ConformanceReport:
     notes: list[str] = field(default_factory=list)
     stderr: str = ""
 
+    @property
+    def spec_version(self) -> str:
+        """The version whose text the checks judged by (and their spec links point at): the negotiated one when it is
+        a protocol version, else the one offered."""
+        answered = self.protocol_version
+        return answered if answered is not None and answered in KNOWN_VERSIONS else self.offered_version
+
+    def url(self, check_id: str) -> str:
+        """The check's spec section in the text of the version tested."""
+        return BY_ID[check_id].url(self.spec_version)
+
     def counts(self) -> dict[str, int]:
         keys = ("pass", "fail", "warn", "skip", "expected", "stale")
         out = dict.fromkeys(keys, 0)
@@ -77,7 +88,7 @@ class ConformanceReport:
             CheckJson(
                 id=o.id,
                 level=o.level,  # type: ignore[arg-type]
-                section=BY_ID[o.id].url,
+                section=self.url(o.id),
                 title=o.title,
                 status=o.status,  # type: ignore[arg-type]
                 message=o.message,
@@ -110,7 +121,10 @@ class CheckJson(BaseModel):
 
     id: str = Field(description="The check's stable id (docs/conformance.md lists them).")
     level: Literal["MUST", "SHOULD"] = Field(description="A failed MUST fails the run; a failed SHOULD warns.")
-    section: str = Field(description="The URL of the specification section the check comes from.")
+    section: str = Field(
+        description="The URL of the specification section the check comes from, in the text of the protocol version "
+        "tested (the negotiated one, else the one offered)."
+    )
     title: str = Field(description="What the check verifies, in one line.")
     status: Status = Field(
         description="`pass`, `fail`, `skip` (capability or fixture absent: `message` says why), `expected` (a "
@@ -176,7 +190,7 @@ def as_run_report(report: ConformanceReport, file: str, fail_on: str = "must") -
             excused = "a SHOULD: a warning unless --fail-on should"
         failures = []
         if o.status in ("fail", "expected", "stale"):
-            text = f"{o.message} ({o.level}; {BY_ID[o.id].url})"
+            text = f"{o.message} ({o.level}; {report.url(o.id)})"
             failures.append(
                 AssertionFailure(
                     target=o.id,
@@ -236,8 +250,8 @@ def conformance_sarif(report: ConformanceReport, uri: str | None = None) -> str:
     rules = []
     for check_id in ids:
         check = BY_ID[check_id]
-        rule = rule_descriptor(f"conformance/{check_id}", check.title, f"{check.level}: {check.url}")
+        rule = rule_descriptor(f"conformance/{check_id}", check.title, f"{check.level}: {report.url(check_id)}")
         rule["defaultConfiguration"] = {"level": "error" if check.level == "MUST" else "warning"}
-        rule["helpUri"] = check.url
+        rule["helpUri"] = report.url(check_id)
         rules.append(rule)
     return sarif_log({"tool": tool_driver(rules), "results": results})

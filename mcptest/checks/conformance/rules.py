@@ -13,13 +13,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from mcptest.checks.conformance.exchange import Exchange, Transcript
-from mcptest.checks.conformance.messages import SCHEMA_VERSIONS, notification_problems, problems, schema_version
+from mcptest.checks.conformance.messages import (
+    SCHEMA_VERSIONS,
+    notification_problems,
+    problems,
+    schema_version,
+    server_request_problems,
+)
 
 KNOWN_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 UNSUPPORTED_VERSION = "1999-01-01"
 METHOD_NOT_FOUND = -32601
 RESOURCE_NOT_FOUND = -32002
-SPEC = "https://modelcontextprotocol.io/specification/2025-11-25/"
+SPEC = "https://modelcontextprotocol.io/specification/"
 _TOOL_NAME = re.compile(r"^[A-Za-z0-9_.\-]{1,128}$")
 
 
@@ -45,9 +51,9 @@ class Check:
     since: str = ""
     """The first protocol version whose text has the rule (empty: every version); skipped on older ones."""
 
-    @property
-    def url(self) -> str:
-        return SPEC + self.section
+    def url(self, version: str | None = None) -> str:
+        """The spec section in the text of `version` (a version mcptest knows), else of the newest."""
+        return f"{SPEC}{version if version in KNOWN_VERSIONS else KNOWN_VERSIONS[-1]}/{self.section}"
 
 
 PASS = Verdict("pass")
@@ -219,10 +225,12 @@ def message_schema(t: Transcript) -> Verdict:
         if found:
             return fail(f"{label}: breaks the {checked_version} schema: " + "; ".join(found), ex)
     for message in t.messages:
-        if isinstance(message, dict) and "method" in message and "id" not in message:
-            found = notification_problems(version, message)
+        if isinstance(message, dict) and "method" in message:
+            request = "id" in message
+            found = (server_request_problems if request else notification_problems)(version, message)
             if found:
-                text = f"notification {message['method']}: breaks the {version} schema: " + "; ".join(found)
+                kind = "request" if request else "notification"
+                text = f"{kind} {message['method']}: breaks the {version} schema: " + "; ".join(found)
                 return Verdict("fail", text, f"received (unprompted): {json.dumps(message, ensure_ascii=False)}")
     return PASS
 
@@ -637,6 +645,138 @@ def complete(t: Transcript) -> Verdict:
     return PASS
 
 
+# list_changed, progress, cancellation --------------------------------------------------------------------------
+
+LIST_CHANGED = {
+    "notifications/tools/list_changed": "tools",
+    "notifications/resources/list_changed": "resources",
+    "notifications/prompts/list_changed": "prompts",
+}
+
+
+def _notifications(t: Transcript, method: str) -> list[tuple[int, dict[str, Any]]]:
+    """The notifications of `method` the server sent, with their place among all its messages."""
+    return [
+        (i, m) for i, m in enumerate(t.messages) if isinstance(m, dict) and m.get("method") == method and "id" not in m
+    ]
+
+
+def _shown(message: Any) -> str:
+    return "received (unprompted): " + json.dumps(message, ensure_ascii=False)[:400]
+
+
+def list_changed(t: Transcript) -> Verdict:
+    sent = [(i, m) for method in LIST_CHANGED for i, m in _notifications(t, method)]
+    for _, message in sorted(sent, key=lambda pair: pair[0]):
+        capability = LIST_CHANGED[message["method"]]
+        declared = t.capabilities.get(capability)
+        if not isinstance(declared, dict) or declared.get("listChanged") is not True:
+            return Verdict(
+                "fail",
+                f"the server sent {message['method']} but its `{capability}` capability does not declare "
+                "`listChanged: true`",
+                _shown(message),
+            )
+    if not sent:
+        declared = [c for c in LIST_CHANGED.values() if (t.capabilities.get(c) or {}).get("listChanged") is True]
+        why = f" (declared for {', '.join(declared)})" if declared else ""
+        return skip(f"the server sent no list_changed notification{why}; a change cannot be caused without changing "
+                    "the server's state")  # fmt: skip
+    return PASS
+
+
+def _progress(t: Transcript) -> list[tuple[int, dict[str, Any], str]]:
+    """Every progress notification the server sent: its place, the message, its token as JSON."""
+    out = []
+    for i, message in _notifications(t, "notifications/progress"):
+        params = message.get("params") if isinstance(message.get("params"), dict) else {}
+        out.append((i, message, json.dumps(params.get("progressToken"))))  # type: ignore[union-attr]
+    return out
+
+
+def _no_progress(t: Transcript) -> Verdict:
+    offered = len(t.progress_tokens)
+    if not offered:
+        return skip("no request carried a progress token (no tool was called)")
+    return skip(f"the server sent no progress notification (a progress token came with {offered} request(s))")
+
+
+def progress_tokens(t: Transcript) -> Verdict:
+    found = _progress(t)
+    if not found:
+        return _no_progress(t)
+    answered: dict[str, int] = {}
+    for i, message in enumerate(t.messages):
+        if isinstance(message, dict) and "method" not in message and "id" in message:
+            answered.setdefault(json.dumps(message["id"]), i)
+    for i, message, token in found:
+        request = t.progress_tokens.get(token)
+        if request is None:
+            return Verdict(
+                "fail", f"a progress notification names the token {token}, which no request of mcptest carried",
+                _shown(message),
+            )  # fmt: skip
+        if request == json.dumps(t.cancelled):
+            continue  # a cancelled request's last notifications may cross the cancellation
+        if request in answered and answered[request] < i:
+            return Verdict(
+                "fail", f"a progress notification for token {token} came after the response to its request "
+                "(the operation was no longer in progress)", _shown(message),
+            )  # fmt: skip
+    return PASS
+
+
+def progress_increasing(t: Transcript) -> Verdict:
+    found = _progress(t)
+    if not found:
+        return _no_progress(t)
+    last: dict[str, Any] = {}
+    for _, message, token in found:
+        value = (message.get("params") or {}).get("progress")
+        if token not in t.progress_tokens or not isinstance(value, (int, float)) or isinstance(value, bool):
+            continue  # progress-tokens judges an unknown token, schema-messages the shape
+        if token in last and value <= last[token]:
+            return Verdict(
+                "fail", f"progress for token {token} went from {last[token]} to {value}: it must increase with each "
+                "notification", _shown(message),
+            )  # fmt: skip
+        last[token] = value
+    return PASS
+
+
+def cancellation_ignored(t: Transcript) -> Verdict:
+    ex = t.get("cancel:after")
+    if ex is None:
+        return fail(f"not probed ({t.exited})") if t.exited else skip("not probed")
+    if ex.problem or ex.received is None:
+        why = ex.problem or "no JSON-RPC response came back"
+        return fail(
+            f"after a cancellation of a request it had already answered, the server no longer answers: {why}",
+            t.get("cancel:completed"), ex,
+        )  # fmt: skip
+    return PASS
+
+
+def cancellation_no_response(t: Transcript) -> Verdict:
+    ex = t.get("cancel:in-flight")
+    if ex is None:
+        return skip(f"the server has no slow read-only fixture tool ({', '.join(SLOW_FIXTURES)}) to cancel mid-way")
+    if t.cancelled is None:
+        if ex.problem and not ex.problem.startswith("no answer"):
+            return fail(f"the call to cancel mid-way: {ex.problem}", ex)
+        return skip("the call ended before a progress notification showed it running, so it was not cancelled")
+    if ex.received is not None:
+        return fail("the server answered a request after mcptest cancelled it", ex, t.get("cancel:notification"))
+    if ex.problem and not ex.problem.startswith("no answer"):
+        return fail(f"after the cancellation: {ex.problem}", ex)
+    return PASS
+
+
+SLOW_FIXTURES: dict[str, dict[str, Any]] = {"trigger-long-running-operation": {"duration": 0.5, "steps": 5}}
+"""Read-only tools known to run long and report progress (the reference server's), with arguments that make them
+last half a second in five steps: the one a cancellation is tried on mid-way."""
+
+
 # Streamable HTTP -----------------------------------------------------------------------------------------------
 
 
@@ -982,6 +1122,41 @@ CHECKS: tuple[Check, ...] = (
         "server/utilities/completion",
         "completion/complete gives at most 100 string values",
         complete,
+    ),
+    Check(
+        "list-changed-declared",
+        "SHOULD",
+        "basic/lifecycle#operation",
+        "list_changed notifications come only for capabilities declaring listChanged",
+        list_changed,
+    ),
+    Check(
+        "progress-tokens",
+        "MUST",
+        "basic/utilities/progress#behavior-requirements",
+        "progress notifications name only the tokens of requests still in progress",
+        progress_tokens,
+    ),
+    Check(
+        "progress-increasing",
+        "MUST",
+        "basic/utilities/progress#behavior-requirements",
+        "the progress value increases with each notification",
+        progress_increasing,
+    ),
+    Check(
+        "cancellation-ignored",
+        "SHOULD",
+        "basic/utilities/cancellation#behavior-requirements",
+        "a cancellation of an answered request is ignored: the server goes on answering",
+        cancellation_ignored,
+    ),
+    Check(
+        "cancellation-no-response",
+        "SHOULD",
+        "basic/utilities/cancellation#behavior-requirements",
+        "a request cancelled mid-way gets no response",
+        cancellation_no_response,
     ),
     Check(
         "http-session-id",
