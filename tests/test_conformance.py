@@ -215,6 +215,12 @@ def test_cli_json_exit_1_on_a_must_failure_and_a_bad_baseline_is_exit_2(tmp_path
     assert data["format_version"] == 1 and data["ok"] is False and data["protocol_version"] == "2025-11-25"
     assert data["tier"] == "MUST failures"
     assert {c["id"] for c in data["checks"] if c["status"] == "fail"} == {"tools-unknown-tool"}
+    # without --protocol-version every shipped version is checked in the same run, each with its own verdicts
+    (older,) = data["other_versions"]
+    assert older["offered_version"] == older["protocol_version"] == "2025-06-18" and older["spoken"]
+    assert {c["id"] for c in older["checks"] if c["status"] == "fail"} == {"tools-unknown-tool"}
+    assert all("/specification/2025-06-18/" in c["section"] for c in older["checks"])
+    assert not older["ok"] and older["tier"] == "MUST failures"
 
     baseline = tmp_path / "known.yml"
     baseline.write_text("- ping\n- tools-unknown-tol\n")
