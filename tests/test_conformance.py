@@ -215,6 +215,12 @@ def test_cli_json_exit_1_on_a_must_failure_and_a_bad_baseline_is_exit_2(tmp_path
     assert data["format_version"] == 1 and data["ok"] is False and data["protocol_version"] == "2025-11-25"
     assert data["tier"] == "MUST failures"
     assert {c["id"] for c in data["checks"] if c["status"] == "fail"} == {"tools-unknown-tool"}
+    # without --protocol-version every shipped version is checked in the same run, each with its own verdicts
+    (older,) = data["other_versions"]
+    assert older["offered_version"] == older["protocol_version"] == "2025-06-18" and older["spoken"]
+    assert {c["id"] for c in older["checks"] if c["status"] == "fail"} == {"tools-unknown-tool"}
+    assert all("/specification/2025-06-18/" in c["section"] for c in older["checks"])
+    assert not older["ok"] and older["tier"] == "MUST failures"
 
     baseline = tmp_path / "known.yml"
     baseline.write_text("- ping\n- tools-unknown-tol\n")
@@ -262,6 +268,15 @@ def test_a_conformance_block_joins_its_failed_checks_to_the_run_report(tmp_path:
     (failure,) = broken["failures"]
     assert failure["target"] == "tools-unknown-tool" and '"name": "mcptest_no_such_tool"' in failure["message"]
     assert baseline["status"] == "passed" and baseline["targets"]["checks.expected"] == 1
+    # What the probes reached counts toward the run's coverage, over the catalog they listed: the read-only tools
+    # called (echo also refused for its missing argument, the error fixture failing), the first resource read,
+    # the prompt without arguments rendered; the probe of an unknown tool, answered "ok", is no tool of the server.
+    (cov,) = json.loads(ran.stdout)["coverage"]["servers"]
+    figures = {name: (f["covered"], f["total"]) for name, f in cov["figures"].items()}
+    assert (cov["server"], figures["tools"], figures["tools_failing"]) == ("broken", (3, 3), (2, 3)), figures
+    assert (figures["resources"], figures["templates"], figures["prompts"]) == ((1, 2), (0, 1), (1, 2)), figures
+    assert cov["tools"]["get_sum"]["arguments"]["a"]["supplied"] and cov["unlisted"] == []
+    assert cov["prompts"]["greet"]["without_arguments"] and not cov["prompts"]["summarize"]["with_arguments"]
 
 
 def test_a_conformance_block_names_unknown_servers_versions_and_check_ids(tmp_path: Path) -> None:

@@ -169,6 +169,12 @@ def print_report(report: FuzzReport, no_color: bool) -> None:
         for line in f.stderr.splitlines()[-3:]:
             console.print(f"  [dim]stderr: {escape(printable(line))}[/]")
         console.print(f"  replay: {escape(printable(f.replay))}")
+    if report.coverage is not None:
+        from mcptest.records.coverage import summary_line
+
+        untested = report.coverage.missing().get("tools", [])
+        named = f"; not called: {', '.join(untested)}" if untested else ""
+        console.print(f"\ncoverage: {escape(summary_line(report.coverage))}{escape(named)}")
     c = report.counts()
     scale = f", timeouts x{report.timeout_scale:g} for load" if report.timeout_scale > 1 else ""
     restarts = f", {report.restarts} restart(s) after a crash" if report.restarts else ""

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from mcptest.fuzz.classify import RANK, SEVERITY
+from mcptest.records.coverage import ServerCoverage
 
 if TYPE_CHECKING:
     from mcptest.records.report import Report
@@ -63,6 +64,11 @@ class FuzzReport(BaseModel):
     tools: list[ToolFuzz]
     findings: list[FuzzFinding]
     seconds: float
+    coverage: ServerCoverage | None = Field(
+        None,
+        description="What the run's calls (shrinking's included) reached of the server's tools, as `mcptest run`'s "
+        "coverage section counts it; absent for a suite's `fuzz:` block, whose calls count in the run's section.",
+    )
 
     def counts(self) -> dict[str, int]:
         """Findings per severity."""
@@ -126,6 +132,11 @@ def as_run_report(report: FuzzReport, file: str) -> Report:
             )
         )
     started = datetime.now(UTC) - timedelta(seconds=report.seconds)
+    coverage = None
+    if report.coverage is not None:
+        from mcptest.records.coverage import Coverage
+
+        coverage = Coverage(servers=[report.coverage], counted=sum(not t.skipped for t in report.tools))
     return Report(
         mcptest_version=__version__,
         suite=file,
@@ -133,6 +144,7 @@ def as_run_report(report: FuzzReport, file: str) -> Report:
         duration_ms=round(report.seconds * 1000, 3),
         results=rows,
         summary=summarize(rows),
+        coverage=coverage,
     )
 
 

@@ -181,7 +181,10 @@ class Tally:
     """(server, prompt) -> whether each rendering had arguments."""
     trace_catalogs: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
     """Server -> tool name -> tool definition, from catalogs seen outside the run's sessions: the ones agent traces
-    recorded (for replayed runs), and the listing of a server a fuzz block started on its own."""
+    recorded (for replayed runs), and the listing of a server a fuzz or conformance block started on its own."""
+    listings: dict[str, dict[str, list[dict[str, Any]]]] = field(default_factory=dict)
+    """Server -> `resources`, `templates`, `prompts` -> the items a run of another kind listed through its own
+    connection (a conformance block's): what coverage is measured over when no session of the run listed them."""
 
     def tool_call(self, server: str, tool: str, args: Any, *, is_error: bool) -> None:
         """A call the server answered with a result (`is_error`: the result's `isError`). A request the server
@@ -221,16 +224,43 @@ class Tally:
             if call.server and not (call.unknown_tool or call.unparseable_arguments or call.is_error):
                 self.tool_call(call.server, call.name, call.args, is_error=False)
 
-    def listed(self, server: str, tools: Iterable[Mapping[str, Any]]) -> None:
-        """A server's tools as a run of another kind listed them through its own session (a fuzz block's server
-        process): coverage is measured over them when no session of the run listed the server."""
+    def listed(
+        self,
+        server: str,
+        tools: Iterable[Mapping[str, Any]],
+        *,
+        resources: Iterable[Mapping[str, Any]] = (),
+        templates: Iterable[Mapping[str, Any]] = (),
+        prompts: Iterable[Mapping[str, Any]] = (),
+    ) -> None:
+        """A server's catalog as a run of another kind listed it through its own connection (a fuzz or conformance
+        block's server process): coverage is measured over it when no session of the run listed the server."""
         for tool in tools:
             self.trace_catalogs.setdefault(server, {}).setdefault(str(tool.get("name")), dict(tool))
+        for kind, items in (("resources", resources), ("templates", templates), ("prompts", prompts)):
+            kept = self.listings.setdefault(server, {}).setdefault(kind, [])
+            kept += [dict(item) for item in items if dict(item) not in kept]
+
+    def measure_listed(self, server: str) -> ServerCoverage | None:
+        """The server's coverage over the catalog runs of other kinds listed or agent traces recorded (see
+        `listed`); None when there is none."""
+        tools = self.trace_catalogs.get(server, {})
+        lists = self.listings.get(server, {})
+        if not tools and not any(lists.values()):
+            return None
+        return measure(
+            server,
+            self,
+            tools=list(tools.values()),
+            resources=lists.get("resources", []),
+            templates=lists.get("templates", []),
+            prompts=lists.get("prompts", []),
+        )
 
     def servers(self) -> list[str]:
         """Every server the tally saw something of, sorted."""
         names = {s for s, _ in self.tools} | set(self.resources) | {s for s, _ in self.prompts}
-        return sorted(names | set(self.templates) | set(self.trace_catalogs))
+        return sorted(names | set(self.templates) | set(self.trace_catalogs) | set(self.listings))
 
 
 def measure(

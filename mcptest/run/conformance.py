@@ -25,6 +25,7 @@ from mcptest.server.raw import CannotConnect, Channel, HttpChannel, StdioChannel
 from mcptest.suite.models import HttpServer, StdioServer
 
 if TYPE_CHECKING:
+    from mcptest.records.coverage import Tally
     from mcptest.records.report import TestResult
     from mcptest.suite.blocks.conformance import ConformanceBlock
     from mcptest.suite.models import Suite
@@ -53,10 +54,12 @@ def run_conformance(
     base_dir: Path,
     timeout: float | None = None,
     expected: frozenset[str] = frozenset(),
-    version: str = OFFERED_VERSION,
+    version: str | None = OFFERED_VERSION,
 ) -> ConformanceReport:
     """Probe the server offering protocol `version` (one of SCHEMA_VERSIONS), judge what it sent, and apply the
-    baseline of expected failures; Unreachable (exit 3) when it cannot be started or reached."""
+    baseline of expected failures; Unreachable (exit 3) when it cannot be started or reached. `version` None checks
+    every version of SCHEMA_VERSIONS at once (one connection each): the report is the newest one's, the older ones
+    are its `others`."""
     return anyio.run(conformance_async, name, config, base_dir, timeout, expected, version)
 
 
@@ -66,12 +69,59 @@ async def conformance_async(
     base_dir: Path,
     timeout: float | None = None,
     expected: frozenset[str] = frozenset(),
-    version: str = OFFERED_VERSION,
+    version: str | None = OFFERED_VERSION,
+    tally: Tally | None = None,
 ) -> ConformanceReport:
-    """`run_conformance` inside a running event loop (a suite's `conformance:` block)."""
+    """`run_conformance` inside a running event loop (a suite's `conformance:` block); what the probes reached feeds
+    `tally`, when given, under the server's `name` (`count`; the newest version's run only)."""
+    if version is not None:
+        return await _one_version(name, config, base_dir, timeout, expected, version, primary=True, tally=tally)
+    reports: dict[str, ConformanceReport] = {}
+
+    async def one(offered: str) -> None:
+        primary = offered == OFFERED_VERSION
+        counted = tally if primary else None
+        reports[offered] = await _one_version(name, config, base_dir, timeout, expected, offered, primary, counted)
+
+    try:
+        async with anyio.create_task_group() as tg:
+            for offered in SCHEMA_VERSIONS:
+                tg.start_soon(one, offered)
+    except BaseExceptionGroup as group:  # one version's server could not be reached: the run cannot be made
+        refused = _refusal(group)
+        if refused is None:
+            raise
+        raise refused from None
+    report = reports[OFFERED_VERSION]
+    report.others = [reports[v] for v in reversed(SCHEMA_VERSIONS) if v != OFFERED_VERSION]
+    return report
+
+
+async def _one_version(
+    name: str,
+    config: Any,
+    base_dir: Path,
+    timeout: float | None,
+    expected: frozenset[str],
+    version: str,
+    primary: bool,
+    tally: Tally | None = None,
+) -> ConformanceReport:
+    """One version's run. The primary run also offers an unsupported version (on a second connection) and goes on
+    whatever version the server negotiates; another version's run stops after `initialize` when the server answers
+    a different version (it does not speak that one: no check runs under it)."""
     start = time.perf_counter()
-    transcript, stderr = await probe(config, base_dir, timeout, version)
+    transcript, stderr = await probe(config, base_dir, timeout, version, primary)
     _check_own_messages(transcript)
+    if tally is not None:
+        count(transcript, name, tally)
+    if not primary and transcript.version != version:
+        answered = transcript.version or "no version"
+        transcript.notes.append(f"offered {version}, the server answered {answered}: it does not speak {version}")
+        return ConformanceReport(
+            name, transcript.transport, version, transcript.version, {}, [], time.perf_counter() - start,
+            transcript.notes,
+        )  # fmt: skip
     outcomes = []
     for check, verdict in judge(transcript):
         status = verdict.status
@@ -98,11 +148,12 @@ async def conformance_async(
 
 
 async def run_conformance_block(
-    block: ConformanceBlock, fields: dict[str, Any], suite: Suite
+    block: ConformanceBlock, fields: dict[str, Any], suite: Suite, tally: Tally | None = None
 ) -> tuple[TestResult, bool]:
     """A suite's `conformance:` block: its server started on its own and checked; each failed check (a failed SHOULD
     only with `fail_on: should`, a stale `expected_failures` entry too) is one failure of the row, with what was sent
-    and received; the counts are the row's targets. A server that cannot be reached fails the row with the reason."""
+    and received; the counts are the row's targets. A server that cannot be reached fails the row with the reason.
+    What its probes reached feeds the run's coverage `tally`, when given."""
     from mcptest.expect.failure import AssertionFailure
     from mcptest.records.report import Status, TestResult
     from mcptest.run.rows import elapsed_ms, failed_row
@@ -113,7 +164,7 @@ async def run_conformance_block(
     base_dir = Path(suite.file).parent
     try:
         report = await conformance_async(
-            block.server, config, base_dir, block.timeout_s, expected, block.protocol_version
+            block.server, config, base_dir, block.timeout_s, expected, block.protocol_version, tally
         )
     except Unreachable as exc:
         return failed_row(fields, start, f"server '{block.server}': {exc.message}", exc.stderr), False
@@ -133,6 +184,34 @@ async def run_conformance_block(
     status = Status.FAILED if failures else Status.PASSED
     row = TestResult(**fields, status=status, duration_ms=elapsed_ms(start), failures=failures, targets=targets)
     return row, False
+
+
+def count(t: Transcript, server: str, tally: Tally) -> None:
+    """Feed coverage with what a conformance run reached of the server: its listings (what the figures are measured
+    over when no session of the run listed the server) and each tool call, resource read and prompt rendering the
+    server answered with a result. The probes of names the server does not list (`mcptest_no_such_tool`, ...) are
+    no part of its catalog and count for nothing; a request answered with a JSON-RPC error or nothing is no call
+    the server accepted."""
+    tally.listed(
+        server,
+        t.items("tools/list", "tools"),
+        resources=t.items("resources/list", "resources"),
+        templates=t.items("resources/templates/list", "resourceTemplates"),
+        prompts=t.items("prompts/list", "prompts"),
+    )
+    probes = ("tools/call:invalid-arguments", "tools/call:test_error_handling")
+    calls = [ex for _, ex in t.calls] + [ex for label in probes if (ex := t.get(label)) is not None]
+    for ex in calls:
+        params = (ex.sent or {}).get("params") or {}
+        if ex.result is not None and isinstance(params.get("name"), str):
+            tally.tool_call(server, params["name"], params.get("arguments"), is_error=ex.result.get("isError") is True)
+    read = t.get("resources/read")
+    if read is not None and read.result is not None:
+        tally.resource_read(server, str(((read.sent or {}).get("params") or {}).get("uri")))
+    rendered = t.get("prompts/get")
+    if rendered is not None and rendered.result is not None:
+        params = (rendered.sent or {}).get("params") or {}
+        tally.prompt_get(server, str(params.get("name")), params.get("arguments"))
 
 
 def _check_own_messages(t: Transcript) -> None:
@@ -176,9 +255,10 @@ def _channel(config: Any, base_dir: Path, transcript: Transcript, timeout: float
 
 
 async def probe(
-    config: Any, base_dir: Path, timeout: float | None = None, version: str = OFFERED_VERSION
+    config: Any, base_dir: Path, timeout: float | None = None, version: str = OFFERED_VERSION, primary: bool = True
 ) -> tuple[Transcript, str]:
-    """Run every probe on one server; the transcript, and the server's stderr (stdio)."""
+    """Run every probe on one server; the transcript, and the server's stderr (stdio). Not `primary`: no second
+    connection with an unsupported version, and no probe past `initialize` if the server answers another version."""
     timeout = timeout or config.call_timeout_s
     transport = "http" if isinstance(config, HttpServer) else "stdio"
     transcript = Transcript(transport, version)
@@ -186,10 +266,11 @@ async def probe(
     channel = _channel(config, base_dir, transcript, timeout)
     refused: Unreachable | None = None
     async with anyio.create_task_group() as tg:
-        tg.start_soon(_unsupported_version, _channel(config, base_dir, side, timeout))
+        if primary:
+            tg.start_soon(_unsupported_version, _channel(config, base_dir, side, timeout))
         try:
             async with channel.open():  # type: ignore[attr-defined]
-                await _drive(channel, transcript)
+                await _drive(channel, transcript, primary)
         except CannotConnect as exc:
             refused = Unreachable(str(exc))
         except Unreachable as exc:
@@ -230,10 +311,12 @@ async def _unsupported_version(channel: Channel) -> None:
         channel.transcript.notes.append(f"the second connection (an unsupported version offered) failed: {exc}")
 
 
-async def _drive(ch: Channel, t: Transcript) -> None:
+async def _drive(ch: Channel, t: Transcript, primary: bool = True) -> None:
     init = await ch.request("initialize", "initialize", _initialize(t.offered_version))
     if init.problem and (init.status is None):
         raise Unreachable(init.problem, ch.stderr_tail())  # type: ignore[attr-defined]
+    if not primary and t.version != t.offered_version:
+        return  # the server does not speak this version: the primary run checks the one it negotiates
     if isinstance(ch, HttpChannel):
         ch.session_id = init.header("mcp-session-id")
         ch.protocol_version = t.version

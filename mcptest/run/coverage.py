@@ -30,9 +30,9 @@ async def measure_run(pool: SessionPool, tally: Tally, suite: Suite, counted: in
                 servers.append(measured)
                 continue
             notes.append(note)
-        recorded = tally.trace_catalogs.get(name)
-        if recorded:
-            servers.append(measure(name, tally, tools=list(recorded.values())))
+        recorded = tally.measure_listed(name)
+        if recorded is not None:
+            servers.append(recorded)
         elif not pool.is_open(name) and name not in gated:
             notes.append(f"server '{name}': no session listed its catalog and the agent runs recorded none")
     specs = [GateSpec(server=g.server, file=suite.file, line=g._line, expect=g.expect) for g in suite.coverage]

@@ -71,18 +71,21 @@ async def fuzz_async(
     name: str, config: ServerConfig, base_dir: Path, options: FuzzOptions, tally: Tally | None = None
 ) -> FuzzReport:
     """`fuzz`, inside an event loop; every call the server answers with a result (shrinking's included) feeds
-    `tally`, when given, under the server's `name`, and so does its tool listing."""
+    `tally`, when given, under the server's `name`, and so does its tool listing. Without one (`mcptest fuzz`), the
+    run counts its calls itself and its report carries the coverage of the server's tools."""
     from mcptest.core.errors import usage_error
     from mcptest.fuzz.report import FuzzReport, ToolFuzz, failed
+    from mcptest.records.coverage import Tally
     from mcptest.server.fuzzing import fuzz_target
 
+    own = tally is None
+    tally = Tally() if tally is None else tally
     started = time.perf_counter()
     scale = timeout_scale()
     timed = _with_call_timeout(config, options.max_call_ms / 1000 * scale)
     async with fuzz_target(name, timed, base_dir) as target:
         catalog = await target.catalog()
-        if tally is not None:
-            tally.listed(name, [t.raw for t in catalog.tools])
+        tally.listed(name, [t.raw for t in catalog.tools])
         by_name = {t.name: t for t in catalog.tools}
         unknown = [t for t in options.tools if t not in by_name]
         if unknown:
@@ -96,7 +99,7 @@ async def fuzz_async(
         summaries: list[ToolFuzz] = []
         findings = []
         for tool in chosen:
-            run = _ToolRun(target, tool, options, (name, tally) if tally is not None else None)
+            run = _ToolRun(target, tool, options, (name, tally))
             if not options.allow_writes and (why := _held_back(tool)):
                 summary = ToolFuzz(tool=tool.name, skipped=why)
             elif options.replay is not None:
@@ -119,6 +122,7 @@ async def fuzz_async(
         tools=summaries,
         findings=findings,
         seconds=round(time.perf_counter() - started, 3),
+        coverage=tally.measure_listed(name) if own else None,
     )
 
 
@@ -153,9 +157,7 @@ def _held_back(tool: Tool) -> str | None:
 class _ToolRun:
     """One tool's fuzzing: its cases, the counts, and each finding class's first input, shrunk."""
 
-    def __init__(
-        self, target: FuzzTarget, tool: Tool, options: FuzzOptions, counted: tuple[str, Tally] | None = None
-    ) -> None:
+    def __init__(self, target: FuzzTarget, tool: Tool, options: FuzzOptions, counted: tuple[str, Tally]) -> None:
         from mcptest.fuzz.inputs import Schema
         from mcptest.fuzz.report import ToolFuzz
 
@@ -169,12 +171,12 @@ class _ToolRun:
         self.findings: list[Any] = []
         self.hang_confirmed = False
         self.counted = counted
-        """The server's name and the run's coverage tally that every answered call feeds, in a `mcptest run`."""
+        """The server's name and the coverage tally every answered call feeds (the run's, in a `mcptest run`)."""
 
     async def call(self, args: dict[str, Any]) -> Answer:
         """One call of the tool; a result (isError or not) counts toward coverage."""
         answer = await self.target.call(self.tool.name, args)
-        if self.counted is not None and answer.kind == "result":
+        if answer.kind == "result":
             server, tally = self.counted
             tally.tool_call(server, self.tool.name, args, is_error=bool((answer.result or {}).get("isError")))
         return answer

@@ -75,6 +75,14 @@ async def _run_conformance(block: ConformanceBlock, pool: SessionPool, suite: Su
     return await run_conformance_block(block, _conformance_fields(block, suite.file), suite)
 
 
+async def _count_conformance(
+    block: ConformanceBlock, pool: SessionPool, suite: Suite, tally: Tally
+) -> tuple[TestResult, bool]:
+    from mcptest.run.conformance import run_conformance_block
+
+    return await run_conformance_block(block, _conformance_fields(block, suite.file), suite, tally)
+
+
 KINDS: dict[type, Kind] = {
     ToolTest: Kind(call_fields, run_call_test, run_call_test),
     ResourceTest: Kind(call_fields, run_call_test, run_call_test),
@@ -82,7 +90,7 @@ KINDS: dict[type, Kind] = {
     ToolQualityBlock: Kind(_quality_fields, _run_quality),
     SecurityBlock: Kind(security_fields, run_security_block),
     FuzzBlock: Kind(_fuzz_fields, _run_fuzz, _count_fuzz),
-    ConformanceBlock: Kind(_conformance_fields, _run_conformance),
+    ConformanceBlock: Kind(_conformance_fields, _run_conformance, _count_conformance),
 }
 
 

@@ -192,6 +192,10 @@ def test_every_planted_defect_is_found_on_a_minimal_input(defects: dict[str, Any
     tools = {t["tool"]: t for t in defects["tools"]}
     assert "allow-writes" in tools["delete_record"]["skipped"]
     assert tools["get_record"]["cases"] == 16 and tools["get_record"]["counts"]["crash"] >= 1
+    cov = defects["coverage"]  # the run counts its own calls: every tool but the held-back one, each both ways
+    figures = {name: (f["covered"], f["total"]) for name, f in cov["figures"].items()}
+    assert (figures["tools"], figures["tools_failing"], figures["required_arguments"]) == ((5, 6), (5, 6), (3, 4))
+    assert not cov["tools"]["delete_record"]["succeeded"] and cov["tools"]["search_notes"]["arguments"]["limit"]
 
 
 def _fuzz(tmp_path: Path, **options: Any) -> Any:
@@ -307,9 +311,9 @@ def test_findings_as_sarif_name_the_class_the_tool_and_the_replay(defects: dict[
 
 
 def test_a_fuzz_run_renders_through_the_run_reporters_as_one_row_per_tool(
-    defects: dict[str, Any], tmp_path: Path
+    defects: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from mcptest.cli.fuzz import render
+    from mcptest.cli.fuzz import print_report, render
     from mcptest.fuzz.report import FuzzReport, as_run_report
     from tests.report.test_formats import validate_junit
 
@@ -327,8 +331,12 @@ def test_a_fuzz_run_renders_through_the_run_reporters_as_one_row_per_tool(
     assert 'tests="6" failures="4"' in junit and "<skipped" in junit  # crash/trace, hang, output, env; one skipped
     md = render(fuzzed, "md", None)
     assert "**fuzz get_record**" in md and "error crash" in md
+    assert "| command | 83% (5/6) | 86% (6/7) |" in md and "| command | tool | `delete_record` |" in md  # coverage
     html = render(fuzzed, "html", None)
-    assert "fuzz get_summary" in html and "output_schema" in html
+    assert "fuzz get_summary" in html and "output_schema" in html and "delete_record" in html
+    print_report(fuzzed, no_color=True)
+    shown = capsys.readouterr().out
+    assert "coverage: tools 83% (5/6), tools succeeding 83% (5/6)" in shown and "not called: delete_record" in shown
     strict = as_run_report(fuzzed.model_copy(update={"fail_on": "warning"}), "mcptest fuzz")
     assert next(r for r in strict.results if r.tool == "find_orders").status == "failed"
     # The CLI writes any of them to a file (atomically), exit code unchanged.

@@ -73,15 +73,20 @@ def test_the_labelled_halves_are_the_recorded_random_split() -> None:
 
 SEEN_HALVES_FLOORS = {
     "tuning": (0.92, 0.94),
-    "held_out": (0.97, 0.96),
-    "held_out_2": (0.90, 0.97),
-    "held_out_3": (0.76, 0.84),
+    "held_out": (0.97, 0.95),
+    "held_out_2": (0.92, 0.97),
+    "held_out_3": (0.84, 0.84),
+    "held_out_4": (0.76, 0.90),
 }
 """Reached on issue 33's groups: tuning 92.7% / 94.1%; the first held-out half 97.4% / 96.7% after its
 false-positive classes were fixed (it was 73.1% / 96.2% when first measured; once looked at, it counts as seen); the
 second held-out set 90.0% / 97.3% after the third round fixed its classes (74.6% / 97.3% when first measured); the
 third (nine servers whose defects were written down by hand before the lint ran on them) 77.0% / 84.5%, measured
-once: a floor against regressions, not a goal (the goal is 90%)."""
+once: a floor against regressions, not a goal (the goal is 90%). The fourth round fixed held_out_3's and mapbox's
+classes (held_out_3 84.5% / 84.1%, held_out_2 92.5% / 97.1%) and measured held_out_4 (mapbox and three servers
+labelled by hand before the lint ran on them) at 76.1% / 90.9%. Its DESC-006 change (an argument the tool's prose
+names in quotes or backticks is documented there) costs the first held-out half three labels written before that
+principle (firecrawl's "Pass the `searchId` returned by ..."): 96.7% -> 95.4% recall."""
 
 
 @pytest.mark.parametrize("group", sorted(SEEN_HALVES_FLOORS))

@@ -49,15 +49,38 @@ def desc_006_undocumented_required_argument(tool: Tool) -> Iterator[Hit]:
     Why it matters: the agent must fill a required argument on every call; with only a name such as `id` or
     `repo_path` to go on, it guesses the format and loops on validation errors (arXiv:2602.14878,
     "opaque parameters").
+    Two undescribed arguments say what they are all the same, and are left alone: a record whose every field is a
+    number, a boolean or an enum (`{longitude, latitude}`, `{width, height}`, or an array of such records): its
+    field names and types are its documentation; and an argument the tool's description names in quotes or
+    backticks ("Provide 'requestId' and 'taskId'", "`polygon1` and `polygon2` are each an array of rings"):
+    the description is where the agent reads about it.
+    Worth acting on: when the agent has nothing but a bare name to fill the value from (`repo_path`, `scope`,
+    `generalize`), or a nested array of numbers whose order nothing states.
     Example: `"required": ["repo_path"], "properties": {"repo_path": {"type": "string"}}`
     Fix: `"repo_path": {"type": "string", "description": "Absolute path of the git repository."}`
     """
     props = dict(arguments(tool))
     for name in required(tool):
-        if not description_of(props.get(name, {})):
-            yield Hit(
-                f"required argument '{name}' has no description", "Say what the value is and its format.", _at(name)
-            )
+        schema = props.get(name, {})
+        if description_of(schema) or _evident_record(schema) or _quoted_in(tool.description, name):
+            continue
+        yield Hit(f"required argument '{name}' has no description", "Say what the value is and its format.", _at(name))
+
+
+def _evident_record(schema: dict[str, Any]) -> bool:
+    """An object, or an array of objects, whose declared fields are all numbers, booleans, enums or consts."""
+    items = schema.get("items")
+    target = items if "array" in types_of(schema) and isinstance(items, dict) else schema
+    props = target.get("properties")
+    if not isinstance(props, dict) or not props or target.get("additionalProperties") not in (None, False):
+        return False
+    return all(isinstance(p, dict) and _evident_by_type(p) for p in props.values())
+
+
+def _quoted_in(text: str, name: str) -> bool:
+    """Whether `text` names `name` in quotes or backticks in its prose ('requestId', `polygon1`, "mapbox_id"); a
+    key of a worked call (`"url": "https://..."`) shows a value, it does not say what the argument is."""
+    return name in text and re.search(rf"""[`'"]{re.escape(name)}[`'"](?!\s*[:=])""", text) is not None
 
 
 def desc_007_enum_values_not_described(tool: Tool) -> Iterator[Hit]:
@@ -154,6 +177,7 @@ def desc_009_missing_examples(tool: Tool) -> Iterator[Hit]:
     description.
     """
     args = list(arguments(tool))
+    needed = set(required(tool))
     if isinstance(tool.raw.get("examples"), list) or isinstance(tool.input_schema.get("examples"), list):
         return
     if _worked_call(tool.description, [n for n, _ in args]):
@@ -161,7 +185,9 @@ def desc_009_missing_examples(tool: Tool) -> Iterator[Hit]:
     needing = [
         name
         for name, schema in args
-        if _needs_example(name, schema) and not _shows_example(schema) and not _tool_shows(tool.description, name)
+        if _needs_example(name, schema, name in needed)
+        and not _shows_example(schema)
+        and not _tool_shows(tool.description, name)
     ]
     if needing:
         names = ", ".join(f"'{n}'" for n in needing)
@@ -210,7 +236,7 @@ def _mentions(text: str, value: Any) -> bool:
     return re.search(rf"(?<!\w){re.escape(str(value))}(?!\w)", text, re.IGNORECASE) is not None
 
 
-def _needs_example(name: str, schema: dict[str, Any]) -> bool:
+def _needs_example(name: str, schema: dict[str, Any], needed: bool = True) -> bool:
     """Whether an argument's form is not evident from its name, type and description (see DESC-009)."""
     types = types_of(schema)
     if "enum" in schema or "const" in schema or types & {"boolean", "number", "integer", "null"} == types != set():
@@ -221,12 +247,40 @@ def _needs_example(name: str, schema: dict[str, Any]) -> bool:
         return False
     desc = description_of(schema)
     if not desc:
-        return not any(k in schema for k in ("anyOf", "oneOf", "$ref")) and not _FREE_TEXT.search(name)
+        evident = _FREE_TEXT.search(name) or (not needed and _names_one_thing(name))
+        return not any(k in schema for k in ("anyOf", "oneOf", "$ref")) and not evident
     return _STRUCTURED.search(desc) is not None
 
 
+def _names_one_thing(name: str) -> bool:
+    """Whether a name ends in a singular noun (`searchTerm`, `language`, `llm_model`, `topic_within_article`):
+    one name, term or phrase, written the way the user says it. A plural (`sources`, `bearings`: a list packed
+    into a string, separator unknown), a date, time or range word (`depart_at`, `start_date`, `time_range`), a
+    path, colour, code or other formatted value, and a selection verb (`exclude`) do not say how it is written."""
+    last = (normalized(name).split() or [""])[-1]
+    if len(last) < 2 or last in _FORM_WORDS:
+        return False
+    return not (last.endswith("s") and not last.endswith(("ss", "us", "is")))
+
+
+_FORM_WORDS = frozenset(
+    """
+    at by on in from to since until before after between within
+    date time datetime timestamp day start end deadline due range duration interval period window expiry expires
+    schedule cron timezone zone format pattern expression expr filter regex glob selector version
+    path dir directory folder file filename cell color colour size dimensions bbox geometry polygon point
+    region locale market code hash sha
+    exclude include ignore skip omit only
+    """.split()  # noqa: SIM905 (a word list reads better as prose)
+)
+"""Last words of an argument name whose value has a form to get right: a date or time (and the prepositions that
+name one: `depart_at`), a range, a format, a path, a colour or size, a geometry, a service-specific code
+(`region`: `us-en`? `wt-wt`?), or a selection (`exclude`)."""
+
+
 _FREE_TEXT = re.compile(
-    r"(?:message|content|body|text|comment|thought|query|note|title|name|summary|sql|script|code|question|prompt"
+    r"(?:message|content|body|text|comment|thought|query|note|title|name|summary|description|sql|script|code|question"
+    r"|prompt|request|details|reason"
     r"|goal|instructions?|url|uri|link|href|email|id|ids)s?$|[a-z](?:Id|Ids|Url|Uri)$",
     re.I,
 )
@@ -261,8 +315,13 @@ def _structured_container(schema: dict[str, Any]) -> bool:
     props = target.get("properties")
     if not isinstance(props, dict) or not props:
         return True  # a free-form object: nothing says what goes in it
-    text = [p for p in props.values() if isinstance(p, dict) and not _evident_by_type(p)]
+    text = [p for n, p in props.items() if isinstance(p, dict) and not _evident_by_type(p) and not _evident_field(n, p)]
     return bool(text) and 2 * sum(1 for p in text if _shows_example(p)) < len(text)
+
+
+def _evident_field(name: str, schema: dict[str, Any]) -> bool:
+    """An undescribed field of a record whose name says it is free text (`title`, `description`, `summary`)."""
+    return not description_of(schema) and _FREE_TEXT.search(name) is not None
 
 
 def _evident_by_type(schema: dict[str, Any]) -> bool:
@@ -344,7 +403,9 @@ _SELF_DESCRIBING = frozenset(
     json markdown md text html xml yaml csv plain pdf png jpeg jpg
     get post put patch delete head options
     true false yes no on off enabled disabled
+    string number integer int float double decimal boolean bool date datetime enumeration enum object array
+    textarea checkbox radio select file booleancheckbox calculation
     """.split()  # noqa: SIM905 (a word list reads better as prose)
 )
-"""Enum values that say what they mean (sort orders, states, time units, formats, HTTP methods): DESC-007 leaves an
-enum of only these alone."""
+"""Enum values that say what they mean (sort orders, states, time units, formats, HTTP methods, data and form-field
+type names such as string/number/date or text/textarea/checkbox): DESC-007 leaves an enum of only these alone."""

@@ -51,6 +51,10 @@ LOOKUP_VERBS = frozenset(
         "switch",
         "resolve",
         "search",
+        "validate",
+        "check",
+        "render",
+        "preview",
     ]
 )
 """Tool actions whose name, title or type arguments look an existing value up rather than make a new one."""
@@ -106,6 +110,10 @@ _NEW_VALUE = re.compile(
 )
 _LISTED_KINDS = re.compile(r"\((?:e\.g\.,?\s*)?[a-z][\w-]*(?:,\s*[a-z][\w-]*)+(?:,?\s*(?:etc\.?|\.\.\.))?\)")
 """A kind whose usual values the description lists: "(namespace, configmap, deployment, etc.)", "(e.g. pod, job)"."""
+_VALID_VALUES = re.compile(
+    r"\b(?:valid|allowed|possible|supported|accepted|common)\s+(?:values|types|kinds)\b|\bvalues\s+include\b", re.I
+)
+"""A kind described with the values the server accepts ("Valid values include: companies, contacts, ...")."""
 _EXTERNAL_FORM = re.compile(
     r"\b(?:SQL|SELECT|INSERT|UPDATE|DELETE|CREATE TABLE|statement|Cypher|GraphQL|SPARQL|query language|MIME"
     r"|media type|content[- ]type|ISO[- ]?\d+|RFC ?\d+|regex|regular expression|glob)\b"
@@ -113,6 +121,10 @@ _EXTERNAL_FORM = re.compile(
 """A value whose validity comes from a language or a standard (a SQL statement, a MIME type): not from a length."""
 _LOCAL_FILTER = re.compile(r"\b(?:filter|fuzzy)|\b(?:key|name)\s+prefix\b", re.IGNORECASE)
 """A query described as a filter over what the server already holds: no engine limit to state."""
+_EITHER_KEY = re.compile(r"id_?or_?name|name_?or_?id", re.IGNORECASE)
+"""An argument that takes an existing thing's id or name (`attachmentFieldIdOrName`): a lookup key."""
+_MEDIA_TYPE = re.compile(r"^(?:content|mime|media)_?type$", re.IGNORECASE)
+"""A MIME type by its argument's name (`contentType`), described or not: a standard, not a length, bounds it."""
 _CAMEL = re.compile(r"([a-z0-9])([A-Z])")
 _FIRST_WORD = re.compile(r"[A-Za-z]+")
 
@@ -136,6 +148,12 @@ def _property_schema(root: Any, path: tuple[str | int, ...]) -> dict[str, Any]:
     for part in path:
         root = root[part]
     return root if isinstance(root, dict) else {}
+
+
+def _read_only(tool: Tool) -> bool:
+    """Whether the tool's annotations declare it read-only (`readOnlyHint: true`)."""
+    annotations = tool.raw.get("annotations")
+    return isinstance(annotations, dict) and annotations.get("readOnlyHint") is True
 
 
 def _lookup_tool(tool: Tool) -> bool:
@@ -176,10 +194,12 @@ def _unbounded_label(tool: Tool, node: Node, lookup_tool: bool) -> str | None:
         return None
     if word in ACTED_ON:
         return None if _LOCAL_FILTER.search(desc) else "string without maxLength"
-    if word in KIND_WORDS and (_LISTED_KINDS.search(desc) or not _creating_tool(tool)):
+    if word in KIND_WORDS and (_LISTED_KINDS.search(desc) or _VALID_VALUES.search(desc) or not _creating_tool(tool)):
         return None  # a kind named from a set the server defines: the fix is an enum, not a length
-    if lookup_tool or _REFERENCE.search(desc):
+    if lookup_tool or _REFERENCE.search(desc) or _EITHER_KEY.search(str(at[-1])) or _MEDIA_TYPE.search(str(at[-1])):
         return None
+    if len(at) > 2 and _read_only(tool):
+        return None  # a name or label inside a read-only tool's records is data it reads or draws, not one it keeps
     if word in KEY_WORDS and len(at) == 2 and _names_the_target(tool, str(at[1]), desc):
         return None
     return "string without maxLength"

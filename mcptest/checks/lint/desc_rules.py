@@ -8,6 +8,7 @@ from mcptest.checks.findings import Hit, pointer
 from mcptest.checks.lint.text import (
     LONG_CHARS,
     SHORT_CHARS,
+    english,
     has_common_verb,
     mentions_return,
     normalized,
@@ -86,10 +87,12 @@ def desc_004_no_common_verb(tool: Tool) -> Iterator[Hit]:
     Worth acting on: when the description only names a thing ("Information about the weather"), so an agent
     cannot tell whether the tool reads, writes or deletes.
     Why it matters: agents sort tools by the action they perform; a noun phrase leaves the agent guessing.
+    A description written mostly in another script than Latin (Chinese, Japanese, Cyrillic) is left alone: the
+    rule reads English words only.
     Example: `{"name": "weather", "description": "Information about the weather in a location"}`
     Fix: start with the action: "Get the current weather for a city."
     """
-    if tool.description.strip() and not has_common_verb(tool.description):
+    if tool.description.strip() and english(tool.description) and not has_common_verb(tool.description):
         yield Hit("description names no action verb", "Start with the action the tool performs: 'Get ...'.", _AT)
 
 
@@ -111,7 +114,8 @@ def desc_010_missing_return_format(tool: Tool) -> Iterator[Hit]:
     """The description never says what the tool returns.
 
     What it flags: a non-empty description with no return/output/result/response/yield word, on a tool
-    that declares no `outputSchema`.
+    that declares no `outputSchema`. A description written mostly in another script than Latin is left alone (the
+    rule reads English words only).
     Why it matters: an agent plans its next step from what a call gives back; without it, it calls the tool
     just to find out. The check is coarse (it sees whether the description gestures at a result at all,
     not whether it is accurate), which is why it is a warning.
@@ -119,7 +123,8 @@ def desc_010_missing_return_format(tool: Tool) -> Iterator[Hit]:
     Fix: "Create an invoice for a customer. Returns the invoice id and its PDF URL." or declare an
     `outputSchema`.
     """
-    if tool.description.strip() and tool.output_schema is None and not mentions_return(tool.description):
+    text = tool.description
+    if text.strip() and tool.output_schema is None and english(text) and not mentions_return(text):
         yield Hit(
             "description never says what the tool returns, and there is no outputSchema",
             "Add 'Returns ...' describing the result's shape, or declare an outputSchema.",

@@ -182,9 +182,18 @@ def sch_001_no_required_list(tool: Tool) -> Iterator[Hit]:
             continue
         if _all_defaulted(props) or _optional_by_design(props) or (not node.path and argument_groups(tool)):
             continue
+        if not node.path and _listing(tool) and not any(isinstance(p, dict) and _is_object(p) for p in props.values()):
+            continue  # every argument of a listing narrows it: a call with none lists everything
         if _optional_group(root, node, props):
             continue
         yield Hit(f"{node.where}: properties but no required list", "Add a required list.", node.pointer)
+
+
+def _listing(tool: Tool) -> bool:
+    """Whether the tool lists a collection: its name starts with `list` (`list_tags`, `listDocuments`). Its plain
+    arguments (page, search, a tag id, `name__icontains`) narrow the list; an object argument (a `params` bag)
+    is the call's input, and is judged as usual."""
+    return (normalized(tool.name).split() or [""])[0] == "list"
 
 
 _MODIFIER_WORDS = frozenset(
@@ -197,6 +206,7 @@ _MODIFIER_WORDS = frozenset(
         "size",
         "sort",
         "order",
+        "ordering",
         "direction",
         "format",
         "output",
@@ -239,8 +249,13 @@ def _reads_optional(name: str, prop: Any) -> bool:
         return True
     if "default" in prop or _OPTIONAL.search(description_of(prop)) or types_of(prop) == {"boolean"}:
         return True
+    if _LOOKUP_SUFFIX.search(name):
+        return True  # `name__icontains`, `created__date__gte`: a Django-style field lookup is a filter
     last = (normalized(name).split() or [""])[-1]
     return last in _MODIFIER_WORDS or _MODIFIER_DESC.search(description_of(prop)) is not None
+
+
+_LOOKUP_SUFFIX = re.compile(r"__(?:i?exact|i?contains|i?startswith|i?endswith|gte?|lte?|in|isnull|range|regex)$")
 
 
 def _optional_group(root: dict[str, Any], node: Node, props: dict[str, Any]) -> bool:

@@ -82,6 +82,24 @@ if [ "$SET" = 3 ]; then
   )
 fi
 
+if [ "$SET" = 4 ]; then
+  NPM=(
+    "@amap/amap-maps-mcp-server@0.0.8"
+    "@aashari/mcp-server-atlassian-jira@3.3.0"
+    "@azure-devops/mcp@2.10.0"
+    "@benborla29/mcp-server-mysql@2.0.9"
+    "@baruchiro/paperless-mcp@2.2.1"
+  )
+  PYPI=()
+  SERVERS=(
+    "amap-maps-mcp-server|AMAP_MAPS_API_KEY=dummy|mcp-amap"
+    "mcp-server-atlassian-jira|ATLASSIAN_SITE_NAME=example ATLASSIAN_USER_EMAIL=a@example.com ATLASSIAN_API_TOKEN=dummy|mcp-atlassian-jira"
+    "azure-devops-mcp||mcp-server-azuredevops example"
+    "mcp-server-mysql|MYSQL_HOST=127.0.0.1 MYSQL_PORT=1 MYSQL_USER=none MYSQL_PASS=none MYSQL_DB=none|mcp-server-mysql"
+    "paperless-mcp||paperless-mcp --baseUrl http://127.0.0.1:1 --token dummy"
+  )
+fi
+
 install() {
   mkdir -p "$WORK" && cd "$WORK" || exit 2
   [ -f package.json ] || echo '{"private": true}' > package.json
