@@ -1,12 +1,12 @@
 """A raw MCP server (standard library only, no SDK) that follows the 2025-11-25 spec, or breaks one rule on command.
 
 `python conformance_server.py [--defect NAME]` serves stdio; `serve_http(defect)` serves Streamable HTTP on
-127.0.0.1 in a thread of the caller (plain JSON answers). It declares tools, resources (with subscribe), prompts
-and logging, and not completions. Tools: `echo` and `get_sum` (read-only; `get_sum` has an outputSchema) and the
-official fixture `test_error_handling`; tools/list comes in two pages. `DEFECTS` lists every defect that can be
-planted, one per run.
+127.0.0.1 in a thread of the caller (plain JSON answers), and the legacy HTTP+SSE transport beside it (`/sse`).
+It declares tools, resources (with subscribe), prompts and logging, and not completions. Tools: `echo` and
+`get_sum` (read-only; `get_sum` has an outputSchema) and the official fixture `test_error_handling`; tools/list
+comes in two pages. `DEFECTS` lists every defect that can be planted, one per run.
 
-Over stdio it also speaks the asynchronous side: it announces `notifications/tools/list_changed` (declared) and
+Over stdio and SSE it also speaks the asynchronous side: it announces `notifications/tools/list_changed` (declared) and
 pings the client after `notifications/initialized`, sends progress for a tools/call that carries a progress token,
 and (clean and `cancel-ignored` runs only, to keep the other runs short) serves the reference server's slow
 read-only tool `trigger-long-running-operation` in a thread, which a `notifications/cancelled` stops silently.
@@ -301,6 +301,7 @@ class Handler(BaseHTTPRequestHandler):
     sessions: set[str]
     counter: list[int]
     connections: list[socket.socket]
+    streams: dict[str, Any]
 
     def log_message(self, *args: Any) -> None:
         pass
@@ -345,6 +346,9 @@ class Handler(BaseHTTPRequestHandler):
         return False
 
     def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+        if self.path.startswith("/messages"):
+            self._sse_post()
+            return
         message = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
         initialize = message.get("method") == "initialize"
         if self._refused(initialize):
@@ -374,7 +378,49 @@ class Handler(BaseHTTPRequestHandler):
             self.sessions.discard(self.headers.get("Mcp-Session-Id", ""))
         self._send(200)
 
+    def _sse_post(self) -> None:
+        """Legacy SSE: a message POSTed to the session's endpoint is accepted (202); its answers go on the stream."""
+        message = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
+        found = self.streams.get(self.path.partition("session=")[2])
+        if found is None:
+            self._send(404, b'{"error": "unknown session"}')
+            return
+        self._send(202)
+        queue, logic = found
+        for reply in logic.handle(message):
+            queue.put(reply)
+
+    def _sse_stream(self) -> None:
+        """Legacy SSE: the event stream, its first event the endpoint to POST to, then every message the server sends
+        (its own Logic, whose slow fixture and progress write here too)."""
+        import queue
+
+        self.counter[0] += 1
+        session = f"sse-{self.counter[0]}"
+        messages: queue.Queue[dict[str, Any]] = queue.Queue()
+        self.streams[session] = (messages, Logic(self.logic.defect, messages.put))
+        self.close_connection = True
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-cache")
+        self.end_headers()
+        try:
+            self.wfile.write(f"event: endpoint\ndata: /messages/?session={session}\n\n".encode())
+            self.wfile.flush()
+            while True:
+                try:
+                    message = messages.get(timeout=0.2)
+                except queue.Empty:
+                    continue
+                self.wfile.write(f"event: message\ndata: {json.dumps(message)}\n\n".encode())
+                self.wfile.flush()
+        except OSError:  # the client went away, or the server stopped
+            self.streams.pop(session, None)
+
     def do_GET(self) -> None:  # noqa: N802
+        if self.path == "/sse":
+            self._sse_stream()
+            return
         if self.logic.defect == "get-200-json":
             self._send(200, b"{}")
         else:
@@ -386,11 +432,15 @@ class Served:
 
     def __init__(self, defect: str | None) -> None:
         self.connections: list[socket.socket] = []
-        state = {"logic": Logic(defect), "sessions": set(), "counter": [0], "connections": self.connections}
+        state = {
+            "logic": Logic(defect), "sessions": set(), "counter": [0], "connections": self.connections, "streams": {}
+        }  # fmt: skip
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), type("BoundHandler", (Handler,), state))
         self.server.daemon_threads = True
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/mcp"
+        self.sse_url = f"http://127.0.0.1:{self.server.server_address[1]}/sse"
+        """The legacy HTTP+SSE endpoint (each stream its own session, answered as over stdio)."""
 
     def stop(self) -> None:
         self.server.shutdown()
