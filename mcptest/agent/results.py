@@ -116,6 +116,10 @@ def _figures(trace: Trace) -> dict[str, float | int | None]:
     figures: dict[str, Any] = {"tool_calls": len(trace.tool_calls)}
     if trace.tokens is not None:
         figures["tokens.total"] = trace.tokens.total
+        # the split: input includes cached, output includes reasoning; those two only when the provider gave some
+        split = {"input": trace.tokens.input, "output": trace.tokens.output}
+        split |= {"cached": trace.tokens.cached or None, "reasoning": trace.tokens.reasoning or None}
+        figures |= {f"tokens.{k}": v for k, v in split.items() if v is not None}
     if trace.cost_usd is not None:
         figures["cost_usd"] = trace.cost_usd
     return figures

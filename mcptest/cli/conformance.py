@@ -34,7 +34,10 @@ def conformance(
     timeout: Annotated[float, typer.Option("--timeout", help="Seconds for start-up and for each probe.")] = 10.0,
     protocol_version: Annotated[
         str | None,
-        typer.Option("--protocol-version", help="The protocol version to offer and check (default: the newest)."),
+        typer.Option(
+            "--protocol-version",
+            help="The one protocol version to offer and check (default: every version mcptest ships, in parallel).",
+        ),
     ] = None,
     reporter: Annotated[
         str,
@@ -67,8 +70,8 @@ def conformance(
         raise usage_error(f"--fail-on: expected one of {', '.join(FAIL_ON)}, got {fail_on!r}")
     from mcptest.checks.conformance.messages import SCHEMA_VERSIONS
 
-    version = protocol_version or SCHEMA_VERSIONS[-1]
-    if version not in SCHEMA_VERSIONS:
+    version = protocol_version
+    if version is not None and version not in SCHEMA_VERSIONS:
         raise usage_error(f"--protocol-version: mcptest checks {', '.join(SCHEMA_VERSIONS)}; got {version!r}")
     expected = _baseline(expected_failures) if expected_failures else frozenset()
     usage = "mcptest conformance SUITE --server NAME (or --command, --url)"
@@ -133,7 +136,15 @@ def _baseline(path: Path) -> frozenset[str]:
 
 
 def print_report(report: ConformanceReport, verbose: bool, no_color: bool) -> None:
-    """Failures first (MUST, then SHOULD, stale baseline entries), then the rest when `verbose`, then the counts."""
+    """Each version checked, newest first: failures first (MUST, then SHOULD, stale baseline entries), then the rest
+    when `verbose`, then the counts."""
+    for i, version in enumerate(report.every_version()):
+        if i:
+            print()
+        _print_version(version, verbose, no_color)
+
+
+def _print_version(report: ConformanceReport, verbose: bool, no_color: bool) -> None:
     from rich.console import Console
     from rich.markup import escape
 
@@ -161,6 +172,8 @@ def print_report(report: ConformanceReport, verbose: bool, no_color: bool) -> No
             console.print(f"        [dim]{escape(report.url(o.id))}[/]")
     for note in report.notes:
         console.print(f"  [dim]note: {escape(note)}[/]")
+    if not report.outcomes:
+        return  # an older version the server does not speak: its note says so
     if report.stderr:
         console.print("  [dim]server stderr:[/]\n" + escape(report.stderr))
     c = report.counts()

@@ -97,12 +97,12 @@ def missing(name: str, environ: Mapping[str, str], base_url: str | None = None) 
         "." in module and importlib.util.find_spec(module) is None
     ):
         return f"{name} models need the {module} package: pip install 'mcptest[{extra}]'"
-    if (
-        name == "bedrock"
-        or _key(name, environ)
-        or (name in ("openai", "openai-responses") and _url(name, environ, base_url))
-    ):
-        return None  # Bedrock: the AWS credential chain (variables, profiles, roles) is boto3's to find
+    if name == "bedrock":  # the AWS credential chain, as far as it can be followed without a network call
+        from mcptest.providers.bedrock import credentials_missing
+
+        return credentials_missing(environ)
+    if _key(name, environ) or (name in ("openai", "openai-responses") and _url(name, environ, base_url)):
+        return None
     variables = " or ".join(KEY_VARS[name])
     return f"{variables} is not set: export it to run {name} models live (replay needs no key)"
 

@@ -18,6 +18,46 @@ from mcptest.records.messages import (
     parse_arguments,
 )
 
+NO_CREDENTIALS = (
+    "bedrock: no AWS credentials found: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or AWS_BEARER_TOKEN_BEDROCK), "
+    "or AWS_PROFILE naming a profile in ~/.aws; an EC2 instance role is not looked up before the run (it takes a "
+    "network call): set AWS_EC2_METADATA_DISABLED=false to let boto3 ask the instance for it"
+)
+_ENV_SOURCES = (
+    ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"),
+    ("AWS_BEARER_TOKEN_BEDROCK",),  # a Bedrock API key
+    ("AWS_CONTAINER_CREDENTIALS_RELATIVE_URI",),  # ECS / EKS pod identity: the container provider's endpoint
+    ("AWS_CONTAINER_CREDENTIALS_FULL_URI",),
+    ("AWS_WEB_IDENTITY_TOKEN_FILE", "AWS_ROLE_ARN"),  # EKS IRSA, GitHub OIDC
+)
+
+
+def credentials_missing(environ: Mapping[str, str]) -> str | None:
+    """Why boto3's credential chain would find no credentials, checked with no network call (None when it would):
+    the environment's keys, token, container or web-identity settings, else the chain's file-based providers
+    (shared credentials, config, SSO, assume-role, `credential_process` named) for AWS_PROFILE or the default
+    profile. The instance-metadata provider needs the network, so it counts only when asked for with
+    AWS_EC2_METADATA_DISABLED=false."""
+    if any(all(environ.get(v) for v in names) for names in _ENV_SOURCES):
+        return None
+    if environ.get("AWS_EC2_METADATA_DISABLED", "").lower() == "false":
+        return None
+    import botocore.session
+    from botocore.credentials import create_credential_resolver
+    from botocore.exceptions import BotoCoreError
+
+    try:
+        session = botocore.session.Session(profile=environ.get("AWS_PROFILE") or None)
+        if session.get_scoped_config().get("credential_process"):
+            return None  # a program the profile names: not run before the run, it may prompt or call out
+        resolver = create_credential_resolver(session)
+        for network in ("custom-process", "container-role", "iam-role"):
+            resolver.remove(network)
+        found = resolver.load_credentials()
+    except BotoCoreError as exc:  # a profile that does not exist, a malformed config file
+        return f"bedrock: AWS credentials cannot be loaded: {exc}"
+    return None if found is not None else NO_CREDENTIALS
+
 
 class BedrockProvider:
     """`converse` calls in a worker thread (boto3 is synchronous). botocore's retries are off: mcptest retries."""
@@ -73,10 +113,7 @@ class BedrockProvider:
         ) as exc:
             raise ProviderError(f"bedrock: connection failed: {exc}") from None
         except exceptions.NoCredentialsError:
-            raise RunFailed(
-                "bedrock: no AWS credentials found: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, AWS_PROFILE, "
-                "or run where a role provides them"
-            ) from None
+            raise RunFailed(NO_CREDENTIALS) from None
 
     async def aclose(self) -> None:
         """Close botocore's connection pool."""

@@ -11,6 +11,7 @@ from mcptest.core.printable import markup_safe as escape
 from mcptest.expect.assertions import show
 from mcptest.expect.failure import AssertionFailure
 from mcptest.records.report import GateReport, Report, Status, TestResult
+from mcptest.report.tokens import token_lines
 
 _BADGE = {
     Status.PASSED: "[green]PASS[/]",
@@ -29,6 +30,8 @@ def render_pretty(report: Report, color: bool = False, width: int = 100, *, fram
         console.print(f"[bold]mcptest[/] {escape(report.suite)}")
     for result in report.results:
         _result(console, result)
+    for tokens in token_lines(report) if framed else []:
+        console.print(f"  [dim]tokens {escape(_label(tokens.test, tokens.model))}: {tokens.text()}[/]")
     for gate in report.gates:
         _gate(console, gate)
     if framed and report.coverage is not None:
@@ -64,6 +67,10 @@ def _result(console: Console, r: TestResult) -> None:
         for line in r.stderr.splitlines():
             console.print(f"{indent}[dim]| {escape(line)}[/]")
     console.print(f"{indent}[dim]defined at {escape(r.file)}:{r.line}[/]")
+
+
+def _label(test: str, model: str | None) -> str:
+    return test + (f" [{model}]" if model else "")
 
 
 def _failures(console: Console, failures: list[AssertionFailure], file: str, indent: str) -> None:

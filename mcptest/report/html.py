@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from mcptest.core.printable import printable
 from mcptest.records.report import GateReport, Report, Status, TestResult, cut_short
+from mcptest.report.tokens import token_lines
 
 if TYPE_CHECKING:
     from mcptest.history.overview import Cell, GateLine, Overview, TestLine
@@ -38,6 +39,7 @@ def render_html(report: Report, comparison: Comparison | None = None, history: O
         _latency(report.results),
         _history_tests(history) if history is not None else "",
         _pass_rates(report.results),
+        _tokens(report),
         _gates(report.gates),
         _history_gates(history) if history is not None else "",
         _distractors(report.gates),
@@ -295,6 +297,24 @@ def _pass_rates(results: list[TestResult]) -> str:
             f"<td>{_bar(rate, COLORS[Status.PASSED], background='#ffebe9')}</td></tr>"
         )
     return f"<h2>Pass rate across runs</h2>\n<table><tr><th>agent test</th><th>passed</th><th></th></tr>{rows}</table>"
+
+
+def _tokens(report: Report) -> str:
+    lines = token_lines(report)
+    if not lines:
+        return ""
+    rows = "".join(
+        f'<tr><td>{escape(t.test + (f" [{t.model}]" if t.model else ""))}</td><td class="num">{t.runs}</td>'
+        + "".join(f'<td class="num">{"—" if v is None else v}</td>' for v in (t.input, t.cached, t.output, t.reasoning))
+        + f'<td class="num">{t.total}</td>'
+        + "</tr>"
+        for t in lines
+    )
+    head = "".join(f"<th>{h}</th>" for h in ("agent test", "runs", "input", "cached", "output", "reasoning", "total"))
+    return (
+        "<h2>Tokens per agent test and model</h2>\n<p>Input includes cached tokens; output includes reasoning "
+        f"tokens.</p>\n<table><tr>{head}</tr>{rows}</table>"
+    )
 
 
 def _gates(gates: list[GateReport]) -> str:

@@ -7,6 +7,7 @@ from mcptest.core.printable import printable
 from mcptest.expect.assertions import show
 from mcptest.records.report import GateReport, Report, Status, TestResult, cut_short
 from mcptest.report.delta import CaseDelta, Comparison, Verdict
+from mcptest.report.tokens import token_lines
 
 MAX_ROWS = 50
 
@@ -20,6 +21,7 @@ def render_md(report: Report, color: bool = False, comparison: Comparison | None
         out += ["| gate | status | runs | figures |", "|---|---|---|---|"]
         out += [_gate_row(g) for g in report.gates] + [""]
     out += _latency(report.results)
+    out += _tokens(report)
     if failed or failed_gates:
         out += ["### Failures", ""]
         out += [line for r in failed[:MAX_ROWS] for line in _failure(r)]
@@ -63,6 +65,18 @@ def _latency(results: list[TestResult]) -> list[str]:
         figures = [f"{v:g}" for v in (f.p50_ms, f.p90_ms, f.p95_ms, f.p99_ms, f.max_ms)]
         out.append(_row(_name(r.name, r.model), str(f.samples), str(f.errors), *figures))
     return out + _more(len(measured) - MAX_ROWS, "measured tests") + [""]
+
+
+def _tokens(report: Report) -> list[str]:
+    """Tokens per agent test and model, side by side: input (of it cached), output (of it reasoning), total."""
+    lines = token_lines(report)
+    if not lines:
+        return []
+    out = ["| agent test | runs | input | cached | output | reasoning | total |", "|---|---|---|---|---|---|---|"]
+    for t in lines[:MAX_ROWS]:
+        parts = (t.input, t.cached, t.output, t.reasoning, t.total)
+        out.append(_row(_name(t.test, t.model), str(t.runs), *(_num(v) for v in parts)))
+    return out + _more(len(lines) - MAX_ROWS, "agent tests") + [""]
 
 
 def _gate_row(g: GateReport) -> str:

@@ -21,7 +21,7 @@ from mcptest.checks.conformance.exchange import Exchange, Transcript
 from mcptest.checks.conformance.messages import SCHEMA_VERSIONS
 from mcptest.checks.conformance.report import FAIL_ON, ConformanceReport, Outcome
 from mcptest.checks.conformance.rules import BY_ID, CHECKS, SLOW_FIXTURES, UNDECLARED, UNSUPPORTED_VERSION, judge
-from mcptest.server.raw import CannotConnect, Channel, HttpChannel, StdioChannel
+from mcptest.server.raw import CannotConnect, Channel, HttpChannel, SseChannel, StdioChannel
 from mcptest.suite.models import HttpServer, StdioServer
 
 if TYPE_CHECKING:
@@ -54,10 +54,12 @@ def run_conformance(
     base_dir: Path,
     timeout: float | None = None,
     expected: frozenset[str] = frozenset(),
-    version: str = OFFERED_VERSION,
+    version: str | None = OFFERED_VERSION,
 ) -> ConformanceReport:
     """Probe the server offering protocol `version` (one of SCHEMA_VERSIONS), judge what it sent, and apply the
-    baseline of expected failures; Unreachable (exit 3) when it cannot be started or reached."""
+    baseline of expected failures; Unreachable (exit 3) when it cannot be started or reached. `version` None checks
+    every version of SCHEMA_VERSIONS at once (one connection each): the report is the newest one's, the older ones
+    are its `others`."""
     return anyio.run(conformance_async, name, config, base_dir, timeout, expected, version)
 
 
@@ -67,16 +69,59 @@ async def conformance_async(
     base_dir: Path,
     timeout: float | None = None,
     expected: frozenset[str] = frozenset(),
-    version: str = OFFERED_VERSION,
+    version: str | None = OFFERED_VERSION,
     tally: Tally | None = None,
 ) -> ConformanceReport:
     """`run_conformance` inside a running event loop (a suite's `conformance:` block); what the probes reached feeds
-    `tally`, when given, under the server's `name` (`count`)."""
+    `tally`, when given, under the server's `name` (`count`; the newest version's run only)."""
+    if version is not None:
+        return await _one_version(name, config, base_dir, timeout, expected, version, primary=True, tally=tally)
+    reports: dict[str, ConformanceReport] = {}
+
+    async def one(offered: str) -> None:
+        primary = offered == OFFERED_VERSION
+        counted = tally if primary else None
+        reports[offered] = await _one_version(name, config, base_dir, timeout, expected, offered, primary, counted)
+
+    try:
+        async with anyio.create_task_group() as tg:
+            for offered in SCHEMA_VERSIONS:
+                tg.start_soon(one, offered)
+    except BaseExceptionGroup as group:  # one version's server could not be reached: the run cannot be made
+        refused = _refusal(group)
+        if refused is None:
+            raise
+        raise refused from None
+    report = reports[OFFERED_VERSION]
+    report.others = [reports[v] for v in reversed(SCHEMA_VERSIONS) if v != OFFERED_VERSION]
+    return report
+
+
+async def _one_version(
+    name: str,
+    config: Any,
+    base_dir: Path,
+    timeout: float | None,
+    expected: frozenset[str],
+    version: str,
+    primary: bool,
+    tally: Tally | None = None,
+) -> ConformanceReport:
+    """One version's run. The primary run also offers an unsupported version (on a second connection) and goes on
+    whatever version the server negotiates; another version's run stops after `initialize` when the server answers
+    a different version (it does not speak that one: no check runs under it)."""
     start = time.perf_counter()
-    transcript, stderr = await probe(config, base_dir, timeout, version)
+    transcript, stderr = await probe(config, base_dir, timeout, version, primary)
     _check_own_messages(transcript)
     if tally is not None:
         count(transcript, name, tally)
+    if not primary and transcript.version != version:
+        answered = transcript.version or "no version"
+        transcript.notes.append(f"offered {version}, the server answered {answered}: it does not speak {version}")
+        return ConformanceReport(
+            name, transcript.transport, version, transcript.version, {}, [], time.perf_counter() - start,
+            transcript.notes,
+        )  # fmt: skip
     outcomes = []
     for check, verdict in judge(transcript):
         status = verdict.status
@@ -198,32 +243,34 @@ def _channel(config: Any, base_dir: Path, transcript: Transcript, timeout: float
         env = {k: v for k, v in config.env.items() if isinstance(v, str)}
         return StdioChannel([command, *args], env, cwd, transcript, timeout)
     if isinstance(config, HttpServer):
-        if config.transport == "sse":
-            raise Unreachable("conformance speaks Streamable HTTP and stdio; this server is configured as legacy SSE")
         headers = {k: v for k, v in config.headers.items() if isinstance(v, str)}
         if config.auth is not None and config.auth.bearer_env is not None:
             headers["Authorization"] = f"Bearer {config.auth._secret}"
         elif config.auth is not None:
             transcript.notes.append("OAuth is not applied by conformance runs: only bearer tokens and headers are")
+        if config.transport == "sse":
+            return SseChannel(config.url, headers, transcript, timeout)
         return HttpChannel(config.url, headers, transcript, timeout)
     raise Unreachable(f"conformance cannot run on a {type(config).__name__}")
 
 
 async def probe(
-    config: Any, base_dir: Path, timeout: float | None = None, version: str = OFFERED_VERSION
+    config: Any, base_dir: Path, timeout: float | None = None, version: str = OFFERED_VERSION, primary: bool = True
 ) -> tuple[Transcript, str]:
-    """Run every probe on one server; the transcript, and the server's stderr (stdio)."""
+    """Run every probe on one server; the transcript, and the server's stderr (stdio). Not `primary`: no second
+    connection with an unsupported version, and no probe past `initialize` if the server answers another version."""
     timeout = timeout or config.call_timeout_s
-    transport = "http" if isinstance(config, HttpServer) else "stdio"
+    transport = "stdio" if not isinstance(config, HttpServer) else "sse" if config.transport == "sse" else "http"
     transcript = Transcript(transport, version)
     side = Transcript(transport, UNSUPPORTED_VERSION)
     channel = _channel(config, base_dir, transcript, timeout)
     refused: Unreachable | None = None
     async with anyio.create_task_group() as tg:
-        tg.start_soon(_unsupported_version, _channel(config, base_dir, side, timeout))
+        if primary:
+            tg.start_soon(_unsupported_version, _channel(config, base_dir, side, timeout))
         try:
             async with channel.open():  # type: ignore[attr-defined]
-                await _drive(channel, transcript)
+                await _drive(channel, transcript, primary)
         except CannotConnect as exc:
             refused = Unreachable(str(exc))
         except Unreachable as exc:
@@ -264,10 +311,12 @@ async def _unsupported_version(channel: Channel) -> None:
         channel.transcript.notes.append(f"the second connection (an unsupported version offered) failed: {exc}")
 
 
-async def _drive(ch: Channel, t: Transcript) -> None:
+async def _drive(ch: Channel, t: Transcript, primary: bool = True) -> None:
     init = await ch.request("initialize", "initialize", _initialize(t.offered_version))
     if init.problem and (init.status is None):
         raise Unreachable(init.problem, ch.stderr_tail())  # type: ignore[attr-defined]
+    if not primary and t.version != t.offered_version:
+        return  # the server does not speak this version: the primary run checks the one it negotiates
     if isinstance(ch, HttpChannel):
         ch.session_id = init.header("mcp-session-id")
         ch.protocol_version = t.version

@@ -146,6 +146,8 @@ class ServerSession:
         self._tg: Any = None
         self._waits: set[anyio.CancelScope] = set()  # the handshake or requests a broken stdout ends at once
         self._catalog: Catalog | None = None
+        self._support: dict[str, str] | None = None
+        """Tool name -> its `execution.taskSupport`, once the catalog is listed."""
         self._lists: dict[str, list[dict[str, Any]]] = {}
         self._listing = anyio.Lock()  # overlapping calls (`--workers`) list the catalog once, not once each
         self.client_side = ClientSide(name, config.client)
@@ -290,6 +292,8 @@ class ServerSession:
         which refuse a whole catalog for one bad tool): each tool's problem in `problems`, the unreadable left out."""
         from mcptest.records.catalog import read_wire
 
+        if self._catalog is not None:  # listed once per session: a call's lookup takes no lock
+            return self._catalog
         async with self._listing:
             if self._catalog is None:
                 self._catalog = read_wire(await self._list_tools(), f"server '{self.name}'")
@@ -353,11 +357,19 @@ class ServerSession:
         return outcome
 
     async def _task_support(self, tool: str) -> str:
-        try:
-            listed = await self.list_tools()
-        except ServerUnavailable:  # the call itself will say what is wrong
-            return "forbidden"
-        return task_support(next((t for t in listed if t.get("name") == tool), None))
+        """The tool's `execution.taskSupport`, from a table made once per session (not a walk of the catalog on
+        every call: a fuzz run makes thousands)."""
+        if self._support is None:
+            try:
+                listed = await self.list_tools()
+            except ServerUnavailable:  # the call itself will say what is wrong
+                return "forbidden"
+            support: dict[str, str] = {}
+            for item in listed:  # the first of a name, as the catalog keeps it
+                if isinstance(name := item.get("name"), str):
+                    support.setdefault(name, task_support(item))
+            self._support = support
+        return self._support.get(tool, "forbidden")
 
     async def _call_task(self, tool: str, args: dict[str, Any], support: str) -> CallOutcome:
         from mcp import types

@@ -5,6 +5,7 @@ replay, a 429 retried after the server's hint, a malformed answer, a three-turn 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -88,6 +89,10 @@ def test_a_tool_using_run_is_recorded_replays_with_no_key_and_a_changed_catalog_
         provider
     ]
     assert (tokens.cached, tokens.reasoning) == (cached, reasoning)
+    split = {k: v for k, v in row.targets.items() if k.startswith("tokens.")}  # the report lists them on their own
+    assert split == {"tokens.total": 240, "tokens.input": 200, "tokens.output": 40} | {
+        f"tokens.{k}": v for k, v in (("cached", cached), ("reasoning", reasoning)) if v
+    }
     if provider == "openai-responses":  # the reasoning item goes back with the call it led to
         assert [i.get("type") for i in second["body"]["input"][:3]] == [None, "reasoning", None]
         assert second["body"]["input"][1]["encrypted_content"] == "gAAAAB-fake"
@@ -178,21 +183,44 @@ def test_a_three_turn_conversation_with_a_judge_records_and_replays(tmp_path: Pa
     assert replayed.report.results[0].judgements == row.judgements
 
 
+AWS_CHAIN = (  # AWS_PROFILE is left alone: set but empty, botocore looks for a profile named ""
+    "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_BEARER_TOKEN_BEDROCK",
+    "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI", "AWS_CONTAINER_CREDENTIALS_FULL_URI", "AWS_WEB_IDENTITY_TOKEN_FILE",
+    "AWS_ROLE_ARN", "AWS_EC2_METADATA_DISABLED",
+)  # fmt: skip
+
+
 @pytest.mark.parametrize(
-    ("provider", "variable"),
+    ("provider", "why"),
     [
-        ("gemini", "GEMINI_API_KEY or GOOGLE_API_KEY"),
-        ("mistral", "MISTRAL_API_KEY"),
-        ("openai-responses", "OPENAI_API_KEY"),
+        ("gemini", "GEMINI_API_KEY or GOOGLE_API_KEY is not set"),
+        ("mistral", "MISTRAL_API_KEY is not set"),
+        ("openai-responses", "OPENAI_API_KEY is not set"),
+        ("bedrock", "bedrock: no AWS credentials found: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY"),
     ],
 )
-def test_a_missing_key_is_a_usage_error_naming_the_variable(tmp_path: Path, provider: str, variable: str) -> None:
+def test_a_missing_key_is_a_usage_error_naming_the_fix_before_any_server_starts(
+    tmp_path: Path, provider: str, why: str
+) -> None:
     unset = {
-        v: "" for v in ("GEMINI_API_KEY", "GOOGLE_API_KEY", "MISTRAL_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL")
+        v: ""
+        for v in (
+            "GEMINI_API_KEY",
+            "GOOGLE_API_KEY",
+            "MISTRAL_API_KEY",
+            "OPENAI_API_KEY",
+            "OPENAI_BASE_URL",
+            *AWS_CHAIN,
+        )
     }
-    result = run_cli("run", str(suite(tmp_path, provider)), "--record", env=unset)
-    assert result.code == 2 and f"{variable} is not set" in result.stderr
-    assert "Traceback" not in result.stderr
+    no_files = {"AWS_CONFIG_FILE": str(tmp_path / "no-config"), "AWS_SHARED_CREDENTIALS_FILE": str(tmp_path / "no")}
+    started = tmp_path / "started"
+    path = suite(tmp_path, provider)  # a server that leaves a mark when it starts
+    mark = f'command: ["sh", "-c", "touch {started}"]'
+    path.write_text(re.sub(r"command: \[.*\]", mark, path.read_text()))
+    result = run_cli("run", str(path), "--record", env=unset | no_files)
+    assert result.code == 2 and why in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr and not started.exists()
 
 
 def test_a_models_matrix_picks_each_provider_by_prefix_and_reports_them_side_by_side(tmp_path: Path) -> None:
@@ -205,8 +233,17 @@ def test_a_models_matrix_picks_each_provider_by_prefix_and_reports_them_side_by_
     with serve(fake) as url:
         result = run_cli("run", str(path), "--record", "--models", models, env=env(url), timeout=180)
     assert result.code == 0, result.stderr
-    rows = [line for line in result.stdout.splitlines() if "weather note [" in line]
+    lines = [line.strip() for line in result.stdout.splitlines() if "weather note [" in line]
+    rows = [line for line in lines if line.startswith("PASS")]
     assert [r.split("[", 1)[1].split("]", 1)[0] for r in rows] == models.split(",")
+    tokens = {t.split("[", 1)[1].split("]", 1)[0]: t.split("]: ", 1)[1] for t in lines if t.startswith("tokens ")}
+    plain = "input 200, output 40, total 240"  # the fakes of these APIs report no cached or reasoning tokens
+    assert tokens == {
+        "claude-haiku-4-5": plain, "gpt-4o-mini": plain, "mistral-small-latest": plain,
+        "gemini-2.5-flash": "input 200 (50 cached), output 40 (20 reasoning), total 240",
+        "openai-responses:gpt-5-mini": "input 200 (50 cached), output 40 (20 reasoning), total 240",
+        "bedrock:amazon.nova-lite-v1:0": "input 200 (50 cached), output 40, total 240",
+    }  # fmt: skip
     assert {api_of(r["path"], r["body"])[0] for r in fake.requests} == {
         "anthropic", "chat", "gemini", "bedrock", "responses"
     }  # fmt: skip

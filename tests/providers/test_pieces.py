@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import anyio
 import pytest
 
@@ -131,3 +133,30 @@ def test_a_later_user_message_follows_the_answer_in_both_wire_formats() -> None:
         ("assistant", None),
         ("user", "Hm?"),
     ]
+
+
+def test_bedrock_credentials_are_found_through_botocores_chain_without_a_network_call(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mcptest.providers.bedrock import NO_CREDENTIALS, credentials_missing
+
+    for var in (
+        "AWS_ACCESS_KEY_ID",
+        "AWS_SECRET_ACCESS_KEY",
+        "AWS_SESSION_TOKEN",
+        "AWS_PROFILE",
+        "AWS_DEFAULT_PROFILE",
+    ):
+        monkeypatch.delenv(var, raising=False)
+    files = tmp_path / "credentials"
+    files.write_text("[dev]\naws_access_key_id = AKIAFAKEFAKEFAKE\naws_secret_access_key = not-a-secret\n")
+    monkeypatch.setenv("AWS_SHARED_CREDENTIALS_FILE", str(files))
+    monkeypatch.setenv("AWS_CONFIG_FILE", str(tmp_path / "config"))
+    assert credentials_missing({}) == NO_CREDENTIALS  # no default profile, no variable: refused up front
+    assert credentials_missing({"AWS_PROFILE": "dev"}) is None  # the shared credentials file, through botocore
+    assert "could not be found" in str(credentials_missing({"AWS_PROFILE": "nope"}))
+    assert credentials_missing({"AWS_ACCESS_KEY_ID": "AKIAFAKE", "AWS_SECRET_ACCESS_KEY": "x"}) is None
+    assert credentials_missing({"AWS_BEARER_TOKEN_BEDROCK": "token"}) is None
+    assert credentials_missing({"AWS_EC2_METADATA_DISABLED": "false"}) is None  # asking the instance: opted in
+    (tmp_path / "config").write_text("[default]\ncredential_process = /bin/false\n")
+    assert credentials_missing({}) is None  # a credential_process is the user's program: not run up front

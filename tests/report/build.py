@@ -37,7 +37,15 @@ def agent_runs(name: str, model: str, outcomes: str, line: int = 40) -> list[Tes
             line=line,
             duration_ms=800.0,
             failures=[] if o == "P" else [MISSED],
-            targets={"tool_calls": 1, "tokens.total": 1500, "cost_usd": 0.0042},
+            targets={
+                "tool_calls": 1,
+                "tokens.total": 1500,
+                "tokens.input": 1200,
+                "tokens.output": 300,
+                "tokens.cached": 400,
+                "tokens.reasoning": 120,
+                "cost_usd": 0.0042,
+            },
         )  # fmt: skip
         for i, o in enumerate(outcomes, 1)
     ]

@@ -13,7 +13,7 @@ from mcptest.checks.conformance.messages import SCHEMA_VERSIONS
 from mcptest.checks.conformance.rules import BY_ID, KNOWN_VERSIONS
 
 if TYPE_CHECKING:
-    from mcptest.records.report import Report
+    from mcptest.records.report import Report, TestResult
 
 FAIL_ON = ("must", "should")
 Status = Literal["pass", "fail", "skip", "expected", "stale"]
@@ -52,6 +52,17 @@ class ConformanceReport:
     duration_s: float
     notes: list[str] = field(default_factory=list)
     stderr: str = ""
+    others: list[ConformanceReport] = field(default_factory=list)
+    """The other protocol versions checked in the same run (each its own report; none of their own `others`)."""
+
+    @property
+    def spoken(self) -> bool:
+        """The server negotiated the version offered (an older version's run stops at once when it did not)."""
+        return self.protocol_version == self.offered_version
+
+    def every_version(self) -> list[ConformanceReport]:
+        """This report, then the other versions' (newest first)."""
+        return [self, *self.others]
 
     @property
     def spec_version(self) -> str:
@@ -79,12 +90,16 @@ class ConformanceReport:
         return "all MUSTs pass" if "SHOULD" in failing else "all MUSTs and SHOULDs pass"
 
     def failed(self, fail_on: str = "must") -> bool:
+        """A failure at `fail_on` (or a stale baseline entry) under any version checked."""
         levels = ("MUST", "SHOULD") if fail_on == "should" else ("MUST",)
-        return any(o.status == "stale" or (o.status == "fail" and o.level in levels) for o in self.outcomes)
+        return any(
+            o.status == "stale" or (o.status == "fail" and o.level in levels)
+            for report in self.every_version()
+            for o in report.outcomes
+        )
 
-    def to_json(self, fail_on: str = "must") -> dict[str, Any]:
-        """The `--json` form, built through its model so it always matches `schema/conformance.v1.json`."""
-        checks = [
+    def _checks(self) -> list[CheckJson]:
+        return [
             CheckJson(
                 id=o.id,
                 level=o.level,  # type: ignore[arg-type]
@@ -95,6 +110,23 @@ class ConformanceReport:
                 evidence=o.evidence,
             )
             for o in self.outcomes
+        ]
+
+    def to_json(self, fail_on: str = "must") -> dict[str, Any]:
+        """The `--json` form, built through its model so it always matches `schema/conformance.v1.json`."""
+        others = [
+            VersionJson(
+                offered_version=r.offered_version,
+                protocol_version=r.protocol_version,
+                spoken=r.spoken,
+                ok=not r.failed(fail_on),
+                tier=r.tier() if r.spoken else None,
+                counts=Counts.model_validate(r.counts()),
+                duration_s=round(r.duration_s, 3),
+                notes=r.notes,
+                checks=r._checks(),
+            )
+            for r in self.others
         ]
         model = ConformanceJson(
             ok=not self.failed(fail_on),
@@ -109,7 +141,8 @@ class ConformanceReport:
             counts=Counts.model_validate(self.counts()),
             duration_s=round(self.duration_s, 3),
             notes=self.notes,
-            checks=checks,
+            checks=self._checks(),
+            other_versions=others,
         )
         return model.model_dump(mode="json", by_alias=True)
 
@@ -147,8 +180,28 @@ class Counts(BaseModel):
     stale: int
 
 
+class VersionJson(BaseModel):
+    """Another protocol version checked in the same run, with its own verdicts."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    offered_version: str = Field(description="The protocol version offered in this connection's `initialize`.")
+    protocol_version: str | None = Field(description="The version the server answered (null: no valid answer).")
+    spoken: bool = Field(
+        description="The server negotiated the version offered; when false, no check ran under it (`checks` is empty)."
+    )
+    ok: bool = Field(description="No failure at `fail_on` and no stale baseline entry under this version.")
+    tier: Tier | None = Field(description="This version's tier (null when the server does not speak it).")
+    counts: Counts
+    duration_s: float
+    notes: list[str]
+    checks: list[CheckJson]
+
+
 class ConformanceJson(BaseModel):
-    """The `mcptest conformance --json` report: one server, one transport, one negotiated protocol version."""
+    """The `mcptest conformance --json` report: one server, one transport; its checks are those of the newest version
+    offered (or the one `--protocol-version` names), the other versions checked in the same run follow in
+    `other_versions`."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -156,7 +209,9 @@ class ConformanceJson(BaseModel):
     ok: bool = Field(description="No failure at `fail_on` and no stale baseline entry (exit 0).")
     fail_on: Literal["must", "should"]
     server: str = Field(description="The server's name (the suite's key, or `command`/`url`).")
-    transport: Literal["stdio", "http"]
+    transport: Literal["stdio", "http", "sse"] = Field(
+        description="`stdio`, `http` (Streamable HTTP) or `sse` (the legacy HTTP+SSE transport)."
+    )
     offered_version: str = Field(description="The protocol version mcptest offered in `initialize`.")
     protocol_version: str | None = Field(description="The version the server answered (null: no valid answer).")
     schema_versions: list[str] = Field(description="The protocol versions whose official JSON Schema ships.")
@@ -166,6 +221,11 @@ class ConformanceJson(BaseModel):
     duration_s: float = Field(description="Wall time of the run, server start-up included.")
     notes: list[str] = Field(description="What limited the run (e.g. OAuth not applied).")
     checks: list[CheckJson]
+    other_versions: list[VersionJson] = Field(
+        default_factory=list,
+        description="The other protocol versions checked in the same run (every version mcptest ships unless "
+        "`--protocol-version` names one), newest first; `ok` above covers them too.",
+    )
 
 
 def as_run_report(report: ConformanceReport, file: str, fail_on: str = "must") -> Report:
@@ -177,8 +237,26 @@ def as_run_report(report: ConformanceReport, file: str, fail_on: str = "must") -
     from datetime import UTC, datetime, timedelta
 
     from mcptest import __version__
+    from mcptest.records.report import Report, summarize
+
+    rows: list[TestResult] = []
+    for version in report.every_version():
+        rows += _rows(version, file, fail_on, "" if version is report else f" ({version.offered_version})")
+    started = datetime.now(UTC) - timedelta(seconds=report.duration_s)
+    return Report(
+        mcptest_version=__version__,
+        suite=file,
+        started_at=started.isoformat(),
+        duration_ms=round(report.duration_s * 1000, 3),
+        results=rows,
+        summary=summarize(rows),
+    )
+
+
+def _rows(report: ConformanceReport, file: str, fail_on: str, suffix: str) -> list[TestResult]:
+    """One version's checks as run rows (named `<id><suffix>`)."""
     from mcptest.expect.failure import AssertionFailure
-    from mcptest.records.report import Report, Status, TestResult, summarize
+    from mcptest.records.report import Status, TestResult
 
     rows: list[TestResult] = []
     per_check = report.duration_s * 1000 / max(len(report.outcomes), 1)
@@ -203,7 +281,7 @@ def as_run_report(report: ConformanceReport, file: str, fail_on: str = "must") -
         status = Status.SKIPPED if o.status == "skip" else Status.FAILED if failures else Status.PASSED
         rows.append(
             TestResult(
-                name=o.id,
+                name=o.id + suffix,
                 kind="conformance",
                 server=report.server,
                 file=file,
@@ -215,15 +293,7 @@ def as_run_report(report: ConformanceReport, file: str, fail_on: str = "must") -
                 quarantined=excused,
             )
         )
-    started = datetime.now(UTC) - timedelta(seconds=report.duration_s)
-    return Report(
-        mcptest_version=__version__,
-        suite=file,
-        started_at=started.isoformat(),
-        duration_ms=round(report.duration_s * 1000, 3),
-        results=rows,
-        summary=summarize(rows),
-    )
+    return rows
 
 
 def conformance_sarif(report: ConformanceReport, uri: str | None = None) -> str:
@@ -232,18 +302,19 @@ def conformance_sarif(report: ConformanceReport, uri: str | None = None) -> str:
     carries an external suppression; the rule's help URI is its spec section."""
     from mcptest.checks.sarif import rule_descriptor, sarif_log, sarif_result, tool_driver
 
-    shown = [o for o in report.outcomes if o.status in ("fail", "expected", "stale")]
-    ids = list(dict.fromkeys(o.id for o in shown))
+    shown = [(r, o) for r in report.every_version() for o in r.outcomes if o.status in ("fail", "expected", "stale")]
+    ids = list(dict.fromkeys(o.id for _, o in shown))
     index = {check_id: i for i, check_id in enumerate(ids)}
     results = []
-    for o in shown:
+    for r, o in shown:
         level = "error" if o.level == "MUST" or o.status == "stale" else "warning"
-        result = sarif_result(f"conformance/{o.id}", f"{report.server}: {o.message}", uri, None, level)
+        where = f"{report.server} ({r.spec_version})" if report.others else report.server
+        result = sarif_result(f"conformance/{o.id}", f"{where}: {o.message}", uri, None, level)
         result["ruleIndex"] = index[o.id]
         result.setdefault("locations", [{}])[0]["logicalLocations"] = [
             {"name": o.id, "fullyQualifiedName": f"{report.server}/{o.id}", "kind": "member"}
         ]
-        result["properties"] = {"evidence": o.evidence, "transport": report.transport}
+        result["properties"] = {"evidence": o.evidence, "transport": report.transport, "protocol": r.spec_version}
         if o.status == "expected":
             result["suppressions"] = [{"kind": "external", "justification": "listed in --expected-failures"}]
         results.append(result)

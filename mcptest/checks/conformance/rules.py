@@ -47,7 +47,7 @@ class Check:
     title: str
     judge: Callable[[Transcript], Verdict]
     transport: str = "any"
-    """`any`, or `stdio`/`http` for a check of one transport only."""
+    """`any`, or the transports the check is of, joined by `+` (`stdio`, `http`, `stdio+sse`)."""
     since: str = ""
     """The first protocol version whose text has the rule (empty: every version); skipped on older ones."""
 
@@ -124,7 +124,11 @@ def version_negotiation(t: Transcript) -> Verdict:
 def unsupported_version(t: Transcript) -> Verdict:
     ex = t.get("initialize:unsupported-version")
     if ex is None:
-        return skip("not probed") if not t.exited else fail(f"not probed ({t.exited})")
+        return (
+            skip("probed once per server, in the newest version's run")
+            if not t.exited
+            else fail(f"not probed ({t.exited})")
+        )
     if ex.problem:
         return fail(f"initialize offering {UNSUPPORTED_VERSION}: {ex.problem}", ex)
     if ex.error is not None or (ex.status is not None and ex.status >= 400):
@@ -933,7 +937,7 @@ CHECKS: tuple[Check, ...] = (
         "basic#notifications",
         "notifications get no response",
         notifications_unanswered,
-        "stdio",
+        "stdio+sse",
     ),
     Check("jsonrpc-unknown-method", "MUST", "basic#responses", "an unknown method gets error -32601", unknown_method),
     Check(
@@ -1232,8 +1236,8 @@ def judge(t: Transcript) -> list[tuple[Check, Verdict]]:
     """Every check's verdict on one transcript (a check of the other transport skipped)."""
     out = []
     for check in CHECKS:
-        if check.transport not in ("any", t.transport):
-            out.append((check, skip(f"{check.transport} only")))
+        if check.transport != "any" and t.transport not in check.transport.split("+"):
+            out.append((check, skip(f"{check.transport.replace('+', ' and ')} only")))
             continue
         if check.since and _version(t) < check.since:
             out.append((check, skip(f"not in protocol {_version(t)} (since {check.since})")))
