@@ -27,57 +27,36 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.tool_suite import ROOT, write_suite  # noqa: E402
+from tests.otel.otlp_build import child, request, span, tool  # noqa: E402
 
 TRACES = 10_000
 REPEATS = 5
-T0 = 1_700_000_000_000_000_000
 
 
-def _a(key: str, value: object) -> dict[str, object]:
-    if isinstance(value, int):
-        return {"key": key, "value": {"intValue": str(value)}}
-    return {"key": key, "value": {"stringValue": value}}
-
-
-def _span(trace: int, sid: int, parent: int | None, name: str, attrs: list[dict[str, object]], at: int) -> str:
-    parent_id = f',"parentSpanId":"{parent:016x}"' if parent else ""
-    return (
-        f'{{"traceId":"{trace:032x}","spanId":"{sid:016x}"{parent_id},"name":"{name}","kind":3,'
-        f'"startTimeUnixNano":"{T0 + at * 1000}","endTimeUnixNano":"{T0 + at * 1000 + 900}",'
-        f'"attributes":{json.dumps(attrs)}}}'
-    )
-
-
-def run_spans(trace: int) -> list[str]:
-    """20 spans of one agent run."""
-    spans = [_span(trace, 1, None, "invoke_agent bot", [_a("gen_ai.operation.name", "invoke_agent")], 0)]
-    chat = [_a("gen_ai.operation.name", "chat"), _a("gen_ai.request.model", "gpt-4o")]
+def run_spans(trace: int) -> list[dict[str, object]]:
+    """20 spans of one agent run: invoke_agent, 4 chat spans, 15 execute_tool spans."""
+    spans = [span(trace, 1, "invoke_agent bot", {"gen_ai.operation.name": "invoke_agent"}, start=0, end=100)]
+    chat = {"gen_ai.operation.name": "chat", "gen_ai.request.model": "gpt-4o"}
     for k in range(4):
-        usage = [_a("gen_ai.usage.input_tokens", 1000 + k), _a("gen_ai.usage.output_tokens", 50)]
-        spans.append(_span(trace, 2 + k, 1, "chat gpt-4o", chat + usage, 1 + k))
+        usage = {"gen_ai.usage.input_tokens": 1000 + k, "gen_ai.usage.output_tokens": 50}
+        spans.append(child(trace, 2 + k, "chat gpt-4o", chat | usage, 1 + k))
     for k in range(15):
-        attrs = [
-            _a("gen_ai.operation.name", "execute_tool"),
-            _a("gen_ai.tool.name", f"tool_{k % 5}"),
-            _a("gen_ai.tool.call.arguments", json.dumps({"query": f"q{k}", "limit": k})),
-            _a("gen_ai.tool.call.result", f"result {k} of run {trace}"),
-        ]
-        spans.append(_span(trace, 10 + k, 1, f"execute_tool tool_{k % 5}", attrs, 10 + k))
+        args = json.dumps({"query": f"q{k}", "limit": k})
+        spans.append(tool(trace, 10 + k, f"tool_{k % 5}", args, f"result {k} of run {trace}", 10 + k))
     return spans
 
 
-def line(spans: list[str]) -> str:
-    return (
-        '{"resourceSpans":[{"resource":{},"scopeSpans":[{"scope":{"name":"b"},"spans":[' + ",".join(spans) + "]}]}]}\n"
-    )
+def line(spans: list[dict[str, object]]) -> str:
+    """One ExportTraceServiceRequest line, compact, as the collector's file exporter writes it."""
+    return json.dumps(request(spans, "b"), separators=(",", ":")) + "\n"
 
 
 def write_runs(path: Path, traces: int, padding: int = 0) -> None:
-    body = "x" * 2048
+    body = {"http.request.body": "x" * 2048}
     with path.open("w") as f:
         for t in range(1, traces + 1):
             spans = run_spans(t)
-            spans += [_span(t, 100 + p, 1, "HTTP GET", [_a("http.request.body", body)], 30 + p) for p in range(padding)]
+            spans += [child(t, 100 + p, "HTTP GET", body, 30 + p) for p in range(padding)]
             f.write(line(spans))
 
 

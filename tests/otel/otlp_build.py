@@ -51,132 +51,66 @@ def request(spans: list[dict[str, Any]], service: str = "agent") -> dict[str, An
     }
 
 
+def child(trace: int, sid: int, name: str, attrs: dict[str, Any], start: int, *, error: bool = False) -> dict[str, Any]:
+    """A span under the run's root span (id 1), lasting 9 ms from `start`."""
+    return span(trace, sid, name, attrs, parent=1, start=start, end=start + 9, error=error)
+
+
+def tool(trace: int, sid: int, name: str, args: Any, result: Any, start: int, **extra: Any) -> dict[str, Any]:
+    """A GenAI `execute_tool` span of tool `name` under the root, with its arguments and result."""
+    attrs = {
+        "gen_ai.operation.name": "execute_tool",
+        "gen_ai.tool.name": name,
+        "gen_ai.tool.call.arguments": args,
+        "gen_ai.tool.call.result": result,
+        **extra,
+    }
+    return child(trace, sid, f"execute_tool {name}", attrs, start, error="error.type" in extra)
+
+
 def genai_run(trace: int, *, conversation: str | None = None, fail_second: bool = False) -> list[dict[str, Any]]:
     """A GenAI-convention agent run: invoke_agent, two chat calls, two execute_tool calls (the second may fail)."""
     conv = {"gen_ai.conversation.id": conversation} if conversation else {}
     agent = {"gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "weather-bot", **conv}
     chat = {"gen_ai.operation.name": "chat", "gen_ai.provider.name": "openai", "gen_ai.request.model": "gpt-4o"}
+
+    def said(role: str, text: str) -> list[dict[str, Any]]:
+        return [{"role": role, "parts": [{"type": "text", "content": text}]}]
+
+    asked = {"gen_ai.usage.input_tokens": 100, "gen_ai.usage.output_tokens": 20}
+    answered = {"gen_ai.usage.input_tokens": 150, "gen_ai.usage.output_tokens": 30}
+    failed = {"error.type": "tool_error"} if fail_second else {}
     return [
         span(trace, 1, "invoke_agent weather-bot", agent, start=0, end=100),
-        span(
-            trace,
-            2,
-            "chat gpt-4o",
-            {
-                **chat,
-                "gen_ai.usage.input_tokens": 100,
-                "gen_ai.usage.output_tokens": 20,
-                "gen_ai.input.messages": [
-                    {"role": "user", "parts": [{"type": "text", "content": "Weather in Paris?"}]}
-                ],
-            },
-            parent=1,
-            start=1,
-            end=10,
-        ),  # fmt: skip
-        span(
-            trace,
-            3,
-            "execute_tool get_weather",
-            {
-                "gen_ai.operation.name": "execute_tool",
-                "gen_ai.tool.name": "get_weather",
-                "gen_ai.tool.call.arguments": {"city": "Paris"},
-                "gen_ai.tool.call.result": "18C sunny",
-            },
-            parent=1,
-            start=11,
-            end=20,
-        ),  # fmt: skip
-        span(
-            trace,
-            4,
-            "execute_tool get_forecast",
-            {
-                "gen_ai.operation.name": "execute_tool",
-                "gen_ai.tool.name": "get_forecast",
-                "gen_ai.tool.call.arguments": {"city": "Paris", "days": 2},
-                "gen_ai.tool.call.result": "boom",
-                **({"error.type": "tool_error"} if fail_second else {}),
-            },
-            parent=1,
-            start=21,
-            end=30,
-            error=fail_second,
-        ),  # fmt: skip
-        span(
+        child(
+            trace, 2, "chat gpt-4o", {**chat, **asked, "gen_ai.input.messages": said("user", "Weather in Paris?")}, 1
+        ),
+        tool(trace, 3, "get_weather", {"city": "Paris"}, "18C sunny", 11),
+        tool(trace, 4, "get_forecast", {"city": "Paris", "days": 2}, "boom", 21, **failed),
+        child(
             trace,
             5,
             "chat gpt-4o",
-            {
-                **chat,
-                "gen_ai.usage.input_tokens": 150,
-                "gen_ai.usage.output_tokens": 30,
-                "gen_ai.output.messages": [
-                    {"role": "assistant", "parts": [{"type": "text", "content": "Sunny, 18C."}]}
-                ],
-            },
-            parent=1,
-            start=31,
-            end=40,
-        ),  # fmt: skip
+            {**chat, **answered, "gen_ai.output.messages": said("assistant", "Sunny, 18C.")},
+            31,
+        ),
     ]
 
 
 def openinference_run(trace: int) -> list[dict[str, Any]]:
     """An OpenInference agent run: AGENT, LLM with token counts, TOOL with input.value/output.value."""
+    agent = {"openinference.span.kind": "AGENT", "input.value": "Find the Q3 report", "output.value": "Saved."}
+    llm = {"openinference.span.kind": "LLM", "llm.model_name": "gpt-4o-mini", "llm.token_count.prompt": 50}
+    llm |= {"llm.token_count.completion": 5, "llm.token_count.total": 55}
+
+    def oi_tool(name: str, args: str, result: str) -> dict[str, Any]:
+        return {"openinference.span.kind": "TOOL", "tool.name": name, "input.value": args, "output.value": result}
+
     return [
-        span(
-            trace,
-            1,
-            "agent",
-            {"openinference.span.kind": "AGENT", "input.value": "Find the Q3 report", "output.value": "Saved."},
-            start=0,
-            end=100,
-        ),  # fmt: skip
-        span(
-            trace,
-            2,
-            "ChatCompletion",
-            {
-                "openinference.span.kind": "LLM",
-                "llm.model_name": "gpt-4o-mini",
-                "llm.token_count.prompt": 50,
-                "llm.token_count.completion": 5,
-                "llm.token_count.total": 55,
-            },
-            parent=1,
-            start=1,
-            end=10,
-        ),  # fmt: skip
-        span(
-            trace,
-            3,
-            "search",
-            {
-                "openinference.span.kind": "TOOL",
-                "tool.name": "search",
-                "input.value": '{"query": "Q3"}',
-                "output.value": "q3.pdf",
-            },
-            parent=1,
-            start=11,
-            end=20,
-        ),  # fmt: skip
-        span(
-            trace,
-            4,
-            "save_note",
-            {
-                "openinference.span.kind": "TOOL",
-                "tool.name": "save_note",
-                "input.value": '{"text": "Q3"}',
-                "output.value": "ok",
-            },
-            parent=1,
-            start=21,
-            end=30,
-        ),  # fmt: skip
+        span(trace, 1, "agent", agent, start=0, end=100),
+        child(trace, 2, "ChatCompletion", llm, 1),
+        child(trace, 3, "search", oi_tool("search", '{"query": "Q3"}', "q3.pdf"), 11),
+        child(trace, 4, "save_note", oi_tool("save_note", '{"text": "Q3"}', "ok"), 21),
     ]
 
 
