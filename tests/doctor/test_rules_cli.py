@@ -26,11 +26,13 @@ def test_rules_code_prints_the_whole_documentation(capsys: pytest.CaptureFixture
 
 def test_rules_json_carries_docs_and_smells(capsys: pytest.CaptureFixture[str]) -> None:
     rows = cli(capsys, "rules", "--json").json()
-    assert [(r["code"], r["smell"]) for r in rows][11:16] == [
+    assert [(r["code"], r["smell"]) for r in rows][11:18] == [
         ("DESC-012", "missing_annotations"),
         ("DESC-013", "brittle"),
         ("DESC-014", "brittle"),
         ("DESC-015", "invalid_annotation"),
+        ("DESC-016", "invalid_annotation"),
+        ("DESC-017", "brittle"),
         ("SCH-001", None),
     ]
     assert all(r["docs"].startswith(r["summary"]) for r in rows)
@@ -48,11 +50,16 @@ def test_an_unknown_rule_exits_2_with_a_suggestion(capsys: pytest.CaptureFixture
 def test_the_pedantic_tier_is_shown_in_the_list_the_documentation_and_json(capsys: pytest.CaptureFixture[str]) -> None:
     lines = cli(capsys, "rules", "--no-color").stdout.splitlines()
     assert lines[7].split()[:3] == ["DESC-008", "warning", "pedantic"]
-    assert [line.split()[0] for line in lines[: len(RULES)] if "pedantic" in line] == ["DESC-008", "SCH-010"]
+    assert [line.split()[0] for line in lines[: len(RULES)] if "pedantic" in line] == [
+        "DESC-008",
+        "DESC-016",
+        "SCH-010",
+        "SCH-012",
+    ]
     doc = cli(capsys, "rules", "DESC-008", "--no-color").stdout
     assert doc.startswith(
         "DESC-008 inverted-information-density (warning, smell: verbose, pedantic: off by default, "
         "on with --strict or --select DESC-008)\n"
     )
     rows = cli(capsys, "rules", "--json").json()
-    assert [r["code"] for r in rows if r["tier"] == "pedantic"] == ["DESC-008", "SCH-010"]
+    assert [r["code"] for r in rows if r["tier"] == "pedantic"] == ["DESC-008", "DESC-016", "SCH-010", "SCH-012"]

@@ -74,7 +74,7 @@ def test_the_labelled_halves_are_the_recorded_random_split() -> None:
 SEEN_HALVES_FLOORS = {
     "tuning": (0.92, 0.94),
     "held_out": (0.97, 0.95),
-    "held_out_2": (0.92, 0.97),
+    "held_out_2": (0.92, 0.96),
     "held_out_3": (0.84, 0.84),
     "held_out_4": (0.76, 0.90),
 }
@@ -86,7 +86,9 @@ once: a floor against regressions, not a goal (the goal is 90%). The fourth roun
 classes (held_out_3 84.5% / 84.1%, held_out_2 92.5% / 97.1%) and measured held_out_4 (mapbox and three servers
 labelled by hand before the lint ran on them) at 76.1% / 90.9%. Its DESC-006 change (an argument the tool's prose
 names in quotes or backticks is documented there) costs the first held-out half three labels written before that
-principle (firecrawl's "Pass the `searchId` returned by ..."): 96.7% -> 95.4% recall."""
+principle (firecrawl's "Pass the `searchId` returned by ..."): 96.7% -> 95.4% recall. The fourth round's new rules
+added true labels: DESC-017 (default) 7 (tuning 94.4%, held_out 95.5%), DESC-016 (pedantic) one on held_out_2
+(96.9% with the default rules, 97.1% with --strict)."""
 
 
 @pytest.mark.parametrize("group", sorted(SEEN_HALVES_FLOORS))

@@ -14,15 +14,16 @@ def codes(select: list[str] = [], ignore: list[str] = []) -> list[str]:  # noqa:
 
 
 def test_no_flags_select_every_rule_but_the_pedantic_tier() -> None:
-    assert len(codes()) == 24 and "DESC-008" not in codes()
-    assert len(select_rules(strict=True)) == 26  # the pedantic tier: DESC-008 and SCH-010
+    assert len(codes()) == 25 and "DESC-008" not in codes()
+    assert len(select_rules(strict=True)) == 29  # the pedantic tier: DESC-008, DESC-016, SCH-010, SCH-012
 
 
 def test_a_pedantic_rule_joins_by_its_exact_code_or_strict_never_by_a_prefix() -> None:
     assert "DESC-008" not in codes(["DESC"]) and "DESC-008" not in codes(["DESC-00"])
     assert codes(["DESC-008"]) == ["DESC-008"]
     assert "DESC-008" in [r.code for r in select_rules(["DESC"], strict=True)]
-    assert [r.code for r in select_rules([], ["DESC-008", "SCH-010"], strict=True)] == codes()
+    pedantic = ["DESC-008", "DESC-016", "SCH-010", "SCH-012"]
+    assert [r.code for r in select_rules([], pedantic, strict=True)] == codes()
     assert "SCH-010" not in codes(["SCH"]) and codes(["SCH-010"]) == ["SCH-010"]
 
 
@@ -46,6 +47,7 @@ def test_prefixes_codes_and_comma_lists_combine() -> None:
         "DESC-013",
         "DESC-014",
         "DESC-015",
+        "DESC-017",
         "SCH-003",
     ]
     assert codes(["DESC-001,DESC-003"], ["DESC-003"]) == ["DESC-001"]

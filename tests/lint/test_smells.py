@@ -33,11 +33,11 @@ def test_the_mapping_is_the_documented_one() -> None:
         "underspecified": ("DESC-001", "DESC-006", "DESC-007"),
         "verbose": ("DESC-002", "DESC-008"),
         "uninformative": ("DESC-003", "DESC-004"),
-        "brittle": ("DESC-005", "DESC-013", "DESC-014"),
+        "brittle": ("DESC-005", "DESC-013", "DESC-014", "DESC-017"),
         "missing_examples": ("DESC-009",),
         "missing_return_format": ("DESC-010",),
         "missing_annotations": ("DESC-012",),
-        "invalid_annotation": ("DESC-011", "DESC-015"),
+        "invalid_annotation": ("DESC-011", "DESC-015", "DESC-016"),
     }
 
 

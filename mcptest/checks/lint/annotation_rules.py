@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from mcptest.checks.findings import Hit, pointer
@@ -78,3 +79,51 @@ def desc_015_invalid_task_support(tool: Tool) -> Iterator[Hit]:
             "Use taskSupport: forbidden, optional or required (lower case).",
             pointer("execution", "taskSupport"),
         )
+
+
+_DESTRUCTIVE_VERBS = frozenset(
+    "delete remove drop purge destroy erase wipe truncate kill terminate uninstall".split()  # noqa: SIM905
+)
+"""A tool name's first word that says the call destroys something."""
+_READ_VERBS = frozenset(
+    "get list read search find fetch show view describe query lookup count inspect retrieve browse".split()  # noqa: SIM905
+)
+"""A tool name's first word that says the call only reads."""
+
+
+def desc_016_annotations_contradict_name(tool: Tool) -> Iterator[Hit]:
+    """An annotation hint contradicts itself or what the tool's name says the call does.
+
+    What it flags: `readOnlyHint: true` together with `destructiveHint: true` (a read cannot destroy); a tool whose
+    name starts with a destroying verb (delete, remove, drop, purge, destroy, erase, wipe, truncate, kill,
+    terminate, uninstall) annotated `readOnlyHint: true` or `destructiveHint: false`; and one whose name starts
+    with a reading verb (get, list, read, search, find, fetch, show, view, describe, query, lookup, count,
+    inspect, retrieve, browse) annotated `destructiveHint: true` without `readOnlyHint: true`. Only explicit
+    hints are judged: a missing one is DESC-012's finding, and a name whose first word is a prefix (`hubspot-...`)
+    is left alone. It is pedantic (off by default) until its precision is measured on servers it was not written
+    against.
+    Worth acting on: always; one of the two is wrong, and a client believes the hint.
+    Why it matters: clients skip the confirmation for a read-only or non-destructive call; a delete marked so runs
+    unasked, and a read marked destructive makes the user confirm every lookup.
+    Example: `{"name": "find_flaky_tests", "annotations": {"destructiveHint": true}}`
+    Fix: `"annotations": {"readOnlyHint": true}` (or rename the tool if it really destroys).
+    """
+    annotations = tool.annotations or {}
+    read_only, destructive = annotations.get("readOnlyHint"), annotations.get("destructiveHint")
+    verb = _first_word(tool.name)
+    if read_only is True and destructive is True:
+        problem, at = "readOnlyHint and destructiveHint are both true", "destructiveHint"
+    elif verb in _DESTRUCTIVE_VERBS and read_only is True:
+        problem, at = f"a '{verb}' tool is annotated readOnlyHint: true", "readOnlyHint"
+    elif verb in _DESTRUCTIVE_VERBS and destructive is False and read_only is not True:
+        problem, at = f"a '{verb}' tool is annotated destructiveHint: false", "destructiveHint"
+    elif verb in _READ_VERBS and destructive is True and read_only is not True:
+        problem, at = f"a '{verb}' tool is annotated destructiveHint: true", "destructiveHint"
+    else:
+        return
+    yield Hit(problem, "Make the hints say what the call does.", pointer("annotations", at))
+
+
+def _first_word(name: str) -> str:
+    match = re.match(r"[A-Za-z][a-z]*", name.replace("-", "_"))
+    return match.group(0).lower() if match else ""

@@ -103,3 +103,36 @@ def _hidden(prop: Prop, options: list[dict[str, Any]]) -> str | None:
         if "string" in types and not prop.top_level and values and not any(k in branch for k in _VALUE_SET_BOUNDS):
             return f"string | null whose values ({', '.join(values)}) are only in the description"
     return None
+
+
+_DESTRUCTIVE_SWITCH = frozenset(
+    "delete remove clear purge wipe overwrite force drop destroy replace prune reset archive archived".split()  # noqa: SIM905
+)
+"""A boolean argument's first word that names a destroying effect (`clear_existing`, `overwrite`, `archived`)."""
+
+
+def sch_012_destructive_default(tool: Tool) -> Iterator[Hit]:
+    """A boolean that switches on a destroying effect defaults to true.
+
+    What it flags: a top-level boolean argument with `"default": true` whose name's first word names a destroying
+    effect: delete, remove, clear, purge, wipe, overwrite, force, drop, destroy, replace, prune, reset, archive(d)
+    (`clear_existing`, `overwrite`, `archived`). It is pedantic (off by default) until its precision is measured on
+    servers it was not written against.
+    Worth acting on: when a plain call (the agent sends only what it must) destroys something the user did not ask
+    to lose; the safe default is false, and the destructive call says so.
+    Why it matters: an agent leaves optional arguments out; with this default, a rebuild wipes the index and an
+    update archives the record, while the tool may even be annotated non-destructive.
+    Example: `"clear_existing": {"type": "boolean", "default": true, "description": "If true, clear the index first"}`
+    Fix: `"default": false` (and `destructiveHint: true` on the tool if the effect stays).
+    """
+    props = tool.input_schema.get("properties")
+    for name, schema in props.items() if isinstance(props, dict) else ():
+        if not isinstance(schema, dict) or schema.get("default") is not True or "boolean" not in types_of(schema):
+            continue
+        first = (re.findall(r"[a-z]+", re.sub(r"([a-z])([A-Z])", r"\1 \2", name).lower()) or [""])[0]
+        if first in _DESTRUCTIVE_SWITCH:
+            yield Hit(
+                f"'{name}' defaults to true: a call that leaves it out gets the destructive effect",
+                "Default it to false; the call that wants the effect sets it.",
+                pointer("inputSchema", "properties", name),
+            )

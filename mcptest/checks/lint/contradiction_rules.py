@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import Any
 
 from mcptest.checks.findings import Hit, pointer
@@ -68,6 +69,15 @@ def _claimed_sets(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
             yield span, values
 
 
+@lru_cache(maxsize=256)
+def _sentence_sets(description: str) -> tuple[tuple[str, tuple[int, int], list[str]], ...]:
+    """Each value set the tool description's sentences spell out, with its sentence: read once per tool, however
+    many enum arguments ask."""
+    return tuple(
+        (sentence, span, values) for sentence in sentences(description) for span, values in _claimed_sets(sentence)
+    )
+
+
 def _outside(values: list[str], allowed: list[Any]) -> list[str]:
     """The values the enum lacks, when the set also names one it has (else it is about something else)."""
     known = {str(v).lower() for v in allowed}
@@ -116,9 +126,9 @@ def _value_hits(tool: Tool, prop: Prop, names: set[str], at: str, own: str) -> I
         return
     said = [(at, values) for _, values in _claimed_sets(own)]
     if prop.top_level:
-        for sentence in sentences(tool.description):
-            mine = [v for span, v in _claimed_sets(sentence) if nearest_name(sentence, span, names) == prop.name]
-            said += [(pointer("description"), values) for values in mine]
+        for sentence, span, values in _sentence_sets(tool.description):
+            if nearest_name(sentence, span, names) == prop.name:
+                said.append((pointer("description"), values))
     extra: dict[str, list[str]] = {}
     for where, values in said:
         extra.setdefault(where, [])

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from mcptest.checks.findings import Hit, pointer
+from mcptest.checks.lint.shapes import properties
 from mcptest.checks.lint.text import (
     LONG_CHARS,
     SHORT_CHARS,
@@ -128,5 +130,41 @@ def desc_010_missing_return_format(tool: Tool) -> Iterator[Hit]:
         yield Hit(
             "description never says what the tool returns, and there is no outputSchema",
             "Add 'Returns ...' describing the result's shape, or declare an outputSchema.",
+            _AT,
+        )
+
+
+_ARGS_HEADING = re.compile(r"^[ \t]*(?:Args|Arguments|Parameters|Params)[ \t]*:[ \t]*$", re.MULTILINE)
+_ARGS_END = re.compile(r"\n[ \t]*\n|^[ \t]*(?:Returns?|Raises|Yields?|Examples?|Notes?)[ \t]*:", re.MULTILINE)
+_ARG_LINE = re.compile(r"^[ \t]+[-*]?[ \t]*`?([A-Za-z_][A-Za-z0-9_]*)`?[ \t]*(?:\([^)\n]*\))?[ \t]*:", re.MULTILINE)
+
+
+def desc_017_documented_argument_absent(tool: Tool) -> Iterator[Hit]:
+    """The description documents an argument the input schema does not have.
+
+    What it flags: a description with a docstring-style argument section (a line `Args:`, `Arguments:`,
+    `Parameters:` or `Params:`, then indented `name: ...` or `name (type): ...` lines, up to a blank line or a
+    Returns, Raises or Example heading) that lists a name no property of the input schema has, at any depth.
+    The usual cause is a framework parameter the server fills in itself (FastMCP's `ctx: Context`) whose
+    docstring line went out with the tool. Nothing else in the description is read: an argument of another tool
+    named in the prose ("set isochrone_tool `polygons=true`") is not a claim about this one.
+    Worth acting on: always; the line describes nothing the agent can send.
+    Why it matters: the agent reads the description as the call's contract; it sends `ctx` (rejected by a closed
+    schema, dropped by an open one) or wonders what it was meant to pass.
+    Example: a `search(query, max_results)` tool whose description says "Args:\\n    query: ...\\n    ctx: MCP
+    context for logging"
+    Fix: drop the line from the description (or expose the argument, if the agent should set it).
+    """
+    heading = _ARGS_HEADING.search(tool.description)
+    if heading is None:
+        return
+    section = _ARGS_END.split(tool.description[heading.end() :], maxsplit=1)[0]
+    known = {prop.name for prop in properties(tool.input_schema)}
+    absent = [name for name in dict.fromkeys(_ARG_LINE.findall(section)) if name not in known]
+    if absent:
+        names = ", ".join(f"'{n}'" for n in absent)
+        yield Hit(
+            f"the description documents {names}, which the input schema does not have",
+            "Drop the line, or add the argument to the schema.",
             _AT,
         )

@@ -32,6 +32,8 @@ RULES: tuple[Rule, ...] = (
     Rule("DESC-013", S.WARNING, arg.desc_013_enum_in_prose),
     Rule("DESC-014", S.CRITICAL, con_desc.desc_014_description_contradicts_schema),
     Rule("DESC-015", S.WARNING, ann.desc_015_invalid_task_support),
+    Rule("DESC-016", S.WARNING, ann.desc_016_annotations_contradict_name, pedantic=True),
+    Rule("DESC-017", S.WARNING, desc.desc_017_documented_argument_absent),
     Rule("SCH-001", S.WARNING, sch.sch_001_no_required_list),
     Rule("SCH-002", S.WARNING, sch.sch_002_additional_properties_open),
     Rule("SCH-003", S.CRITICAL, sch.sch_003_untyped_property),
@@ -43,6 +45,7 @@ RULES: tuple[Rule, ...] = (
     Rule("SCH-009", S.WARNING, sch.sch_009_argument_group_not_in_schema),
     Rule("SCH-010", S.WARNING, bound.sch_010_limit_only_in_prose, pedantic=True),
     Rule("SCH-011", S.WARNING, sch.sch_011_unreferenced_definition),
+    Rule("SCH-012", S.WARNING, con.sch_012_destructive_default, pedantic=True),
 )
 
 DEFAULT_RULES: tuple[Rule, ...] = tuple(r for r in RULES if not r.pedantic)

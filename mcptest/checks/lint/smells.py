@@ -10,11 +10,11 @@ SMELLS: dict[str, tuple[str, ...]] = {
     "underspecified": ("DESC-001", "DESC-006", "DESC-007"),
     "verbose": ("DESC-002", "DESC-008"),
     "uninformative": ("DESC-003", "DESC-004"),
-    "brittle": ("DESC-005", "DESC-013", "DESC-014"),
+    "brittle": ("DESC-005", "DESC-013", "DESC-014", "DESC-017"),
     "missing_examples": ("DESC-009",),
     "missing_return_format": ("DESC-010",),
     "missing_annotations": ("DESC-012",),
-    "invalid_annotation": ("DESC-011", "DESC-015"),
+    "invalid_annotation": ("DESC-011", "DESC-015", "DESC-016"),
 }
 """Which rules feed which smell. Every DESC rule feeds exactly one smell; SCH rules feed none (they have their
 own `schema_criticals`/`schema_warnings` targets). Smell names follow Hasan et al. (arXiv:2602.14878,

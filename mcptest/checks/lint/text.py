@@ -142,6 +142,8 @@ def english(text: str) -> bool:
     """Whether `text` is written mostly in Latin letters, the only script the word-reading rules (DESC-004, DESC-010)
     can judge: a description in Chinese ("将经纬度坐标转换为地址信息") names its verb and result in words they cannot
     read, so they stay silent rather than flag it."""
+    if text.isascii():
+        return True  # the usual case, decided without a walk over the characters
     letters = [c for c in text if c.isalpha()]
     return not letters or 2 * sum(1 for c in letters if c.isascii() or "\u00c0" <= c <= "\u024f") >= len(letters)
 
