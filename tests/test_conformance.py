@@ -192,6 +192,20 @@ def test_an_older_protocol_version_is_offered_checked_against_its_schema_and_its
     assert all("/2025-06-18/" in url for url in sections.values())
 
 
+def test_an_older_version_the_server_does_not_speak_is_said_so_and_not_checked() -> None:
+    """Offered 2025-06-18, this server answers "2.0": that version's run stops after initialize with a note, and
+    only the newest version's checks (which fail lifecycle-version) decide the run."""
+    report = run_conformance("raw", stdio("version-bogus"), ROOT, 5.0, version=None)
+    (older,) = report.others
+    assert not older.spoken and older.outcomes == [] and not older.failed()
+    assert older.notes == ["offered 2025-06-18, the server answered 2.0: it does not speak 2025-06-18"]
+    assert failing(report) == {"lifecycle-version"} and report.failed()
+    data = report.to_json()
+    jsonschema.Draft202012Validator(json.loads((ROOT / "schema" / "conformance.v1.json").read_text())).validate(data)
+    assert data["other_versions"][0]["spoken"] is False and data["other_versions"][0]["tier"] is None
+    assert len(as_run_report(report, "x").results) == len(CHECKS)  # no rows for a version not spoken
+
+
 def test_mcptests_own_messages_are_validated_against_the_schema() -> None:
     """What mcptest sends is checked too (the clean runs assert no such note): a malformed one is named."""
     from mcptest.checks.conformance.messages import client_problems
