@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.forkserver import ForkServer
+
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
 
@@ -33,16 +35,20 @@ class Ran:
     seconds: float
 
 
+CLI_ENV = {"NO_COLOR": "1", "PYTHONPATH": str(ROOT)}
+FORKS = ForkServer(PYTHON, ROOT, {**os.environ, **CLI_ENV})
+
+
 def run_cli(*args: str, cwd: Path | str = ROOT, timeout: float = 60, env: dict[str, str] | None = None) -> Ran:
-    """Run `python -m mcptest ARGS` as a user would, bounded by `timeout`."""
+    """Run `python -m mcptest ARGS` as a user would, in a process of its own, bounded by `timeout`; forked from a
+    Python that has imported mcptest already when it can (tests/forkserver.py), else a fresh subprocess."""
     start = time.monotonic()
+    full_env = {**os.environ, **CLI_ENV, **(env or {})}
+    forked = FORKS.run(list(args), cwd, full_env, timeout)
+    if forked is not None:
+        return Ran(*forked, time.monotonic() - start)
     proc = subprocess.run(
-        [PYTHON, "-m", "mcptest", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        env={**os.environ, "NO_COLOR": "1", "PYTHONPATH": str(ROOT), **(env or {})},
+        [PYTHON, "-m", "mcptest", *args], cwd=cwd, capture_output=True, text=True, timeout=timeout, env=full_env
     )
     return Ran(proc.returncode, proc.stdout, proc.stderr, time.monotonic() - start)
 
