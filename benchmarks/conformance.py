@@ -9,7 +9,7 @@ The servers are the ones the project installs: tests/servers/npm (server-everyth
 dev extra's PyPI servers (mcp-server-time, -git, -fetch), plus a tools-only server on the official Python SDK
 (tests/servers/demo_server.py). benchmarks/conformance_official.py runs the official npm suite beside it.
 
-    python benchmarks/conformance.py [--skip-defects]
+    python benchmarks/conformance.py [--skip-defects | --sse-only]
 """
 
 from __future__ import annotations
@@ -76,10 +76,13 @@ def http_server(argv: list[str], port: int, env: dict[str, str] | None = None): 
         proc.wait(10)
 
 
-def run(config: Any) -> Any:
-    from mcptest.run.conformance import run_conformance
+def run(config: Any, every_version: bool = False) -> Any:
+    """One run offering the newest version (as the issue's figure counts it), or every shipped version at once
+    (`mcptest conformance`'s default: one connection per version, in parallel)."""
+    from mcptest.run.conformance import OFFERED_VERSION, run_conformance
 
-    return run_conformance("bench", config, ROOT, 30.0)  # start-up of a Python server under load takes 10 s
+    version = None if every_version else OFFERED_VERSION
+    return run_conformance("bench", config, ROOT, 30.0, version=version)  # a Python server's start-up under load: 10 s
 
 
 def row(name: str, transport: str, reports: list[Any]) -> str:
@@ -95,16 +98,42 @@ def row(name: str, transport: str, reports: list[Any]) -> str:
     )
 
 
+HEADER = (
+    "| server | transport | pass | fail | warn | skip | MUST failures | SHOULD warnings | s median [min-max] |\n"
+    "|---|---|---|---|---|---|---|---|---|"
+)
+
+
+def sse_servers() -> None:
+    """The legacy HTTP+SSE transport: server-everything (`sse`) and the SDK server (`demo_server.py sse PORT`)."""
+    from mcptest.suite.models import HttpServer
+
+    port = free_port()
+    with http_server([str(NPM / "mcp-server-everything"), "sse"], port, {"PORT": str(port)}):
+        reports = [run(HttpServer(url=f"http://127.0.0.1:{port}/sse", transport="sse")) for _ in range(REPEATS)]
+        print(row("server-everything", "sse", reports), flush=True)
+    port = free_port()
+    with http_server([sys.executable, DEMO, "sse", str(port)], port):
+        reports = [run(HttpServer(url=f"http://127.0.0.1:{port}/sse", transport="sse")) for _ in range(REPEATS)]
+        print(row("Python SDK tools-only (demo_server)", "sse", reports), flush=True)
+
+
 def real_servers() -> None:
     from mcptest.suite.models import HttpServer, StdioServer
 
-    print("| server | transport | pass | fail | warn | skip | MUST failures | SHOULD warnings | s median [min-max] |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print(HEADER)
     with tempfile.TemporaryDirectory() as scratch:
         env = {"MEMORY_FILE_PATH": str(Path(scratch) / "memory.jsonl")}
         for name, argv in stdio_servers(Path(scratch)).items():
             config = StdioServer(command=argv, env=env)
             print(row(name, "stdio", [run(config) for _ in range(REPEATS)]), flush=True)
+            if name == "server-everything":
+                reports = [run(config, every_version=True) for _ in range(REPEATS)]
+                for older in reports[0].others:  # the counts of each older version, the time of the whole run
+                    c = older.counts()
+                    print(f"|   ... and {older.offered_version} in the same run | stdio | {c['pass']} | {c['fail']} | "
+                          f"{c['warn']} | {c['skip']} | (every version) | | |")  # fmt: skip
+                print(row(f"server-everything, every version ({1 + len(reports[0].others)})", "stdio", reports))
         port = free_port()
         with http_server([str(NPM / "mcp-server-everything"), "streamableHttp"], port, {"PORT": str(port)}):
             reports = [run(HttpServer(url=f"http://127.0.0.1:{port}/mcp")) for _ in range(REPEATS)]
@@ -150,9 +179,16 @@ def planted_defects() -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--skip-defects", action="store_true", help="only the real servers")
+    parser.add_argument("--sse-only", action="store_true", help="only the real servers over legacy SSE")
     options = parser.parse_args()
     print(load_note())
+    if options.sse_only:
+        print(HEADER)
+        sse_servers()
+        print(load_note())
+        return
     real_servers()
+    sse_servers()
     if not options.skip_defects:
         planted_defects()
     print(load_note())

@@ -98,12 +98,13 @@ def free_port() -> int:
 
 
 @contextmanager
-def serving_http(module: str, what: str, timeout: float = 30) -> Iterator[str]:
-    """`python -m MODULE http PORT` (an SDK server over Streamable HTTP on 127.0.0.1) running; yields its URL once
-    uvicorn says it listens, and ends it after."""
+def serving_http(module: str, what: str, timeout: float = 30, transport: str = "http") -> Iterator[str]:
+    """`python -m MODULE http PORT` (an SDK server over Streamable HTTP on 127.0.0.1; `transport="sse"`: over the
+    legacy HTTP+SSE transport) running; yields its URL (`/mcp`, or `/sse`) once uvicorn says it listens, and ends it
+    after."""
     port = free_port()
     proc = subprocess.Popen(
-        [PYTHON, "-m", module, "http", str(port)],
+        [PYTHON, "-m", module, transport, str(port)],
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
@@ -122,7 +123,7 @@ def serving_http(module: str, what: str, timeout: float = 30) -> Iterator[str]:
     try:
         if not ready.wait(timeout=timeout):
             raise RuntimeError(f"{what} did not start within {timeout:g} s")
-        yield f"http://127.0.0.1:{port}/mcp"
+        yield f"http://127.0.0.1:{port}/{'sse' if transport == 'sse' else 'mcp'}"
     finally:
         proc.terminate()
         proc.wait(timeout=10)

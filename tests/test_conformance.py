@@ -125,6 +125,25 @@ def test_a_defect_over_http_fails_its_check_and_nothing_else(defect: str | None)
         }  # fmt: skip
 
 
+def test_the_sdk_server_over_legacy_sse_has_no_false_failure_under_either_version() -> None:
+    """The legacy HTTP+SSE transport: answers come on the GET's event stream, as over stdio. The official Python SDK
+    server (tools only) fails nothing under either version; its one departure is the SHOULD -32002 warning."""
+    from tests.conftest import serving_http
+
+    with serving_http("tests.servers.demo_server", "the SSE demo server", transport="sse") as url:
+        report = run_conformance("sdk", HttpServer(url=url, transport="sse"), ROOT, 10.0, version=None)
+    assert [r.offered_version for r in report.every_version()] == ["2025-11-25", "2025-06-18"]
+    for version in report.every_version():
+        assert version.transport == "sse" and version.spoken, version.notes
+        warned = {o.id for o in version.outcomes if o.status == "fail"}
+        assert warned == {"resources-not-found-code"} and not version.failed(), warned
+        passed = {o.id for o in version.outcomes if o.status == "pass"}
+        assert {"lifecycle-initialize", "ping", "tools-list", "jsonrpc-notifications-unanswered"} <= passed
+        assert {o.id for o in version.outcomes if o.id.startswith("http-")} <= {
+            o.id for o in version.outcomes if o.status == "skip"
+        }
+
+
 def test_a_failure_shows_what_was_sent_and_received() -> None:
     report = run_conformance("raw", stdio("unknown-tool-success"), ROOT, 5.0)
     (outcome,) = [o for o in report.outcomes if o.id == "tools-unknown-tool"]

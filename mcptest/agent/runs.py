@@ -25,6 +25,7 @@ from mcptest.providers.errors import MissingKey
 from mcptest.providers.scripted import ScriptedProvider
 from mcptest.records.trace import CatalogTool, Trace
 from mcptest.server.session import CallOutcome, ServerUnavailable, SessionPool
+from mcptest.server.tracing import AgentRunScope, agent_run
 
 
 @dataclass
@@ -35,6 +36,8 @@ class CellResult:
     traces: list[Trace] = field(default_factory=list)
     error: str | None = None
     skipped: int = 0
+    scopes: list[AgentRunScope] = field(default_factory=list)
+    """Of a live cell, each run's tracing scope (parallel to `traces`): what the exporter traced as it ran."""
 
 
 @dataclass
@@ -187,7 +190,7 @@ async def _live(out: CellResult, ctx: _Context) -> None:
         out.error = getattr(exc, "message", None) or str(exc).splitlines()[0]
         ctx.advance(cell, runs)
         return
-    done: list[tuple[Trace, RunLog, list[JudgeCall]] | None] = [None] * runs
+    done: list[tuple[Trace, RunLog, list[JudgeCall], AgentRunScope] | None] = [None] * runs
     judges = LiveJudges(ctx.options.environ)
     try:
         async with anyio.create_task_group() as tg:
@@ -198,9 +201,10 @@ async def _live(out: CellResult, ctx: _Context) -> None:
             await shared.aclose()
         await judges.aclose()
     out.traces = [d[0] for d in done if d is not None]
+    out.scopes = [d[3] for d in done if d is not None]
     out.skipped = done.count(None)
     if cell.mode == Mode.RECORD:
-        _record(out, catalog, [d for d in done if d is not None], ctx)
+        _record(out, catalog, [d[:3] for d in done if d is not None], ctx)
 
 
 async def _one_run(
@@ -221,13 +225,14 @@ async def _one_run(
         shared, judges = models
         provider = shared or ScriptedProvider(script[i] if len(script) > 1 else script[0])
         tools = PoolTools(ctx.pool)
-        trace, log = await run_agent(
-            settings_of(cell), catalog, provider, tools, price=cell.price, sleep=ctx.options.sleep
-        )
+        with agent_run(AgentRunScope()) as scope:  # its tool calls' requests are traced as this run's
+            trace, log = await run_agent(
+                settings_of(cell), catalog, provider, tools, price=cell.price, sleep=ctx.options.sleep
+            )
         ctx.result.spent += trace.cost_usd or 0.0
         trace, judged = await with_verdicts(cell.test, trace, judges, cell.judge_prices, ctx.options.sleep)
         ctx.result.spent += judged.spent
-        done[i] = (trace, log, judged.calls)
+        done[i] = (trace, log, judged.calls, scope)
         ctx.advance(cell)
 
 

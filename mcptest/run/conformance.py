@@ -21,7 +21,7 @@ from mcptest.checks.conformance.exchange import Exchange, Transcript
 from mcptest.checks.conformance.messages import SCHEMA_VERSIONS
 from mcptest.checks.conformance.report import FAIL_ON, ConformanceReport, Outcome
 from mcptest.checks.conformance.rules import BY_ID, CHECKS, SLOW_FIXTURES, UNDECLARED, UNSUPPORTED_VERSION, judge
-from mcptest.server.raw import CannotConnect, Channel, HttpChannel, StdioChannel
+from mcptest.server.raw import CannotConnect, Channel, HttpChannel, SseChannel, StdioChannel
 from mcptest.suite.models import HttpServer, StdioServer
 
 if TYPE_CHECKING:
@@ -243,13 +243,13 @@ def _channel(config: Any, base_dir: Path, transcript: Transcript, timeout: float
         env = {k: v for k, v in config.env.items() if isinstance(v, str)}
         return StdioChannel([command, *args], env, cwd, transcript, timeout)
     if isinstance(config, HttpServer):
-        if config.transport == "sse":
-            raise Unreachable("conformance speaks Streamable HTTP and stdio; this server is configured as legacy SSE")
         headers = {k: v for k, v in config.headers.items() if isinstance(v, str)}
         if config.auth is not None and config.auth.bearer_env is not None:
             headers["Authorization"] = f"Bearer {config.auth._secret}"
         elif config.auth is not None:
             transcript.notes.append("OAuth is not applied by conformance runs: only bearer tokens and headers are")
+        if config.transport == "sse":
+            return SseChannel(config.url, headers, transcript, timeout)
         return HttpChannel(config.url, headers, transcript, timeout)
     raise Unreachable(f"conformance cannot run on a {type(config).__name__}")
 
@@ -260,7 +260,7 @@ async def probe(
     """Run every probe on one server; the transcript, and the server's stderr (stdio). Not `primary`: no second
     connection with an unsupported version, and no probe past `initialize` if the server answers another version."""
     timeout = timeout or config.call_timeout_s
-    transport = "http" if isinstance(config, HttpServer) else "stdio"
+    transport = "stdio" if not isinstance(config, HttpServer) else "sse" if config.transport == "sse" else "http"
     transcript = Transcript(transport, version)
     side = Transcript(transport, UNSUPPORTED_VERSION)
     channel = _channel(config, base_dir, transcript, timeout)

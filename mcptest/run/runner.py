@@ -141,7 +141,9 @@ async def run_suite(
         in_suite = len(suite.tools) + len(suite.resources) + len(suite.prompts) + len(suite.agents) + len(suite.fuzz)
         state.coverage = await measure_run(pool, state.tally, suite, calls_ran + len(agents), in_suite)
     agent_runs = [AgentRunSet(a.name, a.model, "recorded", a.recorded_runs()) for a in agents if a.recorded]
-    agent_runs += [AgentRunSet(c.cell.test.name, c.cell.model, c.cell.mode.value, c.traces) for c in live.cells]
+    agent_runs += [
+        AgentRunSet(c.cell.test.name, c.cell.model, c.cell.mode.value, c.traces, c.scopes) for c in live.cells
+    ]
     for agent in agents:
         try:
             rows, judged = judge_agent(agent, live, suite.file)

@@ -8,7 +8,9 @@ results, the catalog) only when asked for, always with the run's secrets masked.
 
 While the run runs, `LiveTelemetry` is the sessions' request hook (`mcptest.server.tracing`): every MCP request
 a tool, resource or prompt test sends gets its own client span, timed as it ran, under its test's span, and its
-trace context goes to the server in the request's `params._meta`. A run that exports nothing installs no hook.
+trace context goes to the server in the request's `params._meta`; so do the tool calls of a live agent run, under
+its `invoke_agent` span (the ids chosen at its first request), whose other spans are built at the end around them.
+A run that exports nothing installs no hook.
 
 The SDK is imported only here and only when an export was asked for. Exporting never changes a verdict: the
 spans are sent once, at the end, bounded by `FLUSH_S`; a failure is one warning.
@@ -30,7 +32,7 @@ from mcptest import __version__
 from mcptest.core.redact import redact_data
 from mcptest.records.report import Report, Status, TestResult
 from mcptest.records.trace import Trace
-from mcptest.server.tracing import RequestInfo
+from mcptest.server.tracing import AgentRunScope, RequestInfo, current_agent_run
 
 if TYPE_CHECKING:
     from opentelemetry.sdk.trace import ReadableSpan
@@ -51,6 +53,8 @@ class AgentRunSet:
     mode: str
     """`recorded` (trace files, inline calls), `replay` (a cassette), `record` or `scripted` (run now)."""
     traces: list[Trace] = field(default_factory=list)
+    scopes: list[AgentRunScope] = field(default_factory=list)
+    """Of live runs, each run's tracing scope (parallel to `traces`): its live request spans; else empty."""
 
     @property
     def replayed(self) -> bool:
@@ -154,10 +158,14 @@ class LiveTelemetry:
         from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapPropagator
 
         parent = _TEST_SPAN.get()
-        if parent is None:  # outside a test (an agent run's calls are spans of its own trace, built from it)
-            return None, {}
+        scope = current_agent_run() if parent is None else None
+        if parent is None:
+            if scope is None:  # outside any test or agent run (the coverage listings at the end)
+                return None, {}
+            parent = self._agent_parent(scope)
         params, method = request.params, request.method
         name = params.get("name") if method in ("tools/call", "prompts/get") else None
+
         attrs: dict[str, Any] = {
             "mcp.method.name": method,
             "mcptest.server": request.server,
@@ -181,9 +189,23 @@ class LiveTelemetry:
             attrs["mcp.resource.uri"] = uri
         span_name = f"{method} {name}" if isinstance(name, str) else method
         span = self.tracer.start_span(span_name, context=parent, kind=SpanKind.CLIENT, attributes=attrs)
+        if scope is not None and method == "tools/call" and isinstance(name, str):
+            scope.called.append((request.server, name, span.start_time or time.time_ns()))  # type: ignore[attr-defined]
         carrier: dict[str, str] = {}
         TraceContextTextMapPropagator().inject(carrier, context=trace.set_span_in_context(span))
         return span, carrier
+
+    def _agent_parent(self, scope: AgentRunScope) -> Any:
+        """The context of the live agent run's root span (`invoke_agent`, built at the end with these ids): each
+        run is its own trace, as the GenAI conventions have it."""
+        from opentelemetry import trace
+        from opentelemetry.trace import NonRecordingSpan, SpanContext, TraceFlags
+
+        if scope.ids is None:
+            scope.ids = (self.ids.generate_trace_id(), self.ids.generate_span_id())
+        trace_id, span_id = scope.ids
+        root = SpanContext(trace_id, span_id, is_remote=False, trace_flags=TraceFlags(TraceFlags.SAMPLED))
+        return trace.set_span_in_context(NonRecordingSpan(root))
 
     def end(self, token: Any, result: Any, error: BaseException | None) -> None:
         """End the request's span: `error.type` is the JSON-RPC error code, `tool_error` for an `isError` result."""
@@ -526,23 +548,38 @@ class _Builder:
                 attrs["mcptest.user_turns"] = self._text([u.model_dump(mode="json") for u in t.user_turns])
         links = [Link(test_span.get_span_context())] if test_span is not None else []
         name = f"invoke_agent {runs.test}"
+        scope = runs.scopes[index] if index < len(runs.scopes) else None
+        if scope is not None:
+            start = scope.started_ns
+            if scope.ids is not None:  # the ids its live request spans already name as their trace and parent
+                self.live.ids.next_trace.append(scope.ids[0])
+                self.live.ids.next_span.append(scope.ids[1])
         root = self.tracer.start_span(
             name, context=Context(), kind=SpanKind.INTERNAL, start_time=start, attributes=attrs, links=links
         )
         ctx = trace.set_span_in_context(root)
         # A recorded run keeps the order of its calls, not when each model turn happened: the first model turn
-        # comes first, then the calls in order, then the other turns, one microsecond a turn.
+        # comes first, then the calls in order, then the other turns, one microsecond a turn. A live run's calls
+        # that reached a server already have their spans, timed as they ran; the others (an unknown tool, a call
+        # the server could not be reached for) are built like a recorded run's, just after the live call before
+        # them, so the calls keep their order.
+        traced = list(scope.called) if scope is not None else []
         at = start
         turns = t.turns or 0
         at = self._chat(model, provider, ctx, at) if turns else at
         for call in t.tool_calls:
+            key = (call.server or "", call.name)
+            match = next((j for j, (server, tool, _) in enumerate(traced) if (server, tool) == key), None)
+            if match is not None:
+                at = max(at, traced.pop(match)[2] + 1)  # its live span is there
+                continue
             at = self._call(call, ctx, at)
         for _ in range(turns - 1):
             at = self._chat(model, provider, ctx, at)
         for judgement in t.judgements or []:
             self._evaluation(root, judgement.target, judgement.score, judgement.passed, judgement.reason, at)
         _status(root, t.error is None, (t.error or "")[:200])
-        root.end(end_time=at + 1000)
+        root.end(end_time=max(at + 1000, scope.ended_ns if scope is not None else 0))
 
     def _chat(self, model: str | None, provider: str | None, ctx: Any, at: int) -> int:
         from opentelemetry.trace import SpanKind

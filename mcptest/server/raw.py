@@ -208,6 +208,96 @@ class StdioChannel(Channel):
         return exchange
 
 
+class SseChannel(StdioChannel):
+    """The legacy HTTP+SSE transport (2024-11-05): a GET opens the event stream, whose first `endpoint` event names
+    the URL to POST each message to; every answer comes back on that stream, routed as over stdio."""
+
+    def __init__(self, url: str, headers: dict[str, str], transcript: Transcript, timeout: float) -> None:
+        self.url, self.headers = url, headers
+        self.transcript, self.timeout = transcript, timeout
+        self.stderr, self.process = None, None
+        self._waiting = {}
+        self._eof = anyio.Event()
+        self.endpoint: str | None = None
+        self.client: Any = None
+        self._failure = ""
+
+    @contextlib.asynccontextmanager
+    async def open(self) -> AsyncIterator[SseChannel]:  # type: ignore[override]
+        import httpx2
+
+        ready = anyio.Event()
+        async with httpx2.AsyncClient(timeout=self.timeout, follow_redirects=False) as client:
+            self.client = client
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(self._listen, ready)
+                with anyio.move_on_after(self.timeout):
+                    await ready.wait()
+                if self.endpoint is None:
+                    tg.cancel_scope.cancel()
+                    raise CannotConnect(self._failure or f"no `endpoint` event on {self.url} within {self.timeout:g}s")
+                try:
+                    yield self
+                finally:
+                    tg.cancel_scope.cancel()
+
+    def stderr_tail(self) -> str:
+        return ""
+
+    async def _listen(self, ready: anyio.Event) -> None:
+        import httpx2
+
+        headers = {"Accept": "text/event-stream", **self.headers}
+        try:
+            timeout = httpx2.Timeout(self.timeout, read=None)  # the stream stays open between messages
+            async with self.client.stream("GET", self.url, headers=headers, timeout=timeout) as response:
+                kind = response.headers.get("content-type", "").split(";")[0].strip()
+                if response.status_code != 200 or kind != "text/event-stream":
+                    self._failure = f"GET {self.url}: HTTP {response.status_code} ({kind or 'no content type'})"
+                    ready.set()
+                    return
+                await self._events(response, ready)
+        except httpx2.HTTPError as exc:
+            self._failure = f"{type(exc).__name__}: {str(exc)[:200] or 'connection failed'}"
+        # the stream ended or broke (a cancelled listener, at the end of the run, does not get here)
+        if self.endpoint is not None:
+            self.transcript.exited = self.transcript.exited or "the server closed its SSE stream"
+        ready.set()
+        self._eof.set()
+        for event, _ in self._waiting.values():
+            event.set()
+
+    async def _events(self, response: Any, ready: anyio.Event) -> None:
+        from urllib.parse import urljoin
+
+        event, data = "message", list[str]()
+        async for line in response.aiter_lines():
+            if line.startswith("event:"):
+                event = line[6:].strip()
+            elif line.startswith("data:"):
+                data.append(line[5:].removeprefix(" "))
+            elif not line.strip():
+                if data and event == "endpoint" and self.endpoint is None:
+                    self.endpoint = urljoin(self.url, "\n".join(data).strip())
+                    ready.set()
+                elif data:
+                    await self._take("\n".join(data))
+                event, data = "message", []
+
+    async def _write(self, message: dict[str, Any]) -> None:
+        import httpx2
+
+        headers = {"Content-Type": "application/json", **self.headers}
+        try:
+            response = await self.client.post(self.endpoint, content=json.dumps(message).encode(), headers=headers)
+        except httpx2.HTTPError as exc:  # no answer will come: the request fails at its deadline
+            self.transcript.notes.append(f"POST {self.endpoint}: {type(exc).__name__}")
+            return
+        if response.status_code >= 400 and len(self.transcript.notes) < 20:
+            self.transcript.notes.append(f"POST {self.endpoint} of {message.get('method', 'an answer')}: "
+                                         f"HTTP {response.status_code}")  # fmt: skip
+
+
 def _stray(data: dict[str, Any]) -> str:
     shown = json.dumps(data, ensure_ascii=False)
     return shown if len(shown) <= 300 else shown[:300] + "…"

@@ -4,11 +4,19 @@
 run that exports nothing sends its requests exactly as before, at no cost. The hook (the OpenTelemetry one is
 `mcptest.run.telemetry.LiveTelemetry`) opens a client span per request and returns the trace context to send to
 the server in the request's `params._meta` (`traceparent`, `tracestate`), as the MCP semantic conventions ask.
+
+A live agent run marks its task with `agent_run(scope)`: the requests its tool calls send belong to that run, and
+the hook notes on the scope the trace it gave them and which tools it saw called (the run's other spans are built
+from the recorded run at the end, around those).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import contextlib
+import time
+from collections.abc import Iterator
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 
@@ -27,6 +35,38 @@ class RequestInfo:
     transport: str
     """`pipe` (stdio, in-process) or `tcp` (HTTP), as `network.transport` names them."""
     protocol_version: str | None
+
+
+@dataclass
+class AgentRunScope:
+    """One live agent run, while its tool calls go out: filled in by the run (times) and by the hook (the rest)."""
+
+    started_ns: int = 0
+    ended_ns: int = 0
+    ids: tuple[int, int] | None = None
+    """The trace id and root span id the hook gave the run's requests (None: no request was traced)."""
+    called: list[tuple[str, str, int]] = field(default_factory=list)
+    """(server, tool, start in ns since the epoch) of each `tools/call` the hook traced, in the order they went out."""
+
+
+_AGENT_RUN: ContextVar[AgentRunScope | None] = ContextVar("mcptest_agent_run", default=None)
+
+
+@contextlib.contextmanager
+def agent_run(scope: AgentRunScope) -> Iterator[AgentRunScope]:
+    """The requests sent meanwhile (in this task and the tasks it starts) belong to the agent run `scope`."""
+    token = _AGENT_RUN.set(scope)
+    scope.started_ns = time.time_ns()
+    try:
+        yield scope
+    finally:
+        scope.ended_ns = time.time_ns()
+        _AGENT_RUN.reset(token)
+
+
+def current_agent_run() -> AgentRunScope | None:
+    """The live agent run whose request is going out, if any."""
+    return _AGENT_RUN.get()
 
 
 class RequestHook(Protocol):

@@ -11,7 +11,6 @@ from typing import Any
 import anyio
 import pytest
 
-from mcptest.core.errors import UserError
 from mcptest.core.exit_codes import ExitCode
 from mcptest.records.otlp import SKIP_TEST, load_otlp
 from mcptest.run.telemetry import ExportTarget, LiveTelemetry
@@ -120,7 +119,7 @@ def test_a_run_without_export_leaves_the_sdk_dispatcher_alone() -> None:
     assert name != "TracedDispatcher" and _echoed(outcome) == {"traceparent": None, "tracestate": None}
 
 
-def test_a_run_exports_its_requests_under_its_tests_to_a_real_receiver(receiver: Any, tmp_path: Path) -> None:
+def test_a_run_exports_its_tests_and_agent_runs_requests_to_a_real_receiver(receiver: Any, tmp_path: Path) -> None:
     url, handler = receiver
     suite = tmp_path / "s.yml"
     suite.write_text(
@@ -131,24 +130,57 @@ def test_a_run_exports_its_requests_under_its_tests_to_a_real_receiver(receiver:
         "  - { name: boom, server: t, tool: broken, args: {},\n"
         "      expect: { assertions: [ { result.isError: { exact: true } } ] } }\n"
         "prompts:\n  - { name: hello, server: t, prompt: greet, args: { name: Ada } }\n"
+        "agents:\n  - name: traced\n    provider: scripted\n    servers: [t]\n    prompt: Show the context.\n"
+        "    runs: 2\n    script:\n      - turns:\n"
+        "          - tool_calls: [{ name: context, args: {} }]\n"
+        "          - tool_calls: [{ name: nosuch, args: {} }, { name: context, args: {} }]\n"
+        "          - answer: Done.\n"
     )
     exported = tmp_path / "run.otlp.jsonl"
-    ran = run_cli("run", str(suite), "-q", "--otlp-endpoint", url, "--otlp-file", str(exported))
+    ran = run_cli("run", str(suite), "-q", "--otlp-endpoint", url, "--otlp-file", str(exported), "--otlp-content")
     assert ran.code == ExitCode.OK, ran.stderr
     assert "warning" not in ran.stderr
     ((_path, _type, message),) = handler.requests
     spans = [s for rs in message.resource_spans for ss in rs.scope_spans for s in ss.spans]
     by_name = {s.name: s for s in spans}
     (run,) = [s for s in spans if s.name == "mcptest run"]
-    assert {s.trace_id for s in spans} == {run.trace_id}
+    agent_traces = {s.trace_id for s in spans if s.name == "invoke_agent traced"}
+    assert {s.trace_id for s in spans} - agent_traces == {run.trace_id}
     for test, request in (("ctx", "tools/call context"), ("boom", "tools/call broken"), ("hello", "prompts/get greet")):
+        (sent,) = [s for s in spans if s.name == request and s.trace_id == run.trace_id]
         assert by_name[f"test {test}"].parent_span_id == run.span_id
-        assert by_name[request].parent_span_id == by_name[f"test {test}"].span_id
-        assert by_name[request].kind == 3  # SPAN_KIND_CLIENT
+        assert sent.parent_span_id == by_name[f"test {test}"].span_id
+        assert sent.kind == 3  # SPAN_KIND_CLIENT
     prompt = {kv.key: kv.value.string_value for kv in by_name["prompts/get greet"].attributes}
     assert prompt["mcp.method.name"] == "prompts/get" and prompt["gen_ai.prompt.name"] == "greet"
     boom = {kv.key: kv.value.string_value for kv in by_name["tools/call broken"].attributes}
     assert boom["error.type"] == "tool_error"
-    with pytest.raises(UserError) as raised:  # read back as traces, the tests' requests are no agent run
-        load_otlp(exported)
-    assert f"{SKIP_TEST}: 2" in raised.value.problems[0].message
+    _agent_runs_are_live(exported)
+
+
+def _agent_runs_are_live(exported: Path) -> None:
+    """Each agent run is its own trace; the tool calls that reached the server are live spans under its
+    invoke_agent span, whose context the server received; the unknown tool's call (no request) is built from the
+    recorded run in its place, so reading the file back gives the calls in the order the agent made them."""
+    doc = json.loads(exported.read_text())
+    spans = [s for rs in doc["resourceSpans"] for ss in rs["scopeSpans"] for s in ss["spans"]]
+    agents = [s for s in spans if s["name"] == "invoke_agent traced"]
+    assert len(agents) == 2 and len({a["traceId"] for a in agents}) == 2
+    for agent in agents:
+        calls = sorted(
+            (s for s in spans if s["traceId"] == agent["traceId"] and s["name"].startswith("tools/call")),
+            key=lambda s: int(s["startTimeUnixNano"]),
+        )
+        assert [c["name"] for c in calls] == ["tools/call context", "tools/call nosuch", "tools/call context"]
+        assert all(c["parentSpanId"] == agent["spanId"] for c in calls)
+        for call in (calls[0], calls[2]):  # live: timed as it ran, its context received by the server
+            attrs = {a["key"]: a["value"].get("stringValue") for a in call["attributes"]}
+            assert attrs["network.transport"] == "pipe" and attrs["mcptest.server"] == "t"
+            echoed = json.loads(json.loads(attrs["gen_ai.tool.call.result"])["content"][0]["text"])
+            assert echoed["traceparent"] == f"00-{call['traceId']}-{call['spanId']}-01"
+            assert int(agent["startTimeUnixNano"]) < int(call["startTimeUnixNano"]) < int(agent["endTimeUnixNano"])
+        assert "network.transport" not in {a["key"] for a in calls[1]["attributes"]}  # no request went out
+    imported = load_otlp(exported)  # read back: the agent runs; the tests' own requests skipped with the reason
+    assert [[c.name for c in t.tool_calls] for t in imported.traces] == [["context", "nosuch", "context"]] * 2
+    assert all(t.final_response == "Done." and not t.tool_calls[0].is_error for t in imported.traces)
+    assert imported.skipped.get(SKIP_TEST) == 2

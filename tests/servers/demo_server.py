@@ -45,5 +45,7 @@ if __name__ == "__main__":
     transport = sys.argv[1] if len(sys.argv) > 1 else "stdio"
     if transport == "stdio":
         build().run()
+    elif transport == "sse":
+        build().run("sse", host="127.0.0.1", port=int(sys.argv[2]))
     else:
         build().run("streamable-http", host="127.0.0.1", port=int(sys.argv[2]))

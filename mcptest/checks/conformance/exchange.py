@@ -77,7 +77,7 @@ class Transcript:
     """Everything one conformance run sent and received, by the label of each probe."""
 
     transport: str
-    """`stdio` or `http`."""
+    """`stdio`, `http` (Streamable HTTP) or `sse` (the legacy HTTP+SSE transport)."""
     offered_version: str
     exchanges: dict[str, Exchange] = field(default_factory=dict)
     pages: dict[str, list[Exchange]] = field(default_factory=dict)

@@ -209,7 +209,9 @@ class ConformanceJson(BaseModel):
     ok: bool = Field(description="No failure at `fail_on` and no stale baseline entry (exit 0).")
     fail_on: Literal["must", "should"]
     server: str = Field(description="The server's name (the suite's key, or `command`/`url`).")
-    transport: Literal["stdio", "http"]
+    transport: Literal["stdio", "http", "sse"] = Field(
+        description="`stdio`, `http` (Streamable HTTP) or `sse` (the legacy HTTP+SSE transport)."
+    )
     offered_version: str = Field(description="The protocol version mcptest offered in `initialize`.")
     protocol_version: str | None = Field(description="The version the server answered (null: no valid answer).")
     schema_versions: list[str] = Field(description="The protocol versions whose official JSON Schema ships.")

@@ -47,7 +47,7 @@ class Check:
     title: str
     judge: Callable[[Transcript], Verdict]
     transport: str = "any"
-    """`any`, or `stdio`/`http` for a check of one transport only."""
+    """`any`, or the transports the check is of, joined by `+` (`stdio`, `http`, `stdio+sse`)."""
     since: str = ""
     """The first protocol version whose text has the rule (empty: every version); skipped on older ones."""
 
@@ -937,7 +937,7 @@ CHECKS: tuple[Check, ...] = (
         "basic#notifications",
         "notifications get no response",
         notifications_unanswered,
-        "stdio",
+        "stdio+sse",
     ),
     Check("jsonrpc-unknown-method", "MUST", "basic#responses", "an unknown method gets error -32601", unknown_method),
     Check(
@@ -1236,8 +1236,8 @@ def judge(t: Transcript) -> list[tuple[Check, Verdict]]:
     """Every check's verdict on one transcript (a check of the other transport skipped)."""
     out = []
     for check in CHECKS:
-        if check.transport not in ("any", t.transport):
-            out.append((check, skip(f"{check.transport} only")))
+        if check.transport != "any" and t.transport not in check.transport.split("+"):
+            out.append((check, skip(f"{check.transport.replace('+', ' and ')} only")))
             continue
         if check.since and _version(t) < check.since:
             out.append((check, skip(f"not in protocol {_version(t)} (since {check.since})")))
