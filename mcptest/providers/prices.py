@@ -40,14 +40,20 @@ PRICES: dict[str, Price] = {
         "gpt-4o-mini": (0.15, 0.6),
         "o3": (2.0, 8.0),
         "o4-mini": (1.1, 4.4),
-        # Gemini API, paid tier, prompts up to 200k tokens (as listed in November 2025)
+        # Gemini API, paid tier, prompts up to 200k tokens (as listed in November 2025). Checked 2026-11-26 against
+        # public price summaries quoting ai.google.dev (dated 2026): all agree but 2.0-flash-lite, not found
+        # (not checked against Google's own page: no network here).
         "gemini-2.5-pro": (1.25, 10.0),
         "gemini-2.5-flash": (0.3, 2.5),
         "gemini-2.5-flash-lite": (0.1, 0.4),
         "gemini-2.0-flash": (0.1, 0.4),
         "gemini-2.0-flash-lite": (0.075, 0.3),
-        # Mistral La Plateforme (as listed in November 2025); `-latest` and dated `-2507` ids use these
+        # Mistral La Plateforme (as listed in November 2025); `-latest` and dated `-2507` ids use these. Checked
+        # 2026-11-26 against public summaries of mistral.ai/pricing (2026): large (Large 2), medium 3/3.1, small 3.2,
+        # magistral, codestral, devstral agree; the ministral rows are the 2024 models (Ministral 3 is priced
+        # apart); mistral-large-2512 (Large 3) added from the same summaries.
         "mistral-large": (2.0, 6.0),
+        "mistral-large-2512": (0.5, 1.5),
         "mistral-medium": (0.4, 2.0),
         "mistral-small": (0.1, 0.3),
         "magistral-medium": (2.0, 5.0),
@@ -57,7 +63,10 @@ PRICES: dict[str, Price] = {
         "devstral-small": (0.1, 0.3),
         "ministral-8b": (0.1, 0.1),
         "ministral-3b": (0.04, 0.04),
-        # AWS Bedrock on-demand, us-east-1 (as listed in November 2025); `us.`/`eu.`/`global.` profiles use these
+        # AWS Bedrock on-demand, us-east-1 (as listed in November 2025); `us.`/`eu.`/`global.` profiles use these.
+        # Checked 2026-11-26 against public summaries of the Bedrock pricing page (2026): Nova Pro, Nova Micro and
+        # Nova Lite's input agree, and Claude on Bedrock is priced as Anthropic's API; Nova Lite's output and the
+        # Llama 3.3 70B row could not be confirmed (the summaries found disagree on Llama).
         "anthropic.claude-sonnet-4-5-20250929-v1:0": (3.0, 15.0),
         "anthropic.claude-haiku-4-5-20251001-v1:0": (1.0, 5.0),
         "anthropic.claude-3-5-haiku-20241022-v1:0": (0.8, 4.0),
@@ -68,7 +77,8 @@ PRICES: dict[str, Price] = {
     }.items()
 }
 PRICES_AS_OF = "2025-11"
-"""When the table's prices were last checked against the providers' price lists."""
+"""When the table's prices were taken from the providers' price lists (the Gemini, Mistral and Bedrock rows were
+checked again on 2026-11-26 against public summaries of those lists: see the comments above and docs/providers.md)."""
 _SNAPSHOT = re.compile(r"-(\d{8}|\d{4}-\d{2}-\d{2}|\d{4}|latest)$")
 _PREFIXED = re.compile(r"^[a-z-]+:(?!\d)")
 _PROFILE = re.compile(r"^(us|eu|apac|jp|au|us-gov|global)\.")

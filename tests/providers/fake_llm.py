@@ -169,7 +169,7 @@ def responses_body(turn: Turn, model: str | None) -> dict[str, Any]:
         "tools": [],
         "usage": {
             "input_tokens": i,
-            "input_tokens_details": {"cached_tokens": i // 4},
+            "input_tokens_details": {"cached_tokens": i // 4, "cache_write_tokens": 0},
             "output_tokens": o,
             "output_tokens_details": {"reasoning_tokens": o // 2},
             "total_tokens": i + o,
@@ -206,7 +206,8 @@ def gemini_body(turn: Turn, model: str | None) -> dict[str, Any]:
 def bedrock_body(turn: Turn, model: str | None) -> dict[str, Any]:
     """A Converse response."""
     i, o = turn.usage
-    usage = {"inputTokens": i - i // 4, "outputTokens": o, "totalTokens": i + o, "cacheReadInputTokens": i // 4}
+    usage = {"inputTokens": i - i // 4, "outputTokens": o, "totalTokens": i + o, "cacheReadInputTokens": i // 4,
+             "cacheWriteInputTokens": 0}  # fmt: skip
     if _malformed(turn):
         return {"output": {"message": {"role": "assistant", "content": []}}, "stopReason": "malformed_tool_use",
                 "usage": usage, "metrics": {"latencyMs": 1}}  # fmt: skip

@@ -39,6 +39,11 @@ def test_prices_snapshots_overrides_and_unknown_models() -> None:
     assert price_for("claude-haiku-4-5-20251001") == Price(input=1, output=5)
     assert price_for("gpt-4o", {"gpt-4o": Price(input=0, output=0)}) == Price(input=0, output=0)
     assert price_for("my-local-model") is None
+    # a dated id of its own price wins over its family: Mistral Large 3 (2512) is not Large 2 (2411)
+    assert (price_for("mistral-large-2512"), price_for("mistral-large-2411")) == (
+        Price(input=0.5, output=1.5),
+        Price(input=2, output=6),
+    )
     assert cost(None, 1000, 1000) is None
     assert cost(Price(input=3, output=15), 1_000_000, 100_000) == 4.5
 
