@@ -42,6 +42,10 @@ def load(
         str | None, typer.Option("--shard", help="K/N: run shard K of the users on this machine, N machines in all.")
     ] = None,
     max_requests: Annotated[int, typer.Option("--max-requests", help="Stop after this many calls.")] = 1_000_000,
+    sdk_client: Annotated[
+        bool,
+        typer.Option("--sdk-client", help="Make every call through the SDK's session, not the lean path (slower)."),
+    ] = False,
     json_output: Annotated[
         bool, typer.Option("--json", help="Print the report as JSON (schema/load.v1.json).")
     ] = False,
@@ -95,7 +99,7 @@ def load(
     if not 1 <= count <= 64:
         raise usage_error(f"--processes: between 1 and 64; got {count}")
     share = rate * len(mine) / users if rate is not None else None  # a shard offers its users' part of the rate
-    plan = Plan(path, server, mine, users, seconds, ramp_s, share, max_requests)
+    plan = Plan(path, server, mine, users, seconds, ramp_s, share, max_requests, sdk_client=sdk_client)
     stop = threading.Event()
     previous = signal.signal(signal.SIGINT, lambda *_: stop.set())
     try:

@@ -34,6 +34,8 @@ class Plan:
     """Open model: this process's share of the arrivals per second."""
     max_requests: int = 1_000_000
     seed: int = 0
+    sdk_client: bool = False
+    """Every call through the SDK's session, not the lean path (`load/calls.py`): slower, to compare."""
 
 
 @dataclass
@@ -94,7 +96,8 @@ async def _users(
     clock: dict[str, float],
 ) -> bool:
     """Open every user's sessions, then start the clock (servers' start-up is not load), then run the users."""
-    from mcptest.run.call_tests import UnknownName, make_call
+    from mcptest.load.calls import Call, prepare
+    from mcptest.run.call_tests import UnknownName
     from mcptest.server.session import ServerUnavailable, SessionPool
 
     weights = [t.weight for t in tests]
@@ -120,23 +123,28 @@ async def _users(
     async def user(index: int) -> None:
         rng = random.Random(plan.seed * 1_000_003 + index)
         servers = {t.server for t in tests}
+        lean: dict[str, Any] = {}
+        prepared: dict[str, Call | None] = {}
         async with SessionPool({s: suite.servers[s] for s in servers}, base_dir=base) as pool:
             try:
-                for name in sorted(servers):
-                    await pool.get(name)
-            except ServerUnavailable:
-                pass  # its calls fail as `unavailable`, counted
+                for test in tests:  # sessions, listings and requests' bytes: start-up, not load
+                    try:
+                        prepared[test.name] = await prepare(test, pool, lean, plan.sdk_client)
+                    except (UnknownName, ServerUnavailable):
+                        prepared[test.name] = None  # its calls fail as `unavailable`, counted
             finally:
                 arrived()
             await go.wait()
             await anyio.sleep(plan.ramp_s * index / max(plan.total_users, 1))
             deadline = clock["start"] + plan.duration_s
             try:
-                await calls(rng, pool, deadline)
+                await calls(rng, prepared, deadline)
             finally:  # the load ends when the last user stops calling; closing sessions is no part of it
                 clock["end"], clock["cpu_end"] = time.perf_counter(), time.process_time()
+                for connection in lean.values():
+                    connection.close()
 
-    async def calls(rng: random.Random, pool: Any, deadline: float) -> None:
+    async def calls(rng: random.Random, prepared: dict[str, Call | None], deadline: float) -> None:
         while made["requests"] < plan.max_requests:
             due = arrival()
             if due is not None:
@@ -149,8 +157,11 @@ async def _users(
             test = rng.choices(tests, weights)[0]
             tally = tallies[test.name]
             began = time.perf_counter()
+            call = prepared[test.name]
             try:
-                outcome = await make_call(test, await pool.get(test.server))
+                if call is None:
+                    raise ServerUnavailable("no session, or an unknown name")
+                outcome = await call()
             except (UnknownName, ServerUnavailable):
                 tally.count += 1
                 tally.errors["unavailable"] = tally.errors.get("unavailable", 0) + 1

@@ -119,15 +119,20 @@ async def output_findings(session: ServerSession, tool: str, wire: dict[str, Any
         return [f"the outputSchema of '{tool}' cannot be checked: {exc.message}"]
     except ServerUnavailable:
         return []
-    schema = tools.get(tool, {}).get("outputSchema")
-    if schema is None:
+    return schema_findings(tool, tools.get(tool, {}).get("outputSchema"), wire)
+
+
+def schema_findings(tool: str, schema: Any, wire: dict[str, Any], checker: Any = None) -> list[str]:
+    """What breaks the tool's outputSchema in a result (none when it declares none or the result is an error);
+    `checker`: the schema's validator, built once by a caller that checks many results."""
+    if schema is None or wire.get("isError"):
         return []
     if "structuredContent" not in wire:
         return [f"tool '{tool}' declares an outputSchema but returned no structuredContent"]
     from mcptest.core.json_schema import validator
 
     try:
-        errors = list(validator(schema).iter_errors(wire["structuredContent"]))
+        errors = list((checker or validator(schema)).iter_errors(wire["structuredContent"]))
     except Exception as exc:  # RecursionError, an unresolvable $ref: the server's schema is broken
         return [f"the outputSchema of '{tool}' cannot be checked: {type(exc).__name__}: {str(exc)[:200]}"]
     if not errors:
@@ -208,25 +213,44 @@ async def _call_tool_test(test: ToolTest, session: ServerSession) -> CallOutcome
     return await call_tool(session, test.tool, test.args, test.task)
 
 
+async def known(test: CallTest, session: ServerSession) -> None:
+    """Raise UnknownName when the test reads a resource or gets a prompt the server does not list (a session lists
+    them once)."""
+    if isinstance(test, ResourceTest):
+        offered = offers(session, "resources")
+        resources = await session.listing("resources/list", "resources") if offered else []
+        templates = await session.listing("resources/templates/list", "resourceTemplates") if offered else []
+        why = unknown_resource(test.resolved_uri, test.template, resources, templates)
+    elif isinstance(test, PromptTest):
+        prompts = await session.listing("prompts/list", "prompts") if offers(session, "prompts") else []
+        why = unknown_prompt(test.prompt, prompts)
+    else:
+        return
+    if why:
+        raise UnknownName(f"server '{test.server}': {why}")
+
+
+def wire_request(test: CallTest) -> tuple[str, dict[str, Any]]:
+    """The JSON-RPC method and params of the test's call, as the SDK's request models dump them."""
+    if isinstance(test, ToolTest):
+        return "tools/call", {"name": test.tool, "arguments": test.args}
+    if isinstance(test, ResourceTest):
+        return "resources/read", {"uri": test.resolved_uri}
+    args = string_args(test.args)
+    return "prompts/get", {"name": test.prompt, **({"arguments": args} if args else {})}
+
+
 async def _read_resource(test: ResourceTest, session: ServerSession) -> CallOutcome:
     from mcp import types
 
-    offered = offers(session, "resources")
-    resources = await session.listing("resources/list", "resources") if offered else []
-    templates = await session.listing("resources/templates/list", "resourceTemplates") if offered else []
-    why = unknown_resource(test.resolved_uri, test.template, resources, templates)
-    if why:
-        raise UnknownName(f"server '{test.server}': {why}")
+    await known(test, session)
     return await session.call(read_request(test.resolved_uri), types.ReadResourceResult)
 
 
 async def _get_prompt(test: PromptTest, session: ServerSession) -> CallOutcome:
     from mcp import types
 
-    prompts = await session.listing("prompts/list", "prompts") if offers(session, "prompts") else []
-    why = unknown_prompt(test.prompt, prompts)
-    if why:
-        raise UnknownName(f"server '{test.server}': {why}")
+    await known(test, session)
     return await session.call(prompt_request(test.prompt, string_args(test.args)), types.GetPromptResult)
 
 

@@ -18,11 +18,11 @@ def http_transport(config: HttpServer, body_limit: int = 64_000_000) -> Any:
     Response bodies are read through `mcptest.server.http_bounds` (at most `body_limit` bytes once inflated)."""
     from mcp.shared._httpx_utils import create_mcp_http_client
 
-    headers = {k: v for k, v in config.headers.items() if isinstance(v, str)}
+    headers = static_headers(config)
     auth = None
-    if config.auth is not None and config.auth.bearer_env is not None:
-        headers["Authorization"] = f"Bearer {config.auth._secret}"
-    elif config.auth is not None:
+    if headers is None:
+        assert config.auth is not None
+        headers = {k: v for k, v in config.headers.items() if isinstance(v, str)}
         auth = oauth_provider(config.url, config.auth)
     if config.transport == "sse":
         from mcp.client.sse import sse_client
@@ -33,6 +33,18 @@ def http_transport(config: HttpServer, body_limit: int = 64_000_000) -> Any:
     http = create_mcp_http_client(headers=headers, auth=auth)
     bound(http, body_limit)
     return _HttpTransport(streamable_http_client(config.url, http_client=http), http)
+
+
+def static_headers(config: HttpServer) -> dict[str, str] | None:
+    """The headers every request to the server carries (its `headers:`, a bearer token); None under OAuth, whose
+    token the SDK's provider fetches and renews."""
+    headers = {k: v for k, v in config.headers.items() if isinstance(v, str)}
+    if config.auth is None:
+        return headers
+    if config.auth.bearer_env is None:
+        return None
+    headers["Authorization"] = f"Bearer {config.auth._secret}"
+    return headers
 
 
 def oauth_provider(server_url: str, auth: Auth) -> Any:

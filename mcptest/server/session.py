@@ -269,6 +269,23 @@ class ServerSession:
         params = StdioServerParameters(command=command, args=args, env=env, cwd=cwd, encoding_error_handler="replace")
         return Watched(GroupedStdio(params, self._stderr.writer), self._watch)
 
+    @property
+    def session_id(self) -> str | None:
+        """The `Mcp-Session-Id` an HTTP server gave in the handshake (None for stdio, in-process, or none given)."""
+        return getattr(self._http, "session_id", None)
+
+    def stamped(self, method: str, params: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+        """A request's params and per-request HTTP headers exactly as the SDK's session stamps them on this session
+        (the negotiated version's `_meta` and headers), for a client that then sends it itself (`server/lean.py`)."""
+        import copy
+
+        if self._client is None:
+            raise self._unavailable(self._dead or "the session is not open", kind="closed")
+        data: dict[str, Any] = {"method": method, "params": copy.deepcopy(params)}
+        opts: dict[str, Any] = {}
+        self._client.session._stamp(data, opts)
+        return data["params"], {str(k): str(v) for k, v in opts.get("headers", {}).items()}
+
     def _trace_facts(self) -> tuple[str, str | None, str, str | None]:
         """What a request's span says of the connection: server, session id, transport, protocol version."""
         session_id = getattr(self._http, "session_id", None)
