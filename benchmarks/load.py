@@ -123,10 +123,13 @@ def loadavg() -> str:
 
 def start(argv: list[str], ready: str) -> subprocess.Popen[str]:
     proc = subprocess.Popen(argv, cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    stream = proc.stdout if ready == "ready" else proc.stderr
-    assert stream is not None
+    stream, other = (proc.stdout, proc.stderr) if ready == "ready" else (proc.stderr, proc.stdout)
+    assert stream is not None and other is not None
+    # Both pipes are drained from the start: a server blocked on a full log pipe (uvicorn's access log goes to
+    # stdout, ~1,150 requests fill 64 KiB) would be what is measured, every call in flight waiting out its timeout.
+    threading.Thread(target=lambda: [None for _ in other], daemon=True).start()
     for line in stream:
-        if ready in line.lower():  # then drain it: a server blocked on a full log pipe would be what is measured
+        if ready in line.lower():
             threading.Thread(target=lambda: [None for _ in stream], daemon=True).start()
             return proc
     raise SystemExit(f"server did not start: {' '.join(argv)}")
