@@ -91,11 +91,8 @@ def as_run_report(report: FuzzReport, file: str) -> Report:
     finding: class, detail, minimal input, replay line), skipped when held back, its calls and per-class counts as
     targets (a held-back tool's reason is in the fuzz report only: a run row has no field for it). `file` names
     where the server came from (the suite, or `mcptest fuzz`)."""
-    from datetime import UTC, datetime, timedelta
-
-    from mcptest import __version__
     from mcptest.expect.failure import AssertionFailure
-    from mcptest.records.report import Report, Status, TestResult, summarize
+    from mcptest.records.report import Status, TestResult, finished_report
 
     rows: list[TestResult] = []
     for tool in report.tools:
@@ -131,21 +128,12 @@ def as_run_report(report: FuzzReport, file: str) -> Report:
                 targets=targets,
             )
         )
-    started = datetime.now(UTC) - timedelta(seconds=report.seconds)
     coverage = None
     if report.coverage is not None:
         from mcptest.records.coverage import Coverage
 
         coverage = Coverage(servers=[report.coverage], counted=sum(not t.skipped for t in report.tools))
-    return Report(
-        mcptest_version=__version__,
-        suite=file,
-        started_at=started.isoformat(),
-        duration_ms=round(report.seconds * 1000, 3),
-        results=rows,
-        summary=summarize(rows),
-        coverage=coverage,
-    )
+    return finished_report(file, report.seconds, rows, coverage=coverage)
 
 
 def _compact(value: Any) -> str:

@@ -199,6 +199,24 @@ class Report(_Model):
         return self.summary.ok
 
 
+def finished_report(suite: str, seconds: float, results: list[TestResult], **fields: Any) -> Report:
+    """The Report of a command that has just finished after `seconds` (conformance, fuzz): its rows summarized, its
+    start `seconds` before now, this mcptest's version."""
+    from datetime import UTC, datetime, timedelta
+
+    from mcptest import __version__
+
+    return Report(
+        mcptest_version=__version__,
+        suite=suite,
+        started_at=(datetime.now(UTC) - timedelta(seconds=seconds)).isoformat(),
+        duration_ms=round(seconds * 1000, 3),
+        results=results,
+        summary=summarize(results),
+        **fields,
+    )
+
+
 def summarize(
     results: list[TestResult],
     gates: Sequence[GateReport] = (),

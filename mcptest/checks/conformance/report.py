@@ -234,23 +234,12 @@ def as_run_report(report: ConformanceReport, file: str, fail_on: str = "must") -
     a failure the baseline lists are failures that do not fail the run (the rows' `quarantined` reason says why); a
     stale baseline entry is a failure; a skipped check is skipped (its reason is in the conformance report only: a
     run row has no field for it)."""
-    from datetime import UTC, datetime, timedelta
-
-    from mcptest import __version__
-    from mcptest.records.report import Report, summarize
+    from mcptest.records.report import finished_report
 
     rows: list[TestResult] = []
     for version in report.every_version():
         rows += _rows(version, file, fail_on, "" if version is report else f" ({version.offered_version})")
-    started = datetime.now(UTC) - timedelta(seconds=report.duration_s)
-    return Report(
-        mcptest_version=__version__,
-        suite=file,
-        started_at=started.isoformat(),
-        duration_ms=round(report.duration_s * 1000, 3),
-        results=rows,
-        summary=summarize(rows),
-    )
+    return finished_report(file, report.duration_s, rows)
 
 
 def _rows(report: ConformanceReport, file: str, fail_on: str, suffix: str) -> list[TestResult]:
