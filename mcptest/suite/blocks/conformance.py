@@ -15,7 +15,7 @@ class ConformanceBlock(BaseModel):
 
     name: str = Field(min_length=1, description="The row name in the report.")
     server: str = Field(description="The key of `servers:` to check (stdio or Streamable HTTP; started on its own).")
-    protocol_version: Literal["2025-06-18", "2025-11-25"] = Field(
+    protocol_version: Literal["2025-06-18", "2025-11-25", "2026-07-28"] = Field(
         "2025-11-25", description="The protocol version to offer and check (the versions whose schemas ship)."
     )
     fail_on: Literal["must", "should"] = Field(
