@@ -180,6 +180,18 @@ def test_a_2026_07_28_defect_fails_its_check_and_nothing_else(transport: str, de
         )
 
 
+def test_a_server_of_2026_07_28_alone_is_checked_under_it_and_the_handshake_versions_are_said_not_spoken() -> None:
+    """A server that refuses initialize (-32022, naming 2026-07-28) but answers server/discover leads the report with
+    2026-07-28; the handshake versions carry a note and no checks, so nothing fails for the handshake it lacks."""
+    config = StdioServer(command=[sys.executable, str(SERVER), "--modern-only"], call_timeout_s=5.0)
+    report = run_conformance("raw", config, ROOT, 5.0, version=None)
+    assert [r.offered_version for r in report.every_version()] == ["2026-07-28", "2025-11-25", "2025-06-18"]
+    assert report.spoken and not failing(report) and not report.failed("should")
+    for older in report.others:
+        assert not older.spoken and older.outcomes == [], older.notes
+    assert "initialize got no result, and the server speaks 2026-07-28" in report.others[0].notes[0]
+
+
 def test_the_sdk_server_under_2026_07_28_over_stdio_and_http() -> None:
     """The official Python SDK (mcp 2.3.0) speaks 2026-07-28: no false failure over stdio or Streamable HTTP (both
     runs at once: each server's start-up is mostly imports)."""
@@ -384,16 +396,23 @@ def _block_suite(tmp_path: Path, blocks: str) -> Path:
 def test_a_conformance_block_joins_its_failed_checks_to_the_run_report(tmp_path: Path) -> None:
     blocks = (
         "  - {name: broken speaks MCP, server: broken}\n"
-        "  - {name: broken with its baseline, server: broken, expected_failures: [tools-unknown-tool]}\n"
+        "  - {name: broken with its baseline, server: broken, expected_failures: [tools-unknown-tool],"
+        " protocol_version: '2026-07-28'}\n"
     )
     ran = run_cli("run", str(_block_suite(tmp_path, blocks)), "--reporter", "json", "--no-history")
     assert ran.code == 1, ran.stderr
     rows = {r["name"]: r for r in json.loads(ran.stdout)["results"]}
     broken, baseline = rows["broken speaks MCP"], rows["broken with its baseline"]
     assert broken["kind"] == "conformance" and broken["status"] == "failed" and broken["line"] == 6
-    (failure,) = broken["failures"]
-    assert failure["target"] == "tools-unknown-tool" and '"name": "mcptest_no_such_tool"' in failure["message"]
+    # every version the server speaks is checked, as by the CLI: the same defect fails under each, named per version
+    targets = [f["target"] for f in broken["failures"]]
+    assert targets == ["tools-unknown-tool", "tools-unknown-tool (2026-07-28)", "tools-unknown-tool (2025-06-18)"]
+    failure = broken["failures"][1]
+    assert "under protocol 2026-07-28" in failure["message"] and '"name": "mcptest_no_such_tool"' in failure["message"]
+    assert broken["targets"]["checks.fail"] == 3 and broken["targets"]["checks.2026-07-28.fail"] == 1
     assert baseline["status"] == "passed" and baseline["targets"]["checks.expected"] == 1
+    assert baseline["targets"]["checks.2026-07-28.expected"] == 1
+    assert "checks.2025-11-25.pass" not in baseline["targets"]  # the one version it names
     # What the probes reached counts toward the run's coverage, over the catalog they listed: the read-only tools
     # called (echo also refused for its missing argument, the error fixture failing), the first resource read,
     # the prompt without arguments rendered; the probe of an unknown tool, answered "ok", is no tool of the server.
@@ -419,4 +438,5 @@ def test_a_conformance_block_names_unknown_servers_versions_and_check_ids(tmp_pa
     assert any(s.startswith("9:25:") and "no conformance check 'http-orgin' (did you mean" in s for s in shown)
     # the versions a block may name are the versions whose schemas ship
     annotation = ConformanceBlock.model_fields["protocol_version"].annotation
-    assert typing.get_args(annotation) == SCHEMA_VERSIONS
+    (named, none) = typing.get_args(annotation)  # one of them, or None: every version the server speaks
+    assert typing.get_args(named) == SCHEMA_VERSIONS and none is type(None)

@@ -106,9 +106,22 @@ async def conformance_async(
         if refused is None:
             raise
         raise refused from None
-    report = reports[OFFERED_VERSION]
-    report.others = [reports[v] for v in reversed(offered_versions) if v != OFFERED_VERSION]  # newest first
+    lead = OFFERED_VERSION
+    modern = next((v for v in reversed(MODERN_VERSIONS) if v in reports and reports[v].spoken), None)
+    if modern is not None and reports[lead].protocol_version is None:  # initialize refused: a 2026-07-28-only server
+        reports[lead] = _not_spoken(reports[lead], f"initialize got no result, and the server speaks {modern}")
+        lead = modern
+    report = reports[lead]
+    report.others = [reports[v] for v in reversed(offered_versions) if v != lead]  # newest first
     return report
+
+
+def _not_spoken(report: ConformanceReport, why: str) -> ConformanceReport:
+    """A version's report as one the server does not speak: no checks, a note saying why."""
+    note = f"offered {report.offered_version}, {why}: it does not speak {report.offered_version}"
+    return ConformanceReport(
+        report.server, report.transport, report.offered_version, None, {}, [], report.duration_s, [note]
+    )
 
 
 async def _one_version(
@@ -173,10 +186,12 @@ async def _one_version(
 async def run_conformance_block(
     block: ConformanceBlock, fields: dict[str, Any], suite: Suite, tally: Tally | None = None
 ) -> tuple[TestResult, bool]:
-    """A suite's `conformance:` block: its server started on its own and checked; each failed check (a failed SHOULD
-    only with `fail_on: should`, a stale `expected_failures` entry too) is one failure of the row, with what was sent
-    and received; the counts are the row's targets. A server that cannot be reached fails the row with the reason.
-    What its probes reached feeds the run's coverage `tally`, when given."""
+    """A suite's `conformance:` block: its server started on its own and checked under every version it speaks (or
+    the block's `protocol_version`); each failed check (a failed SHOULD only with `fail_on: should`, a stale
+    `expected_failures` entry too) is one failure of the row, with the version, what was sent and received; the
+    targets are the counts over every version checked (`checks.fail`) and per version (`checks.2026-07-28.fail`). A
+    server that cannot be reached fails the row with the reason. What its probes reached feeds the run's coverage
+    `tally`, when given."""
     from mcptest.expect.failure import AssertionFailure
     from mcptest.records.report import Status, TestResult
     from mcptest.run.rows import elapsed_ms, failed_row
@@ -192,18 +207,26 @@ async def run_conformance_block(
     except Unreachable as exc:
         return failed_row(fields, start, f"server '{block.server}': {exc.message}", exc.stderr), False
     levels = ("MUST", "SHOULD") if block.fail_on == "should" else ("MUST",)
-    failures = [
-        AssertionFailure(
-            target=o.id,
-            matcher="conformance",
-            expected=o.title,
-            actual=o.status,
-            message=f"{o.id} ({o.level}; {report.url(o.id)}): {o.message}" + (f"\n{o.evidence}" if o.evidence else ""),
-        )
-        for o in report.outcomes
-        if o.status == "stale" or (o.status == "fail" and o.level in levels)
-    ]
-    targets: dict[str, float | int | None] = {f"checks.{k}": n for k, n in report.counts().items()}
+    failures = []
+    targets: dict[str, float | int | None] = {}
+    checked = [r for r in report.every_version() if r.outcomes]  # a version the server does not speak: no checks
+    for version in checked:
+        suffix = "" if version is report else f" ({version.offered_version})"
+        failures += [
+            AssertionFailure(
+                target=o.id + suffix,
+                matcher="conformance",
+                expected=o.title,
+                actual=o.status,
+                message=f"{o.id} ({o.level}; {version.url(o.id)}) under protocol {version.spec_version}: {o.message}"
+                + (f"\n{o.evidence}" if o.evidence else ""),
+            )
+            for o in version.outcomes
+            if o.status == "stale" or (o.status == "fail" and o.level in levels)
+        ]
+        for key, n in version.counts().items():
+            targets[f"checks.{version.offered_version}.{key}"] = n
+            targets[f"checks.{key}"] = int(targets.get(f"checks.{key}") or 0) + n
     status = Status.FAILED if failures else Status.PASSED
     row = TestResult(**fields, status=status, duration_ms=elapsed_ms(start), failures=failures, targets=targets)
     return row, False

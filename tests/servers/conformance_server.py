@@ -1,8 +1,10 @@
-"""A raw MCP server (standard library only, no SDK) that follows the 2025-11-25 spec, or breaks one rule on command.
+"""A raw MCP server (standard library only, no SDK) that follows the 2025-11-25 and 2026-07-28 specs (the first request
+decides, as in the SDK), or breaks one rule on command.
 
-`python conformance_server.py [--defect NAME]` serves stdio; `serve_http(defect)` serves Streamable HTTP on
-127.0.0.1 in a thread of the caller (plain JSON answers), and the legacy HTTP+SSE transport beside it (`/sse`).
-It declares tools, resources (with subscribe), prompts and logging, and not completions. Tools: `echo` and
+`python conformance_server.py [--defect NAME] [--modern-only]` serves stdio (`--modern-only`: 2026-07-28 alone);
+`serve_http(defect)` serves Streamable HTTP on 127.0.0.1 in a thread of the caller (plain JSON answers; the era of
+each request from its MCP-Protocol-Version header), and the legacy HTTP+SSE transport beside it (`/sse`). It declares
+(in the handshake era) tools, resources (with subscribe), prompts and logging, and not completions. Tools: `echo` and
 `get_sum` (read-only; `get_sum` has an outputSchema) and the official fixture `test_error_handling`; tools/list
 comes in two pages. `DEFECTS` lists every defect that can be planted, one per run.
 
@@ -100,9 +102,12 @@ def enveloped(params: Any) -> bool:
 class Logic:
     """The server's answers: `handle(message)` gives the messages to send back (none for a notification)."""
 
-    def __init__(self, defect: str | None, emit: Callable[[dict[str, Any]], None] | None = None) -> None:
-        """`emit` writes a message at any time (stdio); without it (plain-JSON HTTP) only direct answers are sent."""
-        self.defect, self.emit = defect, emit
+    def __init__(
+        self, defect: str | None, emit: Callable[[dict[str, Any]], None] | None = None, modern_only: bool = False
+    ) -> None:
+        """`emit` writes a message at any time (stdio); without it (plain-JSON HTTP) only direct answers are sent.
+        `modern_only`: a server of 2026-07-28 alone, which refuses `initialize` (no defect: the spec allows it)."""
+        self.defect, self.emit, self.modern_only = defect, emit, modern_only
         self.in_flight: set[Any] = set()
         self.cancelled: set[Any] = set()
         self.era: str | None = None
@@ -126,7 +131,7 @@ class Logic:
                 modern = enveloped(message.get("params")) and message.get("method") != "initialize"
                 self.era = "modern" if modern else "legacy"
             era = self.era
-        if era == "modern" and "id" in message:
+        if (era == "modern" or self.modern_only) and "id" in message:
             return self._modern(message)
         return self._legacy(message)
 
@@ -344,7 +349,7 @@ def _progress(token: Any, progress: float, total: float | None = None) -> dict[s
     return {"jsonrpc": "2.0", "method": "notifications/progress", "params": params}
 
 
-def main(defect: str | None) -> None:
+def main(defect: str | None, modern_only: bool = False) -> None:
     lock = threading.Lock()
 
     def emit(message: dict[str, Any]) -> None:
@@ -352,7 +357,7 @@ def main(defect: str | None) -> None:
             sys.stdout.write(json.dumps(message) + "\n")
             sys.stdout.flush()
 
-    logic = Logic(defect, emit)
+    logic = Logic(defect, emit, modern_only)
     if defect == "stdout-garbage":
         print("server starting...", flush=True)
     for line in sys.stdin:
@@ -550,4 +555,4 @@ def serve_http(defect: str | None) -> Served:
 
 
 if __name__ == "__main__":
-    main(sys.argv[sys.argv.index("--defect") + 1] if "--defect" in sys.argv else None)
+    main(sys.argv[sys.argv.index("--defect") + 1] if "--defect" in sys.argv else None, "--modern-only" in sys.argv)
