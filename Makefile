@@ -35,7 +35,7 @@ postgres:
 		echo "postgresql could not be installed: the history store's PostgreSQL tests will skip"
 
 ## Run the whole test suite, on two workers (pytest-xdist): most tests wait on server subprocesses, so two
-## workers on two cores took the suite from 21 to 14 minutes.
+## workers on two cores took the suite from 21 to 14 minutes (and tests/forkserver.py's forked CLI runs to ~9).
 ## Bytecode is compiled first and may be cached: the suite starts Python hundreds of times, and a machine that sets
 ## PYTHONDONTWRITEBYTECODE (this one does) would otherwise have each process compile mcptest from source again.
 test: $(STAMP) browser postgres
