@@ -24,6 +24,7 @@ from tests.otel.conftest import Phoenix
 from tests.providers.fake_llm import FakeLLM, Turn, call, serve
 from tests.providers.helpers import FIXTURES, environ
 
+pytestmark = pytest.mark.xdist_group("phoenix")  # one `phoenix serve` for all (make test runs --dist loadgroup)
 EXAMPLES = ROOT / "examples" / "agent-gates"
 HERE = Path(__file__).parent
 READ_BACK_S = 30.0
