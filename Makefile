@@ -49,7 +49,7 @@ $(PHOENIX)/.installed: $(PHOENIX_PINS)
 phoenix: $(PHOENIX)/.installed
 
 ## Run the whole test suite, on two workers (pytest-xdist): most tests wait on server subprocesses, so two
-## workers on two cores took the suite from 21 to 14 minutes.
+## workers on two cores took the suite from 21 to 14 minutes (and tests/forkserver.py's forked CLI runs to ~9).
 ## Bytecode is compiled first and may be cached: the suite starts Python hundreds of times, and a machine that sets
 ## PYTHONDONTWRITEBYTECODE (this one does) would otherwise have each process compile mcptest from source again.
 ## `--dist loadgroup` keeps the tests of one `xdist_group` on one worker (the Phoenix tests share one `phoenix serve`);

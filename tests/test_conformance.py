@@ -76,6 +76,21 @@ HTTP = {
     "get-200-json": {"http-get-stream"},
     "notification-answered": {"http-notification-accepted"},
     "tool-error-as-jsonrpc": {"tools-error-in-result"},
+    "resume-other-stream": {"http-resume"},
+    # ids restart on each stream: not unique, and a Last-Event-ID then resumes the wrong stream
+    "event-ids-reused": {"http-event-ids-unique", "http-resume"},
+}
+MODERN_STDIO = {  # 2026-07-28: server/discover, the `_meta` envelope, resultType
+    None: set(),
+    "discover-versions-string": {"discover-result", "schema-messages"},
+    "no-result-type": {"result-type", "schema-messages"},
+    "envelope-not-required": {"meta-envelope-required"},
+    "unsupported-version-served": {"version-unsupported-error"},
+}
+MODERN_HTTP = {
+    None: set(),
+    "header-mismatch-ignored": {"http-header-mismatch"},
+    "unknown-method-200": {"http-unknown-method-status"},
 }
 
 
@@ -89,7 +104,8 @@ def failing(report: ConformanceReport) -> set[str]:
 
 
 def test_every_planted_defect_is_tested() -> None:
-    assert set(DEFECTS) == {d for d in [*STDIO, *HTTP] if d} | {"crash-on-call", "hang-initialize"}
+    tested = {d for d in [*STDIO, *HTTP, *MODERN_STDIO, *MODERN_HTTP] if d}
+    assert set(DEFECTS) == tested | {"crash-on-call", "hang-initialize"}
 
 
 @pytest.mark.parametrize("defect", list(STDIO), ids=lambda d: d or "clean")
@@ -118,11 +134,90 @@ def test_a_defect_over_http_fails_its_check_and_nothing_else(defect: str | None)
     assert failing(report) == HTTP[defect], [(o.id, o.message) for o in report.outcomes if o.status == "fail"]
     if defect is None:
         skipped = {o.id for o in report.outcomes if o.status == "skip"}
-        # the plain-JSON HTTP variant sends nothing unprompted: no list_changed, progress or slow fixture
-        assert skipped == {
+        modern = {c.id for c in CHECKS if c.since == "2026-07-28"}  # the checks of 2026-07-28 only
+        # the HTTP variant sends nothing unprompted (no list_changed, no slow fixture); a tool call with a progress
+        # token is answered as an SSE stream whose events carry ids, and resumed from its first one
+        assert skipped - modern == {
             "jsonrpc-notifications-unanswered", "stdio-stdout-clean", "completion-complete", "list-changed-declared",
-            "progress-tokens", "progress-increasing", "cancellation-no-response",
+            "cancellation-no-response",
         }  # fmt: skip
+        passed = {o.id for o in report.outcomes if o.status == "pass"}
+        assert {"http-event-ids-unique", "http-resume", "progress-tokens", "progress-increasing"} <= passed
+
+
+@pytest.mark.parametrize(
+    ("transport", "defect"),
+    [("stdio", d) for d in MODERN_STDIO] + [("http", d) for d in MODERN_HTTP],
+    ids=lambda x: x or "clean",
+)
+def test_a_2026_07_28_defect_fails_its_check_and_nothing_else(transport: str, defect: str | None) -> None:
+    """2026-07-28 has no initialize: the run opens with server/discover and stamps every request with the `_meta`
+    envelope; the handshake's checks (initialize, ping, sessions, logging/setLevel, subscribe) are skipped there."""
+    served = serve_http(defect) if transport == "http" else None
+    try:
+        config = HttpServer(url=served.url) if served else stdio(defect)
+        report = run_conformance("raw", config, ROOT, 5.0, version="2026-07-28")
+    finally:
+        if served:
+            served.stop()
+    expected = (MODERN_HTTP if served else MODERN_STDIO)[defect]
+    assert failing(report) == expected, [(o.id, o.message) for o in report.outcomes if o.status == "fail"]
+    assert report.protocol_version == "2026-07-28" and report.server_info["name"] == "conformance-server"
+    if defect is None:
+        outcomes = {o.id: o for o in report.outcomes}
+        modern = {"discover-result", "discover-server-info", "result-type", "meta-envelope-required"}
+        assert all(outcomes[i].status == "pass" for i in modern | {"version-unsupported-error", "schema-messages"})
+        for gone in ("lifecycle-initialize", "ping", "logging-set-level", "resources-subscribe"):
+            assert outcomes[gone].message == "not in protocol 2026-07-28 (until 2025-11-25)"
+        # the unknown resource's code is -32602 there, a MUST
+        assert outcomes["resources-not-found-code"].status == "pass"
+        assert outcomes["resources-not-found-code"].level == "MUST"
+        if served:
+            assert {i for i in outcomes if i.startswith("http-") and outcomes[i].status == "pass"} == {
+                "http-content-type", "http-origin", "http-header-mismatch", "http-unknown-method-status",
+                "http-get-not-allowed", "http-no-session-id",
+            }  # fmt: skip
+        else:
+            assert outcomes["cancellation-no-response"].status == "pass"  # notifications/cancelled, stdio only
+        assert report.tier() == "all MUSTs and SHOULDs pass"
+        assert not [n for n in report.notes if "mcptest's own" in n], report.notes  # our envelope fits the schema
+        assert report.url("progress-tokens").startswith(
+            "https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/progress"
+        )
+
+
+def test_a_server_of_2026_07_28_alone_is_checked_under_it_and_the_handshake_versions_are_said_not_spoken() -> None:
+    """A server that refuses initialize (-32022, naming 2026-07-28) but answers server/discover leads the report with
+    2026-07-28; the handshake versions carry a note and no checks, so nothing fails for the handshake it lacks."""
+    config = StdioServer(command=[sys.executable, str(SERVER), "--modern-only"], call_timeout_s=5.0)
+    report = run_conformance("raw", config, ROOT, 5.0, version=None)
+    assert [r.offered_version for r in report.every_version()] == ["2026-07-28", "2025-11-25", "2025-06-18"]
+    assert report.spoken and not failing(report) and not report.failed("should")
+    for older in report.others:
+        assert not older.spoken and older.outcomes == [], older.notes
+    assert "initialize got no result, and the server speaks 2026-07-28" in report.others[0].notes[0]
+
+
+def test_the_sdk_server_under_2026_07_28_over_stdio_and_http() -> None:
+    """The official Python SDK (mcp 2.3.0) speaks 2026-07-28: no false failure over stdio or Streamable HTTP (both
+    runs at once: each server's start-up is mostly imports)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from tests.conftest import demo_command, serving_http
+
+    with ThreadPoolExecutor(1) as pool:
+        over_stdio = pool.submit(run_conformance, "sdk", StdioServer(command=demo_command()), ROOT, 30.0, frozenset(),
+                                 "2026-07-28")  # fmt: skip
+        with serving_http("tests.servers.demo_server", "the HTTP demo server") as url:
+            over_http = run_conformance("sdk", HttpServer(url=url), ROOT, 30.0, version="2026-07-28")
+        reports = [over_stdio.result(), over_http]
+    for report in reports:
+        assert report.protocol_version == "2026-07-28" and report.server_info["name"] == "demo-server"
+        assert failing(report) == set() and report.tier() == "all MUSTs and SHOULDs pass", [
+            (o.id, o.message) for o in report.outcomes if o.status == "fail"
+        ]
+        assert {o.id for o in report.outcomes if o.status == "pass"} >= {"discover-result", "version-unsupported-error"}
+    assert {o.id for o in reports[1].outcomes if o.status == "pass"} >= {"http-header-mismatch", "http-no-session-id"}
 
 
 @pytest.mark.parametrize("defect", [None, "notification-answered"], ids=lambda d: d or "clean")
@@ -192,18 +287,27 @@ def test_an_older_protocol_version_is_offered_checked_against_its_schema_and_its
     assert all("/2025-06-18/" in url for url in sections.values())
 
 
-def test_an_older_version_the_server_does_not_speak_is_said_so_and_not_checked() -> None:
+def test_an_older_version_the_server_does_not_speak_is_said_so_and_not_checked(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     """Offered 2025-06-18, this server answers "2.0": that version's run stops after initialize with a note, and
-    only the newest version's checks (which fail lifecycle-version) decide the run."""
+    only the newest handshake version's checks (which fail lifecycle-version) decide the run; 2026-07-28, which
+    has no initialize, is spoken and clean."""
+    from mcptest.cli.conformance import _print_version
+
     report = run_conformance("raw", stdio("version-bogus"), ROOT, 5.0, version=None)
-    (older,) = report.others
+    (modern, older) = report.others
+    assert modern.spoken and modern.offered_version == "2026-07-28" and not failing(modern)
     assert not older.spoken and older.outcomes == [] and not older.failed()
     assert older.notes == ["offered 2025-06-18, the server answered 2.0: it does not speak 2025-06-18"]
     assert failing(report) == {"lifecycle-version"} and report.failed()
     data = report.to_json()
     jsonschema.Draft202012Validator(json.loads((ROOT / "schema" / "conformance.v1.json").read_text())).validate(data)
-    assert data["other_versions"][0]["spoken"] is False and data["other_versions"][0]["tier"] is None
-    assert len(as_run_report(report, "x").results) == len(CHECKS)  # no rows for a version not spoken
+    assert data["other_versions"][1]["spoken"] is False and data["other_versions"][1]["tier"] is None
+    assert len(as_run_report(report, "x").results) == 2 * len(CHECKS)  # no rows for a version not spoken
+    # the header names the schema the messages were validated against (the one offered), not the bogus version
+    _print_version(report, False, True)
+    assert "protocol 2.0 (offered 2025-11-25; schema 2025-11-25)" in capsys.readouterr().out
 
 
 def test_mcptests_own_messages_are_validated_against_the_schema() -> None:
@@ -253,7 +357,9 @@ def test_cli_json_exit_1_on_a_must_failure_and_a_bad_baseline_is_exit_2(tmp_path
     assert data["tier"] == "MUST failures"
     assert {c["id"] for c in data["checks"] if c["status"] == "fail"} == {"tools-unknown-tool"}
     # without --protocol-version every shipped version is checked in the same run, each with its own verdicts
-    (older,) = data["other_versions"]
+    (modern, older) = data["other_versions"]
+    assert modern["offered_version"] == modern["protocol_version"] == "2026-07-28" and modern["spoken"]
+    assert {c["id"] for c in modern["checks"] if c["status"] == "fail"} == {"tools-unknown-tool"}
     assert older["offered_version"] == older["protocol_version"] == "2025-06-18" and older["spoken"]
     assert {c["id"] for c in older["checks"] if c["status"] == "fail"} == {"tools-unknown-tool"}
     assert all("/specification/2025-06-18/" in c["section"] for c in older["checks"])
@@ -266,7 +372,8 @@ def test_cli_json_exit_1_on_a_must_failure_and_a_bad_baseline_is_exit_2(tmp_path
     assert "tools-unknown-tool" in ran.stderr and "Traceback" not in ran.stderr
 
     ran = run_cli("conformance", "--command", command, "--protocol-version", "2024-11-05")
-    assert ran.code == 2 and "--protocol-version: mcptest checks 2025-06-18, 2025-11-25" in ran.stderr, ran.stderr
+    shown = "--protocol-version: mcptest checks 2025-06-18, 2025-11-25, 2026-07-28"
+    assert ran.code == 2 and shown in ran.stderr, ran.stderr
 
 
 def test_a_server_that_never_answers_initialize_is_exit_3_not_a_traceback() -> None:
@@ -295,16 +402,23 @@ def _block_suite(tmp_path: Path, blocks: str) -> Path:
 def test_a_conformance_block_joins_its_failed_checks_to_the_run_report(tmp_path: Path) -> None:
     blocks = (
         "  - {name: broken speaks MCP, server: broken}\n"
-        "  - {name: broken with its baseline, server: broken, expected_failures: [tools-unknown-tool]}\n"
+        "  - {name: broken with its baseline, server: broken, expected_failures: [tools-unknown-tool],"
+        " protocol_version: '2026-07-28'}\n"
     )
     ran = run_cli("run", str(_block_suite(tmp_path, blocks)), "--reporter", "json", "--no-history")
     assert ran.code == 1, ran.stderr
     rows = {r["name"]: r for r in json.loads(ran.stdout)["results"]}
     broken, baseline = rows["broken speaks MCP"], rows["broken with its baseline"]
     assert broken["kind"] == "conformance" and broken["status"] == "failed" and broken["line"] == 6
-    (failure,) = broken["failures"]
-    assert failure["target"] == "tools-unknown-tool" and '"name": "mcptest_no_such_tool"' in failure["message"]
+    # every version the server speaks is checked, as by the CLI: the same defect fails under each, named per version
+    targets = [f["target"] for f in broken["failures"]]
+    assert targets == ["tools-unknown-tool", "tools-unknown-tool (2026-07-28)", "tools-unknown-tool (2025-06-18)"]
+    failure = broken["failures"][1]
+    assert "under protocol 2026-07-28" in failure["message"] and '"name": "mcptest_no_such_tool"' in failure["message"]
+    assert broken["targets"]["checks.fail"] == 3 and broken["targets"]["checks.2026-07-28.fail"] == 1
     assert baseline["status"] == "passed" and baseline["targets"]["checks.expected"] == 1
+    assert baseline["targets"]["checks.2026-07-28.expected"] == 1
+    assert "checks.2025-11-25.pass" not in baseline["targets"]  # the one version it names
     # What the probes reached counts toward the run's coverage, over the catalog they listed: the read-only tools
     # called (echo also refused for its missing argument, the error fixture failing), the first resource read,
     # the prompt without arguments rendered; the probe of an unknown tool, answered "ok", is no tool of the server.
@@ -326,8 +440,9 @@ def test_a_conformance_block_names_unknown_servers_versions_and_check_ids(tmp_pa
         load_suite(suite)
     shown = [f"{p.line}:{p.col}: {p.message}" for p in raised.value.problems]
     assert any(s.startswith("7:13:") and "unknown server 'brokn' (did you mean 'broken'?)" in s for s in shown)
-    assert any(s.startswith("8:23:") and "'2025-06-18' or '2025-11-25'" in s for s in shown), shown
+    assert any(s.startswith("8:23:") and "'2025-06-18', '2025-11-25' or '2026-07-28'" in s for s in shown), shown
     assert any(s.startswith("9:25:") and "no conformance check 'http-orgin' (did you mean" in s for s in shown)
     # the versions a block may name are the versions whose schemas ship
     annotation = ConformanceBlock.model_fields["protocol_version"].annotation
-    assert typing.get_args(annotation) == SCHEMA_VERSIONS
+    (named, none) = typing.get_args(annotation)  # one of them, or None: every version the server speaks
+    assert typing.get_args(named) == SCHEMA_VERSIONS and none is type(None)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import signal
 import subprocess
-import time
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -76,6 +76,7 @@ def test_closed_model_judges_every_answer_and_follows_the_weights(suite: Path, t
     whole = hist.merged([zero["histogram"], fifth["histogram"]])
     assert whole.get_total_count() == overall["count"] and hist.figures(whole)["p99_ms"] == overall["p99_ms"]
     assert "zero" in ran.stdout and "assertion" in ran.stdout
+    assert_series_add_up(report)
     # Markdown and HTML through the run reporters: one row per operation, its figures and histogram
     from mcptest.load.formats import render
     from mcptest.load.model import LoadReport
@@ -87,13 +88,34 @@ def test_closed_model_judges_every_answer_and_follows_the_weights(suite: Path, t
     assert page.count('aria-label="latency histogram"') == 2 and "<h2>Latency</h2>" in page
 
 
-def test_open_model_offers_the_rate_from_every_process(suite: Path, tmp_path: Path) -> None:
-    args = ("--users", "4", "--duration", "2s", "--rate", "30", "--processes", "2", "--server", "lat")
-    ran, report = load(suite, tmp_path / "open.json", *args)
+def test_open_model_offers_the_profile_s_rate_from_every_process(suite: Path, tmp_path: Path) -> None:
+    from mcptest.load.profile import Arrivals, segments
+
+    args = ("--users", "4", "--duration", "5s", "--rate", "30", "--processes", "2", "--server", "lat")
+    ran, report = load(suite, tmp_path / "open.json", *args, "--profile", "spike")
     assert ran.code in (ExitCode.OK, ExitCode.FAILED), ran.stderr
-    assert report["generator"]["processes"] == 2 and report["rate"] == 30
-    # arrivals due before the deadline are all made, however late: 2 processes x 15/s x 2 s
-    assert report["overall"]["count"] == 60, report["overall"]
+    assert report["generator"]["processes"] == 2 and report["rate"] == 30 and report["profile"] == "spike"
+    # arrivals due before the deadline are all made, however late: each of 2 processes offers 15/s x the level
+    arrivals, due = Arrivals(segments("spike", 5, 0), 15), 0
+    while arrivals.due(due) < 5:
+        due += 1
+    assert report["overall"]["count"] == 2 * due, report["overall"]
+    # the shape: each second's calls are counted by when they were due; the spike (40-60% of 5 s) is second 2
+    offered = {s["second"]: s["started"] for s in report["overall"]["series"]}
+    outside = [offered.get(k, 0) for k in (0, 1, 3, 4)]
+    assert offered[2] > 3 * max(outside) and min(outside) > 0, offered
+    assert_series_add_up(report)
+
+
+def assert_series_add_up(report: dict[str, Any]) -> None:
+    """Each operation's seconds hold all its calls and answers, and `all`'s seconds are the operations' added."""
+    for op in [*report["operations"], report["overall"]]:
+        assert sum(s["count"] for s in op["series"]) == op["count"] == sum(s["started"] for s in op["series"])
+        assert hist.merged([s["histogram"] for s in op["series"]]).get_total_count() == op["count"]
+    for s in report["overall"]["series"]:
+        parts = [p for op in report["operations"] for p in op["series"] if p["second"] == s["second"]]
+        assert s["count"] == sum(p["count"] for p in parts) and s["errors"] == sum(p["errors"] for p in parts)
+        assert s["p99_ms"] == hist.quick(hist.merged([p["histogram"] for p in parts]))["p99_ms"]
 
 
 def test_shards_merge_into_one_load(suite: Path, tmp_path: Path) -> None:
@@ -115,6 +137,45 @@ def test_shards_merge_into_one_load(suite: Path, tmp_path: Path) -> None:
         assert ops(merged)[name]["count"] == sum(ops(p)[name]["count"] for p in parts)
         assert hist.decode(ops(merged)[name]["histogram"]).get_total_count() == whole.get_total_count()
         assert ops(merged)[name]["p95_ms"] == hist.figures(whole)["p95_ms"]
+        # and second by second: the shards' same second adds up, histograms merged exactly
+        for s in ops(merged)[name]["series"]:
+            same = [x for p in parts for x in ops(p)[name]["series"] if x["second"] == s["second"]]
+            assert s["count"] == sum(x["count"] for x in same) and s["started"] == sum(x["started"] for x in same)
+            assert s["p95_ms"] == hist.quick(hist.merged([x["histogram"] for x in same]))["p95_ms"]
+    assert_series_add_up(merged)
+
+
+def test_find_limit_brackets_a_serial_server_s_capacity(url: str, tmp_path: Path) -> None:
+    # `serial` holds the server 20 ms per call, one at a time: over 50 calls/s its queue grows every second, so at
+    # 64/s the 95th percentile call of a 1 s step waits over 260 ms whatever the machine (a slower one: longer)
+    path = tmp_path / "limit.yml"
+    path.write_text(
+        f"""
+servers:
+  lat:
+    url: {url}
+tools:
+  - name: serial
+    server: lat
+    tool: serial
+    latency: {{ samples: 1 }}
+    expect:
+      - latency.p95_ms: {{ "<=": 200 }}
+""",
+        encoding="utf-8",
+    )
+    args = ("--users", "8", "--duration", "1s", "--rate", "16", "--find-limit", "--processes", "1")
+    ran, report = load(path, tmp_path / "limit.json", *args)
+    assert ran.code == ExitCode.OK, ran.stderr
+    jsonschema.validate(report, json.loads((ROOT / "schema" / "load.v1.json").read_text()))
+    limit = report["limit"]
+    assert limit["p95_budget_ms"] == {"serial": 200} and limit["max_error_percent"] == 1
+    assert limit["rate"] is not None and 2 <= limit["rate"] < 64 and limit["over"] <= 64, limit
+    assert report["rate"] == limit["rate"]  # the figures are those of the highest step within budget
+    for step in limit["steps"]:
+        assert step["within"] == (step["p95_ms"]["serial"] <= 200 and step["error_percent"] < 1), step
+        assert f"mcptest load: find-limit: {step['rate']:g}/s: {step['count']} answers" in ran.stderr
+    assert f"find-limit: the highest rate within budget: {limit['rate']:g}/s" in ran.stdout
 
 
 def test_ctrl_c_stops_at_once_and_writes_what_was_measured(suite: Path, tmp_path: Path) -> None:
@@ -128,12 +189,29 @@ def test_ctrl_c_stops_at_once_and_writes_what_was_measured(suite: Path, tmp_path
         text=True,
         env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
     )  # fmt: skip
-    time.sleep(6)
-    proc.send_signal(signal.SIGINT)
-    stdout, stderr = proc.communicate(timeout=60)
+    # not a fixed sleep: the first plain progress line (stderr is no terminal) says a second of load was measured
+    measuring, lines = threading.Event(), []
+
+    def read() -> None:
+        assert proc.stderr is not None
+        for text in proc.stderr:
+            lines.append(text)
+            if text.startswith("mcptest load: second 1:"):
+                measuring.set()
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    try:
+        assert measuring.wait(timeout=90), "".join(lines)
+    finally:
+        proc.send_signal(signal.SIGINT)
+    stdout = proc.communicate(timeout=60)[0]
+    reader.join(timeout=10)
+    stderr = "".join(lines)
     assert proc.returncode == ExitCode.INTERRUPTED, stderr
     report = json.loads(out.read_text())
     assert report["interrupted"] is True and "INTERRUPTED" in stdout
+    assert report["overall"]["count"] > 0 and report["overall"]["series"], report["overall"]
 
 
 def test_bad_options_are_one_line_each(suite: Path) -> None:
@@ -142,6 +220,11 @@ def test_bad_options_are_one_line_each(suite: Path) -> None:
         (("--duration", "2h"), "--duration: at most 1h"),
         (("--server", "nope"), "--server: the suite has no server 'nope'"),
         (("-r", "pdf"), "--reporter: unknown format 'pdf'; formats are json, md, html"),
+        (("--profile", "wave"), "--profile: one of constant, ramp, spike, soak; got 'wave'"),
+        (("--profile", "ramp", "--ramp", "5s"), "--profile ramp rises over the whole run: leave out --ramp"),
+        (("--find-limit",), "--find-limit needs a p95 budget: --p95-ms, or `latency.p95_ms"),
+        (("--p95-ms", "50"), "--p95-ms: a budget above 0 ms for --find-limit; got 50"),
+        (("--find-limit", "--profile", "spike"), "--find-limit: each step is a whole load on this machine"),
     ):
         ran = run_cli("load", "--suite", str(suite), *args)
         assert ran.code == ExitCode.USAGE and said in ran.stderr and "Traceback" not in ran.stderr, (args, ran.stderr)

@@ -70,6 +70,15 @@ def test_the_counter_switches_to_the_encoder_once_the_budget_is_spent() -> None:
     assert counter.count("hello") == 1 and counter.pieces == {}
 
 
+def test_only_new_pieces_spend_the_budget_so_repeated_words_are_counted_in_python() -> None:
+    counter = tokens._Counter()
+    counter.budget = 20
+    assert counter.count(" hello hello hello") == 3 and counter.budget == 14  # one new piece, " hello"
+    assert counter.count(" hello hello") == 2 and counter.budget == 14  # nothing new to merge
+    assert counter.count(" a brand new sentence") == 4 and counter.budget == 0  # 21 new characters: the encoder
+    assert counter.count(" hello") == 1
+
+
 def test_the_ascii_split_is_tiktokens_split_on_every_ascii_character() -> None:
     import re
 

@@ -148,6 +148,7 @@ def _print_version(report: ConformanceReport, verbose: bool, no_color: bool) -> 
     from rich.console import Console
     from rich.markup import escape
 
+    from mcptest.checks.conformance.messages import schema_version
     from mcptest.cli.common import use_color
 
     color = use_color(no_color, sys.stdout)
@@ -156,7 +157,7 @@ def _print_version(report: ConformanceReport, verbose: bool, no_color: bool) -> 
     named = f"{info.get('name')} {info.get('version')}" if info else report.server
     console.print(
         f"[bold]{escape(str(named))}[/] over {report.transport}: protocol {report.protocol_version} "
-        f"(offered {report.offered_version}; schema {report.protocol_version or report.offered_version})"
+        f"(offered {report.offered_version}; schema {schema_version(report.protocol_version, report.offered_version)})"
     )
     order = {"stale": 0, "fail": 1, "expected": 3, "pass": 4, "skip": 5}
     shown = sorted(report.outcomes, key=lambda o: order[o.status] + (1 if o.level == "SHOULD" else 0) * 0.5)

@@ -167,6 +167,8 @@ def compile_validator(schema: dict[str, Any]) -> Any:
 def ref_problems(schema: Any, limit: int = 10_000) -> list[tuple[Loc, str]]:
     """Every local `$ref` (`#/...`) that points nowhere, or that only leads to other `$ref`s back to itself (a
     cycle no validator can resolve); a recursive schema whose cycle passes through real keywords is fine."""
+    if not _has_local_ref(schema, limit):  # most schemas have no `$ref`: tell so without building every place
+        return []
     out: list[tuple[Loc, str]] = []
     cycles: set[frozenset[str]] = set()  # each cycle once, where it is first met
     stack: list[tuple[Any, Loc]] = [(schema, ())]
@@ -185,6 +187,22 @@ def ref_problems(schema: Any, limit: int = 10_000) -> list[tuple[Loc, str]]:
         elif isinstance(node, list):
             stack += [(v, (*loc, i)) for i, v in reversed(list(enumerate(node)))]
     return out
+
+
+def _has_local_ref(schema: Any, limit: int) -> bool:
+    """Whether a local `$ref` sits among the first `limit` nodes that `ref_problems` walks."""
+    stack, seen = [schema], 0
+    while stack and seen < limit:
+        node = stack.pop()
+        seen += 1
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#"):
+                return True
+            stack += [v for k, v in reversed(list(node.items())) if k not in ("enum", "const", "examples")]
+        elif isinstance(node, list):
+            stack += reversed(node)  # the same order as `ref_problems`, so the same nodes fall within `limit`
+    return False
 
 
 def _ref_problem(schema: Any, ref: str) -> tuple[str, frozenset[str]] | None:

@@ -3,9 +3,11 @@ its own server process for a stdio server), calling weighted scenarios until the
 
 from __future__ import annotations
 
+import math
 import random
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -36,6 +38,12 @@ class Plan:
     seed: int = 0
     sdk_client: bool = False
     """Every call through the SDK's session, not the lean path (`load/calls.py`): slower, to compare."""
+    profile: str = "constant"
+    """The offered load's shape over the run (`load/profile.py`)."""
+
+
+Sink = Callable[[dict[int, dict[str, dict[str, Any]]]], None]
+"""Takes each second of the run once it is over: per second, per test name, its plain tally (`load/series.py`)."""
 
 
 @dataclass
@@ -70,15 +78,21 @@ def failure_kind(test: CallTest, outcome: CallOutcome) -> str | None:
     return "protocol" if outcome.error else "tool_error"
 
 
-def drive(plan: Plan, stop: threading.Event) -> dict[str, Any]:
-    """Run this process's users; their tallies by test name, the elapsed time and this process's CPU seconds."""
+def drive(plan: Plan, stop: threading.Event, sink: Sink) -> dict[str, Any]:
+    """Run this process's users; their tallies by test name, the elapsed time and this process's CPU seconds. Each
+    second of the run goes to `sink` once it is over (all of them before this returns)."""
+    from mcptest.load.series import Seconds
     from mcptest.suite.loader import load_suite
 
     suite = load_suite(plan.suite)
     tests = scenarios(suite, plan.server)
     tallies = {t.name: Tally() for t in tests}
     clock: dict[str, float] = {}
-    capped = anyio.run(_users, plan, suite, tests, tallies, stop, clock)
+    seconds = Seconds()
+    try:
+        capped = anyio.run(_users, plan, suite, tests, tallies, stop, clock, seconds, sink)
+    finally:
+        sink(seconds.over(math.inf))
     return {
         "tallies": {name: tally.plain() for name, tally in tallies.items()},
         "elapsed_s": clock.get("end", 0.0) - clock.get("start", 0.0),
@@ -94,13 +108,18 @@ async def _users(
     tallies: dict[str, Tally],
     stop: threading.Event,
     clock: dict[str, float],
+    seconds: Any,
+    sink: Sink,
 ) -> bool:
     """Open every user's sessions, then start the clock (servers' start-up is not load), then run the users."""
     from mcptest.load.calls import Call, prepare
+    from mcptest.load.profile import Arrivals, segments, windows
     from mcptest.run.call_tests import UnknownName
     from mcptest.server.session import ServerUnavailable, SessionPool
 
     weights = [t.weight for t in tests]
+    parts = segments(plan.profile, plan.duration_s, plan.ramp_s)
+    arrivals = Arrivals(parts, plan.rate) if plan.rate is not None else None
     made = {"requests": 0, "arrivals": 0}
     base = Path(suite.file).parent
     ready = {"users": 0}
@@ -114,9 +133,9 @@ async def _users(
 
     def arrival() -> float | None:
         """Open model: when the next call is due (arrivals at a fixed rate, whoever is free makes it)."""
-        if plan.rate is None:
+        if arrivals is None:
             return None
-        due = clock["start"] + made["arrivals"] / plan.rate
+        due = clock["start"] + arrivals.due(made["arrivals"])
         made["arrivals"] += 1
         return due
 
@@ -135,28 +154,35 @@ async def _users(
             finally:
                 arrived()
             await go.wait()
-            await anyio.sleep(plan.ramp_s * index / max(plan.total_users, 1))
-            deadline = clock["start"] + plan.duration_s
+            start = clock["start"]
+            # open model: every user takes whichever arrival is due; closed: user i calls while the level >= i/N
+            spans = [(0.0, plan.duration_s)] if arrivals else windows(parts, index / max(plan.total_users, 1))
             try:
-                await calls(rng, prepared, deadline)
+                for begin, end in spans:
+                    await anyio.sleep(max(0.0, start + begin - time.perf_counter()))
+                    if not await calls(rng, prepared, start + end):
+                        break
             finally:  # the load ends when the last user stops calling; closing sessions is no part of it
                 clock["end"], clock["cpu_end"] = time.perf_counter(), time.process_time()
                 for connection in lean.values():
                     connection.close()
 
-    async def calls(rng: random.Random, prepared: dict[str, Call | None], deadline: float) -> None:
+    async def calls(rng: random.Random, prepared: dict[str, Call | None], deadline: float) -> bool:
+        """Call until the deadline; False when the load is over (the cap, or no arrival due before the end)."""
+        start = clock["start"]
         while made["requests"] < plan.max_requests:
             due = arrival()
             if due is not None:
                 if due >= deadline:
-                    return
+                    return False
                 await anyio.sleep(max(0.0, due - time.perf_counter()))
             elif time.perf_counter() >= deadline:
-                return
+                return True
             made["requests"] += 1
             test = rng.choices(tests, weights)[0]
             tally = tallies[test.name]
             began = time.perf_counter()
+            seconds.started(test.name, int((due if due is not None else began) - start))
             call = prepared[test.name]
             try:
                 if call is None:
@@ -165,16 +191,22 @@ async def _users(
             except (UnknownName, ServerUnavailable):
                 tally.count += 1
                 tally.errors["unavailable"] = tally.errors.get("unavailable", 0) + 1
-                hist.record_ms(tally.histogram, (time.perf_counter() - began) * 1000)
+                now = time.perf_counter()
+                hist.record_ms(tally.histogram, (now - began) * 1000)
+                seconds.answered(test.name, int(now - start), (now - began) * 1000, True)
                 await anyio.sleep(0.1)  # a server that is not there is not hammered
                 continue
             # open model: from when the call was due, so a slow server cannot hide its queue (no coordinated
             # omission); closed model: the call's own time
-            ms = (time.perf_counter() - due) * 1000 if due is not None else outcome.duration_ms
+            now = time.perf_counter()
+            ms = (now - due) * 1000 if due is not None else outcome.duration_ms
             hist.record_ms(tally.histogram, ms)
             tally.count += 1
-            if kind := failure_kind(test, outcome):
+            kind = failure_kind(test, outcome)
+            if kind:
                 tally.errors[kind] = tally.errors.get(kind, 0) + 1
+            seconds.answered(test.name, int(now - start), ms, kind is not None)
+        return False
 
     async with anyio.create_task_group() as tg:
 
@@ -189,6 +221,17 @@ async def _users(
                     inner.start_soon(user, index)
             tg.cancel_scope.cancel()
 
+        async def tick() -> None:
+            """Each second once it is over, to the sink (the live table and the report's series)."""
+            await go.wait()
+            while True:
+                elapsed = time.perf_counter() - clock["start"]
+                await anyio.sleep(math.floor(elapsed) + 1.001 - elapsed)
+                done = seconds.over(time.perf_counter() - clock["start"])
+                if done:
+                    sink(done)
+
         tg.start_soon(watch)
         tg.start_soon(users)
+        tg.start_soon(tick)
     return made["requests"] >= plan.max_requests

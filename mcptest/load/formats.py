@@ -74,4 +74,13 @@ def render(report: LoadReport, fmt: str) -> str:
         return report.model_dump_json(indent=2) + "\n"
     from mcptest.report.formats import REPORTERS
 
+    if fmt == "html":  # the run page, with each operation's latency over time and percentile plot
+        from mcptest.report.formats import shown
+        from mcptest.report.html import TimePoint, render_html
+
+        over_time = {
+            op.name: [TimePoint(s.second, s.count, s.errors, s.p50_ms, s.p95_ms, s.p99_ms) for s in op.series]
+            for op in report.operations
+        }
+        return render_html(shown(as_run_report(report)), over_time=over_time)
     return REPORTERS[fmt](as_run_report(report), False)

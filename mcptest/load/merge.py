@@ -1,5 +1,6 @@
 """Merge the reports of `mcptest load --shard K/N` run on N machines side by side into the report of the whole load:
-histograms add bucket by bucket, so the merged percentiles are those of every call of every shard."""
+histograms add bucket by bucket, so the merged percentiles are those of every call of every shard; so do each second's
+(the shards' seconds are aligned on each one's own start: they ran together)."""
 
 from __future__ import annotations
 
@@ -16,8 +17,14 @@ def merge_loads(reports: Sequence[tuple[str, LoadReport]]) -> LoadReport:
         raise UserError([Problem("report merge", 0, 0, "no reports to merge: pass the shard reports")])
     first_path, first = reports[0]
     for path, other in reports[1:]:
-        if other.suite != first.suite or [o.name for o in other.operations] != [o.name for o in first.operations]:
-            raise UserError([Problem(path, 0, 0, f"loaded other tests than {first_path}: not shards of one load")])
+        if (
+            other.suite != first.suite
+            or [o.name for o in other.operations] != [o.name for o in first.operations]
+            or other.profile != first.profile
+        ):
+            raise UserError(
+                [Problem(path, 0, 0, f"loaded other tests or profile than {first_path}: not shards of one load")]
+            )
     elapsed = max(r.elapsed_s for _, r in reports)
     operations = [_merged([r.operations[i] for _, r in reports], elapsed) for i in range(len(first.operations))]
     generators = [r.generator for _, r in reports]
@@ -29,6 +36,7 @@ def merge_loads(reports: Sequence[tuple[str, LoadReport]]) -> LoadReport:
         started_at=min(r.started_at for _, r in reports),
         users=sum(r.users for _, r in reports),
         duration_s=first.duration_s,
+        profile=first.profile,
         ramp_s=first.ramp_s,
         rate=None if any(r is None for r in rates) else sum(r for r in rates if r is not None),
         elapsed_s=elapsed,
@@ -47,6 +55,8 @@ def merge_loads(reports: Sequence[tuple[str, LoadReport]]) -> LoadReport:
 
 
 def _merged(parts: list[Operation], elapsed: float) -> Operation:
+    from mcptest.load.series import combine
+
     histogram = hist.merged([p.histogram for p in parts])
     errors: dict[str, int] = {}
     for p in parts:
@@ -61,6 +71,7 @@ def _merged(parts: list[Operation], elapsed: float) -> Operation:
         errors=dict(sorted(errors.items())),
         throughput_rps=round(count / max(elapsed, 1e-9), 1),
         histogram=hist.encode(histogram),
+        series=combine([p.series for p in parts]),
         **hist.figures(histogram),
     )
 

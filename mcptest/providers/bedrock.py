@@ -42,6 +42,8 @@ def credentials_missing(environ: Mapping[str, str]) -> str | None:
         return None
     if environ.get("AWS_EC2_METADATA_DISABLED", "").lower() == "false":
         return None
+    if environ.get("AWS_PROFILE") == "":  # botocore, like the aws CLI, looks for a profile named ""
+        return "bedrock: AWS_PROFILE is set but empty: unset it (for the default profile) or name a profile in ~/.aws"
     import botocore.session
     from botocore.credentials import create_credential_resolver
     from botocore.exceptions import BotoCoreError

@@ -11,12 +11,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from mcptest.core.printable import printable
-from mcptest.expect.failure import AssertionFailure
-from mcptest.records.report import GateReport, Report, Status, TestResult
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the report models are imported where a run's report is read: doctor's lint path needs none
     from mcptest.checks.lint.engine import QualityReport
     from mcptest.checks.security.engine import SecurityReport
+    from mcptest.expect.failure import AssertionFailure
+    from mcptest.records.report import GateReport, Report, TestResult
 
 Level = Literal["error", "warning", "notice"]
 MODES = ("auto", "off", "github", "gitlab")
@@ -63,6 +63,8 @@ def run_annotations(report: Report) -> list[Annotation]:
     """Every failure of a run at its place: each failed assertion at its own line and column as the JSON report
     records it, a failure without one (a crash, a timeout) at its test's line, each failed gate's floor at its key.
     A quarantined failure or an incomplete gate is a warning (it does not fail the run)."""
+    from mcptest.records.report import Status
+
     out: list[Annotation] = []
     for r in report.results:
         if r.status == Status.FAILED:
@@ -93,6 +95,8 @@ def _key(f: AssertionFailure) -> str:
 
 
 def _gate(g: GateReport) -> list[Annotation]:
+    from mcptest.records.report import Status
+
     title = f"{g.test}{f' [{g.model}]' if g.model else ''} · {g.block}"
     level: Level = "warning" if g.quarantined is not None or g.status == Status.INCOMPLETE else "error"
     check = f"gate/{g.block}"

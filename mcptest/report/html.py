@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from html import escape
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mcptest.core.printable import printable
 from mcptest.records.report import GateReport, Report, Status, TestResult, cut_short
@@ -28,15 +28,33 @@ HISTORY_STYLE = ".strip{white-space:nowrap}.cell{display:inline-block;width:9px;
 """Added only to a page that draws history, so a page without it is byte for byte what it was."""
 
 
-def render_html(report: Report, comparison: Comparison | None = None, history: Overview | None = None) -> str:
+class TimePoint(NamedTuple):
+    """One second of a load for one operation: answers received in it, the failed ones, their percentiles."""
+
+    second: int
+    answers: int
+    errors: int
+    p50_ms: float
+    p95_ms: float
+    p99_ms: float
+
+
+def render_html(
+    report: Report,
+    comparison: Comparison | None = None,
+    history: Overview | None = None,
+    over_time: dict[str, list[TimePoint]] | None = None,
+) -> str:
     """The whole page: summary, failures, tests with timing, agent pass rates, gates, distractors, tool surface, and
     with a comparison the delta table; with the run history, each test's strip and pass-rate trend and each gate's
-    figure over time. Every text from the run is HTML-escaped."""
+    figure over time; with a load's seconds (`over_time`, per row name), its latency over time and percentile plot.
+    Every text from the run is HTML-escaped."""
     sections = [
         _summary(report),
         _failures(report),
         _tests(report.results),
         _latency(report.results),
+        _over_time(report.results, over_time) if over_time is not None else "",
         _history_tests(history) if history is not None else "",
         _pass_rates(report.results),
         _tokens(report),
@@ -158,6 +176,116 @@ def _histogram(encoded: str, width: int = 192, height: int = 32) -> str:
         )
         low = edge
     return f'<svg width="{width}" height="{height}" role="img" aria-label="latency histogram">{rects}</svg>'
+
+
+def _over_time(results: list[TestResult], over_time: dict[str, list[TimePoint]]) -> str:
+    """Per operation of a load: p50/p95/p99 and answers per second over the run, and its percentile plot."""
+    rows = ""
+    for r in results:
+        if r.latency is None or r.name not in over_time:
+            continue
+        rows += (
+            f"<tr><td>{escape(r.name)}</td><td>{_time_chart(over_time[r.name])}</td>"
+            f"<td>{_percentile_plot(r.latency.histogram)}</td></tr>"
+        )
+    if not rows:
+        return ""
+    return (
+        "<h2>Latency over time</h2>\n<p>Per second of the load: p50 (blue), p95 (orange) and p99 (red) of the answers "
+        "received in it, over grey bars of how many there were (errors in red); beside it, the latency at each "
+        "percentile of the whole run (hover a point for its figures).</p>\n"
+        f"<table><tr><th>operation</th><th>over time</th><th>percentiles</th></tr>{rows}</table>"
+    )
+
+
+LINES = (("p50_ms", "#0969da"), ("p95_ms", "#bc4c00"), ("p99_ms", "#cf222e"))
+
+
+def _time_chart(points: list[TimePoint], width: int = 480, height: int = 160, pad: int = 46) -> str:
+    if not points:
+        return "(no answers)"
+    last = max(p.second for p in points) + 1
+    top_ms = max(p.p99_ms for p in points) or 1.0
+    top_n = max(p.answers for p in points) or 1
+    step = (width - 2 * pad) / last
+
+    def x(second: float) -> float:
+        return pad + second * step
+
+    def y(ms: float) -> float:
+        return height - pad - ms / top_ms * (height - 2 * pad)
+
+    bars = ""
+    for p in points:
+        h = p.answers / top_n * (height - 2 * pad)
+        e = p.errors / top_n * (height - 2 * pad)
+        bars += (
+            f'<rect x="{x(p.second):.1f}" y="{height - pad - h:.1f}" width="{max(step - 1, 0.5):.1f}" '
+            f'height="{h:.1f}" fill="#eaeef2"><title>second {p.second}: {p.answers} answers, {p.errors} failed, '
+            f"p50 {p.p50_ms:g} p95 {p.p95_ms:g} p99 {p.p99_ms:g} ms</title></rect>"
+        )
+        if e:
+            bars += f'<rect x="{x(p.second):.1f}" y="{height - pad - e:.1f}" width="{max(step - 1, 0.5):.1f}" '
+            bars += f'height="{e:.1f}" fill="#ffcecb"/>'
+    lines = ""
+    for key, color in LINES:
+        coords = " ".join(f"{x(p.second + 0.5):.1f},{y(getattr(p, key)):.1f}" for p in points if p.answers)
+        lines += (
+            f'<polyline points="{coords}" fill="none" stroke="{color}" stroke-width="1.5"><title>{key[:-3]}</title>'
+        )
+        lines += "</polyline>"
+    axes = (
+        f'<line x1="{pad}" y1="{height - pad}" x2="{width - pad}" y2="{height - pad}" stroke="#57606a"/>'
+        f'<line x1="{pad}" y1="{pad}" x2="{pad}" y2="{height - pad}" stroke="#57606a"/>'
+        f'<text x="{pad - 4}" y="{pad + 4}" text-anchor="end" font-size="10">{top_ms:g}</text>'
+        f'<text x="{pad - 4}" y="{height - pad}" text-anchor="end" font-size="10">0 ms</text>'
+        f'<text x="{width - pad}" y="{height - pad + 14}" text-anchor="end" font-size="10">{last} s</text>'
+        f'<text x="{width - pad}" y="{pad - 6}" text-anchor="end" font-size="10">bars: answers/s, top {top_n}</text>'
+    )
+    return f'<svg width="{width}" height="{height}" role="img" aria-label="latency over time">{axes}{bars}{lines}</svg>'
+
+
+def _percentile_plot(encoded: str, width: int = 300, height: int = 160, pad: int = 46) -> str:
+    """Latency (linear, ms) against the percentile on a 'nines' axis: 0, 90, 99, 99.9, 99.99 evenly apart."""
+    import math
+
+    from mcptest.core.latency import curve, decode
+
+    try:
+        points = curve(decode(encoded))
+    except ValueError:
+        return "(unreadable histogram)"
+    if not points:
+        return "(no answers)"
+    nines = 4.0
+    top = max(ms for _, ms in points) or 1.0
+
+    def x(p: float) -> float:
+        return pad + min(-math.log10(max(1 - p / 100, 1e-4)), nines) / nines * (width - 2 * pad)
+
+    def y(ms: float) -> float:
+        return height - pad - ms / top * (height - 2 * pad)
+
+    line = " ".join(f"{x(p):.1f},{y(ms):.1f}" for p, ms in points)
+    dots = "".join(
+        f'<circle cx="{x(p):.1f}" cy="{y(ms):.1f}" r="2.5" fill="#8250df"><title>'
+        f"{'max' if p == 100 else f'p{p:g}'}: {ms:g} ms</title></circle>"
+        for p, ms in points
+    )
+    ticks = "".join(
+        f'<text x="{x(p):.1f}" y="{height - pad + 14}" text-anchor="middle" font-size="10">{p:g}</text>'
+        for p in (0, 90, 99, 99.9, 99.99)
+    )
+    axes = (
+        f'<line x1="{pad}" y1="{height - pad}" x2="{width - pad}" y2="{height - pad}" stroke="#57606a"/>'
+        f'<line x1="{pad}" y1="{pad}" x2="{pad}" y2="{height - pad}" stroke="#57606a"/>'
+        f'<text x="{pad - 4}" y="{pad + 4}" text-anchor="end" font-size="10">{top:g}</text>'
+        f'<text x="{pad - 4}" y="{height - pad}" text-anchor="end" font-size="10">0 ms</text>{ticks}'
+    )
+    return (
+        f'<svg width="{width}" height="{height}" role="img" aria-label="latency by percentile">'
+        f'{axes}<polyline points="{line}" fill="none" stroke="#8250df"/>{dots}</svg>'
+    )
 
 
 def _history_tests(history: Overview) -> str:

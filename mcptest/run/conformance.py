@@ -18,9 +18,18 @@ from typing import TYPE_CHECKING, Any
 import anyio
 
 from mcptest.checks.conformance.exchange import Exchange, Transcript
-from mcptest.checks.conformance.messages import SCHEMA_VERSIONS
+from mcptest.checks.conformance.messages import HANDSHAKE_VERSIONS, MODERN_VERSIONS, SCHEMA_VERSIONS
 from mcptest.checks.conformance.report import FAIL_ON, ConformanceReport, Outcome
-from mcptest.checks.conformance.rules import BY_ID, CHECKS, SLOW_FIXTURES, UNDECLARED, UNSUPPORTED_VERSION, judge
+from mcptest.checks.conformance.rules import (
+    BY_ID,
+    CHECKS,
+    KNOWN_VERSIONS,
+    SLOW_FIXTURES,
+    UNDECLARED,
+    UNSUPPORTED_VERSION,
+    judge,
+    resume_point,
+)
 from mcptest.server.raw import CannotConnect, Channel, HttpChannel, SseChannel, StdioChannel
 from mcptest.suite.models import HttpServer, StdioServer
 
@@ -30,12 +39,17 @@ if TYPE_CHECKING:
     from mcptest.suite.blocks.conformance import ConformanceBlock
     from mcptest.suite.models import Suite
 
-OFFERED_VERSION = SCHEMA_VERSIONS[-1]
+OFFERED_VERSION = HANDSHAKE_VERSIONS[-1]
+"""The version of the primary run (the one that also offers an unsupported version and feeds coverage)."""
 CLIENT_INFO = {"name": "mcptest-conformance", "version": "1"}
+PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
+
 MOST_CALLS = 4
 """Read-only tools called at most (each may take up to the timeout)."""
 FIXTURE_TOOLS = ("test_simple_text", "test_error_handling", "test_tool_with_progress")
 """The official conformance suite's fixture tools that are safe to call whenever a server has them."""
+RESUME_WINDOW = 0.5
+"""Seconds a GET with Last-Event-ID is read for what the server replays (SSE resumption)."""
 CANCEL_GRACE = 0.5
 """Seconds past a slow fixture's own duration that a cancelled call is waited for (an answer then is a failure)."""
 
@@ -57,9 +71,10 @@ def run_conformance(
     version: str | None = OFFERED_VERSION,
 ) -> ConformanceReport:
     """Probe the server offering protocol `version` (one of SCHEMA_VERSIONS), judge what it sent, and apply the
-    baseline of expected failures; Unreachable (exit 3) when it cannot be started or reached. `version` None checks
-    every version of SCHEMA_VERSIONS at once (one connection each): the report is the newest one's, the older ones
-    are its `others`."""
+    baseline of expected failures; Unreachable (exit 3) when it cannot be started or reached, or does not speak a
+    2026-07-28 `version`. `version` None checks every version of SCHEMA_VERSIONS at once, one connection each
+    (2026-07-28 not over the legacy SSE transport): the report is the newest handshake version's (OFFERED_VERSION),
+    the others are its `others`, newest first."""
     return anyio.run(conformance_async, name, config, base_dir, timeout, expected, version)
 
 
@@ -83,18 +98,33 @@ async def conformance_async(
         counted = tally if primary else None
         reports[offered] = await _one_version(name, config, base_dir, timeout, expected, offered, primary, counted)
 
+    legacy_sse = isinstance(config, HttpServer) and config.transport == "sse"
+    offered_versions = [v for v in SCHEMA_VERSIONS if not (legacy_sse and v in MODERN_VERSIONS)]
     try:
         async with anyio.create_task_group() as tg:
-            for offered in SCHEMA_VERSIONS:
+            for offered in offered_versions:
                 tg.start_soon(one, offered)
     except BaseExceptionGroup as group:  # one version's server could not be reached: the run cannot be made
         refused = _refusal(group)
         if refused is None:
             raise
         raise refused from None
-    report = reports[OFFERED_VERSION]
-    report.others = [reports[v] for v in reversed(SCHEMA_VERSIONS) if v != OFFERED_VERSION]
+    lead = OFFERED_VERSION
+    modern = next((v for v in reversed(MODERN_VERSIONS) if v in reports and reports[v].spoken), None)
+    if modern is not None and reports[lead].protocol_version is None:  # initialize refused: a 2026-07-28-only server
+        reports[lead] = _not_spoken(reports[lead], f"initialize got no result, and the server speaks {modern}")
+        lead = modern
+    report = reports[lead]
+    report.others = [reports[v] for v in reversed(offered_versions) if v != lead]  # newest first
     return report
+
+
+def _not_spoken(report: ConformanceReport, why: str) -> ConformanceReport:
+    """A version's report as one the server does not speak: no checks, a note saying why."""
+    note = f"offered {report.offered_version}, {why}: it does not speak {report.offered_version}"
+    return ConformanceReport(
+        report.server, report.transport, report.offered_version, None, {}, [], report.duration_s, [note]
+    )
 
 
 async def _one_version(
@@ -109,20 +139,30 @@ async def _one_version(
 ) -> ConformanceReport:
     """One version's run. The primary run also offers an unsupported version (on a second connection) and goes on
     whatever version the server negotiates; another version's run stops after `initialize` when the server answers
-    a different version (it does not speak that one: no check runs under it)."""
+    a different version (it does not speak that one: no check runs under it). A 2026-07-28 run stops after
+    `server/discover` when it gets no result (Unreachable when that version was the one asked for)."""
     start = time.perf_counter()
     transcript, stderr = await probe(config, base_dir, timeout, version, primary)
     _check_own_messages(transcript)
     if tally is not None:
         count(transcript, name, tally)
+    if transcript.modern and transcript.version is None:
+        discover = transcript.discover
+        got = "no answer" if discover is None else discover.problem or _answer(discover)
+        why = f"server/discover got {got}: it does not speak {version}"
+        if primary:
+            raise Unreachable(why, stderr)
+        transcript.notes.append(f"offered {version}, {why}")
     if not primary and transcript.version != version:
-        answered = transcript.version or "no version"
-        transcript.notes.append(f"offered {version}, the server answered {answered}: it does not speak {version}")
+        if not transcript.modern:
+            answered = transcript.version or "no version"
+            transcript.notes.append(f"offered {version}, the server answered {answered}: it does not speak {version}")
         return ConformanceReport(
             name, transcript.transport, version, transcript.version, {}, [], time.perf_counter() - start,
             transcript.notes,
         )  # fmt: skip
     outcomes = []
+    judged = transcript.version if transcript.version in KNOWN_VERSIONS else version
     for check, verdict in judge(transcript):
         status = verdict.status
         message = verdict.message
@@ -130,10 +170,9 @@ async def _one_version(
             status = "expected"
         elif check.id in expected and status == "pass":
             status, message = "stale", "listed in the expected failures but passes now: remove it from the baseline"
-        outcomes.append(Outcome(check.id, check.level, check.section, check.title, status, message, verdict.evidence))
-    result = (transcript.initialize.result if transcript.initialize else None) or {}
-    found = result.get("serverInfo")
-    info: dict[str, Any] = found if isinstance(found, dict) else {}
+        level = check.level_at(judged)
+        outcomes.append(Outcome(check.id, level, check.section, check.title, status, message, verdict.evidence))
+    info = transcript.server_info
     return ConformanceReport(
         server=name,
         transport=transcript.transport,
@@ -150,10 +189,12 @@ async def _one_version(
 async def run_conformance_block(
     block: ConformanceBlock, fields: dict[str, Any], suite: Suite, tally: Tally | None = None
 ) -> tuple[TestResult, bool]:
-    """A suite's `conformance:` block: its server started on its own and checked; each failed check (a failed SHOULD
-    only with `fail_on: should`, a stale `expected_failures` entry too) is one failure of the row, with what was sent
-    and received; the counts are the row's targets. A server that cannot be reached fails the row with the reason.
-    What its probes reached feeds the run's coverage `tally`, when given."""
+    """A suite's `conformance:` block: its server started on its own and checked under every version it speaks (or
+    the block's `protocol_version`); each failed check (a failed SHOULD only with `fail_on: should`, a stale
+    `expected_failures` entry too) is one failure of the row, with the version, what was sent and received; the
+    targets are the counts over every version checked (`checks.fail`) and per version (`checks.2026-07-28.fail`). A
+    server that cannot be reached fails the row with the reason. What its probes reached feeds the run's coverage
+    `tally`, when given."""
     from mcptest.expect.failure import AssertionFailure
     from mcptest.records.report import Status, TestResult
     from mcptest.run.rows import elapsed_ms, failed_row
@@ -169,18 +210,26 @@ async def run_conformance_block(
     except Unreachable as exc:
         return failed_row(fields, start, f"server '{block.server}': {exc.message}", exc.stderr), False
     levels = ("MUST", "SHOULD") if block.fail_on == "should" else ("MUST",)
-    failures = [
-        AssertionFailure(
-            target=o.id,
-            matcher="conformance",
-            expected=o.title,
-            actual=o.status,
-            message=f"{o.id} ({o.level}; {report.url(o.id)}): {o.message}" + (f"\n{o.evidence}" if o.evidence else ""),
-        )
-        for o in report.outcomes
-        if o.status == "stale" or (o.status == "fail" and o.level in levels)
-    ]
-    targets: dict[str, float | int | None] = {f"checks.{k}": n for k, n in report.counts().items()}
+    failures = []
+    targets: dict[str, float | int | None] = {}
+    checked = [r for r in report.every_version() if r.outcomes]  # a version the server does not speak: no checks
+    for version in checked:
+        suffix = "" if version is report else f" ({version.offered_version})"
+        failures += [
+            AssertionFailure(
+                target=o.id + suffix,
+                matcher="conformance",
+                expected=o.title,
+                actual=o.status,
+                message=f"{o.id} ({o.level}; {version.url(o.id)}) under protocol {version.spec_version}: {o.message}"
+                + (f"\n{o.evidence}" if o.evidence else ""),
+            )
+            for o in version.outcomes
+            if o.status == "stale" or (o.status == "fail" and o.level in levels)
+        ]
+        for key, n in version.counts().items():
+            targets[f"checks.{version.offered_version}.{key}"] = n
+            targets[f"checks.{key}"] = int(targets.get(f"checks.{key}") or 0) + n
     status = Status.FAILED if failures else Status.PASSED
     row = TestResult(**fields, status=status, duration_ms=elapsed_ms(start), failures=failures, targets=targets)
     return row, False
@@ -219,8 +268,10 @@ def _check_own_messages(t: Transcript) -> None:
     own bug, named in the report's notes (never a failed check of the server)."""
     from mcptest.checks.conformance.messages import client_problems, schema_version
 
-    version = schema_version(t.version)
+    version = schema_version(t.version, t.offered_version)
     for message in t.sent:
+        if json.dumps(message.get("id")) in t.malformed:
+            continue  # malformed on purpose (meta-envelope-required, version-unsupported-error)
         found = client_problems(version, message)
         if found:
             what = message.get("method") or "an answer to the server"
@@ -261,12 +312,14 @@ async def probe(
     connection with an unsupported version, and no probe past `initialize` if the server answers another version."""
     timeout = timeout or config.call_timeout_s
     transport = "stdio" if not isinstance(config, HttpServer) else "sse" if config.transport == "sse" else "http"
-    transcript = Transcript(transport, version)
+    if transport == "sse" and version in MODERN_VERSIONS:
+        raise Unreachable(f"{version} has no HTTP+SSE transport (the legacy one of 2024-11-05): check it over HTTP")
+    transcript = Transcript(transport, version, modern=version in MODERN_VERSIONS)
     side = Transcript(transport, UNSUPPORTED_VERSION)
     channel = _channel(config, base_dir, transcript, timeout)
     refused: Unreachable | None = None
     async with anyio.create_task_group() as tg:
-        if primary:
+        if primary and not transcript.modern:  # 2026-07-28 asks an unsupported version inline
             tg.start_soon(_unsupported_version, _channel(config, base_dir, side, timeout))
         try:
             async with channel.open():  # type: ignore[attr-defined]
@@ -311,7 +364,58 @@ async def _unsupported_version(channel: Channel) -> None:
         channel.transcript.notes.append(f"the second connection (an unsupported version offered) failed: {exc}")
 
 
+def _answer(ex: Exchange) -> str:
+    """What a request got, in a few words: `error -32601`, `HTTP 400`, `a result`."""
+    if ex.error is not None:
+        return f"error {ex.error.get('code')}" + (f" (HTTP {ex.status})" if ex.status is not None else "")
+    return f"HTTP {ex.status}" if ex.received is None and ex.status is not None else "a result"
+
+
+def _envelope(version: str) -> dict[str, Any]:
+    """The `_meta` a 2026-07-28 request carries: its protocol version, the client, and its capabilities (none)."""
+    return {
+        PROTOCOL_VERSION_KEY: version,
+        "io.modelcontextprotocol/clientInfo": CLIENT_INFO,
+        "io.modelcontextprotocol/clientCapabilities": {},
+    }
+
+
+async def _malformed(ch: Channel, t: Transcript, label: str, params: dict[str, Any], **http: Any) -> None:
+    """A server/discover made malformed on purpose (sent as written, not stamped; not judged as mcptest's own)."""
+    message = _message(ch, "server/discover", params)
+    t.malformed.add(json.dumps(message["id"]))
+    t.exchanges[label] = await ch.send(message, stamp=False, **http)
+
+
+async def _drive_modern(ch: Channel, t: Transcript) -> None:
+    """A 2026-07-28 run: server/discover first (no result: the server does not speak it, and the run stops), then
+    the same probes as a handshake run, each request stamped with the `_meta` envelope, and the version's own
+    rules: a request without the envelope, one of an unsupported version, and over HTTP the mirrored headers."""
+    ch.envelope = _envelope(t.offered_version)
+    if isinstance(ch, HttpChannel):
+        ch.protocol_version = t.offered_version
+    found = await ch.request("server/discover", "server/discover", {})  # silence until the timeout: handshake era
+    if found.problem and (t.exited or (found.status is None and not found.problem.startswith("no answer"))):
+        raise Unreachable(found.problem, ch.stderr_tail())  # type: ignore[attr-defined]
+    if t.version is None:
+        return
+    await ch.request("unknown-method", "mcptest/no-such-method", {})
+    await _malformed(ch, t, "modern:no-envelope", {})
+    unsupported = {"_meta": {**ch.envelope, PROTOCOL_VERSION_KEY: UNSUPPORTED_VERSION}}
+    await _malformed(
+        ch, t, "modern:unsupported-version", unsupported, headers={"MCP-Protocol-Version": UNSUPPORTED_VERSION}
+    )
+    await _operate(ch, t)
+    if isinstance(ch, HttpChannel):
+        await ch.request("http:origin", "server/discover", {}, headers={"Origin": "http://evil.example"})
+        await ch.request("http:header-mismatch", "tools/list", {}, headers={"Mcp-Method": "prompts/list"})
+        await ch.bare("http:get", "GET", {"Accept": "text/event-stream"})
+
+
 async def _drive(ch: Channel, t: Transcript, primary: bool = True) -> None:
+    if t.modern:
+        await _drive_modern(ch, t)
+        return
     init = await ch.request("initialize", "initialize", _initialize(t.offered_version))
     if init.problem and (init.status is None):
         raise Unreachable(init.problem, ch.stderr_tail())  # type: ignore[attr-defined]
@@ -323,7 +427,16 @@ async def _drive(ch: Channel, t: Transcript, primary: bool = True) -> None:
     await ch.notify("initialized", "notifications/initialized")
     await ch.request("ping", "ping")
     await ch.request("unknown-method", "mcptest/no-such-method", {})
+    await _operate(ch, t)
+    if isinstance(ch, HttpChannel):
+        await _http(ch, t)
+
+
+async def _operate(ch: Channel, t: Transcript) -> None:
+    """The probes of what the server declares, in both eras (2026-07-28 has no logging/setLevel, no resource
+    subscriptions, and on HTTP cancels by closing a stream, so those are left out there)."""
     caps = t.capabilities
+    cancels = not (t.modern and isinstance(ch, HttpChannel))
     for capability, method in UNDECLARED.items():
         if capability not in caps:
             await ch.request(f"undeclared:{capability}", method, _undeclared_params(method))
@@ -332,19 +445,18 @@ async def _drive(ch: Channel, t: Transcript, primary: bool = True) -> None:
     listed = {str(tool.get("name")) for tool in t.items("tools/list", "tools") if _read_only(tool)}
     slow = next((name for name in SLOW_FIXTURES if name in listed), None)
     async with anyio.create_task_group() as tg:
-        if slow is not None:  # a second or so of waiting, spent while the other probes run
+        if slow is not None and cancels:  # a second or so of waiting, spent while the other probes run
             tg.start_soon(_cancel_in_flight, ch, t, slow)
         if "resources" in caps:
             await _resources(ch, t)
         if "prompts" in caps:
             await _prompts(ch, t)
-        if "logging" in caps:
+        if "logging" in caps and not t.modern:
             await ch.request("logging/setLevel", "logging/setLevel", {"level": "info"})
         if "completions" in caps:
             await _complete(ch, t)
-    await _cancel_completed(ch, t)
-    if isinstance(ch, HttpChannel):
-        await _http(ch, t)
+    if cancels:
+        await _cancel_completed(ch, t)
 
 
 def _undeclared_params(method: str) -> dict[str, Any]:
@@ -452,8 +564,9 @@ def _progress_of(message: Any, token: str) -> bool:
 
 
 async def _cancel_completed(ch: Channel, t: Transcript) -> None:
-    """Cancel the ping already answered, then ask something: a server that ignores the stale cancellation answers."""
-    ping = t.get("ping")
+    """Cancel the ping (2026-07-28: the unknown method) already answered, then ask something: a server that ignores
+    the stale cancellation answers."""
+    ping = t.get("ping") or t.get("unknown-method")
     request_id = ping.sent.get("id") if ping is not None and ping.sent is not None else 1
     reason = "mcptest conformance: a cancellation of a request already answered"
     await ch.notify("cancel:completed", "notifications/cancelled", {"requestId": request_id, "reason": reason})
@@ -477,7 +590,7 @@ async def _resources(ch: Channel, t: Transcript) -> None:
     if unknown not in uris:
         await ch.request("resources/read:unknown", "resources/read", {"uri": unknown})
     subscribable = (t.capabilities.get("resources") or {}).get("subscribe")
-    if subscribable and first is not None:
+    if subscribable and first is not None and not t.modern:  # 2026-07-28 subscribes through subscriptions/listen
         await ch.request("resources/subscribe", "resources/subscribe", {"uri": first})
         await ch.request("resources/unsubscribe", "resources/unsubscribe", {"uri": first})
 
@@ -530,6 +643,9 @@ async def _http(ch: HttpChannel, t: Transcript) -> None:
     await ch.request("http:origin", "initialize", _initialize(t.offered_version), session=False,
                      headers={"Origin": "http://evil.example"})  # fmt: skip
     await ch.bare("http:get", "GET", {"Accept": "text/event-stream"})
+    resumable = resume_point(t)
+    if resumable is not None:
+        await ch.resume("http:resume", resumable[1], RESUME_WINDOW)
     if ch.session_id is None:
         return
     await ch.request("http:no-session", "ping", session=False)

@@ -33,7 +33,17 @@ class Channel:
 
     transcript: Transcript
     timeout: float
+    envelope: dict[str, Any] | None = None
+    """The `_meta` every request of a 2026-07-28 run carries (its protocol version, client info and capabilities)."""
     _next = 0
+
+    def stamped(self, message: dict[str, Any], stamp: bool = True) -> dict[str, Any]:
+        """The request with the run's `_meta` envelope merged into its params (a progress token kept beside it)."""
+        if not stamp or self.envelope is None or "method" not in message or "id" not in message:
+            return message
+        params = dict(message.get("params") or {})
+        params["_meta"] = {**self.envelope, **(params.get("_meta") or {})}
+        return {**message, "params": params}
 
     def new_id(self) -> int:
         self._next += 1
@@ -58,7 +68,11 @@ class Channel:
         self.transcript.exchanges[label] = exchange
         return exchange
 
-    async def send(self, message: dict[str, Any], wait: float | None = None, **http: Any) -> Exchange:
+    async def send(
+        self, message: dict[str, Any], wait: float | None = None, stamp: bool = True, **http: Any
+    ) -> Exchange:
+        """Send one message (a request stamped with the run's envelope unless `stamp` is False) and wait for the
+        answer to a request."""
         raise NotImplementedError
 
 
@@ -177,7 +191,8 @@ class StdioChannel(Channel):
         assert self.process.stdin is not None
         await self.process.stdin.send((json.dumps(message) + "\n").encode())
 
-    async def send(self, message: dict[str, Any], wait: float | None = None, **_: Any) -> Exchange:
+    async def send(self, message: dict[str, Any], wait: float | None = None, stamp: bool = True, **_: Any) -> Exchange:
+        message = self.stamped(message, stamp)
         exchange = Exchange(sent=message)
         self.transcript.sent.append(message)
         if self._eof.is_set():
@@ -298,6 +313,25 @@ class SseChannel(StdioChannel):
                                          f"HTTP {response.status_code}")  # fmt: skip
 
 
+NAME_BEARING = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
+"""The methods whose `Mcp-Name` header (2026-07-28) mirrors a param, and that param."""
+
+
+def _mirrored(message: dict[str, Any]) -> dict[str, str]:
+    """The 2026-07-28 request headers that mirror the body: `Mcp-Method`, and `Mcp-Name` for a named method (a value
+    that is not plain visible ASCII as `=?base64?...?=`, as the spec's Value Encoding says)."""
+    import base64
+
+    method = str(message.get("method"))
+    out = {"Mcp-Method": method}
+    key = NAME_BEARING.get(method)
+    value = (message.get("params") or {}).get(key) if key else None
+    if isinstance(value, str):
+        plain = value.isascii() and value.isprintable() and value == value.strip() and not value.startswith("=?")
+        out["Mcp-Name"] = value if plain else f"=?base64?{base64.b64encode(value.encode()).decode()}?="
+    return out
+
+
 def _stray(data: dict[str, Any]) -> str:
     shown = json.dumps(data, ensure_ascii=False)
     return shown if len(shown) <= 300 else shown[:300] + "…"
@@ -325,7 +359,9 @@ class HttpChannel(Channel):
     def stderr_tail(self) -> str:
         return ""
 
-    def _headers(self, session: bool, extra: dict[str, str] | None) -> dict[str, Any]:
+    def _headers(
+        self, session: bool, extra: dict[str, str] | None, message: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
         headers: dict[str, Any] = {
             "Accept": "application/json, text/event-stream",
             "Content-Type": "application/json",
@@ -335,6 +371,8 @@ class HttpChannel(Channel):
             headers["Mcp-Session-Id"] = self.session_id
         if session and self.protocol_version:
             headers["MCP-Protocol-Version"] = self.protocol_version
+        if self.envelope is not None and message is not None and isinstance(message.get("method"), str):
+            headers |= _mirrored(message)
         for key, value in (extra or {}).items():
             for old in [k for k in headers if k.lower() == key.lower()]:
                 del headers[old]
@@ -346,18 +384,21 @@ class HttpChannel(Channel):
         self,
         message: dict[str, Any],
         wait: float | None = None,
+        stamp: bool = True,
         *,
         session: bool = True,
         headers: dict[str, Any] | None = None,
         **_: Any,
     ) -> Exchange:
+        message = self.stamped(message, stamp)
         sent_headers = {k: v for k, v in (headers or {}).items() if v is not None}
         exchange = Exchange(sent=message, http_method="POST", request_headers=sent_headers)
         self.transcript.sent.append(message)
         if not session:
             exchange.request_headers["(no Mcp-Session-Id)"] = ""
         body = json.dumps(message).encode()
-        await self._exchange(exchange, "POST", self._headers(session, headers), body, message.get("id"), wait=wait)
+        all_headers = self._headers(session, headers, message)
+        await self._exchange(exchange, "POST", all_headers, body, message.get("id"), wait=wait)
         return exchange
 
     async def bare(self, label: str, method: str, headers: dict[str, Any] | None = None) -> Exchange:
@@ -430,21 +471,62 @@ class HttpChannel(Channel):
             exchange.received = item  # an HTTP error's JSON-RPC body (its id may be null: the request was refused)
 
     async def _read_events(self, exchange: Exchange, response: Any, request_id: Any) -> None:
+        """An SSE answer, event by event (each event's `id:` and data kept in `exchange.events`), up to the response."""
         data: list[str] = []
         seen: list[str] = []
+        event_id: str | None = None
         async for line in response.aiter_lines():
             if len(seen) < 40:
                 seen.append(line)
             if line.startswith("data:"):
                 data.append(line[5:].removeprefix(" "))
-            elif not line.strip() and data:
-                self._take_json(exchange, "\n".join(data).encode(), request_id)
-                data = []
+            elif line.startswith("id:"):
+                event_id = line[3:].removeprefix(" ")
+            elif not line.strip() and (data or event_id is not None):
+                exchange.events.append((event_id, "\n".join(data)))
+                if data:
+                    self._take_json(exchange, "\n".join(data).encode(), request_id)
+                data, event_id = [], None
                 if exchange.received is not None:
                     break
         if data and exchange.received is None:
+            exchange.events.append((event_id, "\n".join(data)))
             self._take_json(exchange, "\n".join(data).encode(), request_id)
         exchange.body = "\n".join(seen)[:_BODY]
+
+    async def resume(self, label: str, last_event_id: str, window: float) -> Exchange:
+        """GET with `Last-Event-ID` (SSE resumption): the events the server sends within `window` seconds, each with
+        its id and data, in `events` (none of them routed: what a replay repeats is judged by http-resume)."""
+        import httpx2
+
+        headers = {"Accept": "text/event-stream", "Last-Event-ID": last_event_id}
+        exchange = Exchange(sent=None, http_method="GET", request_headers=dict(headers))
+        all_headers = self._headers(True, headers)
+        all_headers.pop("Content-Type", None)
+        data: list[str] = []
+        event_id: str | None = None
+        try:
+            with anyio.move_on_after(window):
+                request = self.client.build_request("GET", self.url, headers=all_headers)
+                response = await self.client.send(request, stream=True)
+                try:
+                    exchange.status = response.status_code
+                    exchange.headers = [(k.decode("latin-1"), v) for k, v in response.headers.raw]
+                    if response.status_code == 200 and exchange.content_type == "text/event-stream":
+                        async for line in response.aiter_lines():
+                            if line.startswith("data:"):
+                                data.append(line[5:].removeprefix(" "))
+                            elif line.startswith("id:"):
+                                event_id = line[3:].removeprefix(" ")
+                            elif not line.strip() and (data or event_id is not None):
+                                exchange.events.append((event_id, "\n".join(data)))
+                                data, event_id = [], None
+                finally:
+                    await response.aclose()
+        except httpx2.HTTPError as exc:
+            exchange.problem = f"{type(exc).__name__}: {str(exc)[:200] or 'connection failed'}"
+        self.transcript.exchanges[label] = exchange
+        return exchange
 
 
 async def _read_bounded(response: Any) -> bytes:

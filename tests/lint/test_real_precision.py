@@ -76,7 +76,8 @@ SEEN_HALVES_FLOORS = {
     "held_out": (0.97, 0.95),
     "held_out_2": (0.92, 0.96),
     "held_out_3": (0.84, 0.84),
-    "held_out_4": (0.76, 0.90),
+    "held_out_4": (0.83, 0.90),
+    "held_out_5": (0.85, 0.94),
 }
 """Reached on issue 33's groups: tuning 92.7% / 94.1%; the first held-out half 97.4% / 96.7% after its
 false-positive classes were fixed (it was 73.1% / 96.2% when first measured; once looked at, it counts as seen); the
@@ -88,7 +89,11 @@ labelled by hand before the lint ran on them) at 76.1% / 90.9%. Its DESC-006 cha
 names in quotes or backticks is documented there) costs the first held-out half three labels written before that
 principle (firecrawl's "Pass the `searchId` returned by ..."): 96.7% -> 95.4% recall. The fourth round's new rules
 added true labels: DESC-017 (default) 7 (tuning 94.4%, held_out 95.5%), DESC-016 (pedantic) one on held_out_2
-(96.9% with the default rules, 97.1% with --strict)."""
+(96.9% with the default rules, 97.1% with --strict). The fifth round measured held_out_5 (five servers labelled by
+hand, and the labels committed, before the lint ran on them) once with main's rules: 85.1% / 94.5%. It then decided
+the undescribed `id`/`name` once (PRINCIPLE.md; 15 TP labels became FP, which lowers held_out's and held_out_3's
+recall by the caught labels they lose) and read another tool's "response" as no result word (DESC-010, 3 hubspot
+misses caught): held_out 97.3% / 95.3%, held_out_3 84.3% / 84.8%, held_out_4 83.8% / 90.9%."""
 
 
 @pytest.mark.parametrize("group", sorted(SEEN_HALVES_FLOORS))

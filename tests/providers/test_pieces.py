@@ -159,6 +159,7 @@ def test_bedrock_credentials_are_found_through_botocores_chain_without_a_network
     monkeypatch.setenv("AWS_CONFIG_FILE", str(tmp_path / "config"))
     assert credentials_missing({}) == NO_CREDENTIALS  # no default profile, no variable: refused up front
     assert credentials_missing({"AWS_PROFILE": "dev"}) is None  # the shared credentials file, through botocore
+    assert "AWS_PROFILE is set but empty: unset it" in str(credentials_missing({"AWS_PROFILE": ""}))
     assert "could not be found" in str(credentials_missing({"AWS_PROFILE": "nope"}))
     assert credentials_missing({"AWS_ACCESS_KEY_ID": "AKIAFAKE", "AWS_SECRET_ACCESS_KEY": "x"}) is None
     assert credentials_missing({"AWS_BEARER_TOKEN_BEDROCK": "token"}) is None

@@ -1,8 +1,10 @@
-"""A raw MCP server (standard library only, no SDK) that follows the 2025-11-25 spec, or breaks one rule on command.
+"""A raw MCP server (standard library only, no SDK) that follows the 2025-11-25 and 2026-07-28 specs (the first request
+decides, as in the SDK), or breaks one rule on command.
 
-`python conformance_server.py [--defect NAME]` serves stdio; `serve_http(defect)` serves Streamable HTTP on
-127.0.0.1 in a thread of the caller (plain JSON answers), and the legacy HTTP+SSE transport beside it (`/sse`).
-It declares tools, resources (with subscribe), prompts and logging, and not completions. Tools: `echo` and
+`python conformance_server.py [--defect NAME] [--modern-only]` serves stdio (`--modern-only`: 2026-07-28 alone);
+`serve_http(defect)` serves Streamable HTTP on 127.0.0.1 in a thread of the caller (plain JSON answers; the era of
+each request from its MCP-Protocol-Version header), and the legacy HTTP+SSE transport beside it (`/sse`). It declares
+(in the handshake era) tools, resources (with subscribe), prompts and logging, and not completions. Tools: `echo` and
 `get_sum` (read-only; `get_sum` has an outputSchema) and the official fixture `test_error_handling`; tools/list
 comes in two pages. `DEFECTS` lists every defect that can be planted, one per run.
 
@@ -24,6 +26,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 SUPPORTED = ("2025-06-18", "2025-11-25")
+MODERN = ("2026-07-28",)
+VERSION_KEY, CAPABILITIES_KEY = "io.modelcontextprotocol/protocolVersion", "io.modelcontextprotocol/clientCapabilities"
+REMOVED_IN_MODERN = ("ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe")
+NAMED = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
 DEFECTS = (
     "tool-name-space", "tool-name-long", "tools-undeclared", "unknown-tool-success", "tool-error-as-jsonrpc",
     "invalid-args-accepted", "bad-input-schema", "structured-mismatch", "pagination-cycle", "ping-nonempty",
@@ -36,6 +42,11 @@ DEFECTS = (
     # Streamable HTTP only
     "session-id-non-ascii", "no-session-enforcement", "no-origin-check", "protocol-header-ignored",
     "content-type-text", "get-200-json",
+    # 2026-07-28 (server/discover, the `_meta` envelope); the last two over Streamable HTTP only
+    "discover-versions-string", "no-result-type", "envelope-not-required", "unsupported-version-served",
+    "header-mismatch-ignored", "unknown-method-200",
+    # SSE resumption over Streamable HTTP (the handshake versions)
+    "resume-other-stream", "event-ids-reused",
 )  # fmt: skip
 
 ECHO = {
@@ -85,14 +96,24 @@ def result(request_id: Any, value: dict[str, Any]) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "id": request_id, "result": value}
 
 
+def enveloped(params: Any) -> bool:
+    """A 2026-07-28 request: its `_meta` names a protocol version."""
+    return isinstance(params, dict) and isinstance(params.get("_meta"), dict) and VERSION_KEY in params["_meta"]
+
+
 class Logic:
     """The server's answers: `handle(message)` gives the messages to send back (none for a notification)."""
 
-    def __init__(self, defect: str | None, emit: Callable[[dict[str, Any]], None] | None = None) -> None:
-        """`emit` writes a message at any time (stdio); without it (plain-JSON HTTP) only direct answers are sent."""
-        self.defect, self.emit = defect, emit
+    def __init__(
+        self, defect: str | None, emit: Callable[[dict[str, Any]], None] | None = None, modern_only: bool = False
+    ) -> None:
+        """`emit` writes a message at any time (stdio); without it (plain-JSON HTTP) only direct answers are sent.
+        `modern_only`: a server of 2026-07-28 alone, which refuses `initialize` (no defect: the spec allows it)."""
+        self.defect, self.emit, self.modern_only = defect, emit, modern_only
         self.in_flight: set[Any] = set()
         self.cancelled: set[Any] = set()
+        self.era: str | None = None
+        """Over stdio the first request decides: `modern` (2026-07-28, it carries the `_meta` envelope) or `legacy`."""
 
     def tools(self) -> list[dict[str, Any]]:
         echo, total = dict(ECHO), dict(SUM)
@@ -105,7 +126,55 @@ class Logic:
         slow = [SLOW] if self.emit is not None and self.defect in (None, "cancel-ignored") else []
         return [echo, total, ERROR_FIXTURE, *slow]
 
-    def handle(self, message: dict[str, Any]) -> list[dict[str, Any]]:
+    def handle(self, message: dict[str, Any], era: str | None = None) -> list[dict[str, Any]]:
+        """The answers to one message; `era` is HTTP's (from the request's headers), else the connection's."""
+        if "method" in message and "id" in message and era is None:
+            if self.era is None:
+                modern = enveloped(message.get("params")) and message.get("method") != "initialize"
+                self.era = "modern" if modern else "legacy"
+            era = self.era
+        if (era == "modern" or self.modern_only) and "id" in message:
+            return self._modern(message)
+        return self._legacy(message)
+
+    def _modern(self, message: dict[str, Any]) -> list[dict[str, Any]]:
+        """2026-07-28: no handshake; each request carries its version and capabilities; results carry resultType."""
+        method, rid, params = message.get("method"), message.get("id"), message.get("params") or {}
+        d = self.defect
+        meta = params.get("_meta") if isinstance(params.get("_meta"), dict) else {}
+        if method == "initialize":
+            return [_refusal(rid, -32022, "this connection serves 2026-07-28", str(params.get("protocolVersion")))]
+        if (VERSION_KEY not in meta or CAPABILITIES_KEY not in meta) and d != "envelope-not-required":
+            return [error(rid, -32602, "params._meta lacks the protocol version or the client capabilities")]
+        version = meta.get(VERSION_KEY, MODERN[-1])
+        if version not in MODERN and d != "unsupported-version-served":
+            return [_refusal(rid, -32022, "Unsupported protocol version", str(version))]
+        if method == "server/discover":
+            versions: Any = MODERN[-1] if d == "discover-versions-string" else list(MODERN)
+            caps = {"tools": {}, "resources": {}, "prompts": {}}
+            found = {"supportedVersions": versions, "capabilities": caps, "ttlMs": 0, "cacheScope": "public"}
+            return [self.finish(result(rid, found))]
+        if method in REMOVED_IN_MODERN:
+            return [error(rid, -32601, f"Method not found: {method}")]
+        return [self.finish(reply) for reply in self._legacy(message)]
+
+    def finish(self, reply: dict[str, Any]) -> dict[str, Any]:
+        """A 2026-07-28 answer: every result with resultType and the server named in `_meta`, listings and reads
+        with caching hints; an unknown resource is -32602 there (no longer -32002)."""
+        if self.era == "legacy" or "id" not in reply:
+            return reply
+        if (reply.get("error") or {}).get("code") == -32002:
+            reply["error"]["code"] = -32602
+        found = reply.get("result")
+        if isinstance(found, dict):
+            if self.defect != "no-result-type":
+                found["resultType"] = "complete"
+            found["_meta"] = {"io.modelcontextprotocol/serverInfo": {"name": "conformance-server", "version": "1.0"}}
+            if {"tools", "resources", "resourceTemplates", "prompts", "contents"} & found.keys():
+                found |= {"ttlMs": 0, "cacheScope": "public"}
+        return reply
+
+    def _legacy(self, message: dict[str, Any]) -> list[dict[str, Any]]:
         method, rid, params = message.get("method"), message.get("id"), message.get("params") or {}
         d = self.defect
         if "method" not in message:
@@ -186,7 +255,7 @@ class Logic:
                     return
                 if token is not None:
                     self.emit(_progress(token, step, steps))
-            self.emit(result(request_id, _text(f"done in {steps} steps")))
+            self.emit(self.finish(result(request_id, _text(f"done in {steps} steps"))))
         finally:
             self.in_flight.discard(request_id)
 
@@ -265,6 +334,13 @@ class Logic:
         return ("result", {})
 
 
+def _refusal(request_id: Any, code: int, message: str, requested: str) -> dict[str, Any]:
+    """UnsupportedProtocolVersionError (-32022), listing the 2026-07-28 versions served."""
+    refused = error(request_id, code, message)
+    refused["error"]["data"] = {"supported": list(MODERN), "requested": requested}
+    return refused
+
+
 def _text(text: str, error: bool = False) -> dict[str, Any]:
     out: dict[str, Any] = {"content": [{"type": "text", "text": text}]}
     return out | ({"isError": True} if error else {})
@@ -275,7 +351,7 @@ def _progress(token: Any, progress: float, total: float | None = None) -> dict[s
     return {"jsonrpc": "2.0", "method": "notifications/progress", "params": params}
 
 
-def main(defect: str | None) -> None:
+def main(defect: str | None, modern_only: bool = False) -> None:
     lock = threading.Lock()
 
     def emit(message: dict[str, Any]) -> None:
@@ -283,7 +359,7 @@ def main(defect: str | None) -> None:
             sys.stdout.write(json.dumps(message) + "\n")
             sys.stdout.flush()
 
-    logic = Logic(defect, emit)
+    logic = Logic(defect, emit, modern_only)
     if defect == "stdout-garbage":
         print("server starting...", flush=True)
     for line in sys.stdin:
@@ -302,6 +378,7 @@ class Handler(BaseHTTPRequestHandler):
     counter: list[int]
     connections: list[socket.socket]
     streams: dict[str, Any]
+    events: list[list[tuple[str, str]]]
 
     def log_message(self, *args: Any) -> None:
         pass
@@ -350,10 +427,14 @@ class Handler(BaseHTTPRequestHandler):
             self._sse_post()
             return
         message = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
+        version = self.headers.get("MCP-Protocol-Version")
+        if version in MODERN or (version and version not in SUPPORTED and enveloped(message.get("params"))):
+            self._modern_post(message, version)
+            return
         initialize = message.get("method") == "initialize"
         if self._refused(initialize):
             return
-        replies = self.logic.handle(message)
+        replies = self.logic.handle(message, "legacy")
         if "id" not in message:
             if replies:
                 self._send(200, json.dumps(replies[0]).encode())
@@ -368,8 +449,61 @@ class Handler(BaseHTTPRequestHandler):
             extra.append(("Mcp-Session-Id", session))
         if not replies:
             return  # a hang: the client's deadline ends it
+        token = (message.get("params") or {}).get("_meta", {}).get("progressToken")
+        if message.get("method") == "tools/call" and token is not None and self.logic.defect != "content-type-text":
+            self._events([_progress(token, 1), replies[0]], extra)  # an SSE answer whose events carry ids
+            return
         kind = "text/plain" if self.logic.defect == "content-type-text" else "application/json"
         self._send(200, json.dumps(replies[0]).encode(), kind, extra)
+
+    def _events(self, messages: list[dict[str, Any]], extra: Any) -> None:
+        """An SSE answer, each event with an id (`STREAM-N`, unique across streams; `N` alone under
+        `event-ids-reused`), kept in the event store for a GET with Last-Event-ID."""
+        self.counter[0] += 1
+        stream = self.counter[0]
+        reused = self.logic.defect == "event-ids-reused"
+        events = [(f"{n}" if reused else f"{stream}-{n}", json.dumps(m)) for n, m in enumerate(messages, 1)]
+        self.events.append(events)
+        self._stream(events, extra)
+
+    def _stream(self, events: list[tuple[str, str]], extra: Any = ()) -> None:
+        body = "".join(f"id: {event_id}\ndata: {data}\n\n" for event_id, data in events).encode()
+        self._send(200, body, "text/event-stream", extra)
+
+    def _resume(self, last: str) -> None:
+        """Replay what the stream of event `last` sent after it (under `resume-other-stream`, every later event of
+        every stream; under `event-ids-reused` the newest stream with that id is taken for it)."""
+        found = [(s, i) for s, events in enumerate(self.events) for i, (e, _) in enumerate(events) if e == last]
+        if not found:
+            self._send(404, b'{"error": "unknown event id"}')
+            return
+        stream, index = found[-1]
+        replay = self.events[stream][index + 1 :]
+        if self.logic.defect == "resume-other-stream":
+            replay += [event for events in self.events[stream + 1 :] for event in events]
+        self._stream(replay)
+
+    def _modern_post(self, message: dict[str, Any], version: str) -> None:
+        """2026-07-28 over Streamable HTTP: no session; the mirrored headers must match the body (400, -32020); a
+        refusal of the request is HTTP 400, an unknown method 404."""
+        d, params = self.logic.defect, message.get("params") or {}
+        origin = self.headers.get("Origin")
+        if origin and "127.0.0.1" not in origin and "localhost" not in origin:
+            self._send(403, b'{"error": "forbidden origin"}')
+            return
+        method, key = message.get("method"), NAMED.get(str(message.get("method")))
+        mismatch = self.headers.get("Mcp-Method") != method or version != params.get("_meta", {}).get(VERSION_KEY)
+        mismatch |= key is not None and self.headers.get("Mcp-Name") != params.get(key)  # (plain ASCII names only)
+        if enveloped(params) and mismatch and d != "header-mismatch-ignored":
+            self._send(400, json.dumps(error(message.get("id"), -32020, "headers do not match the body")).encode())
+            return
+        replies = self.logic.handle(message, "modern")
+        if "id" not in message or not replies:
+            self._send(202)
+            return
+        code = (replies[0].get("error") or {}).get("code")
+        status = 404 if code == -32601 and d != "unknown-method-200" else 400 if code in (-32602, -32022) else 200
+        self._send(status, json.dumps(replies[0]).encode())
 
     def do_DELETE(self) -> None:  # noqa: N802
         if self._refused(False):
@@ -421,7 +555,10 @@ class Handler(BaseHTTPRequestHandler):
         if self.path == "/sse":
             self._sse_stream()
             return
-        if self.logic.defect == "get-200-json":
+        last = self.headers.get("Last-Event-ID")
+        if last is not None and self.headers.get("MCP-Protocol-Version") not in MODERN:
+            self._resume(last)
+        elif self.logic.defect == "get-200-json":
             self._send(200, b"{}")
         else:
             self._send(405)
@@ -433,7 +570,8 @@ class Served:
     def __init__(self, defect: str | None) -> None:
         self.connections: list[socket.socket] = []
         state = {
-            "logic": Logic(defect), "sessions": set(), "counter": [0], "connections": self.connections, "streams": {}
+            "logic": Logic(defect), "sessions": set(), "counter": [0], "connections": self.connections, "streams": {},
+            "events": [],
         }  # fmt: skip
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), type("BoundHandler", (Handler,), state))
         self.server.daemon_threads = True
@@ -455,4 +593,4 @@ def serve_http(defect: str | None) -> Served:
 
 
 if __name__ == "__main__":
-    main(sys.argv[sys.argv.index("--defect") + 1] if "--defect" in sys.argv else None)
+    main(sys.argv[sys.argv.index("--defect") + 1] if "--defect" in sys.argv else None, "--modern-only" in sys.argv)

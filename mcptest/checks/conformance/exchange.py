@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 _SHOWN = 600
+SERVER_INFO = "io.modelcontextprotocol/serverInfo"
+"""The result `_meta` key a 2026-07-28 server names itself under."""
 
 
 @dataclass
@@ -28,6 +30,8 @@ class Exchange:
     """The JSON-RPC response to the request (the one carrying its id)."""
     problem: str | None = None
     """Why no answer came: a timeout, the server exited, the connection failed."""
+    events: list[tuple[str | None, str]] = field(default_factory=list)
+    """An SSE answer's events as they came: each one's `id:` (None without) and its data."""
 
     @property
     def result(self) -> dict[str, Any] | None:
@@ -46,6 +50,11 @@ class Exchange:
 
     def header(self, name: str) -> bytes | None:
         return next((v for k, v in self.headers if k.lower() == name.lower()), None)
+
+    @property
+    def event_ids(self) -> list[str]:
+        """The ids of the SSE events of this answer, in order."""
+        return [i for i, _ in self.events if i is not None]
 
     @property
     def content_type(self) -> str:
@@ -101,6 +110,12 @@ class Transcript:
     page_limit: int = 50
     notes: list[str] = field(default_factory=list)
     """What the run could not do and why (shown with the report)."""
+    modern: bool = False
+    """A 2026-07-28 run: no handshake; `server/discover` says what the server speaks and declares, and every request
+    carries its version and capabilities in `params._meta`."""
+    malformed: set[str] = field(default_factory=set)
+    """The ids (as JSON) of the requests mcptest made malformed on purpose (no `_meta` envelope, an unknown version):
+    not judged as mcptest's own messages."""
 
     def get(self, label: str) -> Exchange | None:
         return self.exchanges.get(label)
@@ -110,16 +125,38 @@ class Transcript:
         return self.exchanges.get("initialize")
 
     @property
+    def discover(self) -> Exchange | None:
+        return self.exchanges.get("server/discover")
+
+    @property
+    def opening(self) -> dict[str, Any]:
+        """The result that says what the server declares: initialize's, or server/discover's in a 2026-07-28 run."""
+        ex = self.discover if self.modern else self.initialize
+        return (ex.result if ex is not None else None) or {}
+
+    @property
     def capabilities(self) -> dict[str, Any]:
-        result = self.initialize.result if self.initialize else None
-        caps = (result or {}).get("capabilities")
+        caps = self.opening.get("capabilities")
         return caps if isinstance(caps, dict) else {}
 
     @property
     def version(self) -> str | None:
-        result = self.initialize.result if self.initialize else None
-        found = (result or {}).get("protocolVersion")
+        """The version the server speaks on this run: the one initialize negotiated; in a 2026-07-28 run the one
+        offered when server/discover answered with a result (what it lists is judged by discover-result)."""
+        if self.modern:
+            return self.offered_version if self.opening else None
+        found = self.opening.get("protocolVersion")
         return found if isinstance(found, str) else None
+
+    @property
+    def server_info(self) -> dict[str, Any]:
+        """The server's name and version: initialize's `serverInfo`, or the `_meta` of server/discover's result."""
+        if self.modern:
+            meta = self.opening.get("_meta")
+            found = meta.get(SERVER_INFO) if isinstance(meta, dict) else None
+        else:
+            found = self.opening.get("serverInfo")
+        return found if isinstance(found, dict) else {}
 
     def items(self, method: str, key: str) -> list[dict[str, Any]]:
         """Every item the pages of `method` listed under `key`."""

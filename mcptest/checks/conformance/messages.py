@@ -1,5 +1,5 @@
-"""The official JSON Schema of each protocol version (`schemas/VERSION.json`, copied from
-github.com/modelcontextprotocol/modelcontextprotocol at commit b0f60ba5, 2026-08-22) and the validation of a
+"""The official JSON Schema of each protocol version (`schemas/VERSION.json`, copied from `schema/VERSION/schema.json`
+of github.com/modelcontextprotocol/modelcontextprotocol at commit b0f60ba5, 2026-08-22) and the validation of a
 result or error against the definition its method names."""
 
 from __future__ import annotations
@@ -9,8 +9,13 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-SCHEMA_VERSIONS = ("2025-06-18", "2025-11-25")
-"""The protocol versions whose schema ships with mcptest (the newest is what a conformance run offers)."""
+HANDSHAKE_VERSIONS = ("2025-06-18", "2025-11-25")
+"""The versions opened by the `initialize` handshake (a session per connection)."""
+MODERN_VERSIONS = ("2026-07-28",)
+"""The versions without a handshake: every request carries its version and capabilities in `params._meta`, and
+`server/discover` says what the server speaks."""
+SCHEMA_VERSIONS = (*HANDSHAKE_VERSIONS, *MODERN_VERSIONS)
+"""The protocol versions whose schema ships with mcptest."""
 SCHEMA_COMMIT = "b0f60ba5409db7a6582440a7b473cc0398890f15"
 
 RESULTS = {
@@ -27,6 +32,7 @@ RESULTS = {
     "prompts/get": "GetPromptResult",
     "logging/setLevel": "EmptyResult",
     "completion/complete": "CompleteResult",
+    "server/discover": "DiscoverResult",
 }
 """The schema definition each method's result must satisfy."""
 
@@ -38,9 +44,10 @@ def _document(version: str) -> dict[str, Any]:
     return data
 
 
-def schema_version(version: str | None) -> str:
-    """The shipped schema for a negotiated version: its own, else the newest (an unknown version is checked apart)."""
-    return version if version in SCHEMA_VERSIONS else SCHEMA_VERSIONS[-1]
+def schema_version(version: str | None, offered: str) -> str:
+    """The shipped schema for a negotiated version: its own, else the one of the version offered (a version the
+    server made up, `"2.0"`, is checked apart by lifecycle-version)."""
+    return version if version in SCHEMA_VERSIONS else offered if offered in SCHEMA_VERSIONS else SCHEMA_VERSIONS[-1]
 
 
 @cache
@@ -72,8 +79,10 @@ def _union(version: str, union: str) -> dict[str, str]:
     `ClientNotification`), by method: `notifications/message` -> `LoggingMessageNotification`, ..."""
     document = _document(version)
     defs = document["$defs"] if "$defs" in document else document["definitions"]
-    out = {}
-    for ref in defs[union]["anyOf"]:
+    out: dict[str, str] = {}
+    if union not in defs:  # 2026-07-28 has no ServerRequest: a server sends the client no request there
+        return out
+    for ref in defs[union].get("anyOf", [{"$ref": f"#/$defs/{union}"}]):  # a union of one is that definition
         name = ref["$ref"].rsplit("/", 1)[-1]
         method = defs[name].get("properties", {}).get("method", {}).get("const")
         if isinstance(method, str):

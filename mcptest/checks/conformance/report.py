@@ -212,10 +212,14 @@ class ConformanceJson(BaseModel):
     transport: Literal["stdio", "http", "sse"] = Field(
         description="`stdio`, `http` (Streamable HTTP) or `sse` (the legacy HTTP+SSE transport)."
     )
-    offered_version: str = Field(description="The protocol version mcptest offered in `initialize`.")
+    offered_version: str = Field(
+        description="The protocol version mcptest offered (in `initialize`; for 2026-07-28 in every request's `_meta`)."
+    )
     protocol_version: str | None = Field(description="The version the server answered (null: no valid answer).")
     schema_versions: list[str] = Field(description="The protocol versions whose official JSON Schema ships.")
-    server_info: dict[str, Any] = Field(description="The server's `serverInfo`, as it sent it.")
+    server_info: dict[str, Any] = Field(
+        description="The server's `serverInfo` (2026-07-28: `server/discover`'s `_meta` serverInfo), as it sent it."
+    )
     tier: Tier
     counts: Counts
     duration_s: float = Field(description="Wall time of the run, server start-up included.")

@@ -12,8 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from mcptest.checks.conformance.exchange import Exchange, Transcript
+from mcptest.checks.conformance.exchange import SERVER_INFO, Exchange, Transcript
 from mcptest.checks.conformance.messages import (
+    MODERN_VERSIONS,
     SCHEMA_VERSIONS,
     notification_problems,
     problems,
@@ -21,10 +22,24 @@ from mcptest.checks.conformance.messages import (
     server_request_problems,
 )
 
-KNOWN_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
+KNOWN_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")
 UNSUPPORTED_VERSION = "1999-01-01"
 METHOD_NOT_FOUND = -32601
+INVALID_PARAMS = -32602
 RESOURCE_NOT_FOUND = -32002
+HEADER_MISMATCH = -32020
+UNSUPPORTED_PROTOCOL_VERSION = -32022
+MODERN = MODERN_VERSIONS[0]
+"""The first version without the initialize handshake (2026-07-28)."""
+LAST_HANDSHAKE = "2025-11-25"
+MOVED = {
+    "basic/utilities/": "basic/patterns/",
+    "basic/transports#stdio": "basic/transports/stdio",
+    "basic/transports#security-warning": "basic/transports/streamable-http#security-%26-endpoint",
+    "basic/transports#sending-messages-to-the-server": "basic/transports/streamable-http#sending-messages",
+    "basic/lifecycle#operation": "basic/versioning",
+}
+"""Spec sections whose page 2026-07-28 moved (their old path prefix, the new one)."""
 SPEC = "https://modelcontextprotocol.io/specification/"
 _TOOL_NAME = re.compile(r"^[A-Za-z0-9_.\-]{1,128}$")
 
@@ -50,10 +65,23 @@ class Check:
     """`any`, or the transports the check is of, joined by `+` (`stdio`, `http`, `stdio+sse`)."""
     since: str = ""
     """The first protocol version whose text has the rule (empty: every version); skipped on older ones."""
+    until: str = ""
+    """The last protocol version whose text has the rule (empty: every version since); skipped on newer ones."""
+    must_since: str = ""
+    """A SHOULD that the text of this version and later makes a MUST."""
+
+    def level_at(self, version: str) -> str:
+        """The check's level under `version`."""
+        return "MUST" if self.must_since and version >= self.must_since else self.level
 
     def url(self, version: str | None = None) -> str:
-        """The spec section in the text of `version` (a version mcptest knows), else of the newest."""
-        return f"{SPEC}{version if version in KNOWN_VERSIONS else KNOWN_VERSIONS[-1]}/{self.section}"
+        """The spec section in the text of `version` (a version mcptest knows), else of the newest handshake one."""
+        version = version if version in KNOWN_VERSIONS else LAST_HANDSHAKE
+        section = self.section
+        if version >= MODERN:  # 2026-07-28 moved pages: utilities became patterns, each transport has its own page
+            for old, new in MOVED.items():
+                section = section.replace(old, new) if section.startswith(old) else section
+        return f"{SPEC}{version}/{section}"
 
 
 PASS = Verdict("pass")
@@ -214,7 +242,7 @@ def stdout_clean(t: Transcript) -> Verdict:
 
 
 def message_schema(t: Transcript) -> Verdict:
-    version = schema_version(t.version)
+    version = schema_version(t.version, t.offered_version)
     for label, ex in _all_exchanges(t):
         if ex.sent is None or ex.received is None or "id" not in ex.sent:
             continue
@@ -224,7 +252,7 @@ def message_schema(t: Transcript) -> Verdict:
         checked_version = version
         if method == "initialize":
             answered = (ex.result or {}).get("protocolVersion")
-            checked_version = schema_version(answered if isinstance(answered, str) else None)
+            checked_version = schema_version(answered if isinstance(answered, str) else None, t.offered_version)
         found = problems(checked_version, method, ex.received)
         if found:
             return fail(f"{label}: breaks the {checked_version} schema: " + "; ".join(found), ex)
@@ -551,6 +579,10 @@ def resource_not_found_code(t: Transcript) -> Verdict:
     if verdict is not None:
         return verdict
     assert ex is not None
+    if _version(t) >= MODERN:  # 2026-07-28: "servers MUST return a JSON-RPC error with code -32602 (Invalid Params)"
+        if (ex.error or {}).get("code") != INVALID_PARAMS:
+            return fail(f"an unknown resource must get error {INVALID_PARAMS} (Invalid params) in {_version(t)}", ex)
+        return PASS
     if (ex.error or {}).get("code") != RESOURCE_NOT_FOUND:
         return fail(f"an unknown resource should get error {RESOURCE_NOT_FOUND} (Resource not found)", ex)
     return PASS
@@ -748,7 +780,15 @@ def progress_increasing(t: Transcript) -> Verdict:
     return PASS
 
 
+def _cancelled_by_closing(t: Transcript) -> Verdict | None:
+    if t.modern and t.transport == "http":
+        return skip(f"on Streamable HTTP in {t.offered_version} a request is cancelled by closing its stream")
+    return None
+
+
 def cancellation_ignored(t: Transcript) -> Verdict:
+    if (by_closing := _cancelled_by_closing(t)) is not None:
+        return by_closing
     ex = t.get("cancel:after")
     if ex is None:
         return fail(f"not probed ({t.exited})") if t.exited else skip("not probed")
@@ -762,6 +802,8 @@ def cancellation_ignored(t: Transcript) -> Verdict:
 
 
 def cancellation_no_response(t: Transcript) -> Verdict:
+    if (by_closing := _cancelled_by_closing(t)) is not None:
+        return by_closing
     ex = t.get("cancel:in-flight")
     if ex is None:
         return skip(f"the server has no slow read-only fixture tool ({', '.join(SLOW_FIXTURES)}) to cancel mid-way")
@@ -899,6 +941,193 @@ def get_stream(t: Transcript) -> Verdict:
     return fail("GET on the endpoint must open a text/event-stream or answer 405 Method Not Allowed", ex)
 
 
+# 2026-07-28: no handshake, a `_meta` envelope on every request, server/discover ----------------------------------
+
+
+def discover_result(t: Transcript) -> Verdict:
+    ex = t.discover
+    if (missing := _missing(t, ex, "server/discover")) is not None:
+        return missing
+    assert ex is not None
+    result = ex.result
+    if result is None:
+        return fail("server/discover answered with an error, not a result", ex)
+    wrong = []
+    versions = result.get("supportedVersions")
+    if not isinstance(versions, list) or not all(isinstance(v, str) for v in versions):
+        wrong.append("`supportedVersions` is not a list of strings")
+    elif t.offered_version not in versions:
+        wrong.append(f"`supportedVersions` lacks {t.offered_version}, the version the request carried and was served")
+    if not isinstance(result.get("capabilities"), dict):
+        wrong.append("`capabilities` is not an object")
+    return fail("; ".join(wrong), ex) if wrong else PASS
+
+
+def discover_server_info(t: Transcript) -> Verdict:
+    ex = t.discover
+    if ex is None or ex.result is None:
+        return skip("server/discover gave no result")
+    info = t.server_info
+    if not isinstance(info.get("name"), str) or not isinstance(info.get("version"), str):
+        return fail(f"server/discover's result names no server: `_meta[{SERVER_INFO!r}]` lacks name and version", ex)
+    return PASS
+
+
+def result_type(t: Transcript) -> Verdict:
+    for label, ex in _all_exchanges(t):
+        result = ex.result
+        if result is None or ex.sent is None:
+            continue
+        if result.get("resultType") not in ("complete", "input_required"):
+            got = result.get("resultType", "no resultType")
+            return fail(f'{label}: a result must carry `resultType` "complete" (or "input_required"), got {got!r}', ex)
+    return PASS
+
+
+def _modern_refusal(t: Transcript, label: str, code: int, what: str) -> Verdict:
+    ex = t.get(label)
+    if (missing := _missing(t, ex, what)) is not None:
+        return missing
+    assert ex is not None
+    got = (ex.error or {}).get("code")
+    if got != code:
+        answer = f"error {got}" if ex.error is not None else "a result"
+        return fail(f"{what} must get error {code}, got {answer}", ex)
+    if ex.http_method and ex.status != 400:
+        return fail(f"{what} must be answered HTTP 400 Bad Request, got HTTP {ex.status}", ex)
+    return PASS
+
+
+def envelope_required(t: Transcript) -> Verdict:
+    return _modern_refusal(t, "modern:no-envelope", INVALID_PARAMS, "a request without the `_meta` envelope")
+
+
+def version_unsupported(t: Transcript) -> Verdict:
+    verdict = _modern_refusal(
+        t, "modern:unsupported-version", UNSUPPORTED_PROTOCOL_VERSION, f"a request of protocol {UNSUPPORTED_VERSION}"
+    )
+    if verdict.status != "pass":
+        return verdict
+    ex = t.get("modern:unsupported-version")
+    assert ex is not None
+    data = (ex.error or {}).get("data")
+    supported = data.get("supported") if isinstance(data, dict) else None
+    if not isinstance(supported, list) or not all(isinstance(v, str) for v in supported):
+        return fail(
+            "UnsupportedProtocolVersionError must list the versions the server supports in `data.supported`", ex
+        )
+    return PASS
+
+
+def header_mismatch(t: Transcript) -> Verdict:
+    return _modern_refusal(t, "http:header-mismatch", HEADER_MISMATCH, "an Mcp-Method header that contradicts the body")
+
+
+def unknown_method_status(t: Transcript) -> Verdict:
+    ex = t.get("unknown-method")
+    if ex is None or ex.problem or ex.received is None:
+        return skip("the unknown method got no JSON-RPC answer (jsonrpc-unknown-method says why)")
+    if ex.status != 404:
+        return fail("an unknown method must be answered HTTP 404 Not Found (with error -32601)", ex)
+    return PASS
+
+
+def get_not_allowed(t: Transcript) -> Verdict:
+    ex = t.get("http:get")
+    if ex is None:
+        return skip("not probed")
+    if ex.problem:
+        return fail(ex.problem, ex)
+    if ex.status != 405:
+        return fail(f"GET on the endpoint should be answered 405 Method Not Allowed in {t.offered_version}", ex)
+    return PASS
+
+
+def no_session_id(t: Transcript) -> Verdict:
+    for label, ex in _all_exchanges(t):
+        if ex.header("mcp-session-id") is not None:
+            return fail(f"{label}: the server minted an Mcp-Session-Id, which {t.offered_version} does not have", ex)
+    return PASS
+
+
+# SSE resumption (Streamable HTTP, 2025-03-26 to 2025-11-25) ----------------------------------------------------
+
+
+def _session_streams(t: Transcript) -> list[tuple[str, Exchange]]:
+    """The SSE answers of the run's own session (not the probes without a session id, not the resumption)."""
+    skipped = ("http:origin", "http:no-session", "http:resume")
+    return [(label, ex) for label, ex in _all_exchanges(t) if ex.events and label not in skipped]
+
+
+def resume_point(t: Transcript) -> tuple[str, str] | None:
+    """Where to resume: the first stream of the session with an event id followed by an event with data (the
+    stream's label and that id); None when the server attaches no ids, or none is followed by a message."""
+    for label, ex in _session_streams(t):
+        for i, (event_id, _) in enumerate(ex.events):
+            if event_id is not None and any(data.strip() for _, data in ex.events[i + 1 :]):
+                return label, event_id
+    return None
+
+
+def event_ids_unique(t: Transcript) -> Verdict:
+    seen: dict[str, str] = {}
+    for label, ex in _session_streams(t):
+        for event_id in ex.event_ids:
+            if event_id in seen:
+                where = f"on {seen[event_id]} and on {label}" if seen[event_id] != label else f"twice on {label}"
+                return fail(f"the SSE event id {event_id!r} comes {where}: ids must be unique across the session", ex)
+            seen[event_id] = label
+    if not seen:
+        return skip("the server attaches no ids to its SSE events (no resumption offered)")
+    return PASS
+
+
+def _message_key(data: str) -> str | None:
+    try:
+        return json.dumps(json.loads(data), sort_keys=True)
+    except ValueError:
+        return None
+
+
+def resumed(t: Transcript) -> Verdict:
+    ex = t.get("http:resume")
+    if ex is None:
+        if not any(e.event_ids for _, e in _session_streams(t)):
+            return skip("the server attaches no ids to its SSE events (no resumption offered)")
+        return skip("no event id was followed by a message on its stream, so there was nothing to resume")
+    if ex.problem:
+        return fail(f"GET with Last-Event-ID: {ex.problem}", ex)
+    if ex.status != 200:
+        return PASS  # resuming is the server's choice ("MAY use this header to replay")
+    last = ex.request_headers.get("Last-Event-ID", "")
+    streams = _session_streams(t)
+    home = next((label for label, e in streams if last in e.event_ids), "")
+    after: set[str] = set()
+    before: set[str] = set()
+    elsewhere: set[str] = set()
+    for label, e in streams:
+        cut = next((i for i, (event_id, _) in enumerate(e.events) if event_id == last), -1) if label == home else -1
+        for i, (_, data) in enumerate(e.events):
+            key = _message_key(data)
+            if key is not None:
+                (elsewhere if label != home else after if i > cut else before).add(key)
+    evidence = f"resumed {home} from Last-Event-ID {last!r}; replayed: " + (
+        " | ".join(d[:200] for _, d in ex.events if d.strip())[:600] or "nothing"
+    )
+    for _, data in ex.events:
+        key = _message_key(data)
+        if key is None or key in after:
+            continue
+        if key in elsewhere:
+            text = f"the resumed stream replays a message of another stream (MUST NOT): {data[:200]}"
+            return Verdict("fail", text, evidence)
+        if key in before:
+            return Verdict(
+                "fail", f"the resumed stream replays a message sent before Last-Event-ID: {data[:200]}", evidence
+            )
+    return PASS
+
+
 CHECKS: tuple[Check, ...] = (
     Check(
         "lifecycle-initialize",
@@ -906,6 +1135,7 @@ CHECKS: tuple[Check, ...] = (
         "basic/lifecycle#initialization",
         "initialize answers with version, capabilities and serverInfo",
         initialize_result,
+        until=LAST_HANDSHAKE,
     ),
     Check(
         "lifecycle-version",
@@ -913,6 +1143,7 @@ CHECKS: tuple[Check, ...] = (
         "basic/lifecycle#version-negotiation",
         "the answered protocol version is the one offered or one the server supports",
         version_negotiation,
+        until=LAST_HANDSHAKE,
     ),
     Check(
         "lifecycle-unsupported-version",
@@ -920,8 +1151,49 @@ CHECKS: tuple[Check, ...] = (
         "basic/lifecycle#version-negotiation",
         "an unsupported version offered is refused or answered with a supported one",
         unsupported_version,
+        until=LAST_HANDSHAKE,
     ),
-    Check("ping", "MUST", "basic/utilities/ping", "ping is answered with an empty result", ping),
+    Check("ping", "MUST", "basic/utilities/ping", "ping is answered with an empty result", ping, until=LAST_HANDSHAKE),
+    Check(
+        "discover-result",
+        "MUST",
+        "server/discover",
+        "server/discover answers with the versions it supports (the one served among them) and its capabilities",
+        discover_result,
+        since=MODERN,
+    ),
+    Check(
+        "discover-server-info",
+        "SHOULD",
+        "server/discover#discoverresult",
+        "server/discover's result names the server in `_meta`",
+        discover_server_info,
+        since=MODERN,
+    ),
+    Check(
+        "result-type",
+        "MUST",
+        "basic#result-responses",
+        'every result carries `resultType` ("complete" or "input_required")',
+        result_type,
+        since=MODERN,
+    ),
+    Check(
+        "meta-envelope-required",
+        "MUST",
+        "basic#meta",
+        "a request without the `_meta` protocol version and client capabilities gets -32602",
+        envelope_required,
+        since=MODERN,
+    ),
+    Check(
+        "version-unsupported-error",
+        "MUST",
+        "basic/versioning#protocol-version-negotiation",
+        "a request of an unsupported version gets -32022 listing the supported versions",
+        version_unsupported,
+        since=MODERN,
+    ),
     Check("jsonrpc-version", "MUST", "basic#messages", 'every message says "jsonrpc": "2.0"', jsonrpc_version),
     Check("jsonrpc-response-ids", "MUST", "basic#responses", "responses carry the id of their request", response_ids),
     Check(
@@ -1072,8 +1344,9 @@ CHECKS: tuple[Check, ...] = (
         "resources-not-found-code",
         "SHOULD",
         "server/resources#error-handling",
-        "reading an unknown resource gets -32002",
+        "reading an unknown resource gets -32002 (from 2026-07-28: -32602, a MUST)",
         resource_not_found_code,
+        must_since=MODERN,
     ),
     Check(
         "resources-subscribe",
@@ -1081,6 +1354,7 @@ CHECKS: tuple[Check, ...] = (
         "server/resources#subscriptions",
         "subscribe and unsubscribe answer when declared",
         subscribe,
+        until=LAST_HANDSHAKE,
     ),
     Check(
         "resources-pagination",
@@ -1119,6 +1393,7 @@ CHECKS: tuple[Check, ...] = (
         "server/utilities/logging#setting-log-level",
         "logging/setLevel is answered with a result",
         set_level,
+        until=LAST_HANDSHAKE,
     ),
     Check(
         "completion-complete",
@@ -1129,7 +1404,7 @@ CHECKS: tuple[Check, ...] = (
     ),
     Check(
         "list-changed-declared",
-        "SHOULD",
+        "MUST",
         "basic/lifecycle#operation",
         "list_changed notifications come only for capabilities declaring listChanged",
         list_changed,
@@ -1169,6 +1444,7 @@ CHECKS: tuple[Check, ...] = (
         "the Mcp-Session-Id is visible ASCII",
         session_id,
         "http",
+        until=LAST_HANDSHAKE,
     ),
     Check(
         "http-content-type",
@@ -1185,6 +1461,7 @@ CHECKS: tuple[Check, ...] = (
         "a notification is answered 202 with no body",
         notification_accepted,
         "http",
+        until=LAST_HANDSHAKE,
     ),
     Check(
         "http-session-required",
@@ -1193,6 +1470,7 @@ CHECKS: tuple[Check, ...] = (
         "a request without the session id gets 400",
         session_required,
         "http",
+        until=LAST_HANDSHAKE,
     ),
     Check(
         "http-session-deleted",
@@ -1201,6 +1479,7 @@ CHECKS: tuple[Check, ...] = (
         "after DELETE the session's requests get 404",
         session_deleted,
         "http",
+        until=LAST_HANDSHAKE,
     ),
     Check(
         "http-origin",
@@ -1217,6 +1496,7 @@ CHECKS: tuple[Check, ...] = (
         "an unsupported MCP-Protocol-Version header gets 400",
         protocol_header,
         "http",
+        until=LAST_HANDSHAKE,
     ),
     Check(
         "http-get-stream",
@@ -1225,6 +1505,61 @@ CHECKS: tuple[Check, ...] = (
         "GET opens an SSE stream or answers 405",
         get_stream,
         "http",
+        until=LAST_HANDSHAKE,
+    ),
+    Check(
+        "http-event-ids-unique",
+        "MUST",
+        "basic/transports#resumability-and-redelivery",
+        "SSE event ids are unique across the session's streams",
+        event_ids_unique,
+        "http",
+        until=LAST_HANDSHAKE,
+    ),
+    Check(
+        "http-resume",
+        "MUST",
+        "basic/transports#resumability-and-redelivery",
+        "a GET with Last-Event-ID replays only what its stream sent after that event",
+        resumed,
+        "http",
+        until=LAST_HANDSHAKE,
+    ),
+    Check(
+        "http-header-mismatch",
+        "MUST",
+        "basic/transports/streamable-http#server-validation",
+        "an Mcp-Method header that contradicts the body gets 400 and -32020",
+        header_mismatch,
+        "http",
+        since=MODERN,
+    ),
+    Check(
+        "http-unknown-method-status",
+        "MUST",
+        "basic/transports/streamable-http#protocol-version-header",
+        "an unknown method gets HTTP 404 (and -32601)",
+        unknown_method_status,
+        "http",
+        since=MODERN,
+    ),
+    Check(
+        "http-get-not-allowed",
+        "SHOULD",
+        "basic/transports/streamable-http#earlier-streamable-http-revisions",
+        "GET on the endpoint gets 405 (no standalone stream)",
+        get_not_allowed,
+        "http",
+        since=MODERN,
+    ),
+    Check(
+        "http-no-session-id",
+        "SHOULD",
+        "basic/transports/streamable-http#earlier-streamable-http-revisions",
+        "no Mcp-Session-Id is minted (there are no sessions)",
+        no_session_id,
+        "http",
+        since=MODERN,
     ),
 )
 """Every check, in the order a report lists them."""
@@ -1241,6 +1576,9 @@ def judge(t: Transcript) -> list[tuple[Check, Verdict]]:
             continue
         if check.since and _version(t) < check.since:
             out.append((check, skip(f"not in protocol {_version(t)} (since {check.since})")))
+            continue
+        if check.until and _version(t) > check.until:
+            out.append((check, skip(f"not in protocol {_version(t)} (until {check.until})")))
             continue
         out.append((check, check.judge(t)))
     return out

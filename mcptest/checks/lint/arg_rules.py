@@ -11,6 +11,8 @@ from mcptest.checks.lint.text import (
     COMMON_VERBS,
     arguments,
     description_of,
+    english,
+    has_common_verb,
     lexicon,
     normalized,
     prose_enum,
@@ -53,7 +55,11 @@ def desc_006_undocumented_required_argument(tool: Tool) -> Iterator[Hit]:
     number, a boolean or an enum (`{longitude, latitude}`, `{width, height}`, or an array of such records): its
     field names and types are its documentation; and an argument the tool's description names in quotes or
     backticks ("Provide 'requestId' and 'taskId'", "`polygon1` and `polygon2` are each an array of rings"):
-    the description is where the agent reads about it.
+    the description is where the agent reads about it. A third is left alone too: a required argument named
+    exactly `id` or `name`, in a tool whose English description names its action and so the one object it acts on
+    ("Get a specific document by ID", "Delete a monitor", "Describe the configuration of a Pinecone index"): it is
+    that object's key (the one a listing returned, or the new object's name), its type gives its form, and a
+    careful author would not add "The ID of the document" (tests/lint/real/labels/PRINCIPLE.md).
     Worth acting on: when the agent has nothing but a bare name to fill the value from (`repo_path`, `scope`,
     `generalize`), or a nested array of numbers whose order nothing states.
     Example: `"required": ["repo_path"], "properties": {"repo_path": {"type": "string"}}`
@@ -64,7 +70,14 @@ def desc_006_undocumented_required_argument(tool: Tool) -> Iterator[Hit]:
         schema = props.get(name, {})
         if description_of(schema) or _evident_record(schema) or _quoted_in(tool.description, name):
             continue
+        if name.lower() in ("id", "name") and _names_its_object(tool.description):
+            continue
         yield Hit(f"required argument '{name}' has no description", "Say what the value is and its format.", _at(name))
+
+
+def _names_its_object(description: str) -> bool:
+    """Whether a tool description says, in English, what the tool does (an action, so the object it acts on)."""
+    return bool(description.strip()) and english(description) and has_common_verb(description)
 
 
 def _evident_record(schema: dict[str, Any]) -> bool:

@@ -59,6 +59,11 @@ _POSITIONAL_WORDS = (
     "before",
 )
 _RETURN_WORDS = re.compile(r"\b(?:return|output|result|respon[sd]|yield|echo(?:es|ed)?\s+back)", re.IGNORECASE)
+_OTHER_TOOLS_RESULT = re.compile(
+    r"\b(?:[a-z]+[-_][\w-]+|other|another|previous|that)\s+tool(?:'s)?\s+(?:respon\w*|results?|outputs?)\b",
+    re.IGNORECASE,
+)
+"""Another tool's result ("If hubspot-list-objects tool's response isn't helpful"): says nothing of this tool's."""
 READ_VERBS = frozenset(
     """
     get show list read fetch retrieve search find lookup display view print echo query describe count calculate
@@ -161,7 +166,7 @@ def mentions_return(text: str) -> bool:
     """Whether `text` says what comes back: a return/output/result/response/yield word, "echoes back", or a
     sentence that starts with a read verb and names its object (`READ_VERBS`: "Shows the commit logs", "List Git
     branches"; a bare "Search" names nothing)."""
-    if _RETURN_WORDS.search(text):
+    if _RETURN_WORDS.search(_OTHER_TOOLS_RESULT.sub(" ", text) if "tool" in text.lower() else text):
         return True
     return any(len(w) > 1 and has_verb_in(w[0], READ_VERBS) for w in (words(s) for s in sentences(text)))
 

@@ -15,8 +15,10 @@ class ConformanceBlock(BaseModel):
 
     name: str = Field(min_length=1, description="The row name in the report.")
     server: str = Field(description="The key of `servers:` to check (stdio or Streamable HTTP; started on its own).")
-    protocol_version: Literal["2025-06-18", "2025-11-25"] = Field(
-        "2025-11-25", description="The protocol version to offer and check (the versions whose schemas ship)."
+    protocol_version: Literal["2025-06-18", "2025-11-25", "2026-07-28"] | None = Field(
+        None,
+        description="The one protocol version to offer and check (one whose schema ships); default: every version "
+        "the server speaks, each reported on its own.",
     )
     fail_on: Literal["must", "should"] = Field(
         "must", description="`must`: a failed MUST fails the row; `should`: a failed SHOULD too."

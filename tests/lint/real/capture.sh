@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Capture the `tools/list` catalogs of a held-out set (issue 33) into tests/lint/real/: SET=2 (default) the second
-# held-out set (second round), SET=3 the third (third round).
+# held-out set (second round), SET=3 the third (third round), SET=4 and SET=5 the fourth and fifth.
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -97,6 +97,25 @@ if [ "$SET" = 4 ]; then
     "azure-devops-mcp||mcp-server-azuredevops example"
     "mcp-server-mysql|MYSQL_HOST=127.0.0.1 MYSQL_PORT=1 MYSQL_USER=none MYSQL_PASS=none MYSQL_DB=none|mcp-server-mysql"
     "paperless-mcp||paperless-mcp --baseUrl http://127.0.0.1:1 --token dummy"
+  )
+fi
+
+if [ "$SET" = 5 ]; then
+  NPM=(
+    "@elastic/mcp-server-elasticsearch@0.3.1"
+    "@browsermcp/mcp@0.1.3"
+    "linear-mcp-server@0.1.0"
+    "@agentdeskai/browser-tools-mcp@2.0.2"
+  )
+  PYPI=(
+    "mcp-obsidian==0.2.3"
+  )
+  SERVERS=(
+    "mcp-server-elasticsearch|ES_URL=http://127.0.0.1:1 ES_API_KEY=dummy|mcp-server-elasticsearch"
+    "browsermcp||mcp-server-browsermcp"
+    "linear-mcp-server|LINEAR_API_KEY=dummy|linear-mcp-server"
+    "browser-tools-mcp||browser-tools-mcp"
+    "mcp-obsidian|OBSIDIAN_API_KEY=dummy|mcp-obsidian"
   )
 fi
 
