@@ -145,6 +145,39 @@ def test_shards_merge_into_one_load(suite: Path, tmp_path: Path) -> None:
     assert_series_add_up(merged)
 
 
+def test_find_limit_brackets_a_serial_server_s_capacity(url: str, tmp_path: Path) -> None:
+    # `serial` holds the server 20 ms per call, one at a time: over 50 calls/s its queue grows every second, so at
+    # 64/s the 95th percentile call of a 1 s step waits over 260 ms whatever the machine (a slower one: longer)
+    path = tmp_path / "limit.yml"
+    path.write_text(
+        f"""
+servers:
+  lat:
+    url: {url}
+tools:
+  - name: serial
+    server: lat
+    tool: serial
+    latency: {{ samples: 1 }}
+    expect:
+      - latency.p95_ms: {{ "<=": 200 }}
+""",
+        encoding="utf-8",
+    )
+    args = ("--users", "8", "--duration", "1s", "--rate", "16", "--find-limit", "--processes", "1")
+    ran, report = load(path, tmp_path / "limit.json", *args)
+    assert ran.code == ExitCode.OK, ran.stderr
+    jsonschema.validate(report, json.loads((ROOT / "schema" / "load.v1.json").read_text()))
+    limit = report["limit"]
+    assert limit["p95_budget_ms"] == {"serial": 200} and limit["max_error_percent"] == 1
+    assert limit["rate"] is not None and 2 <= limit["rate"] < 64 and limit["over"] <= 64, limit
+    assert report["rate"] == limit["rate"]  # the figures are those of the highest step within budget
+    for step in limit["steps"]:
+        assert step["within"] == (step["p95_ms"]["serial"] <= 200 and step["error_percent"] < 1), step
+        assert f"mcptest load: find-limit: {step['rate']:g}/s: {step['count']} answers" in ran.stderr
+    assert f"find-limit: the highest rate within budget: {limit['rate']:g}/s" in ran.stdout
+
+
 def test_ctrl_c_stops_at_once_and_writes_what_was_measured(suite: Path, tmp_path: Path) -> None:
     out = tmp_path / "cut.json"
     proc = subprocess.Popen(
@@ -189,6 +222,9 @@ def test_bad_options_are_one_line_each(suite: Path) -> None:
         (("-r", "pdf"), "--reporter: unknown format 'pdf'; formats are json, md, html"),
         (("--profile", "wave"), "--profile: one of constant, ramp, spike, soak; got 'wave'"),
         (("--profile", "ramp", "--ramp", "5s"), "--profile ramp rises over the whole run: leave out --ramp"),
+        (("--find-limit",), "--find-limit needs a p95 budget: --p95-ms, or `latency.p95_ms"),
+        (("--p95-ms", "50"), "--p95-ms: a budget above 0 ms for --find-limit; got 50"),
+        (("--find-limit", "--profile", "spike"), "--find-limit: each step is a whole load on this machine"),
     ):
         ran = run_cli("load", "--suite", str(suite), *args)
         assert ran.code == ExitCode.USAGE and said in ran.stderr and "Traceback" not in ran.stderr, (args, ran.stderr)

@@ -5,6 +5,7 @@ HTML charts drawn from a series. In process: the end-to-end loads are in tests/t
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import pytest
 
@@ -143,3 +144,56 @@ def test_html_draws_latency_over_time_and_a_percentile_plot() -> None:
     assert page.count('aria-label="latency by percentile"') == 1
     assert "second 2: 10 answers, 10 failed, p50 1.5 p95 1.5 p99 1.5 ms" in page  # each second's bar says its figures
     assert "<title>max: 1.75 ms</title>" in page and "http" not in page.split("<body>")[1]  # nothing fetched
+
+
+def fake_load(rate: float, p95_ms: float, failed: int = 0, interrupted: bool = False) -> Any:
+    from mcptest.load.model import Generator, LoadReport, Operation
+
+    op = Operation(
+        name="a", kind="tool", count=100, errors={"protocol": failed} if failed else {}, throughput_rps=rate,
+        histogram="", p50_ms=1, p90_ms=1, p95_ms=p95_ms, p99_ms=p95_ms, max_ms=p95_ms, mean_ms=1,
+    )  # fmt: skip
+    return LoadReport(
+        mcptest_version="0", suite="s.yml", started_at="2026-11-27T00:00:00+00:00", users=4, duration_s=1,
+        rate=rate, elapsed_s=1, operations=[op], overall=op.model_copy(update={"name": "all"}),
+        interrupted=interrupted, generator=Generator(processes=1, cores=2, cpu_percent=1, saturated=False),
+    )  # fmt: skip
+
+
+def test_find_limit_doubles_then_bisects_to_the_highest_rate_within_budget() -> None:
+    import threading
+
+    from mcptest.load.limit import budgets, search
+
+    def server(rate: float) -> Any:  # p95 within 100 ms up to 70 calls/s; errors from 90/s
+        return fake_load(rate, 20.0 if rate <= 70 else 500.0, failed=5 if rate >= 90 else 0)
+
+    ran: list[float] = []
+    report, limit = search(10, 10_000, {"a": 100.0}, lambda r: ran.append(r) or server(r), threading.Event(), print)
+    assert ran[:4] == [10, 20, 40, 80] and ran[4] == 60  # doubling, then halfway between 40 (within) and 80 (over)
+    assert limit.rate is not None and 70 / 1.25 <= limit.rate <= 70 < limit.over <= 70 * 1.25, limit
+    assert report.rate == limit.rate and report.limit == limit  # the figures are the highest step within budget
+    assert [s.within for s in limit.steps] == [r <= 70 for r in ran]
+    assert "a p95 500 ms > 100 ms" in limit.steps[3].reason
+    # errors alone fail a step (1% or more); the first step over budget halves down
+    _, low = search(100, 10_000, {"a": 100.0}, lambda r: server(r), threading.Event(), print)
+    assert low.steps[0].reason == "a p95 500 ms > 100 ms; errors 5.0% >= 1%" and low.rate is not None
+    assert 70 / 1.25 <= low.rate <= 70
+    # nothing within budget: no rate, the last step's figures; a cut step ends the search and is left out
+    _, none = search(1, 10_000, {"a": 1.0}, lambda r: server(r), threading.Event(), print)
+    assert none.rate is None and len(none.steps) == 2  # 1/s, then 0.5/s, the lowest
+    cut, stopped = search(
+        10, 10_000, {"a": 100.0}, lambda r: fake_load(r, 20, interrupted=r > 10), threading.Event(), print
+    )
+    assert cut.interrupted and [s.rate for s in stopped.steps] == [10] and stopped.rate == 10
+    # budgets: the suite's latency.p95_ms bound, else --p95-ms, else none (errors alone)
+    from mcptest.expect.assertions import Assertion
+
+    class T:
+        def __init__(self, name: str, assertions: list[Any]) -> None:
+            self.name, self.assertions = name, assertions
+
+    own = T("own", [Assertion.model_validate({"latency.p95_ms": {"<=": 150}})])
+    other = T("other", [Assertion.model_validate({"latency.p99_ms": {"<=": 900}})])
+    assert budgets([own, other], None) == {"own": 150.0}
+    assert budgets([own, other], 80.0) == {"own": 150.0, "other": 80.0}

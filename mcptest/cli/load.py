@@ -7,6 +7,7 @@ import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -15,7 +16,7 @@ from mcptest.core.exit_codes import ExitCode
 
 if TYPE_CHECKING:
     from mcptest.load.live import Progress
-    from mcptest.load.model import LoadReport, Operation
+    from mcptest.load.model import LimitStep, LoadReport, Operation
     from mcptest.load.orchestrate import Watch
 
 MAX_USERS = 1000
@@ -60,6 +61,18 @@ def load(
         bool,
         typer.Option("--sdk-client", help="Make every call through the SDK's session, not the lean path (slower)."),
     ] = False,
+    find_limit: Annotated[
+        bool,
+        typer.Option(
+            "--find-limit",
+            help="Step search over the rate (open model, from --rate, default 10/s; each step --duration) for the "
+            "highest rate whose p95 stays within budget with under 1% errors.",
+        ),
+    ] = False,
+    p95_ms: Annotated[
+        float | None,
+        typer.Option("--p95-ms", help="--find-limit: the p95 budget of tests without a latency.p95_ms bound."),
+    ] = None,
     json_output: Annotated[
         bool, typer.Option("--json", help="Print the report as JSON (schema/load.v1.json).")
     ] = False,
@@ -79,6 +92,7 @@ def load(
     from mcptest.load.engine import Plan, scenarios
     from mcptest.load.formats import FORMATS
     from mcptest.load.formats import render as render_as
+    from mcptest.load.limit import MAX_STEPS, budgets, search
     from mcptest.load.live import Progress
     from mcptest.load.orchestrate import run_load, shard_users, split
     from mcptest.load.profile import check
@@ -98,6 +112,13 @@ def load(
         raise usage_error(f"--rate: calls per second above 0, at most {MAX_RATE:g}; got {rate:g}")
     if max_requests < 1:
         raise usage_error(f"--max-requests: at least 1; got {max_requests}")
+    if p95_ms is not None and (not find_limit or not p95_ms > 0):
+        raise usage_error(f"--p95-ms: a budget above 0 ms for --find-limit; got {p95_ms:g}")
+    if find_limit and (shard or profile != "constant" or seconds * MAX_STEPS > MAX_DURATION_S):
+        raise usage_error(
+            "--find-limit: each step is a whole load on this machine: no --shard, the constant profile, and "
+            f"--duration at most {MAX_DURATION_S / MAX_STEPS / 60:g}m (up to {MAX_STEPS} steps)"
+        )
     if reporter not in FORMATS:
         raise usage_error(f"--reporter: unknown format '{reporter}'; formats are {', '.join(FORMATS)}")
     if json_output and reporter != "json":
@@ -116,14 +137,37 @@ def load(
     count = processes if processes is not None else os.cpu_count() or 1
     if not 1 <= count <= 64:
         raise usage_error(f"--processes: between 1 and 64; got {count}")
+    budget = budgets(scenarios(loaded, server), p95_ms) if find_limit else {}
+    if find_limit and not budget:
+        raise usage_error(
+            '--find-limit needs a p95 budget: --p95-ms, or `latency.p95_ms: { "<=": MS }` on a test of the suite'
+        )
+    if find_limit and rate is None:
+        rate = 10.0
     share = rate * len(mine) / users if rate is not None else None  # a shard offers its users' part of the rate
     plan = Plan(path, server, mine, users, seconds, ramp_s, share, max_requests, sdk_client=sdk_client, profile=profile)
     stop = threading.Event()
-    progress = Progress(len(split(mine, count)), [t.name for t in scenarios(loaded, server)])
+    names = [t.name for t in scenarios(loaded, server)]
+    live = sys.stdout.isatty() and not json_output
+
+    def one(plan: Plan) -> LoadReport:
+        with _showing(Progress(len(split(mine, count)), names), live) as watch:
+            return run_load(plan, count, stop, watch)
+
     previous = signal.signal(signal.SIGINT, lambda *_: stop.set())
     try:
-        with _showing(progress, live=sys.stdout.isatty() and not json_output) as watch:
-            report = run_load(plan, count, stop, watch)
+        if find_limit:
+            assert rate is not None
+            report, _ = search(
+                rate,
+                MAX_RATE,
+                budget,
+                lambda r: one(replace(plan, rate=r)),
+                stop,
+                lambda s: print(_step(s), file=sys.stderr, flush=True),
+            )
+        else:
+            report = one(plan)
     finally:
         signal.signal(signal.SIGINT, previous)
     text = render_as(report, reporter)
@@ -137,7 +181,19 @@ def load(
         print(f"mcptest: warning: {warning}", file=sys.stderr)
     if report.interrupted:
         return ExitCode.INTERRUPTED
+    if report.limit is not None:  # the search overloads the server on purpose: failing is finding no rate within
+        return ExitCode.OK if report.limit.rate is not None else ExitCode.FAILED
     return ExitCode.FAILED if sum(report.overall.errors.values()) else ExitCode.OK
+
+
+def _step(s: LimitStep) -> str:
+    """A step of `--find-limit` as one line."""
+    figures = ", ".join(f"{name} {ms:g}" for name, ms in s.p95_ms.items())
+    verdict = "within budget" if s.within else f"over budget ({s.reason})"
+    return (
+        f"mcptest load: find-limit: {s.rate:g}/s: {s.count} answers, {s.error_percent:g}% errors, p95 ms {figures}: "
+        + verdict
+    )
 
 
 @contextmanager
@@ -208,6 +264,15 @@ def render(report: LoadReport) -> str:
                 lines.append(
                     f"  soak {op.name}: p95 {ends[0]:g} ms over the first fifth, {ends[1]:g} ms over the last {change}"
                 )
+    if report.limit is not None:
+        limit = report.limit
+        lines += [_step(s) for s in limit.steps]
+        found = f"{limit.rate:g}/s" if limit.rate is not None else "none (no step was within budget)"
+        lines.append(
+            f"find-limit: the highest rate within budget: {found}"
+            + (f"; {limit.over:g}/s was over" if limit.over is not None else "")
+            + (" (the figures above are its step's)" if limit.rate is not None else "")
+        )
     g = report.generator
     lines.append(f"generator: {g.processes} process(es) on {g.cores} cores, CPU {g.cpu_percent:g}% of the machine")
     return "\n".join(lines)

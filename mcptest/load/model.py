@@ -70,6 +70,29 @@ class Generator(_Model):
     )
 
 
+class LimitStep(_Model):
+    """One step of `--find-limit`: a load at one rate and whether it stayed within budget."""
+
+    rate: float = Field(description="Arrivals per second offered.")
+    within: bool = Field(description="Every budgeted p95 held and under 1% of the answers failed.")
+    reason: str = Field("", description="Why not: each p95 over its budget, the error share.")
+    count: int = Field(description="Answers received.")
+    error_percent: float = Field(description="Failed answers, as a percent of all.")
+    p95_ms: dict[str, float] = Field(default_factory=dict, description="Each operation's p95 (ms).")
+
+
+class Limit(_Model):
+    """`--find-limit`: the steps of the search and the highest rate found within budget."""
+
+    p95_budget_ms: dict[str, float] = Field(
+        description="Per operation, its p95 budget: the suite's `latency.p95_ms` bound, or `--p95-ms`."
+    )
+    max_error_percent: float = Field(description="A step fails at this share of failed answers or more.")
+    steps: list[LimitStep] = Field(default_factory=list, description="In the order they ran.")
+    rate: float | None = Field(description="The highest rate within budget (null: no step was).")
+    over: float | None = Field(None, description="The lowest rate that was over budget (null: none was).")
+
+
 class LoadReport(_Model):
     """What one `mcptest load` measured."""
 
@@ -89,3 +112,6 @@ class LoadReport(_Model):
     overall: Operation
     generator: Generator
     warnings: list[str] = Field(default_factory=list)
+    limit: Limit | None = Field(
+        None, description="`--find-limit`: the search; the figures above are those of its highest rate within budget."
+    )

@@ -1,7 +1,8 @@
 """An SDK server with a known latency distribution: `sleepy` sleeps the next delay of a fixed list on each call, so
 N calls (N a multiple of the list's length) take exactly those delays whatever order they overlap in; `zero`
 answers at once (the transport's own overhead); `every_fifth` answers `fifth` instead of `fine` on every fifth call;
-`every_other_error` answers an isError result on every second call."""
+`every_other_error` answers an isError result on every second call; `serial` takes 20 ms one call at a time (so at
+most 50 calls/s: a known capacity for `mcptest load --find-limit`)."""
 
 from __future__ import annotations
 
@@ -13,12 +14,15 @@ from mcp.types import CallToolResult, TextContent
 
 DELAYS_MS = [8 + (i * 37) % 40 for i in range(40)]
 """40 delays, each of 8..47 ms once: the true percentiles of any multiple of 40 calls are those of this list."""
+SERIAL_MS = 20
+"""`serial`'s service time: calls queue behind one another, so its capacity is under 1000 / SERIAL_MS calls/s."""
 
 
 def build() -> MCPServer:
     """The latency server."""
     server = MCPServer("latency-server")
     calls = {"sleepy": 0, "every_fifth": 0, "every_other_error": 0}
+    lock = anyio.Lock()
 
     @server.tool()
     async def sleepy() -> str:
@@ -27,6 +31,13 @@ def build() -> MCPServer:
         calls["sleepy"] += 1
         await anyio.sleep(delay / 1000)
         return f"slept {delay} ms"
+
+    @server.tool()
+    async def serial() -> str:
+        """Sleep 20 ms holding a lock: one call at a time, so the server answers at most 50 calls/s."""
+        async with lock:
+            await anyio.sleep(SERIAL_MS / 1000)
+        return "done"
 
     @server.tool()
     def zero() -> str:
