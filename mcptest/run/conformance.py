@@ -28,6 +28,7 @@ from mcptest.checks.conformance.rules import (
     UNDECLARED,
     UNSUPPORTED_VERSION,
     judge,
+    resume_point,
 )
 from mcptest.server.raw import CannotConnect, Channel, HttpChannel, SseChannel, StdioChannel
 from mcptest.suite.models import HttpServer, StdioServer
@@ -47,6 +48,8 @@ MOST_CALLS = 4
 """Read-only tools called at most (each may take up to the timeout)."""
 FIXTURE_TOOLS = ("test_simple_text", "test_error_handling", "test_tool_with_progress")
 """The official conformance suite's fixture tools that are safe to call whenever a server has them."""
+RESUME_WINDOW = 0.5
+"""Seconds a GET with Last-Event-ID is read for what the server replays (SSE resumption)."""
 CANCEL_GRACE = 0.5
 """Seconds past a slow fixture's own duration that a cancelled call is waited for (an answer then is a failure)."""
 
@@ -640,6 +643,9 @@ async def _http(ch: HttpChannel, t: Transcript) -> None:
     await ch.request("http:origin", "initialize", _initialize(t.offered_version), session=False,
                      headers={"Origin": "http://evil.example"})  # fmt: skip
     await ch.bare("http:get", "GET", {"Accept": "text/event-stream"})
+    resumable = resume_point(t)
+    if resumable is not None:
+        await ch.resume("http:resume", resumable[1], RESUME_WINDOW)
     if ch.session_id is None:
         return
     await ch.request("http:no-session", "ping", session=False)

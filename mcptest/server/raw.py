@@ -471,21 +471,62 @@ class HttpChannel(Channel):
             exchange.received = item  # an HTTP error's JSON-RPC body (its id may be null: the request was refused)
 
     async def _read_events(self, exchange: Exchange, response: Any, request_id: Any) -> None:
+        """An SSE answer, event by event (each event's `id:` and data kept in `exchange.events`), up to the response."""
         data: list[str] = []
         seen: list[str] = []
+        event_id: str | None = None
         async for line in response.aiter_lines():
             if len(seen) < 40:
                 seen.append(line)
             if line.startswith("data:"):
                 data.append(line[5:].removeprefix(" "))
-            elif not line.strip() and data:
-                self._take_json(exchange, "\n".join(data).encode(), request_id)
-                data = []
+            elif line.startswith("id:"):
+                event_id = line[3:].removeprefix(" ")
+            elif not line.strip() and (data or event_id is not None):
+                exchange.events.append((event_id, "\n".join(data)))
+                if data:
+                    self._take_json(exchange, "\n".join(data).encode(), request_id)
+                data, event_id = [], None
                 if exchange.received is not None:
                     break
         if data and exchange.received is None:
+            exchange.events.append((event_id, "\n".join(data)))
             self._take_json(exchange, "\n".join(data).encode(), request_id)
         exchange.body = "\n".join(seen)[:_BODY]
+
+    async def resume(self, label: str, last_event_id: str, window: float) -> Exchange:
+        """GET with `Last-Event-ID` (SSE resumption): the events the server sends within `window` seconds, each with
+        its id and data, in `events` (none of them routed: what a replay repeats is judged by http-resume)."""
+        import httpx2
+
+        headers = {"Accept": "text/event-stream", "Last-Event-ID": last_event_id}
+        exchange = Exchange(sent=None, http_method="GET", request_headers=dict(headers))
+        all_headers = self._headers(True, headers)
+        all_headers.pop("Content-Type", None)
+        data: list[str] = []
+        event_id: str | None = None
+        try:
+            with anyio.move_on_after(window):
+                request = self.client.build_request("GET", self.url, headers=all_headers)
+                response = await self.client.send(request, stream=True)
+                try:
+                    exchange.status = response.status_code
+                    exchange.headers = [(k.decode("latin-1"), v) for k, v in response.headers.raw]
+                    if response.status_code == 200 and exchange.content_type == "text/event-stream":
+                        async for line in response.aiter_lines():
+                            if line.startswith("data:"):
+                                data.append(line[5:].removeprefix(" "))
+                            elif line.startswith("id:"):
+                                event_id = line[3:].removeprefix(" ")
+                            elif not line.strip() and (data or event_id is not None):
+                                exchange.events.append((event_id, "\n".join(data)))
+                                data, event_id = [], None
+                finally:
+                    await response.aclose()
+        except httpx2.HTTPError as exc:
+            exchange.problem = f"{type(exc).__name__}: {str(exc)[:200] or 'connection failed'}"
+        self.transcript.exchanges[label] = exchange
+        return exchange
 
 
 async def _read_bounded(response: Any) -> bytes:

@@ -45,6 +45,8 @@ DEFECTS = (
     # 2026-07-28 (server/discover, the `_meta` envelope); the last two over Streamable HTTP only
     "discover-versions-string", "no-result-type", "envelope-not-required", "unsupported-version-served",
     "header-mismatch-ignored", "unknown-method-200",
+    # SSE resumption over Streamable HTTP (the handshake versions)
+    "resume-other-stream", "event-ids-reused",
 )  # fmt: skip
 
 ECHO = {
@@ -376,6 +378,7 @@ class Handler(BaseHTTPRequestHandler):
     counter: list[int]
     connections: list[socket.socket]
     streams: dict[str, Any]
+    events: list[list[tuple[str, str]]]
 
     def log_message(self, *args: Any) -> None:
         pass
@@ -446,8 +449,39 @@ class Handler(BaseHTTPRequestHandler):
             extra.append(("Mcp-Session-Id", session))
         if not replies:
             return  # a hang: the client's deadline ends it
+        token = (message.get("params") or {}).get("_meta", {}).get("progressToken")
+        if message.get("method") == "tools/call" and token is not None and self.logic.defect != "content-type-text":
+            self._events([_progress(token, 1), replies[0]], extra)  # an SSE answer whose events carry ids
+            return
         kind = "text/plain" if self.logic.defect == "content-type-text" else "application/json"
         self._send(200, json.dumps(replies[0]).encode(), kind, extra)
+
+    def _events(self, messages: list[dict[str, Any]], extra: Any) -> None:
+        """An SSE answer, each event with an id (`STREAM-N`, unique across streams; `N` alone under
+        `event-ids-reused`), kept in the event store for a GET with Last-Event-ID."""
+        self.counter[0] += 1
+        stream = self.counter[0]
+        reused = self.logic.defect == "event-ids-reused"
+        events = [(f"{n}" if reused else f"{stream}-{n}", json.dumps(m)) for n, m in enumerate(messages, 1)]
+        self.events.append(events)
+        self._stream(events, extra)
+
+    def _stream(self, events: list[tuple[str, str]], extra: Any = ()) -> None:
+        body = "".join(f"id: {event_id}\ndata: {data}\n\n" for event_id, data in events).encode()
+        self._send(200, body, "text/event-stream", extra)
+
+    def _resume(self, last: str) -> None:
+        """Replay what the stream of event `last` sent after it (under `resume-other-stream`, every later event of
+        every stream; under `event-ids-reused` the newest stream with that id is taken for it)."""
+        found = [(s, i) for s, events in enumerate(self.events) for i, (e, _) in enumerate(events) if e == last]
+        if not found:
+            self._send(404, b'{"error": "unknown event id"}')
+            return
+        stream, index = found[-1]
+        replay = self.events[stream][index + 1 :]
+        if self.logic.defect == "resume-other-stream":
+            replay += [event for events in self.events[stream + 1 :] for event in events]
+        self._stream(replay)
 
     def _modern_post(self, message: dict[str, Any], version: str) -> None:
         """2026-07-28 over Streamable HTTP: no session; the mirrored headers must match the body (400, -32020); a
@@ -521,7 +555,10 @@ class Handler(BaseHTTPRequestHandler):
         if self.path == "/sse":
             self._sse_stream()
             return
-        if self.logic.defect == "get-200-json":
+        last = self.headers.get("Last-Event-ID")
+        if last is not None and self.headers.get("MCP-Protocol-Version") not in MODERN:
+            self._resume(last)
+        elif self.logic.defect == "get-200-json":
             self._send(200, b"{}")
         else:
             self._send(405)
@@ -533,7 +570,8 @@ class Served:
     def __init__(self, defect: str | None) -> None:
         self.connections: list[socket.socket] = []
         state = {
-            "logic": Logic(defect), "sessions": set(), "counter": [0], "connections": self.connections, "streams": {}
+            "logic": Logic(defect), "sessions": set(), "counter": [0], "connections": self.connections, "streams": {},
+            "events": [],
         }  # fmt: skip
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), type("BoundHandler", (Handler,), state))
         self.server.daemon_threads = True

@@ -30,6 +30,8 @@ class Exchange:
     """The JSON-RPC response to the request (the one carrying its id)."""
     problem: str | None = None
     """Why no answer came: a timeout, the server exited, the connection failed."""
+    events: list[tuple[str | None, str]] = field(default_factory=list)
+    """An SSE answer's events as they came: each one's `id:` (None without) and its data."""
 
     @property
     def result(self) -> dict[str, Any] | None:
@@ -48,6 +50,11 @@ class Exchange:
 
     def header(self, name: str) -> bytes | None:
         return next((v for k, v in self.headers if k.lower() == name.lower()), None)
+
+    @property
+    def event_ids(self) -> list[str]:
+        """The ids of the SSE events of this answer, in order."""
+        return [i for i, _ in self.events if i is not None]
 
     @property
     def content_type(self) -> str:

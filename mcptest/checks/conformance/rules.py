@@ -1050,6 +1050,84 @@ def no_session_id(t: Transcript) -> Verdict:
     return PASS
 
 
+# SSE resumption (Streamable HTTP, 2025-03-26 to 2025-11-25) ----------------------------------------------------
+
+
+def _session_streams(t: Transcript) -> list[tuple[str, Exchange]]:
+    """The SSE answers of the run's own session (not the probes without a session id, not the resumption)."""
+    skipped = ("http:origin", "http:no-session", "http:resume")
+    return [(label, ex) for label, ex in _all_exchanges(t) if ex.events and label not in skipped]
+
+
+def resume_point(t: Transcript) -> tuple[str, str] | None:
+    """Where to resume: the first stream of the session with an event id followed by an event with data (the
+    stream's label and that id); None when the server attaches no ids, or none is followed by a message."""
+    for label, ex in _session_streams(t):
+        for i, (event_id, _) in enumerate(ex.events):
+            if event_id is not None and any(data.strip() for _, data in ex.events[i + 1 :]):
+                return label, event_id
+    return None
+
+
+def event_ids_unique(t: Transcript) -> Verdict:
+    seen: dict[str, str] = {}
+    for label, ex in _session_streams(t):
+        for event_id in ex.event_ids:
+            if event_id in seen:
+                where = f"on {seen[event_id]} and on {label}" if seen[event_id] != label else f"twice on {label}"
+                return fail(f"the SSE event id {event_id!r} comes {where}: ids must be unique across the session", ex)
+            seen[event_id] = label
+    if not seen:
+        return skip("the server attaches no ids to its SSE events (no resumption offered)")
+    return PASS
+
+
+def _message_key(data: str) -> str | None:
+    try:
+        return json.dumps(json.loads(data), sort_keys=True)
+    except ValueError:
+        return None
+
+
+def resumed(t: Transcript) -> Verdict:
+    ex = t.get("http:resume")
+    if ex is None:
+        if not any(e.event_ids for _, e in _session_streams(t)):
+            return skip("the server attaches no ids to its SSE events (no resumption offered)")
+        return skip("no event id was followed by a message on its stream, so there was nothing to resume")
+    if ex.problem:
+        return fail(f"GET with Last-Event-ID: {ex.problem}", ex)
+    if ex.status != 200:
+        return PASS  # resuming is the server's choice ("MAY use this header to replay")
+    last = ex.request_headers.get("Last-Event-ID", "")
+    streams = _session_streams(t)
+    home = next((label for label, e in streams if last in e.event_ids), "")
+    after: set[str] = set()
+    before: set[str] = set()
+    elsewhere: set[str] = set()
+    for label, e in streams:
+        cut = next((i for i, (event_id, _) in enumerate(e.events) if event_id == last), -1) if label == home else -1
+        for i, (_, data) in enumerate(e.events):
+            key = _message_key(data)
+            if key is not None:
+                (elsewhere if label != home else after if i > cut else before).add(key)
+    evidence = f"resumed {home} from Last-Event-ID {last!r}; replayed: " + (
+        " | ".join(d[:200] for _, d in ex.events if d.strip())[:600] or "nothing"
+    )
+    for _, data in ex.events:
+        key = _message_key(data)
+        if key is None or key in after:
+            continue
+        if key in elsewhere:
+            text = f"the resumed stream replays a message of another stream (MUST NOT): {data[:200]}"
+            return Verdict("fail", text, evidence)
+        if key in before:
+            return Verdict(
+                "fail", f"the resumed stream replays a message sent before Last-Event-ID: {data[:200]}", evidence
+            )
+    return PASS
+
+
 CHECKS: tuple[Check, ...] = (
     Check(
         "lifecycle-initialize",
@@ -1426,6 +1504,24 @@ CHECKS: tuple[Check, ...] = (
         "basic/transports#listening-for-messages-from-the-server",
         "GET opens an SSE stream or answers 405",
         get_stream,
+        "http",
+        until=LAST_HANDSHAKE,
+    ),
+    Check(
+        "http-event-ids-unique",
+        "MUST",
+        "basic/transports#resumability-and-redelivery",
+        "SSE event ids are unique across the session's streams",
+        event_ids_unique,
+        "http",
+        until=LAST_HANDSHAKE,
+    ),
+    Check(
+        "http-resume",
+        "MUST",
+        "basic/transports#resumability-and-redelivery",
+        "a GET with Last-Event-ID replays only what its stream sent after that event",
+        resumed,
         "http",
         until=LAST_HANDSHAKE,
     ),
