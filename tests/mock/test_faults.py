@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -10,7 +12,7 @@ import anyio
 import pytest
 from mcp import MCPError, types
 
-from tests.mock.conftest import FIXTURES, mock_client, run_mock_cli
+from tests.mock.conftest import ENV, FIXTURES, ROOT, mock_client, run_mock_cli
 
 pytestmark = pytest.mark.anyio
 PING = ("--tools-from", str(FIXTURES / "tools_only.yaml"))
@@ -122,3 +124,20 @@ def test_a_malformed_fault_is_a_usage_error_listing_the_kinds(fault: str) -> Non
         f"mcptest: invalid --fault '{fault}': expected one of "
         "none, hang, slow:<ms>, error, recover-after:<n>, crash-after:<n>\n"
     )
+
+
+def test_the_answers_are_the_same_bytes_whether_stdout_is_a_pipe_or_a_file(tmp_path: Path) -> None:
+    """A pipe is written on the event loop (`mock/wire.py`), anything else by the SDK's own writer: same wire."""
+    piped = run_mock_cli(*PING, stdin=f"{INIT}\n{CALL}\n")
+    out = tmp_path / "out.jsonl"
+    with out.open("w") as stdout:
+        subprocess.run(
+            [sys.executable, "-m", "mcptest", "mock", *PING],
+            cwd=ROOT, input=f"{INIT}\n{CALL}\n", stdout=stdout, stderr=subprocess.DEVNULL, text=True, timeout=30,
+            env=ENV, check=True,
+        )  # fmt: skip
+    assert piped.code == 0
+    replies = piped.stdout.splitlines()
+    assert [json.loads(line)["id"] for line in replies] == [1, 2]
+    assert json.loads(replies[1])["result"]["content"][0]["text"] == "pong"
+    assert out.read_text().splitlines() == replies

@@ -15,6 +15,7 @@ from mcptest.checks.lint.text import (
     mentions_return,
     normalized,
     positional_phrases,
+    sentences,
     words,
 )
 from mcptest.records.catalog import Tool
@@ -102,7 +103,10 @@ def desc_005_positional_phrase(tool: Tool) -> Iterator[Hit]:
     """Description uses positional phrases such as "see above" or "previous tool".
 
     What it flags: phrases that refer to a position in a list ("see above", "as described below",
-    "the previous tool", "the aforementioned").
+    "the previous tool", "the aforementioned"), and "the other tool" (one tool the text never names). Tools in
+    general are no reference: "pass the tabId to any other tool", "slower than other tools", "before calling other
+    tools" point at no position.
+    Worth acting on: always; the phrase points at a tool the agent cannot identify.
     Why it matters: an agent sees a flat catalog whose order is not guaranteed; "above" points at nothing,
     and the reference breaks as soon as tools are added, removed or merged from several servers.
     Example: "Same as above, but for folders."
@@ -121,17 +125,38 @@ def desc_010_missing_return_format(tool: Tool) -> Iterator[Hit]:
     Why it matters: an agent plans its next step from what a call gives back; without it, it calls the tool
     just to find out. The check is coarse (it sees whether the description gestures at a result at all,
     not whether it is accurate), which is why it is a warning.
+    A tool whose first sentence runs a search or a read-only query and nothing else ("Perform an Elasticsearch
+    search", "Execute a SELECT query on the SQLite database") returns its matches or rows: left alone.
+    Worth acting on: an action or write tool whose result (the new id, the new state, nothing) the agent cannot
+    know without calling it.
     Example: "Create an invoice for a customer."
     Fix: "Create an invoice for a customer. Returns the invoice id and its PDF URL." or declare an
     `outputSchema`.
     """
     text = tool.description
     if text.strip() and tool.output_schema is None and english(text) and not mentions_return(text):
+        if _reads_matches(text):
+            return
         yield Hit(
             "description never says what the tool returns, and there is no outputSchema",
             "Add 'Returns ...' describing the result's shape, or declare an outputSchema.",
             _AT,
         )
+
+
+_READ_QUERY = re.compile(
+    r"\bsearch(?:es)?\b|\bSELECT quer(?:y|ies)\b|\bread-only (?:\w+ )?quer(?:y|ies)\b", re.IGNORECASE
+)
+_WRITE_WORD = re.compile(r"\b(?:replace|insert|update|delete|write|create|remove|modify|save)\b", re.IGNORECASE)
+
+
+def _reads_matches(text: str) -> bool:
+    """Whether the first sentence runs a search or a read-only query and nothing else ("Perform an Elasticsearch
+    search with the provided query DSL", "Execute a SELECT query on the SQLite database"): what comes back is the
+    matches, or the rows; "Search and replace text in a file" writes, and is still asked what it returns."""
+    first = next(iter(sentences(text)), "")
+    named = len(words(first)) >= 4  # a bare "Search" names nothing to return
+    return named and _READ_QUERY.search(first) is not None and _WRITE_WORD.search(first) is None
 
 
 _ARGS_HEADING = re.compile(r"^[ \t]*(?:Args|Arguments|Parameters|Params)[ \t]*:[ \t]*$", re.MULTILINE)

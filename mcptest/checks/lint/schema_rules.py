@@ -161,7 +161,8 @@ def sch_001_no_required_list(tool: Tool) -> Iterator[Hit]:
     ("Optional: ...", "Omit to check all", "defaults to 10"), is a boolean, or is a modifier of the call: a
     paging, sorting or output control by name (limit, offset, cursor, page, sort, order, direction, format,
     output, context, timeout, verbose) or a filter by description ("API group to filter by", "If true, only
-    ..."). An object whose every property reads as optional is all-optional by design (a cursor and a limit;
+    ...", "an entry matches if it contains any of them", "Match against the request URL"). An object whose every
+    property reads as optional is all-optional by design (a cursor and a limit;
     "omitted = unchanged" updates), and a root whose description asks for "A or B" is SCH-009's finding (a
     `required` list cannot say that). A nested object is an option group, left alone, when its name says so
     (options, config, settings, params, filters, style, layout) or its description does ("Style configuration
@@ -218,7 +219,7 @@ _MODIFIER_WORDS = frozenset(
 """The last word of an argument's name that marks a control of the call (paging, sorting, output), not its subject."""
 _MODIFIER_DESC = re.compile(
     r"\bfilter|\bpaginat|\bnext page\b|\bif (?:true|set|provided|given|specified)\b|\bwhether\b"
-    r"|\bonly (?:show|return|include|list)|\bmaximum number\b|\bhow many\b",
+    r"|\bonly (?:show|return|include|list)|\bmaximum number\b|\bhow many\b|\bmatch(?:es|ed|ing)? (?:against|if)\b",
     re.IGNORECASE,
 )
 _GROUP_WORDS = frozenset(

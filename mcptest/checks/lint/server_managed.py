@@ -7,6 +7,7 @@ from collections.abc import Iterable, Iterator
 
 from mcptest.checks.findings import Hit, pointer
 from mcptest.checks.lint.shapes import Prop, properties
+from mcptest.checks.lint.text import COMMON_VERBS
 from mcptest.records.catalog import Tool
 
 DEFAULT_SERVER_MANAGED = ("id", "nano_id", "user_id", "organization_id", "owner_id", "assignee_id", "status_id")
@@ -33,6 +34,18 @@ def reads_only(tool: Tool) -> bool:
     return field_key(tool.name).replace("-", "_").split("_")[0] in READ_VERBS
 
 
+def _reads_after_prefix(name: str) -> bool:
+    """Whether a tool name starts with a server prefix, then a read verb, then its object (`linear_search_issues`,
+    `hubspot-list-objects`): the prefix is no verb (`create_list_item` is a write). Used by SCH-005 only: what fuzz
+    and init may call stays decided by `cannot_change_state`."""
+    parts = field_key(name).replace("-", "_").split("_")
+    return len(parts) > 2 and parts[0] not in COMMON_VERBS and parts[0] not in _NOT_PREFIXES and parts[1] in READ_VERBS
+
+
+_NOT_PREFIXES = frozenset(["bulk", "batch", "kill", "mass", "auto"])
+"""First words that qualify the action rather than name the server (`bulk_get_...` may still write)."""
+
+
 def cannot_change_state(tool: Tool) -> bool:
     """Whether a tool is taken not to change state: it only reads (`reads_only`) and is not annotated
     `destructiveHint: true` or `readOnlyHint: false`. `mcptest init` writes smoke tests of these only, and
@@ -44,7 +57,7 @@ def cannot_change_state(tool: Tool) -> bool:
 def managed_properties(tool: Tool, names: Iterable[str] = DEFAULT_SERVER_MANAGED) -> list[Prop]:
     """The optional properties, at any depth, named like a server-managed field, on a tool that writes."""
     keys = {field_key(n) for n in names}
-    if not keys or reads_only(tool):
+    if not keys or reads_only(tool) or _reads_after_prefix(tool.name):
         return []
     return [p for p in properties(tool.input_schema) if not p.required and field_key(p.name) in keys]
 
@@ -58,8 +71,8 @@ def sch_005_server_managed_field(tool: Tool, server_managed: Iterable[str] = DEF
     `server_managed: [...]` replaces it). Names compare in snake_case, so `ownerId` is `owner_id`. Two cases are
     left alone because there the field is a real input: a required property (a lookup key such as
     `get_test_run(id)`), and a tool that only reads (`readOnlyHint: true`, or a name starting with get, list,
-    search, find, read, query, fetch, describe, show, count, lookup, view or browse), where an `owner_id` is a
-    filter.
+    search, find, read, query, fetch, describe, show, count, lookup, view or browse, also after a server prefix
+    that is no verb: `linear_search_issues`, `hubspot-list-objects`), where an `owner_id` is a filter.
     Why it matters: document 002's agent spent tokens filling `id`, `owner_id` and `assignee_id` on create calls
     and sent `""` or `null`, which the server rejected: a validation loop over a field it should never have
     seen. Every exposed field is also paid for on every model call (`mcptest doctor --model-view` shows how

@@ -40,7 +40,8 @@ COMMON_VERBS = frozenset(
 
 _POSITIONAL = re.compile(
     r"\b(?:see|as|shown|mentioned|described|listed|defined|explained)\s+(?:above|below|earlier|previously)\b"
-    r"|\b(?:previous|preceding|prior|next|following|last|above|below|other|earlier)\s+(?:tool|function|command)s?\b"
+    r"|\b(?:previous|preceding|prior|next|following|last|above|below|earlier)\s+(?:tool|function|command)s?\b"
+    r"|\bthe\s+other\s+(?:tool|function|command)\b"  # one unnamed tool; "any/every other tool", "other tools" are all
     r"|\b(?:the\s+)?aforementioned\b|\bsame\s+as\s+(?:above|before)\b",
     re.IGNORECASE,
 )
