@@ -116,7 +116,7 @@ def history_schemas() -> dict[str, Callable[[], dict[str, Any]]]:
         return schema
 
     return {"history-runs.v1.json": of("RunList"), "history-test.v1.json": of("TestHistory"),
-            "history-flaky.v1.json": of("FlakyList")}  # fmt: skip
+            "history-flaky.v1.json": of("FlakyList"), "history-load.v1.json": of("LoadHistory")}  # fmt: skip
 
 
 # The formats and their files: one plain list, walked by the staleness test.

@@ -61,7 +61,8 @@ def ops(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 def test_closed_model_judges_every_answer_and_follows_the_weights(suite: Path, tmp_path: Path) -> None:
     # a count cap, not a duration, ends it: how many calls fit in a time depends on the machine's load
-    args = ("--users", "3", "--duration", "5m", "--max-requests", "100", "--processes", "1")
+    url = f"sqlite:///{tmp_path / 'history.db'}"
+    args = ("--users", "3", "--duration", "5m", "--max-requests", "100", "--processes", "1", "--history", url)
     ran, report = load(suite, tmp_path / "closed.json", *args)
     assert ran.code == ExitCode.FAILED, ran.stderr  # every fifth answer breaks its assertion
     jsonschema.validate(report, json.loads((ROOT / "schema" / "load.v1.json").read_text()))
@@ -86,6 +87,18 @@ def test_closed_model_judges_every_answer_and_follows_the_weights(suite: Path, t
     assert f"| zero | {zero['count']} | 0 | {zero['p50_ms']:g} |" in md and "**FAIL**" in md
     assert f"{fifth['errors']['assertion']} of {fifth['count']} answers failed under load (assertion" in md
     assert page.count('aria-label="latency histogram"') == 2 and "<h2>Latency</h2>" in page
+    # the run history keeps the load apart from the suite's test runs, each operation's figures per commit
+    shown = run_cli("history", "load", "--suite", str(suite), "--history", url, "--json")
+    stored = json.loads(shown.stdout)
+    jsonschema.validate(stored, json.loads((ROOT / "schema" / "history-load.v1.json").read_text()))
+    (run,) = stored["runs"]
+    assert run["ok"] is False and stored["suite"].endswith("#load"), stored
+    assert run["operations"]["zero"]["p95_ms"] == zero["p95_ms"] and run["operations"]["zero"]["calls"] == zero["count"]
+    assert run["operations"]["fifth"]["errors"] == fifth["errors"]["assertion"]
+    timeline = run_cli("history", "test", "zero", "--suite", str(suite), "--history", url)
+    assert "no runs of test 'zero'" in timeline.stdout, timeline.stdout  # not a run of the suite's tests
+    listing = run_cli("history", "--suite", str(suite), "--history", url).stdout
+    assert f"#{run['id']}" in listing and f"zero {zero['p95_ms']:g} ({zero['throughput_rps']:g}/s)" in listing
 
 
 def test_open_model_offers_the_profile_s_rate_from_every_process(suite: Path, tmp_path: Path) -> None:
@@ -100,6 +113,7 @@ def test_open_model_offers_the_profile_s_rate_from_every_process(suite: Path, tm
     while arrivals.due(due) < 5:
         due += 1
     assert report["overall"]["count"] == 2 * due, report["overall"]
+    assert not (suite.parent / ".mcptest").exists()  # a load records only into a history that exists
     # the shape: each second's calls are counted by when they were due; the spike (40-60% of 5 s) is second 2
     offered = {s["second"]: s["started"] for s in report["overall"]["series"]}
     outside = [offered.get(k, 0) for k in (0, 1, 3, 4)]

@@ -11,7 +11,10 @@ import typer
 
 from mcptest.core.exit_codes import ExitCode
 
-USAGE = "mcptest history [SUITE] | history test NAME [--suite SUITE] | history flaky [--suite SUITE] [--suggest]"
+USAGE = (
+    "mcptest history [SUITE] | history test NAME [--suite SUITE] | history flaky [--suite SUITE] [--suggest] | "
+    "history load [--suite SUITE]"
+)
 
 
 def register(app: typer.Typer) -> None:
@@ -21,7 +24,7 @@ def register(app: typer.Typer) -> None:
 
 def history(
     args: Annotated[
-        list[str] | None, typer.Argument(help="[SUITE], `test NAME` or `flaky`.", show_default=False)
+        list[str] | None, typer.Argument(help="[SUITE], `test NAME`, `flaky` or `load`.", show_default=False)
     ] = None,
     suite: Annotated[
         str | None, typer.Option("--suite", help="The suite (default: mcptest.yaml or mcptest.yml).")
@@ -36,16 +39,17 @@ def history(
     threshold: Annotated[float, typer.Option("--threshold", min=0, max=1, help="flaky: flip rate above this.")] = 0.1,
     suggest: Annotated[bool, typer.Option("--suggest", help="flaky: print the `quarantine:` YAML to add.")] = False,
 ) -> int:
-    """The suite's last runs; `test NAME`: its timeline, pass and flip rates; `flaky`: the tests that flip."""
+    """The suite's last runs; `test NAME`: its timeline, pass and flip rates; `flaky`: the tests that flip; `load`:
+    its last loads (`mcptest load`), each operation's p95 and calls/s per commit."""
     from mcptest.cli.common import loading
     from mcptest.core.errors import usage_error
 
     words = list(args or [])
-    what = words[0] if words and words[0] in ("test", "flaky") else "runs"
+    what = words[0] if words and words[0] in ("test", "flaky", "load") else "runs"
     if what == "test" and len(words) != 2:
         raise usage_error(f"history test takes one test name (got {len(words) - 1}); usage: {USAGE}")
-    if what == "flaky" and len(words) != 1:
-        raise usage_error(f"history flaky takes no argument (got {' '.join(words[1:])}); usage: {USAGE}")
+    if what in ("flaky", "load") and len(words) != 1:
+        raise usage_error(f"history {what} takes no argument (got {' '.join(words[1:])}); usage: {USAGE}")
     if what == "runs" and len(words) > 1:
         raise usage_error(f"history takes one suite (got {len(words)}); usage: {USAGE}")
     if suggest and what != "flaky":
@@ -54,6 +58,7 @@ def history(
         from mcptest.history import queries, render
         from mcptest.history.context import suite_identity
         from mcptest.history.location import default_url, history_url, missing_file
+        from mcptest.history.recording import LOAD_SUFFIX
         from mcptest.history.store import HistoryError, open_store
         from mcptest.suite.loader import find_suite
 
@@ -72,6 +77,9 @@ def history(
         if what == "test":
             found = queries.history_of_test(opened, name, words[1], limit)
             text = found.model_dump_json(indent=2) + "\n" if json_output else render.text_of_test(found)
+        elif what == "load":
+            loads = queries.load_history(opened, name + LOAD_SUFFIX, limit)
+            text = loads.model_dump_json(indent=2) + "\n" if json_output else render.load_text(loads)
         elif what == "flaky":
             flaky = queries.flaky(opened, name, window, min_runs, threshold)
             if suggest:
@@ -81,7 +89,10 @@ def history(
         else:
             runs = queries.run_list(opened, name, limit)
             text = runs.model_dump_json(indent=2) + "\n" if json_output else render.runs_text(runs)
-            if not runs.runs and not json_output and (others := opened.suites()):
+            others = opened.suites() if not json_output else []
+            if not json_output and name + LOAD_SUFFIX in others:  # the suite's last loads, beside its runs
+                text += "\n" + render.load_text(queries.load_history(opened, name + LOAD_SUFFIX, min(limit, 5)))
+            elif not runs.runs and others:
                 print(f"mcptest: the store holds runs of {', '.join(others[:5])}", file=sys.stderr)
     sys.stdout.write(text)
     return ExitCode.OK

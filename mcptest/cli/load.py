@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 import threading
@@ -73,6 +74,15 @@ def load(
         float | None,
         typer.Option("--p95-ms", help="--find-limit: the p95 budget of tests without a latency.p95_ms bound."),
     ] = None,
+    history: Annotated[
+        str | None,
+        typer.Option(
+            "--history",
+            help="Store the load in this run history (sqlite:///PATH or postgresql://...); by default, in the "
+            "suite's history when it exists.",
+        ),
+    ] = None,
+    no_history: Annotated[bool, typer.Option("--no-history", help="Do not store the load in any history.")] = False,
     json_output: Annotated[
         bool, typer.Option("--json", help="Print the report as JSON (schema/load.v1.json).")
     ] = False,
@@ -85,7 +95,6 @@ def load(
 ) -> int:
     """Run a suite's tool, resource and prompt tests as weighted scenarios (`weight:`) under N virtual users; print
     per operation throughput, errors by kind and p50/p90/p95/p99/max; Ctrl-C stops at once and reports (exit 130)."""
-    import os
 
     from mcptest.cli.common import check_output, emit
     from mcptest.core.errors import usage_error
@@ -179,11 +188,30 @@ def load(
         sys.stdout.write(text)
     for warning in report.warnings:
         print(f"mcptest: warning: {warning}", file=sys.stderr)
+    if shard is None:  # a shard is part of a load: the whole one is the merge of all of them
+        _remember(report, loaded, history, no_history)
     if report.interrupted:
         return ExitCode.INTERRUPTED
     if report.limit is not None:  # the search overloads the server on purpose: failing is finding no rate within
         return ExitCode.OK if report.limit.rate is not None else ExitCode.FAILED
     return ExitCode.FAILED if sum(report.overall.errors.values()) else ExitCode.OK
+
+
+def _remember(report: LoadReport, suite: Any, flag: str | None, disabled: bool) -> None:
+    """Store the load in the run history (under the suite's name + `#load`) when a store is named (`--history`,
+    MCPTEST_HISTORY) or the suite's default one exists; a store that fails is a warning, never a different exit
+    code."""
+    from mcptest.core.printable import printable
+    from mcptest.history.location import default_url, history_url, missing_file
+    from mcptest.history.recording import LOAD_SUFFIX, record_run
+    from mcptest.load.formats import as_run_report
+
+    url = history_url(suite.file, flag, disabled=disabled, suite_setting=suite.history, environ=os.environ)
+    if url is None or (url == default_url(suite.file) and missing_file(url) is not None):  # nor create it
+        return
+    run = as_run_report(report)
+    if (warning := record_run(run, url, environ=os.environ, source="load", suffix=LOAD_SUFFIX)) is not None:
+        print(printable(warning), file=sys.stderr)
 
 
 def _step(s: LimitStep) -> str:

@@ -24,7 +24,9 @@ class StoredRun(_Model):
     branch: str | None = Field(description="The git branch (null on a detached HEAD or outside a repository).")
     ci_job: str | None = Field(description="The CI job id (every shard of one CI run shares it).")
     shard: str | None = Field(description="`K/N` when the run was one shard of `mcptest run --shard`.")
-    source: Literal["run", "merge"] = Field(description="`run`, or `merge` for a `report merge` of shards.")
+    source: Literal["run", "merge", "load"] = Field(
+        description="`run`, `merge` for a `report merge` of shards, or `load` for a `mcptest load`."
+    )
     ok: bool = Field(description="The run exited 0.")
     interrupted: bool
     capped: bool = Field(description="`--max-cost` was spent and runs were left undispatched.")
@@ -112,3 +114,35 @@ class FlakyList(_Model):
     min_runs: int = Field(description="A test with fewer runs in its window is never flaky.")
     threshold: float = Field(description="Flaky when the flip rate is above this.")
     tests: list[Series] = Field(description="The flaky tests, highest flip rate first (timelines omitted).")
+
+
+class LoadFigures(_Model):
+    """One operation of a stored load."""
+
+    calls: int
+    calls_per_s: float
+    errors: int = Field(description="Failed answers.")
+    p50_ms: float
+    p95_ms: float
+    p99_ms: float
+
+
+class LoadRun(_Model):
+    """One stored `mcptest load`."""
+
+    id: int
+    started_at: str
+    commit: str | None
+    branch: str | None
+    ok: bool = Field(description="No answer failed.")
+    interrupted: bool
+    operations: dict[str, LoadFigures] = Field(description="Per operation (a suite test's name), its figures.")
+
+
+class LoadHistory(_Model):
+    """`mcptest history load --json`: the suite's last loads, newest first, so latency trends per commit show."""
+
+    format_version: Literal["1"] = HISTORY_FORMAT_VERSION
+    store: str
+    suite: str = Field(description="The suite's stored name of its loads: its name with `#load`.")
+    runs: list[LoadRun]

@@ -5,7 +5,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from mcptest.history.location import shown
-from mcptest.history.models import Failure, FlakyList, Interval, Point, RunList, Series, StoredRun, TestHistory
+from mcptest.history.models import (
+    Failure,
+    FlakyList,
+    Interval,
+    LoadFigures,
+    LoadHistory,
+    LoadRun,
+    Point,
+    RunList,
+    Series,
+    StoredRun,
+    TestHistory,
+)
 from mcptest.history.store import Store
 from mcptest.history.trends import LOOKBACK, MIN_RUNS, THRESHOLD, WINDOW, Outcome, is_flaky, trend
 
@@ -14,6 +26,31 @@ def run_list(store: Store, suite: str, limit: int = 20) -> RunList:
     """The suite's last `limit` runs, newest first."""
     runs = [StoredRun.model_validate(r, from_attributes=False) for r in _run_fields(store.runs(suite, limit))]
     return RunList(store=shown(store.url), suite=suite, runs=runs)
+
+
+def load_history(store: Store, suite: str, limit: int = 20) -> LoadHistory:
+    """The suite's last `limit` loads (stored under `suite`, its name with `#load`), newest first, with each
+    operation's figures."""
+    runs = store.runs(suite, limit)
+    figures = store.result_targets([int(str(r["id"])) for r in runs])
+    keys = set(LoadFigures.model_fields)
+    loads = [
+        LoadRun(
+            id=r["id"],
+            started_at=r["started_at"],
+            commit=r["commit"],
+            branch=r["branch"],
+            ok=r["ok"],
+            interrupted=r["interrupted"],
+            operations={
+                name: LoadFigures.model_validate({k: v for k, v in t.items() if k in keys})
+                for name, t in figures.get(int(str(r["id"])), {}).items()
+                if keys <= set(t)
+            },
+        )  # fmt: skip
+        for r in runs
+    ]
+    return LoadHistory(store=shown(store.url), suite=suite, runs=loads)
 
 
 def _run_fields(rows: list[dict[str, object]]) -> list[dict[str, object]]:

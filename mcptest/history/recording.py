@@ -15,6 +15,10 @@ from mcptest.history.location import shown
 from mcptest.history.sqlite_fast import record_fast
 from mcptest.records.report import Report
 
+LOAD_SUFFIX = "#load"
+"""A `mcptest load` is stored under its suite's name with this suffix: its rows (one per operation, failed when any
+answer failed under load) never count in the suite's test timelines, pass rates, flaky list or baselines."""
+
 
 def record_run(
     report: Report,
@@ -24,10 +28,12 @@ def record_run(
     shard: str | None = None,
     source: str = "run",
     merged: Sequence[str] = (),
+    suffix: str = "",
 ) -> str | None:
-    """Store `report` (already masked) in the store at `url`; None when stored, else the warning to print."""
+    """Store `report` (already masked) in the store at `url`; None when stored, else the warning to print. `suffix`
+    is added to the suite's stored name: `#load` keeps loads apart from the suite's test runs (`LOAD_SUFFIX`)."""
     suite = Path(report.suite)
-    identity, context = suite_identity(suite), run_context(suite.parent, environ, shard)
+    identity, context = suite_identity(suite) + suffix, run_context(suite.parent, environ, shard)
     try:
         if record_fast(report, url, identity, context, source=source, merged=merged):
             return None

@@ -6,7 +6,7 @@ import json
 from datetime import date, timedelta
 
 from mcptest.core.printable import printable
-from mcptest.history.models import FlakyList, Interval, RunList, Series, TestHistory
+from mcptest.history.models import FlakyList, Interval, LoadHistory, RunList, Series, TestHistory
 
 MARKS = {"passed": "✓", "failed": "✗", "skipped": "-", "incomplete": "?"}
 QUARANTINE_DAYS = 14
@@ -26,6 +26,20 @@ def runs_text(listing: RunList) -> str:
         counts += [f"{r.gates_failed} gates failed"] * bool(r.gates_failed)
         when, took = r.started_at[:19].replace("T", " "), f"{r.duration_ms / 1000:.2f}s"
         lines.append(f"#{r.id:<5} {when}  {verdict:<11} {', '.join(counts)}  {took}  {where}".rstrip())
+    return "\n".join(printable(line) for line in lines) + "\n"
+
+
+def load_text(listing: LoadHistory) -> str:
+    """One line per load, newest first: id, start, verdict, commit, then each operation's p95 (ms) and calls/s."""
+    if not listing.runs:
+        return f"no loads of {listing.suite} in {listing.store}\n"
+    lines = [f"{listing.suite} · {listing.store} · p95 ms (calls/s) per operation, newest first"]
+    for r in listing.runs:
+        verdict = "interrupted" if r.interrupted else "ok" if r.ok else "errors"
+        where = " ".join(x for x in (r.commit[:10] if r.commit else "", r.branch or "") if x)
+        ops = "  ".join(f"{name} {f.p95_ms:g} ({f.calls_per_s:g}/s)" for name, f in r.operations.items())
+        when = r.started_at[:19].replace("T", " ")
+        lines.append(f"#{r.id:<5} {when}  {verdict:<11} {ops}  {where}".rstrip())
     return "\n".join(printable(line) for line in lines) + "\n"
 
 

@@ -228,6 +228,17 @@ class Store:
                 out.setdefault((r.test, r.model, r.block), []).append(point)
         return out
 
+    def result_targets(self, run_ids: Sequence[int]) -> dict[int, dict[str, dict[str, Any]]]:
+        """Per run of `run_ids`, each result's figures (`targets`) by test name."""
+        if not run_ids:
+            return {}
+        query = sa.select(RESULTS.c.run_id, RESULTS.c.test, RESULTS.c.targets).where(RESULTS.c.run_id.in_(run_ids))
+        out: dict[int, dict[str, dict[str, Any]]] = {}
+        with self._reading() as conn:
+            for r in conn.execute(query.order_by(RESULTS.c.run_id, RESULTS.c.position)):
+                out.setdefault(r.run_id, {})[r.test] = json.loads(r.targets) if r.targets else {}
+        return out
+
     def has_run(self, suite: str, started_at: str) -> bool:
         """Whether the suite's run that started at `started_at` is stored (and counted)."""
         query = sa.select(RUNS.c.id).where(*_counted(suite), RUNS.c.started_at == started_at).limit(1)

@@ -42,7 +42,15 @@ def as_run_report(report: LoadReport) -> Report:
                 status=Status.FAILED if failed else Status.PASSED,
                 duration_ms=round(report.elapsed_s * 1000, 3),
                 failures=failures,
-                targets={"calls": op.count, "calls_per_s": op.throughput_rps, "weight": op.weight},
+                targets={  # what the run history keeps of a load (`mcptest history load`)
+                    "calls": op.count,
+                    "calls_per_s": op.throughput_rps,
+                    "weight": op.weight,
+                    "errors": failed,
+                    "p50_ms": op.p50_ms,
+                    "p95_ms": op.p95_ms,
+                    "p99_ms": op.p99_ms,
+                },
                 latency=LatencyFigures(
                     samples=op.count,
                     concurrency=report.users,
