@@ -139,7 +139,7 @@ def test_a_defect_over_http_fails_its_check_and_nothing_else(defect: str | None)
         # token is answered as an SSE stream whose events carry ids, and resumed from its first one
         assert skipped - modern == {
             "jsonrpc-notifications-unanswered", "stdio-stdout-clean", "completion-complete", "list-changed-declared",
-            "cancellation-no-response",
+            "cancellation-no-response", "auth-invalid-token", "auth-resource-metadata",
         }  # fmt: skip
         passed = {o.id for o in report.outcomes if o.status == "pass"}
         assert {"http-event-ids-unique", "http-resume", "progress-tokens", "progress-increasing"} <= passed
@@ -198,26 +198,56 @@ def test_a_server_of_2026_07_28_alone_is_checked_under_it_and_the_handshake_vers
     assert "initialize got no result, and the server speaks 2026-07-28" in report.others[0].notes[0]
 
 
-def test_the_sdk_server_under_2026_07_28_over_stdio_and_http() -> None:
-    """The official Python SDK (mcp 2.3.0) speaks 2026-07-28: no false failure over stdio or Streamable HTTP (both
-    runs at once: each server's start-up is mostly imports)."""
-    from concurrent.futures import ThreadPoolExecutor
+def test_an_oauth_server_of_a_suite_is_checked_with_its_token_and_its_auth_rules(tmp_path: Path) -> None:
+    """`--suite S --server NAME` with OAuth client credentials: the SDK's provider fetches the token (and fetches it
+    again when refused: tests/surface/test_auth.py shows that); a token it never issued gets 401 with
+    WWW-Authenticate, and its Protected Resource Metadata is found where the 401 points. A server without one fails
+    that check."""
+    from mcptest.checks.conformance.exchange import Exchange, Transcript
+    from mcptest.checks.conformance.rules import resource_metadata
+    from tests.conftest import free_port
+    from tests.servers.auth_server import CLIENT_ID, CLIENT_SECRET
+    from tests.surface.servers import listening
 
-    from tests.conftest import demo_command, serving_http
+    port = free_port()
+    suite = tmp_path / "suite.yml"
+    suite.write_text(
+        f"servers:\n  oauth:\n    url: http://127.0.0.1:{port}/mcp\n    auth:\n      oauth:\n"
+        f"        client_credentials:\n          token_url: http://127.0.0.1:{port}/token\n"
+        f"          client_id: {CLIENT_ID}\n          client_secret_env: CLIENT_SECRET\n          scope: mcp\n"
+    )
+    command = [sys.executable, "-m", "tests.servers.auth_server", str(port)]
+    with listening(command, "running on", {"MCPTEST_PRM": "1", "MCPTEST_USES_PER_TOKEN": "100"}):
+        ran = run_cli("conformance", str(suite), "--server", "oauth", "--protocol-version", "2026-07-28", "--json",
+                      env={"CLIENT_SECRET": CLIENT_SECRET}, timeout=120)  # fmt: skip
+    assert ran.code == 0, ran.stdout + ran.stderr
+    data = json.loads(ran.stdout)
+    # this server is the SDK's (mcp 2.3.0) behind the auth layer: no failure under 2026-07-28 over Streamable HTTP
+    checks = {c["id"]: c["status"] for c in data["checks"]}
+    assert data["protocol_version"] == "2026-07-28" and "fail" not in checks.values(), data["checks"]
+    assert checks["auth-invalid-token"] == checks["auth-resource-metadata"] == checks["tools-list"] == "pass"
+    assert checks["discover-result"] == checks["http-header-mismatch"] == checks["http-no-session-id"] == "pass"
+    assert CLIENT_SECRET not in ran.stdout + ran.stderr
 
-    with ThreadPoolExecutor(1) as pool:
-        over_stdio = pool.submit(run_conformance, "sdk", StdioServer(command=demo_command()), ROOT, 30.0, frozenset(),
-                                 "2026-07-28")  # fmt: skip
-        with serving_http("tests.servers.demo_server", "the HTTP demo server") as url:
-            over_http = run_conformance("sdk", HttpServer(url=url), ROOT, 30.0, version="2026-07-28")
-        reports = [over_stdio.result(), over_http]
-    for report in reports:
-        assert report.protocol_version == "2026-07-28" and report.server_info["name"] == "demo-server"
-        assert failing(report) == set() and report.tier() == "all MUSTs and SHOULDs pass", [
-            (o.id, o.message) for o in report.outcomes if o.status == "fail"
-        ]
-        assert {o.id for o in report.outcomes if o.status == "pass"} >= {"discover-result", "version-unsupported-error"}
-    assert {o.id for o in reports[1].outcomes if o.status == "pass"} >= {"http-header-mismatch", "http-no-session-id"}
+    t = Transcript("http", "2025-11-25", auth="oauth")
+    t.exchanges["auth:invalid-token"] = Exchange(sent=None, http_method="POST", status=401)
+    t.exchanges["auth:metadata:0"] = Exchange(sent=None, http_method="GET", status=404)
+    assert resource_metadata(t).status == "fail"
+    t.exchanges["auth:metadata:1"] = Exchange(sent=None, http_method="GET", status=200, received={"resource": "x"})
+    assert "authorization_servers" in resource_metadata(t).message
+
+
+def test_the_sdk_server_under_2026_07_28_over_stdio() -> None:
+    """The official Python SDK (mcp 2.3.0) speaks 2026-07-28: no false failure over stdio (over Streamable HTTP the
+    OAuth test above runs the same server under every version)."""
+    from tests.conftest import demo_command
+
+    report = run_conformance("sdk", StdioServer(command=demo_command()), ROOT, 30.0, version="2026-07-28")
+    assert report.protocol_version == "2026-07-28" and report.server_info["name"] == "demo-server"
+    assert failing(report) == set() and report.tier() == "all MUSTs and SHOULDs pass", [
+        (o.id, o.message) for o in report.outcomes if o.status == "fail"
+    ]
+    assert {o.id for o in report.outcomes if o.status == "pass"} >= {"discover-result", "version-unsupported-error"}
 
 
 @pytest.mark.parametrize("defect", [None, "notification-answered"], ids=lambda d: d or "clean")
