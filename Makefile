@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install browser postgres demo test lint typecheck schema bench bench-peers clean
+.PHONY: install browser postgres phoenix demo test lint typecheck schema bench bench-peers clean
 
 NPM_SERVERS := tests/servers/npm
 
@@ -34,13 +34,29 @@ postgres:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; } || \
 		echo "postgresql could not be installed: the history store's PostgreSQL tests will skip"
 
+## Arize Phoenix (the OpenTelemetry backend tests/otel/test_phoenix.py exports to and imports from) and what its
+## instrumented agent uses (openai, openinference-instrumentation-openai, mcp), pinned in a requirements file: a venv
+## of its own, ~850 MB with its own pins of OpenTelemetry, SQLAlchemy and grpc, a test dependency only, never one of
+## mcptest's. Built once (about 3.5 min from PyPI) and kept until the pins change.
+PHOENIX := .venv-phoenix
+PHOENIX_PINS := tests/otel/phoenix-requirements.txt
+$(PHOENIX)/.installed: $(PHOENIX_PINS)
+	rm -rf $(PHOENIX)
+	$(PYTHON) -m venv $(PHOENIX)
+	$(PHOENIX)/bin/python -m pip install --quiet --no-deps -r $(PHOENIX_PINS)
+	touch $@
+
+phoenix: $(PHOENIX)/.installed
+
 ## Run the whole test suite, on two workers (pytest-xdist): most tests wait on server subprocesses, so two
 ## workers on two cores took the suite from 21 to 14 minutes (and tests/forkserver.py's forked CLI runs to ~9).
 ## Bytecode is compiled first and may be cached: the suite starts Python hundreds of times, and a machine that sets
 ## PYTHONDONTWRITEBYTECODE (this one does) would otherwise have each process compile mcptest from source again.
-test: $(STAMP) browser postgres
+## `--dist loadgroup` keeps the tests of one `xdist_group` on one worker (the Phoenix tests share one `phoenix serve`);
+## the others are spread as before.
+test: $(STAMP) browser postgres phoenix
 	$(BIN)/python -m compileall -q -j 0 mcptest tests >/dev/null
-	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -n 2 --durations=30
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -n 2 --dist loadgroup --durations=30
 
 lint: $(STAMP)
 	$(BIN)/ruff check mcptest tests benchmarks
@@ -69,4 +85,4 @@ bench-peers: $(STAMP) $(PEERS)/.installed
 	$(BIN)/python benchmarks/goals.py --only lint --peers $(PEERS)/bin
 
 clean:
-	rm -rf $(VENV) $(PEERS) build *.egg-info .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(PEERS) $(PHOENIX) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -62,18 +62,20 @@ def _reader(value: Any, target: str | None) -> Callable[[str], Any]:
 
 def run_gate(block: str, traces: Sequence[Trace] | str | Path, config: Mapping[str, Any] | None = None) -> GateOutcome:
     """Score recorded runs with one gate block, as a suite's agent test would: `run_gate("tool_selection",
-    "traces/weather.json", {"expected_tools": ["weather.get_weather"]})`. The outcome has `.targets`, `.status`
+    "traces/weather.json", {"expected_tools": ["weather.get_weather"]})`; `traces` may also be an OTLP JSON file or
+    a Phoenix project (`"phoenix://localhost:6006/default?last=1h"`). The outcome has `.targets`, `.status`
     and `.failures`, judged against the block's `expect:` in `config` or its default gate."""
     from mcptest.core.errors import Problem, UserError
     from mcptest.gates import GATES, evaluate_blocks
     from mcptest.records.otlp import is_otlp, load_otlp
+    from mcptest.records.phoenix import is_phoenix, load_phoenix
     from mcptest.records.trace import load_traces
 
     gate = next((g for g in GATES if g.name == block), None)
     if gate is None:
         raise KeyError(f"unknown gate block {block!r}; blocks are {', '.join(g.name for g in GATES)}")
-    if isinstance(traces, str | Path) and is_otlp(traces):  # OpenTelemetry spans: a gate must get what it reads
-        imported = load_otlp(traces)
+    if isinstance(traces, str | Path) and (is_phoenix(traces) or is_otlp(traces)):  # OpenTelemetry spans
+        imported = load_phoenix(str(traces)) if is_phoenix(traces) else load_otlp(traces)
         if lacking := imported.gate_problems([block], str(traces)):
             raise UserError([Problem(str(traces), 0, 0, m) for m in lacking])
         runs = imported.traces

@@ -154,11 +154,38 @@ class _Late(Exception):
 def _load(path: str | Path, group_by: str | None) -> OtlpImport:
     # JSON lines without group_by: each run is built (and its spans let go) at the last line naming its trace id,
     # so memory holds the runs and the spans of the unfinished ones, not every span of the file.
+    name = str(path)
     last = _last_lines(path) if group_by is None else None
     try:
-        return _build(path, group_by, last)
+        return _build(name, _read(path, name, group_by), group_by, last)
     except _Late:  # an index a line's odd formatting fooled: read again, holding every span to the end
-        return _build(path, group_by, None)
+        return _build(name, _read(path, name, group_by), group_by, None)
+
+
+def runs_of_requests(
+    requests: Iterable[Any], source: str, group_by: str | None = None, nothing: str = "no spans"
+) -> OtlpImport:
+    """The agent runs of OTLP `ExportTraceServiceRequest` objects already parsed (a backend's answers, in the order
+    the runs should come out), mapped as a file's are; `nothing` says why there may be no span at all."""
+    import gc
+
+    def batches() -> Iterator[tuple[int | None, list[_Span]]]:
+        for data in requests:
+            try:
+                yield None, list(_request(data, group_by))
+            except _Bad as bad:
+                where = "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in bad.loc).lstrip(".")
+                message = f"{where or '(top level)'}: {bad.message} (not OTLP spans)"
+                raise UserError([Problem(source, 0, 0, message)]) from None
+
+    _use_orjson()
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _build(source, batches(), group_by, None, nothing)
+    finally:
+        if paused:
+            gc.enable()
 
 
 _TRACE_ID = re.compile(rb'"traceId"\s*:\s*"([^"\\]*)"')
@@ -194,8 +221,16 @@ def _last_lines(path: str | Path) -> dict[str, int] | None:
     return last
 
 
-def _build(path: str | Path, group_by: str | None, last: dict[str, int] | None) -> OtlpImport:
-    name = str(path)
+_NO_SPANS = "the file holds no spans"
+
+
+def _build(
+    name: str,
+    batches: Iterable[tuple[int | None, list[_Span]]],
+    group_by: str | None,
+    last: dict[str, int] | None,
+    nothing: str = _NO_SPANS,
+) -> OtlpImport:
     pending: dict[str, dict[str, _Span]] = {}
     order: dict[str, int] = {}  # each run where its trace id first appeared: the runs come out in that order
     built: dict[str, Trace | None] = {}
@@ -215,7 +250,7 @@ def _build(path: str | Path, group_by: str | None, last: dict[str, int] | None) 
             return
         groups.setdefault(str(found), []).append(_usable(by_id, skipped))
 
-    for lineno, batch in _read(path, name, group_by):
+    for lineno, batch in batches:
         for span in batch:
             trace_id = span.trace_id
             if trace_id in built:
@@ -235,8 +270,9 @@ def _build(path: str | Path, group_by: str | None, last: dict[str, int] | None) 
     else:
         traces = [t for parts in groups.values() if (t := _trace(_ordered(s for p in parts for s in p), missing))]
     if not traces:
-        reasons = "; ".join(f"{r}: {n}" for r, n in sorted(skipped.items())) or "the file holds no spans"
-        raise UserError([Problem(name, 1, 1, f"no agent run found in the OpenTelemetry spans ({reasons})")])
+        reasons = "; ".join(f"{r}: {n}" for r, n in sorted(skipped.items())) or nothing
+        line = 1 if nothing == _NO_SPANS else 0  # a file: its first line; a backend: no line to point at
+        raise UserError([Problem(name, line, line, f"no agent run found in the OpenTelemetry spans ({reasons})")])
     return OtlpImport(traces, missing, skipped)
 
 
@@ -477,15 +513,20 @@ def _kind(span: _Span) -> str | None:
 
 
 def _classify(a: dict[str, Any]) -> str | None:
+    """A span's kind: its GenAI operation when it names one (a backend may add an OpenInference kind beside it, as
+    Phoenix does, which never overrides it), else its OpenInference kind, else an MCP `tools/call`."""
     op = a.get("gen_ai.operation.name")
+    if op is not None:
+        return "tool" if op in _TOOL_OPS else "llm" if op in _LLM_OPS else "agent" if op in _AGENT_OPS else None
     oi = a.get("openinference.span.kind")
-    if op in _TOOL_OPS or oi == "TOOL" or (op is None and a.get("mcp.method.name") == "tools/call"):
-        return "tool"
-    if op in _LLM_OPS or oi == "LLM":
-        return "llm"
-    if op in _AGENT_OPS or oi == "AGENT":
-        return "agent"
-    return None
+    if oi is None:
+        return "tool" if a.get("mcp.method.name") == "tools/call" else None
+    if "mcptest.test.name" in a or "mcptest.suite" in a:  # mcptest's run, test and gate spans, given a kind by
+        return None  # a backend (Phoenix makes a span with `gen_ai.request.model` an LLM span)
+    return _OI_KINDS.get(oi)
+
+
+_OI_KINDS = {"TOOL": "tool", "LLM": "llm", "AGENT": "agent"}
 
 
 def _usable(by_id: dict[str, _Span], skipped: dict[str, int]) -> list[_Span]:

@@ -30,7 +30,11 @@ AGENT_TARGET_ROOTS = ("tool_calls", "tool_names", "final_response", "conversatio
 class TraceFile(Strict):
     """A trace file with options: an OTLP file whose runs are grouped by an attribute rather than by trace id."""
 
-    file: str = Field(min_length=1, description="The trace file, relative to the suite (mcptest JSON or OTLP JSON).")
+    file: str = Field(
+        min_length=1,
+        description="The trace file, relative to the suite (mcptest JSON or OTLP JSON), or a Phoenix project "
+        "(`phoenix://host:port/project`, optional window `?start=ISO&end=ISO` or `?last=1h`).",
+    )
     group_by: str | None = Field(
         None,
         min_length=1,
@@ -78,7 +82,8 @@ class AgentTest(Strict):
     traces: list[str | TraceFile] | None = Field(
         None,
         description="Recorded runs to judge instead of calling a model: trace files, relative to the suite: mcptest "
-        "trace JSON, or OpenTelemetry OTLP JSON (one run per trace id, or per `group_by` attribute).",
+        "trace JSON, or OpenTelemetry OTLP JSON (one run per trace id, or per `group_by` attribute); or an Arize "
+        "Phoenix project's spans, `phoenix://host:port/project` (window: `?start=ISO&end=ISO` or `?last=1h`).",
     )
     tool_calls: list[InlineCall] | None = Field(
         None, description="One recorded run written inline: the calls the agent made, in order."

@@ -7,7 +7,8 @@ from pathlib import Path
 from mcptest.core.errors import Problem, UserError
 from mcptest.core.validation import where
 from mcptest.core.yaml_source import SourceDoc
-from mcptest.records.otlp import is_otlp, load_otlp
+from mcptest.records.otlp import OtlpImport, is_otlp, load_otlp
+from mcptest.records.phoenix import is_phoenix, load_phoenix
 from mcptest.records.trace import Trace, load_traces, trace_from_inline
 from mcptest.suite.agents import AgentTest, TraceFile
 from mcptest.suite.blocks.registry import block_problems, blocks_of
@@ -49,6 +50,15 @@ def _trace_files(test: AgentTest, doc: SourceDoc, base: Path, i: int) -> tuple[l
     for j, entry in enumerate(test.traces or []):
         name, group_by = (entry.file, entry.group_by) if isinstance(entry, TraceFile) else (entry, None)
         loc = ("agents", i, "traces", j)
+        if is_phoenix(name):  # a Phoenix project through its REST API: its problems point at this entry
+            try:
+                imported = load_phoenix(name, group_by)
+            except UserError as exc:
+                problems += [doc.problem(loc, f"{where(loc)}: {p}") for p in exc.problems]
+                continue
+            traces += imported.traces
+            problems += _imported(test, imported, name, doc, loc)
+            continue
         path = base / name
         if not path.is_file():
             problems.append(doc.problem(loc, f"{where(loc)}: no trace file '{name}' (looked for {path})"))
@@ -57,10 +67,7 @@ def _trace_files(test: AgentTest, doc: SourceDoc, base: Path, i: int) -> tuple[l
             if is_otlp(path):
                 imported = load_otlp(path, group_by)
                 traces += imported.traces
-                gates = blocks_of(test)
-                problems += [doc.problem(loc, f"{where(loc)}: {m}") for m in imported.gate_problems(gates, name)]
-                if (note := imported.skipped_note(name)) is not None:
-                    test._notes.append(note)
+                problems += _imported(test, imported, name, doc, loc)
             elif group_by is not None:
                 problems.append(doc.problem((*loc, "group_by"), f"{where(loc)}: `group_by` is for OTLP files"))
             else:
@@ -70,3 +77,12 @@ def _trace_files(test: AgentTest, doc: SourceDoc, base: Path, i: int) -> tuple[l
     if not traces and not problems:
         problems.append(doc.problem(("agents", i, "traces"), f"{where(('agents', i, 'traces'))}: no runs recorded"))
     return traces, problems
+
+
+def _imported(
+    test: AgentTest, imported: OtlpImport, name: str, doc: SourceDoc, loc: tuple[str | int, ...]
+) -> list[Problem]:
+    """The gates an OpenTelemetry import cannot feed, as problems; its skipped spans as a note of the test."""
+    if (note := imported.skipped_note(name)) is not None:
+        test._notes.append(note)
+    return [doc.problem(loc, f"{where(loc)}: {m}") for m in imported.gate_problems(blocks_of(test), name)]
