@@ -15,7 +15,7 @@ import pytest
 from mcptest.checks.conformance.messages import SCHEMA_VERSIONS
 from mcptest.checks.conformance.report import as_run_report
 from mcptest.checks.conformance.rules import CHECKS
-from mcptest.cli.conformance import render
+from mcptest.cli.conformance import print_report, render
 from mcptest.run.conformance import ConformanceReport, run_conformance
 from mcptest.suite.blocks.conformance import ConformanceBlock
 from mcptest.suite.models import HttpServer, StdioServer
@@ -287,10 +287,23 @@ def test_a_server_that_crashes_mid_run_fails_the_remaining_checks_with_its_exit_
     assert {o.id for o in report.outcomes if o.status == "pass"} >= {"lifecycle-initialize", "ping", "tools-list"}
 
 
-def test_should_failures_warn_unless_fail_on_should() -> None:
+def test_should_failures_warn_unless_fail_on_should(capsys: pytest.CaptureFixture[str]) -> None:
     report = run_conformance("raw", stdio("tool-name-long"), ROOT, 5.0)
     assert not report.failed("must") and report.failed("should")
     assert report.counts()["warn"] == 1 and report.tier() == "all MUSTs pass"
+    # A standalone run measures what its probes reached, by the rules a suite's `conformance:` block counts with
+    assert report.coverage is not None
+    figures = {name: (f.covered, f.total) for name, f in report.coverage.figures.items()}
+    assert (figures["tools"], figures["tools_failing"], figures["resources"]) == ((3, 3), (2, 3), (1, 2)), figures
+    assert (figures["templates"], figures["prompts"]) == ((0, 1), (1, 2)), figures
+    print_report(report, False, True)
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "coverage: tools 100% (3/3), tools succeeding 67% (2/3), tools failing 67% (2/3), arguments 100% (3/3), "
+        "required arguments 100% (3/3), resources 50% (1/2), templates 0% (0/1), prompts 50% (1/2)"
+    )
+    assert "### Coverage" in render(report, "md", None, "must") and "`demo://item/{id}`" in render(
+        report, "md", None, "must"
+    )
 
     # the run reporters see one row per check: the SHOULD is a failure that fails the run only under --fail-on should
     run = as_run_report(report, "mcptest conformance", "must")
@@ -384,6 +397,10 @@ def test_cli_json_exit_1_on_a_must_failure_and_a_bad_baseline_is_exit_2(tmp_path
     schema = json.loads((ROOT / "schema" / "conformance.v1.json").read_text())
     jsonschema.Draft202012Validator(schema).validate(data)
     assert data["format_version"] == 1 and data["ok"] is False and data["protocol_version"] == "2025-11-25"
+    # the probe of an unknown tool, answered "ok", is no tool of the server: the figures are over the catalog listed
+    figures = {name: (f["covered"], f["total"]) for name, f in data["coverage"]["figures"].items()}
+    assert (data["coverage"]["server"], figures["tools"], figures["prompts"]) == ("command", (3, 3), (1, 2))
+    assert data["coverage"]["unlisted"] == []
     assert data["tier"] == "MUST failures"
     assert {c["id"] for c in data["checks"] if c["status"] == "fail"} == {"tools-unknown-tool"}
     # without --protocol-version every shipped version is checked in the same run, each with its own verdicts

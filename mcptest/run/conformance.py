@@ -75,8 +75,13 @@ def run_conformance(
     baseline of expected failures; Unreachable (exit 3) when it cannot be started or reached, or does not speak a
     2026-07-28 `version`. `version` None checks every version of SCHEMA_VERSIONS at once, one connection each
     (2026-07-28 not over the legacy SSE transport): the report is the newest handshake version's (OFFERED_VERSION),
-    the others are its `others`, newest first."""
-    return anyio.run(conformance_async, name, config, base_dir, timeout, expected, version)
+    the others are its `others`, newest first. Its `coverage` is what the probes reached of the server (`count`)."""
+    from mcptest.records.coverage import Tally
+
+    tally = Tally()
+    report = anyio.run(conformance_async, name, config, base_dir, timeout, expected, version, tally)
+    report.coverage = tally.measure_listed(name)
+    return report
 
 
 async def conformance_async(
