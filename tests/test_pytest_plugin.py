@@ -41,6 +41,11 @@ def test_a_matcher_that_fails_says_why(mcp_server):
 def test_a_server_from_a_command(mcp_server):
     server = mcp_server("w2", command="mcptest mock --tools-from weather.yml")
     assert_that(server.call_tool("get_weather", {"city": "Rome"}), "result.content[0].text", icontains="rome")
+    # what this object's calls reached, over the server's live catalog: the one call answered, nothing else
+    covered = server.coverage()
+    assert (covered.figures["tools"].covered, covered.figures["tools"].total) == (1, 2)
+    assert covered.missing()["tools"] == ["convert_temperature"]
+    assert covered.tools["get_weather"].arguments["city"].supplied
 """
 
 
