@@ -76,13 +76,28 @@ def http_server(argv: list[str], port: int, env: dict[str, str] | None = None): 
         proc.wait(10)
 
 
-def run(config: Any, every_version: bool = False) -> Any:
-    """One run offering the newest version (as the issue's figure counts it), or every shipped version at once
-    (`mcptest conformance`'s default: one connection per version, in parallel)."""
+def run(config: Any, every_version: bool = False, version: str | None = None) -> Any:
+    """One run offering the newest handshake version (as the issue's figure counts it) or `version`, or every shipped
+    version at once (`mcptest conformance`'s default: one connection per version, in parallel)."""
     from mcptest.run.conformance import OFFERED_VERSION, run_conformance
 
-    version = None if every_version else OFFERED_VERSION
-    return run_conformance("bench", config, ROOT, 30.0, version=version)  # a Python server's start-up under load: 10 s
+    offered = None if every_version else version or OFFERED_VERSION
+    return run_conformance("bench", config, ROOT, 30.0, version=offered)  # a Python server's start-up under load: 10 s
+
+
+def other_versions(config: Any, transport: str) -> None:
+    """One run of every version at once: each other version's counts (or that the server does not speak it)."""
+    report = run(config, every_version=True)
+    for other in report.others:
+        c = other.counts()
+        if not other.spoken:
+            print(f"|   ... {other.offered_version} | {transport} | not spoken: {'; '.join(other.notes)[:150]} |||||||")
+            continue
+        failed = sorted(o.id for o in other.outcomes if o.status == "fail" and o.level == "MUST")
+        warned = sorted(o.id for o in other.outcomes if o.status == "fail" and o.level == "SHOULD")
+        counts = f"{c['pass']} | {c['fail']} | {c['warn']} | {c['skip']}"
+        print(f"|   ... {other.offered_version} | {transport} | {counts} | {', '.join(failed) or '-'} | "
+              f"{', '.join(warned) or '-'} | (every version: {report.duration_s:.2f}) |", flush=True)  # fmt: skip
 
 
 def row(name: str, transport: str, reports: list[Any]) -> str:
@@ -127,44 +142,45 @@ def real_servers() -> None:
         for name, argv in stdio_servers(Path(scratch)).items():
             config = StdioServer(command=argv, env=env)
             print(row(name, "stdio", [run(config) for _ in range(REPEATS)]), flush=True)
+            other_versions(config, "stdio")
             if name == "server-everything":
                 reports = [run(config, every_version=True) for _ in range(REPEATS)]
-                for older in reports[0].others:  # the counts of each older version, the time of the whole run
-                    c = older.counts()
-                    print(f"|   ... and {older.offered_version} in the same run | stdio | {c['pass']} | {c['fail']} | "
-                          f"{c['warn']} | {c['skip']} | (every version) | | |")  # fmt: skip
                 print(row(f"server-everything, every version ({1 + len(reports[0].others)})", "stdio", reports))
         port = free_port()
         with http_server([str(NPM / "mcp-server-everything"), "streamableHttp"], port, {"PORT": str(port)}):
             reports = [run(HttpServer(url=f"http://127.0.0.1:{port}/mcp")) for _ in range(REPEATS)]
             print(row("server-everything (listens on all interfaces)", "http", reports), flush=True)
+            other_versions(HttpServer(url=f"http://127.0.0.1:{port}/mcp"), "http")
         port = free_port()
         with http_server([sys.executable, DEMO, "http", str(port)], port):
             reports = [run(HttpServer(url=f"http://127.0.0.1:{port}/mcp")) for _ in range(REPEATS)]
             print(row("Python SDK tools-only (demo_server)", "http", reports), flush=True)
+            other_versions(HttpServer(url=f"http://127.0.0.1:{port}/mcp"), "http")
 
 
 def planted_defects() -> None:
     """Each defect of tests/servers/conformance_server.py, over the transport its test plants it on."""
     from mcptest.suite.models import HttpServer, StdioServer
     from tests.servers.conformance_server import serve_http
-    from tests.test_conformance import HTTP, STDIO
+    from tests.test_conformance import HTTP, MODERN_HTTP, MODERN_STDIO, STDIO
 
     server = str(ROOT / "tests" / "servers" / "conformance_server.py")
     caught = exact = 0
     missed: list[str] = []
     total = 0
-    for defects, transport in ((STDIO, "stdio"), (HTTP, "http")):
+    planted = ((STDIO, "stdio", None), (HTTP, "http", None), (MODERN_STDIO, "stdio", "2026-07-28"),
+               (MODERN_HTTP, "http", "2026-07-28"))  # fmt: skip
+    for defects, transport, version in planted:
         for defect, expected in defects.items():
             if defect is None:
                 continue
             total += 1
             if transport == "stdio":
-                report = run(StdioServer(command=[sys.executable, server, "--defect", defect]))
+                report = run(StdioServer(command=[sys.executable, server, "--defect", defect]), version=version)
             else:
                 served = serve_http(defect)
                 try:
-                    report = run(HttpServer(url=served.url))
+                    report = run(HttpServer(url=served.url), version=version)
                 finally:
                     served.stop()
             failing = {o.id for o in report.outcomes if o.status == "fail"}

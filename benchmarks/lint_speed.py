@@ -55,6 +55,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=7)
     args = parser.parse_args()
+    load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
         paths = {}
         for size in (1000, 10000):
@@ -79,7 +80,8 @@ def main() -> None:
                 cpus[name].append(cpu)
     print(
         f"mcptest doctor --lint-descriptions, whole process, {args.rounds} rounds in turns; "
-        f"load average {os.getloadavg()[0]:.1f}"
+        f"load average {load_before:.1f} at the start, {os.getloadavg()[0]:.1f} at the end (wall clock means little "
+        "above ~1 on this 2-core machine; CPU seconds inflate less)"
     )
     for name, (_argv, goal) in commands.items():
         print(f"  {name:<48} wall {quartiles(walls[name])}  cpu {quartiles(cpus[name])}  goal < {goal} s")

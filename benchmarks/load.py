@@ -12,6 +12,9 @@ the server saturates, and how close its percentiles come to known delays.
 3. Accuracy: one user calls `sleepy` (a fixed list of 40 delays, 8..47 ms) 80 times on a fresh SDK server, then
    `zero` 200 times (the transport's overhead); printed per percentile: the truth, the measured figure and its
    excess over truth plus the overhead's p99, as a share of the truth (the goal: within 5%).
+4. Profiles and the limit: `--profile spike` at 1,000 calls/s against the raw echo server (per second: calls due and
+   answered, and their p95), then `--find-limit` against the SDK latency server's `zero` (p95 within `--p95-ms`,
+   default 50 ms, 2 s steps from 25/s): every step and the rate found.
 
 Everything runs on a shared 2-core machine: the load average is printed beside every figure.
 
@@ -296,10 +299,53 @@ def accuracy() -> None:
     print(f"  worst excess over truth + overhead p99: {worst:+.1%} (goal: within +5.0%)  ({loadavg()})")
 
 
+# --- 4. profiles and the limit -------------------------------------------------------------------------------------
+
+
+def spike(seconds: float, rate: float) -> None:
+    """A spike (a fifth of the rate, the full rate in the middle fifth) against the raw echo server: per second,
+    the calls offered (due) and answered, and the p95 of that second's answers."""
+    port = free_port()
+    server = start([sys.executable, __file__, "--serve", str(port)], "ready")
+    url = f"http://127.0.0.1:{port}/mcp"
+    suite = f"servers:\n  raw:\n    url: {url}\ntools:\n  - {{ name: echo, server: raw, tool: echo }}\n"
+    try:
+        report = load(suite, "--users", str(USERS), "--duration", f"{seconds:g}s", "--rate", f"{rate:g}",
+                      "--profile", "spike")  # fmt: skip
+    finally:
+        stop(server)
+    cells = [f"{s['second']}: {s['started']}/{s['count']} p95 {s['p95_ms']:g}" for s in report["overall"]["series"]]
+    print(
+        f"spike at {rate:g}/s over {seconds:g}s (second: offered/answered, p95 ms): {'; '.join(cells)}  ({loadavg()})"
+    )
+
+
+def limit(seconds: float, budget: float) -> None:
+    """`--find-limit` against the SDK latency server's `zero`: the highest rate whose p95 stays within `budget`."""
+    port = free_port()
+    server = start([sys.executable, "-m", "tests.servers.latency_server", "http", str(port)], "running on")
+    url = f"http://127.0.0.1:{port}/mcp"
+    suite = f"servers:\n  sdk:\n    url: {url}\ntools:\n  - {{ name: zero, server: sdk, tool: zero }}\n"
+    try:
+        report = load(suite, "--users", str(USERS), "--duration", f"{seconds:g}s", "--rate", "25", "--find-limit",
+                      "--p95-ms", f"{budget:g}")  # fmt: skip
+    finally:
+        stop(server)
+    found = report["limit"]
+    steps = ", ".join(
+        f"{s['rate']:g}/s p95 {s['p95_ms']['zero']:g}{'' if s['within'] else ' over'}" for s in found["steps"]
+    )
+    print(
+        f"find-limit against the SDK server (p95 <= {budget:g} ms, {seconds:g}s steps): {found['rate']}/s within, "
+        f"{found['over']}/s over; steps: {steps}  ({loadavg()})"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="each load's duration")
     parser.add_argument("--serve", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--p95-ms", type=float, default=50.0, help="--find-limit's budget against the SDK server")
     args = parser.parse_args()
     if args.serve:
         serve(args.serve)
@@ -308,6 +354,8 @@ def main() -> None:
     throughput(args.seconds)
     saturation(args.seconds)
     accuracy()
+    spike(args.seconds, 1000)
+    limit(2.0, args.p95_ms)
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from anyio.from_thread import BlockingPortal
 
     from mcptest.python_api import Server
+    from mcptest.records.coverage import Coverage
     from mcptest.records.report import Report
     from mcptest.run.runner import RunResult
     from mcptest.server.session import SessionPool
@@ -37,6 +38,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.stash[_WORKER] = _Worker(config.getoption("--mcptest-record", False))
+    config.stash[_COVERAGE] = _Coverage()
+    config.pluginmanager.register(config.stash[_COVERAGE], "mcptest-coverage")
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -82,11 +85,14 @@ class SuiteItem(pytest.Item):
     def __init__(self, *, kind: str, line: int, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.kind, self.line = kind, line
+        self.coverage: Coverage | None = None
+        """What this item's run reached of the suite's servers (`run_one`), once it ran."""
 
     def runtest(self) -> None:
         from mcptest.records.report import Status
 
         report = self.config.stash[_WORKER].run_one(self.path, self.name, self.kind)
+        self.coverage = report.coverage
         rows = [r for r in report.results if r.kind == self.kind]
         if not rows:
             raise MCPTestFailure(report, f"mcptest ran nothing for {self.kind} test {self.name!r}")
@@ -102,6 +108,53 @@ class SuiteItem(pytest.Item):
 
     def reportinfo(self) -> tuple[Path, int, str]:
         return self.path, self.line - 1, f"mcptest {self.kind}: {self.name}"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """A suite item's coverage rides on its call report (as JSON: pytest-xdist sends a report's extra attributes from
+    the worker that ran it to the process that prints the summary)."""
+    outcome = yield
+    if call.when == "call" and isinstance(item, SuiteItem) and item.coverage is not None:
+        report = outcome.get_result()
+        report.mcptest_suite = str(item.path)
+        report.mcptest_coverage = item.coverage.model_dump_json()
+
+
+class _Coverage:
+    """The session's coverage, per suite file: the union of what its items that ran reached (as `report merge`
+    unites shards), printed after the tests like `mcptest run`'s coverage lines."""
+
+    def __init__(self) -> None:
+        self.sections: dict[str, list[Coverage]] = {}
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        coverage = getattr(report, "mcptest_coverage", None)
+        if isinstance(coverage, str):
+            from mcptest.records.coverage import Coverage
+
+            self.sections.setdefault(str(report.mcptest_suite), []).append(Coverage.model_validate_json(coverage))
+
+    def merged(self) -> dict[str, Coverage]:
+        """Each suite file's coverage over the items that ran."""
+        from mcptest.records.coverage import merge_coverage
+
+        out = {suite: merge_coverage(sections) for suite, sections in sorted(self.sections.items())}
+        return {suite: coverage for suite, coverage in out.items() if coverage is not None}
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        from mcptest.report.coverage import console_lines
+
+        merged = self.merged()
+        if not merged:
+            return
+        terminalreporter.write_sep("-", "mcptest coverage (only the suite tests that ran count)")
+        root = terminalreporter.config.rootpath
+        for suite, coverage in merged.items():
+            path = Path(suite)
+            terminalreporter.write_line(f"{path.relative_to(root) if path.is_relative_to(root) else path}:")
+            for line in console_lines(coverage):
+                terminalreporter.write_line(f"  {line}")
 
 
 class MCPTestFailure(Exception):
@@ -179,6 +232,7 @@ class _Worker:
 
 
 _WORKER = pytest.StashKey[_Worker]()
+_COVERAGE = pytest.StashKey[_Coverage]()
 
 
 @pytest.fixture(scope="session")

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from anyio.from_thread import BlockingPortal
 
     from mcptest.gates.outcome import GateOutcome
+    from mcptest.records.coverage import ServerCoverage
     from mcptest.records.trace import Trace
     from mcptest.server.session import CallOutcome, ServerConfig, ServerSession
     from mcptest.suite.models import Suite
@@ -116,9 +117,13 @@ class Server:
     """A connected MCP server for tests written in Python; every call blocks until the server answers."""
 
     def __init__(self, name: str, config: ServerConfig, base: Path, portal: BlockingPortal, stack: ExitStack):
+        from mcptest.records.coverage import Tally
+
         self.name = name
         self._config, self._base, self._portal, self._stack = config, base, portal, stack
         self._session: ServerSession | None = None
+        self._pool: Any = None
+        self._tally = Tally()  # what this object's calls reached, for `coverage()`
 
     def call_tool(self, tool: str, args: Mapping[str, Any] | None = None) -> CallOutcome:
         """`tools/call`: the result as the server sent it (`.result`, wire JSON), or `.error`, and what the server
@@ -127,7 +132,10 @@ class Server:
         from mcptest.run.call_tests import call_tool
 
         session = self._open()
-        return self._portal.call(call_tool, session, tool, dict(args or {}))
+        outcome = self._portal.call(call_tool, session, tool, dict(args or {}))
+        if outcome.result is not None:
+            self._tally.tool_call(self.name, tool, dict(args or {}), is_error=outcome.result.get("isError") is True)
+        return outcome
 
     def list_tools(self) -> list[dict[str, Any]]:
         """`tools/list`, every page, as wire JSON (the tools that can be read: see `mcptest tools` for the rest)."""
@@ -140,7 +148,10 @@ class Server:
 
         from mcptest.server.primitives import read_request
 
-        return self._portal.call(self._open().call, read_request(uri), types.ReadResourceResult)
+        outcome = self._portal.call(self._open().call, read_request(uri), types.ReadResourceResult)
+        if outcome.result is not None:
+            self._tally.resource_read(self.name, uri)
+        return outcome
 
     def get_prompt(self, name: str, arguments: Mapping[str, Any] | None = None) -> CallOutcome:
         """`prompts/get` of `name`, as a prompt test sends it (each argument as a string): `.result` (`messages`,
@@ -151,7 +162,10 @@ class Server:
         from mcptest.suite.primitives import string_args
 
         request = prompt_request(name, string_args(dict(arguments or {})))
-        return self._portal.call(self._open().call, request, types.GetPromptResult)
+        outcome = self._portal.call(self._open().call, request, types.GetPromptResult)
+        if outcome.result is not None:
+            self._tally.prompt_get(self.name, name, arguments)
+        return outcome
 
     def list_resources(self) -> list[dict[str, Any]]:
         """`resources/list`, every page, as wire JSON."""
@@ -165,11 +179,24 @@ class Server:
         """`prompts/list`, every page, as wire JSON."""
         return self._portal.call(self._open().listing, "prompts/list", "prompts")
 
+    def coverage(self) -> ServerCoverage:
+        """What the calls made through this object reached of the server's catalog, measured over its live listings
+        as `mcptest run` measures a server (`.figures["tools"].percent`, `.missing()`, per-tool detail in `.tools`).
+        Only calls answered with a result count (an `isError` result too); no suite ran, so nothing else does."""
+        from mcptest.core.errors import usage_error
+        from mcptest.run.coverage import listed_coverage
+
+        self._open()
+        measured, why = self._portal.call(listed_coverage, self._pool, self._tally, self.name)
+        if measured is None:
+            raise usage_error(why)
+        return measured
+
     def _open(self) -> ServerSession:
         from mcptest.server.session import SessionPool
 
         if self._session is None:
             pool = SessionPool({self.name: self._config}, base_dir=self._base)
-            entered = self._stack.enter_context(self._portal.wrap_async_context_manager(pool))
-            self._session = self._portal.call(entered.get, self.name)
+            self._pool = self._stack.enter_context(self._portal.wrap_async_context_manager(pool))
+            self._session = self._portal.call(self._pool.get, self.name)
         return self._session

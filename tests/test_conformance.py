@@ -15,7 +15,7 @@ import pytest
 from mcptest.checks.conformance.messages import SCHEMA_VERSIONS
 from mcptest.checks.conformance.report import as_run_report
 from mcptest.checks.conformance.rules import CHECKS
-from mcptest.cli.conformance import render
+from mcptest.cli.conformance import print_report, render
 from mcptest.run.conformance import ConformanceReport, run_conformance
 from mcptest.suite.blocks.conformance import ConformanceBlock
 from mcptest.suite.models import HttpServer, StdioServer
@@ -139,7 +139,7 @@ def test_a_defect_over_http_fails_its_check_and_nothing_else(defect: str | None)
         # token is answered as an SSE stream whose events carry ids, and resumed from its first one
         assert skipped - modern == {
             "jsonrpc-notifications-unanswered", "stdio-stdout-clean", "completion-complete", "list-changed-declared",
-            "cancellation-no-response",
+            "cancellation-no-response", "auth-invalid-token", "auth-resource-metadata",
         }  # fmt: skip
         passed = {o.id for o in report.outcomes if o.status == "pass"}
         assert {"http-event-ids-unique", "http-resume", "progress-tokens", "progress-increasing"} <= passed
@@ -198,26 +198,56 @@ def test_a_server_of_2026_07_28_alone_is_checked_under_it_and_the_handshake_vers
     assert "initialize got no result, and the server speaks 2026-07-28" in report.others[0].notes[0]
 
 
-def test_the_sdk_server_under_2026_07_28_over_stdio_and_http() -> None:
-    """The official Python SDK (mcp 2.3.0) speaks 2026-07-28: no false failure over stdio or Streamable HTTP (both
-    runs at once: each server's start-up is mostly imports)."""
-    from concurrent.futures import ThreadPoolExecutor
+def test_an_oauth_server_of_a_suite_is_checked_with_its_token_and_its_auth_rules(tmp_path: Path) -> None:
+    """`--suite S --server NAME` with OAuth client credentials: the SDK's provider fetches the token (and fetches it
+    again when refused: tests/surface/test_auth.py shows that); a token it never issued gets 401 with
+    WWW-Authenticate, and its Protected Resource Metadata is found where the 401 points. A server without one fails
+    that check."""
+    from mcptest.checks.conformance.exchange import Exchange, Transcript
+    from mcptest.checks.conformance.rules import resource_metadata
+    from tests.conftest import free_port
+    from tests.servers.auth_server import CLIENT_ID, CLIENT_SECRET
+    from tests.surface.servers import listening
 
-    from tests.conftest import demo_command, serving_http
+    port = free_port()
+    suite = tmp_path / "suite.yml"
+    suite.write_text(
+        f"servers:\n  oauth:\n    url: http://127.0.0.1:{port}/mcp\n    auth:\n      oauth:\n"
+        f"        client_credentials:\n          token_url: http://127.0.0.1:{port}/token\n"
+        f"          client_id: {CLIENT_ID}\n          client_secret_env: CLIENT_SECRET\n          scope: mcp\n"
+    )
+    command = [sys.executable, "-m", "tests.servers.auth_server", str(port)]
+    with listening(command, "running on", {"MCPTEST_PRM": "1", "MCPTEST_USES_PER_TOKEN": "100"}):
+        ran = run_cli("conformance", str(suite), "--server", "oauth", "--protocol-version", "2026-07-28", "--json",
+                      env={"CLIENT_SECRET": CLIENT_SECRET}, timeout=120)  # fmt: skip
+    assert ran.code == 0, ran.stdout + ran.stderr
+    data = json.loads(ran.stdout)
+    # this server is the SDK's (mcp 2.3.0) behind the auth layer: no failure under 2026-07-28 over Streamable HTTP
+    checks = {c["id"]: c["status"] for c in data["checks"]}
+    assert data["protocol_version"] == "2026-07-28" and "fail" not in checks.values(), data["checks"]
+    assert checks["auth-invalid-token"] == checks["auth-resource-metadata"] == checks["tools-list"] == "pass"
+    assert checks["discover-result"] == checks["http-header-mismatch"] == checks["http-no-session-id"] == "pass"
+    assert CLIENT_SECRET not in ran.stdout + ran.stderr
 
-    with ThreadPoolExecutor(1) as pool:
-        over_stdio = pool.submit(run_conformance, "sdk", StdioServer(command=demo_command()), ROOT, 30.0, frozenset(),
-                                 "2026-07-28")  # fmt: skip
-        with serving_http("tests.servers.demo_server", "the HTTP demo server") as url:
-            over_http = run_conformance("sdk", HttpServer(url=url), ROOT, 30.0, version="2026-07-28")
-        reports = [over_stdio.result(), over_http]
-    for report in reports:
-        assert report.protocol_version == "2026-07-28" and report.server_info["name"] == "demo-server"
-        assert failing(report) == set() and report.tier() == "all MUSTs and SHOULDs pass", [
-            (o.id, o.message) for o in report.outcomes if o.status == "fail"
-        ]
-        assert {o.id for o in report.outcomes if o.status == "pass"} >= {"discover-result", "version-unsupported-error"}
-    assert {o.id for o in reports[1].outcomes if o.status == "pass"} >= {"http-header-mismatch", "http-no-session-id"}
+    t = Transcript("http", "2025-11-25", auth="oauth")
+    t.exchanges["auth:invalid-token"] = Exchange(sent=None, http_method="POST", status=401)
+    t.exchanges["auth:metadata:0"] = Exchange(sent=None, http_method="GET", status=404)
+    assert resource_metadata(t).status == "fail"
+    t.exchanges["auth:metadata:1"] = Exchange(sent=None, http_method="GET", status=200, received={"resource": "x"})
+    assert "authorization_servers" in resource_metadata(t).message
+
+
+def test_the_sdk_server_under_2026_07_28_over_stdio() -> None:
+    """The official Python SDK (mcp 2.3.0) speaks 2026-07-28: no false failure over stdio (over Streamable HTTP the
+    OAuth test above runs the same server under every version)."""
+    from tests.conftest import demo_command
+
+    report = run_conformance("sdk", StdioServer(command=demo_command()), ROOT, 30.0, version="2026-07-28")
+    assert report.protocol_version == "2026-07-28" and report.server_info["name"] == "demo-server"
+    assert failing(report) == set() and report.tier() == "all MUSTs and SHOULDs pass", [
+        (o.id, o.message) for o in report.outcomes if o.status == "fail"
+    ]
+    assert {o.id for o in report.outcomes if o.status == "pass"} >= {"discover-result", "version-unsupported-error"}
 
 
 @pytest.mark.parametrize("defect", [None, "notification-answered"], ids=lambda d: d or "clean")
@@ -257,10 +287,23 @@ def test_a_server_that_crashes_mid_run_fails_the_remaining_checks_with_its_exit_
     assert {o.id for o in report.outcomes if o.status == "pass"} >= {"lifecycle-initialize", "ping", "tools-list"}
 
 
-def test_should_failures_warn_unless_fail_on_should() -> None:
+def test_should_failures_warn_unless_fail_on_should(capsys: pytest.CaptureFixture[str]) -> None:
     report = run_conformance("raw", stdio("tool-name-long"), ROOT, 5.0)
     assert not report.failed("must") and report.failed("should")
     assert report.counts()["warn"] == 1 and report.tier() == "all MUSTs pass"
+    # A standalone run measures what its probes reached, by the rules a suite's `conformance:` block counts with
+    assert report.coverage is not None
+    figures = {name: (f.covered, f.total) for name, f in report.coverage.figures.items()}
+    assert (figures["tools"], figures["tools_failing"], figures["resources"]) == ((3, 3), (2, 3), (1, 2)), figures
+    assert (figures["templates"], figures["prompts"]) == ((0, 1), (1, 2)), figures
+    print_report(report, False, True)
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "coverage: tools 100% (3/3), tools succeeding 67% (2/3), tools failing 67% (2/3), arguments 100% (3/3), "
+        "required arguments 100% (3/3), resources 50% (1/2), templates 0% (0/1), prompts 50% (1/2)"
+    )
+    assert "### Coverage" in render(report, "md", None, "must") and "`demo://item/{id}`" in render(
+        report, "md", None, "must"
+    )
 
     # the run reporters see one row per check: the SHOULD is a failure that fails the run only under --fail-on should
     run = as_run_report(report, "mcptest conformance", "must")
@@ -354,6 +397,10 @@ def test_cli_json_exit_1_on_a_must_failure_and_a_bad_baseline_is_exit_2(tmp_path
     schema = json.loads((ROOT / "schema" / "conformance.v1.json").read_text())
     jsonschema.Draft202012Validator(schema).validate(data)
     assert data["format_version"] == 1 and data["ok"] is False and data["protocol_version"] == "2025-11-25"
+    # the probe of an unknown tool, answered "ok", is no tool of the server: the figures are over the catalog listed
+    figures = {name: (f["covered"], f["total"]) for name, f in data["coverage"]["figures"].items()}
+    assert (data["coverage"]["server"], figures["tools"], figures["prompts"]) == ("command", (3, 3), (1, 2))
+    assert data["coverage"]["unlisted"] == []
     assert data["tier"] == "MUST failures"
     assert {c["id"] for c in data["checks"] if c["status"] == "fail"} == {"tools-unknown-tool"}
     # without --protocol-version every shipped version is checked in the same run, each with its own verdicts

@@ -95,29 +95,28 @@ def test_closed_model_judges_every_answer_and_follows_the_weights(suite: Path, t
     assert run["ok"] is False and stored["suite"].endswith("#load"), stored
     assert run["operations"]["zero"]["p95_ms"] == zero["p95_ms"] and run["operations"]["zero"]["calls"] == zero["count"]
     assert run["operations"]["fifth"]["errors"] == fifth["errors"]["assertion"]
-    timeline = run_cli("history", "test", "zero", "--suite", str(suite), "--history", url)
-    assert "no runs of test 'zero'" in timeline.stdout, timeline.stdout  # not a run of the suite's tests
     listing = run_cli("history", "--suite", str(suite), "--history", url).stdout
+    assert listing.startswith("no runs of ")  # not a run of the suite's tests: their timelines do not count it
     assert f"#{run['id']}" in listing and f"zero {zero['p95_ms']:g} ({zero['throughput_rps']:g}/s)" in listing
 
 
 def test_open_model_offers_the_profile_s_rate_from_every_process(suite: Path, tmp_path: Path) -> None:
     from mcptest.load.profile import Arrivals, segments
 
-    args = ("--users", "4", "--duration", "5s", "--rate", "30", "--processes", "2", "--server", "lat")
+    args = ("--users", "4", "--duration", "2.5s", "--rate", "30", "--processes", "2", "--server", "lat")
     ran, report = load(suite, tmp_path / "open.json", *args, "--profile", "spike")
     assert ran.code in (ExitCode.OK, ExitCode.FAILED), ran.stderr
     assert report["generator"]["processes"] == 2 and report["rate"] == 30 and report["profile"] == "spike"
     # arrivals due before the deadline are all made, however late: each of 2 processes offers 15/s x the level
-    arrivals, due = Arrivals(segments("spike", 5, 0), 15), 0
-    while arrivals.due(due) < 5:
+    arrivals, due = Arrivals(segments("spike", 2.5, 0), 15), 0
+    while arrivals.due(due) < 2.5:
         due += 1
     assert report["overall"]["count"] == 2 * due, report["overall"]
     assert not (suite.parent / ".mcptest").exists()  # a load records only into a history that exists
-    # the shape: each second's calls are counted by when they were due; the spike (40-60% of 5 s) is second 2
+    # the shape: each second's calls are counted by when they were due; the spike (40-60% of 2.5 s: 1 s to 1.5 s)
+    # is in second 1, half of it: 2 x (7.5 + 1.5) calls against 2 x 3 in second 0 and 2 x 1.5 in the half second 2
     offered = {s["second"]: s["started"] for s in report["overall"]["series"]}
-    outside = [offered.get(k, 0) for k in (0, 1, 3, 4)]
-    assert offered[2] > 3 * max(outside) and min(outside) > 0, offered
+    assert offered[1] > 2 * max(offered[0], offered[2]) and min(offered[0], offered[2]) > 0, offered
     assert_series_add_up(report)
 
 
@@ -178,7 +177,7 @@ tools:
 """,
         encoding="utf-8",
     )
-    args = ("--users", "8", "--duration", "1s", "--rate", "16", "--find-limit", "--processes", "1")
+    args = ("--users", "4", "--duration", "1s", "--rate", "32", "--find-limit", "--processes", "1")
     ran, report = load(path, tmp_path / "limit.json", *args)
     assert ran.code == ExitCode.OK, ran.stderr
     jsonschema.validate(report, json.loads((ROOT / "schema" / "load.v1.json").read_text()))

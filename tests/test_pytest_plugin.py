@@ -41,6 +41,11 @@ def test_a_matcher_that_fails_says_why(mcp_server):
 def test_a_server_from_a_command(mcp_server):
     server = mcp_server("w2", command="mcptest mock --tools-from weather.yml")
     assert_that(server.call_tool("get_weather", {"city": "Rome"}), "result.content[0].text", icontains="rome")
+    # what this object's calls reached, over the server's live catalog: the one call answered, nothing else
+    covered = server.coverage()
+    assert (covered.figures["tools"].covered, covered.figures["tools"].total) == (1, 2)
+    assert covered.missing()["tools"] == ["convert_temperature"]
+    assert covered.tools["get_weather"].arguments["city"].supplied
 """
 
 
@@ -82,6 +87,12 @@ def test_a_failing_test_reports_mcptests_own_failure_text(project: Path) -> None
 def test_k_selects_by_name_and_tags_become_markers(project: Path) -> None:
     by_name = pytest_in(project, "-k", "structured")
     assert by_name.returncode == 0 and "1 passed, 5 deselected" in by_name.stdout, by_name.stdout
+    # the session's coverage counts only the items that ran, and says how many of the suite did not
+    assert "mcptest coverage (only the suite tests that ran count)" in by_name.stdout
+    assert (
+        "  coverage weather: tools 50% (1/2)," in by_name.stdout and "untested: convert_temperature" in by_name.stdout
+    )
+    assert "  5 tests of the suite did not run (filtered out, sharded away, -x, skipped): not counted" in by_name.stdout
     by_tag = pytest_in(project, "-m", "smoke")
     assert by_tag.returncode == 0 and "PASSED mcptest.yml::weather for a city" in by_tag.stdout
     assert " deselected" in by_tag.stdout and "PytestUnknownMarkWarning" not in by_tag.stdout
@@ -92,6 +103,11 @@ def test_items_spread_over_xdist_workers_each_with_its_own_sessions(project: Pat
     ran = pytest_in(project, "-n", "2")
     assert ran.returncode == 0, ran.stdout + ran.stderr
     assert "9 passed" in ran.stdout and "2 workers" in ran.stdout
+    # the items' coverage, sent back from both workers, is united into the line `mcptest run` prints for the suite
+    assert (
+        "mcptest.yml:\n  coverage weather: tools 100% (2/2), tools succeeding 100% (2/2), tools failing 50% (1/2), "
+        "arguments 100% (3/3), required arguments 100% (3/3), enums 50% (1/2); every tool called\n" in ran.stdout
+    )
 
 
 def test_python_tests_use_the_fixture_matchers_and_gates(project: Path) -> None:

@@ -137,11 +137,18 @@ def _baseline(path: Path) -> frozenset[str]:
 
 def print_report(report: ConformanceReport, verbose: bool, no_color: bool) -> None:
     """Each version checked, newest first: failures first (MUST, then SHOULD, stale baseline entries), then the rest
-    when `verbose`, then the counts."""
+    when `verbose`, then the counts; then what the probes reached of the server (its coverage line)."""
     for i, version in enumerate(report.every_version()):
         if i:
             print()
         _print_version(version, verbose, no_color)
+    if report.coverage is not None:  # as `mcptest fuzz` prints it
+        from mcptest.core.printable import printable
+        from mcptest.records.coverage import summary_line
+
+        untested = report.coverage.missing().get("tools", [])
+        named = f"; not called: {', '.join(untested)}" if untested else ""
+        print(f"\ncoverage: {summary_line(report.coverage)}{printable(named)}")
 
 
 def _print_version(report: ConformanceReport, verbose: bool, no_color: bool) -> None:

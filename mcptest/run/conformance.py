@@ -28,6 +28,7 @@ from mcptest.checks.conformance.rules import (
     UNDECLARED,
     UNSUPPORTED_VERSION,
     judge,
+    resource_metadata_url,
     resume_point,
 )
 from mcptest.server.raw import CannotConnect, Channel, HttpChannel, SseChannel, StdioChannel
@@ -74,8 +75,13 @@ def run_conformance(
     baseline of expected failures; Unreachable (exit 3) when it cannot be started or reached, or does not speak a
     2026-07-28 `version`. `version` None checks every version of SCHEMA_VERSIONS at once, one connection each
     (2026-07-28 not over the legacy SSE transport): the report is the newest handshake version's (OFFERED_VERSION),
-    the others are its `others`, newest first."""
-    return anyio.run(conformance_async, name, config, base_dir, timeout, expected, version)
+    the others are its `others`, newest first. Its `coverage` is what the probes reached of the server (`count`)."""
+    from mcptest.records.coverage import Tally
+
+    tally = Tally()
+    report = anyio.run(conformance_async, name, config, base_dir, timeout, expected, version, tally)
+    report.coverage = tally.measure_listed(name)
+    return report
 
 
 async def conformance_async(
@@ -294,14 +300,20 @@ def _channel(config: Any, base_dir: Path, transcript: Transcript, timeout: float
         env = {k: v for k, v in config.env.items() if isinstance(v, str)}
         return StdioChannel([command, *args], env, cwd, transcript, timeout)
     if isinstance(config, HttpServer):
-        headers = {k: v for k, v in config.headers.items() if isinstance(v, str)}
-        if config.auth is not None and config.auth.bearer_env is not None:
-            headers["Authorization"] = f"Bearer {config.auth._secret}"
-        elif config.auth is not None:
-            transcript.notes.append("OAuth is not applied by conformance runs: only bearer tokens and headers are")
+        from mcptest.server.auth import oauth_provider, static_headers
+
+        headers = static_headers(config)
+        auth = None
+        if headers is None:  # OAuth: the SDK's provider fetches the token, and fetches it again when refused
+            assert config.auth is not None
+            headers = {k: v for k, v in config.headers.items() if isinstance(v, str)}
+            auth = oauth_provider(config.url, config.auth)
+        transcript.auth = "" if config.auth is None else "oauth" if auth is not None else "bearer"
         if config.transport == "sse":
+            if auth is not None:
+                transcript.notes.append("OAuth is not applied over the legacy SSE transport: only bearer tokens are")
             return SseChannel(config.url, headers, transcript, timeout)
-        return HttpChannel(config.url, headers, transcript, timeout)
+        return HttpChannel(config.url, headers, transcript, timeout, auth)
     raise Unreachable(f"conformance cannot run on a {type(config).__name__}")
 
 
@@ -407,6 +419,7 @@ async def _drive_modern(ch: Channel, t: Transcript) -> None:
     )
     await _operate(ch, t)
     if isinstance(ch, HttpChannel):
+        await _auth(ch, t, _message(ch, "server/discover", {}))
         await ch.request("http:origin", "server/discover", {}, headers={"Origin": "http://evil.example"})
         await ch.request("http:header-mismatch", "tools/list", {}, headers={"Mcp-Method": "prompts/list"})
         await ch.bare("http:get", "GET", {"Accept": "text/event-stream"})
@@ -638,7 +651,33 @@ async def _complete(ch: Channel, t: Transcript) -> None:
             return
 
 
+INVALID_TOKEN = "mcptest-conformance-invalid-token"
+
+
+async def _auth(ch: HttpChannel, t: Transcript, message: dict[str, Any]) -> None:
+    """A server that requires auth: a request with a token it never issued (refused 401, judged with its
+    WWW-Authenticate), and under OAuth its Protected Resource Metadata, where the 401 points (`resource_metadata`)
+    or at the well-known URIs (under the endpoint's path, then the root)."""
+    from urllib.parse import urlsplit
+
+    if not t.auth:
+        return
+    refused = await ch.unauthenticated("auth:invalid-token", ch.stamped(message), INVALID_TOKEN)
+    if t.auth != "oauth":
+        return
+    pointed = resource_metadata_url(refused)
+    parts = urlsplit(ch.url)
+    root = f"{parts.scheme}://{parts.netloc}/.well-known/oauth-protected-resource"
+    candidates = [pointed] if pointed else [root + parts.path.rstrip("/"), root]
+    for i, url in enumerate(dict.fromkeys(candidates)):
+        found = await ch.fetch(f"auth:metadata:{i}", url)
+        if found.status == 200 and found.received is not None:
+            break
+
+
 async def _http(ch: HttpChannel, t: Transcript) -> None:
+    await _auth(ch, t, {"jsonrpc": "2.0", "id": ch.new_id(), "method": "initialize",
+                        "params": _initialize(t.offered_version)})  # fmt: skip
     await ch.request("http:bad-protocol-version", "ping", headers={"MCP-Protocol-Version": UNSUPPORTED_VERSION})
     await ch.request("http:origin", "initialize", _initialize(t.offered_version), session=False,
                      headers={"Origin": "http://evil.example"})  # fmt: skip

@@ -25,7 +25,7 @@ async def measure_run(pool: SessionPool, tally: Tally, suite: Suite, counted: in
     notes: list[str] = []
     for name in names:
         if pool.is_open(name) or name in gated:
-            measured, note = await _listed(pool, tally, name)
+            measured, note = await listed_coverage(pool, tally, name)
             if measured is not None:
                 servers.append(measured)
                 continue
@@ -39,8 +39,9 @@ async def measure_run(pool: SessionPool, tally: Tally, suite: Suite, counted: in
     return Coverage(servers=servers, gates=specs, counted=counted, not_counted=in_suite - counted, notes=sorted(notes))
 
 
-async def _listed(pool: SessionPool, tally: Tally, name: str) -> tuple[ServerCoverage | None, str]:
-    """The server's coverage over its live listings, or why they could not be read."""
+async def listed_coverage(pool: SessionPool, tally: Tally, name: str) -> tuple[ServerCoverage | None, str]:
+    """The server's coverage over its live listings, or why they could not be read (a run's servers; the Python
+    API's `Server.coverage`)."""
     from mcptest.core.errors import UserError
     from mcptest.server.session import ServerUnavailable
 

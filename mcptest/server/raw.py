@@ -341,18 +341,22 @@ class HttpChannel(Channel):
     """A Streamable HTTP endpoint: each message one POST, the session id and protocol version carried after
     `initialize`, answers read as JSON or from an SSE stream."""
 
-    def __init__(self, url: str, headers: dict[str, str], transcript: Transcript, timeout: float) -> None:
+    def __init__(
+        self, url: str, headers: dict[str, str], transcript: Transcript, timeout: float, auth: Any = None
+    ) -> None:
+        """`auth`: an httpx2 Auth flow (the SDK's OAuth client-credentials provider) applied to every request."""
         self.url, self.headers = url, headers
         self.transcript, self.timeout = transcript, timeout
         self.session_id: bytes | None = None
         self.protocol_version: str | None = None
         self.client: Any = None
+        self.auth = auth
 
     @contextlib.asynccontextmanager
     async def open(self) -> AsyncIterator[HttpChannel]:
         import httpx2
 
-        async with httpx2.AsyncClient(timeout=self.timeout, follow_redirects=False) as client:
+        async with httpx2.AsyncClient(timeout=self.timeout, follow_redirects=False, auth=self.auth) as client:
             self.client = client
             yield self
 
@@ -493,6 +497,44 @@ class HttpChannel(Channel):
             exchange.events.append((event_id, "\n".join(data)))
             self._take_json(exchange, "\n".join(data).encode(), request_id)
         exchange.body = "\n".join(seen)[:_BODY]
+
+    async def unauthenticated(self, label: str, message: dict[str, Any], token: str) -> Exchange:
+        """POST `message` with `Authorization: Bearer TOKEN` (a token no server issued) and none of the run's own
+        credentials: the refusal's status and headers are what is judged."""
+        import httpx2
+
+        headers = {k: v for k, v in self._headers(False, None, message).items() if k.lower() != "authorization"}
+        headers["Authorization"] = f"Bearer {token}"
+        exchange = Exchange(sent=message, http_method="POST", request_headers={"Authorization": "Bearer " + token})
+        try:
+            async with httpx2.AsyncClient(timeout=self.timeout, follow_redirects=False) as bare:
+                response = await bare.post(self.url, content=json.dumps(message).encode(), headers=headers)
+            exchange.status = response.status_code
+            exchange.headers = [(k.decode("latin-1"), v) for k, v in response.headers.raw]
+            exchange.body = response.text[:_BODY]
+        except httpx2.HTTPError as exc:
+            exchange.problem = f"{type(exc).__name__}: {str(exc)[:200] or 'connection failed'}"
+        self.transcript.exchanges[label] = exchange
+        return exchange
+
+    async def fetch(self, label: str, url: str) -> Exchange:
+        """A plain GET of a document (Protected Resource Metadata), with no credentials."""
+        import httpx2
+
+        exchange = Exchange(sent=None, http_method="GET", request_headers={"(url)": url})
+        try:
+            async with httpx2.AsyncClient(timeout=self.timeout, follow_redirects=False) as bare:
+                response = await bare.get(url, headers={"Accept": "application/json"})
+            exchange.status = response.status_code
+            exchange.headers = [(k.decode("latin-1"), v) for k, v in response.headers.raw]
+            exchange.body = response.text[:_BODY]
+            with contextlib.suppress(ValueError):
+                found = response.json()
+                exchange.received = found if isinstance(found, dict) else None
+        except httpx2.HTTPError as exc:
+            exchange.problem = f"{type(exc).__name__}: {str(exc)[:200] or 'connection failed'}"
+        self.transcript.exchanges[label] = exchange
+        return exchange
 
     async def resume(self, label: str, last_event_id: str, window: float) -> Exchange:
         """GET with `Last-Event-ID` (SSE resumption): the events the server sends within `window` seconds, each with

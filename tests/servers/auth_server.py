@@ -1,8 +1,10 @@
 """An MCP server over Streamable HTTP that requires a bearer token, with its own OAuth 2 token endpoint.
 
-`/token` grants client_credentials (HTTP basic client auth); each token it issues is good for 3 MCP POSTs, so a
-run of more calls must fetch a new one. `MCPTEST_STATIC_TOKEN` (if set) is accepted forever. `/stats` tells how
-many tokens were issued and which Authorization headers were refused.
+`/token` grants client_credentials (HTTP basic client auth); each token it issues is good for 3 MCP POSTs
+(`MCPTEST_USES_PER_TOKEN` to change it), so a run of more calls must fetch a new one. `MCPTEST_STATIC_TOKEN` (if set)
+is accepted forever. `/stats` tells how many tokens were issued and which Authorization headers were refused.
+`MCPTEST_PRM=1` serves its Protected Resource Metadata (RFC 9728) at `/.well-known/oauth-protected-resource/mcp` and
+names it in each 401's WWW-Authenticate.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from starlette.responses import JSONResponse, Response
 from tests.servers.demo_server import build
 
 CLIENT_ID, CLIENT_SECRET = "mcptest-client", "s3cret-client-secret"
-USES_PER_TOKEN = 3
+USES_PER_TOKEN = int(os.environ.get("MCPTEST_USES_PER_TOKEN", "3"))
 issued: dict[str, int] = {}
 refused: list[str] = []
 
@@ -52,6 +54,7 @@ def authorized(request: Request) -> bool:
 
 def app_with_auth() -> Any:
     mcp_app = build().streamable_http_app()
+    prm = os.environ.get("MCPTEST_PRM") == "1"
 
     async def app(scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -61,10 +64,16 @@ def app_with_auth() -> Any:
             response = await token(request)
         elif scope["path"] == "/stats":
             response = JSONResponse({"issued": len(issued), "refused": refused})
+        elif scope["path"] == "/.well-known/oauth-protected-resource/mcp" and prm:
+            origin = f"http://{request.headers.get('host')}"
+            response = JSONResponse({"resource": f"{origin}/mcp", "authorization_servers": [origin]})
         elif scope["path"] != "/mcp":
             response = Response(status_code=404)
         elif not authorized(request):
-            response = Response(status_code=401, headers={"WWW-Authenticate": 'Bearer error="invalid_token"'})
+            challenge = 'Bearer error="invalid_token"'
+            if prm:
+                challenge += f', resource_metadata="http://{request.headers.get("host")}/.well-known/oauth-protected-resource/mcp"'
+            response = Response(status_code=401, headers={"WWW-Authenticate": challenge})
         else:
             return await mcp_app(scope, receive, send)
         await response(scope, receive, send)

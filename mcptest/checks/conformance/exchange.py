@@ -113,6 +113,9 @@ class Transcript:
     modern: bool = False
     """A 2026-07-28 run: no handshake; `server/discover` says what the server speaks and declares, and every request
     carries its version and capabilities in `params._meta`."""
+    auth: str = ""
+    """How the server is authenticated to: "" (not at all), `bearer` (a static token) or `oauth` (client
+    credentials through the SDK's provider)."""
     malformed: set[str] = field(default_factory=set)
     """The ids (as JSON) of the requests mcptest made malformed on purpose (no `_meta` envelope, an unknown version):
     not judged as mcptest's own messages."""

@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from mcptest.checks.conformance.messages import SCHEMA_VERSIONS
 from mcptest.checks.conformance.rules import BY_ID, KNOWN_VERSIONS
+from mcptest.records.coverage import ServerCoverage
 
 if TYPE_CHECKING:
     from mcptest.records.report import Report, TestResult
@@ -54,6 +55,9 @@ class ConformanceReport:
     stderr: str = ""
     others: list[ConformanceReport] = field(default_factory=list)
     """The other protocol versions checked in the same run (each its own report; none of their own `others`)."""
+    coverage: ServerCoverage | None = None
+    """What a standalone run's probes reached of the server (`run.conformance.count`); None in a suite's block,
+    whose probes count in the run's coverage section."""
 
     @property
     def spoken(self) -> bool:
@@ -143,8 +147,9 @@ class ConformanceReport:
             notes=self.notes,
             checks=self._checks(),
             other_versions=others,
+            coverage=self.coverage,
         )
-        return model.model_dump(mode="json", by_alias=True)
+        return model.model_dump(mode="json", by_alias=True, exclude={"coverage"} if self.coverage is None else None)
 
 
 class CheckJson(BaseModel):
@@ -230,6 +235,13 @@ class ConformanceJson(BaseModel):
         description="The other protocol versions checked in the same run (every version mcptest ships unless "
         "`--protocol-version` names one), newest first; `ok` above covers them too.",
     )
+    coverage: ServerCoverage | None = Field(
+        None,
+        description="What the run's probes reached of the server's catalog, as `mcptest run`'s coverage section "
+        "counts a `conformance:` block: the listings, and each read-only tool call, refusal probe, resource read "
+        "and prompt rendering the server answered with a result (probes of names it does not list count for "
+        "nothing); the newest version's connection only.",
+    )
 
 
 def as_run_report(report: ConformanceReport, file: str, fail_on: str = "must") -> Report:
@@ -243,7 +255,12 @@ def as_run_report(report: ConformanceReport, file: str, fail_on: str = "must") -
     rows: list[TestResult] = []
     for version in report.every_version():
         rows += _rows(version, file, fail_on, "" if version is report else f" ({version.offered_version})")
-    return finished_report(file, report.duration_s, rows)
+    coverage = None
+    if report.coverage is not None:
+        from mcptest.records.coverage import Coverage
+
+        coverage = Coverage(servers=[report.coverage], counted=len(rows))
+    return finished_report(file, report.duration_s, rows, coverage=coverage)
 
 
 def _rows(report: ConformanceReport, file: str, fail_on: str, suffix: str) -> list[TestResult]:

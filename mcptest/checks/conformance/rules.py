@@ -1128,6 +1128,49 @@ def resumed(t: Transcript) -> Verdict:
     return PASS
 
 
+# authorization (HTTP servers that require a token) --------------------------------------------------------------
+
+
+def resource_metadata_url(ex: Exchange) -> str | None:
+    """The `resource_metadata` URL a 401's WWW-Authenticate names (RFC 9728 section 5.1), if any."""
+    challenge = (ex.header("www-authenticate") or b"").decode("latin-1")
+    found = re.search(r'resource_metadata\s*=\s*"?([^",\s]+)"?', challenge)
+    return found.group(1) if found else None
+
+
+def invalid_token(t: Transcript) -> Verdict:
+    if not t.auth:
+        return skip("the server is configured with no auth")
+    ex = t.get("auth:invalid-token")
+    if ex is None:
+        return skip("not probed")
+    if ex.problem:
+        return fail(ex.problem, ex)
+    if ex.status != 401:
+        return fail("a request with a token the server never issued must get HTTP 401", ex)
+    if ex.header("www-authenticate") is None:
+        return fail("the 401 must carry a WWW-Authenticate header (RFC 6750 section 3)", ex)
+    return PASS
+
+
+def resource_metadata(t: Transcript) -> Verdict:
+    if t.auth != "oauth":
+        return skip("the server is not configured with OAuth" + (" (a static bearer token)" if t.auth else ""))
+    fetched = [ex for label, ex in t.exchanges.items() if label.startswith("auth:metadata:")]
+    if not fetched:
+        return skip("not probed (the request with an invalid token got no answer)")
+    document = next((ex for ex in fetched if ex.status == 200 and ex.received is not None), None)
+    if document is None:
+        return fail(
+            "no Protected Resource Metadata: the 401 names no `resource_metadata` and the well-known URIs serve none",
+            t.get("auth:invalid-token"), *fetched,
+        )  # fmt: skip
+    servers = (document.received or {}).get("authorization_servers")
+    if not isinstance(servers, list) or not servers or not all(isinstance(s, str) for s in servers):
+        return fail("the Protected Resource Metadata must list at least one `authorization_servers` entry", document)
+    return PASS
+
+
 CHECKS: tuple[Check, ...] = (
     Check(
         "lifecycle-initialize",
@@ -1524,6 +1567,22 @@ CHECKS: tuple[Check, ...] = (
         resumed,
         "http",
         until=LAST_HANDSHAKE,
+    ),
+    Check(
+        "auth-invalid-token",
+        "MUST",
+        "basic/authorization#token-handling",
+        "a token the server never issued gets 401 with WWW-Authenticate",
+        invalid_token,
+        "http",
+    ),
+    Check(
+        "auth-resource-metadata",
+        "MUST",
+        "basic/authorization#protected-resource-metadata-discovery-requirements",
+        "Protected Resource Metadata naming an authorization server, where the 401 points or at a well-known URI",
+        resource_metadata,
+        "http",
     ),
     Check(
         "http-header-mismatch",

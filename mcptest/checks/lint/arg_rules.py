@@ -35,6 +35,9 @@ _STRUCTURED = re.compile(
     re.IGNORECASE,
 )
 """A description that names a structured form the agent must reproduce (a JSON string, a date, coordinates)."""
+_DOCUMENTED_SYNTAX = re.compile(r"\bmatch(?:es|ing) the syntax of\b|\bquery DSL\b", re.IGNORECASE)
+"""An argument that follows a documented API's syntax by name ("matching the syntax of the query argument of
+db.collection.find()", "Complete Elasticsearch query DSL object"): the documentation is its example."""
 _PROPER_NAME = re.compile(r"^[A-Z][A-Za-z'.]*[a-z.](?:[ -][A-Z][A-Za-z'.]*[a-z.])*$")
 """A value written as a proper name ("New York", "Chicago"): it names the thing itself, nothing to explain."""
 
@@ -180,7 +183,9 @@ def desc_009_missing_examples(tool: Tool) -> Iterator[Hit]:
     arguments: it shows the call's form), an `examples` array (tool or `inputSchema`), an argument's
     `examples`, `example` or a `default` that shows a value, or prose in the argument's or the tool's
     description (`e.g. '2103.12345'`, an "Example" line, "such as", a quoted sample value, `YYYY-MM-DD`,
-    "ISO 8601", "HH:MM").
+    "ISO 8601", "HH:MM"). An argument whose description names the documented syntax it follows ("matching the
+    syntax of the filter argument of db.collection.find()", "Elasticsearch query DSL object") is shown by that
+    documentation, which every model has read.
     Worth acting on: when the flagged argument is one the agent must fill in a form it cannot guess; a careful
     author adds one sample value.
     Why it matters: Anthropic's advanced-tool-use guidance reports worked examples raising accuracy from 72%
@@ -201,6 +206,7 @@ def desc_009_missing_examples(tool: Tool) -> Iterator[Hit]:
         if _needs_example(name, schema, name in needed)
         and not _shows_example(schema)
         and not _tool_shows(tool.description, name)
+        and not _DOCUMENTED_SYNTAX.search(description_of(schema))
     ]
     if needing:
         names = ", ".join(f"'{n}'" for n in needing)
