@@ -11,7 +11,7 @@ from mcptest.core.errors import UserError
 from mcptest.core.exit_codes import ExitCode
 from mcptest.python_api import run_gate
 from mcptest.records.otlp import SKIP_ORPHAN, SKIP_SKEW, SKIP_UNKNOWN, is_otlp, load_otlp
-from mcptest.records.trace import ToolCall
+from mcptest.records.trace import ToolCall, Trace
 from tests.conftest import run_cli
 from tests.otel.otlp_build import genai_run, jsonl, openinference_run, request, span
 
@@ -189,3 +189,28 @@ def test_json_the_fast_parser_refuses_is_read_as_the_stdlib_reads_it(tmp_path: P
     path.write_text(line.replace('"18C sunny"', '"18C \\ud800sunny"'))  # and a lone surrogate escape
     (trace,) = load_otlp(path).traces
     assert trace.tool_calls[0].text == "18C \ud800sunny"
+
+
+def test_runs_built_unvalidated_equal_validated_ones(tmp_path: Path) -> None:
+    chat = {"gen_ai.operation.name": "chat", "gen_ai.request.model": "m"}
+    shapes = [
+        [],  # a tool span alone: no model, prompt, answer, tokens or turns
+        [("chat m", chat | {"gen_ai.usage.input_tokens": 5})],  # tokens: output unknown, total defaulted
+        [("invoke_agent a", {"gen_ai.operation.name": "invoke_agent", "mcptest.error": "timed out",
+                             "mcptest.usage.total_tokens": 9, "mcptest.turns": 3})],
+        [("invoke_agent a", {"gen_ai.operation.name": "invoke_agent", "mcptest.cost_usd": 0.5})],  # validated
+    ]  # fmt: skip
+    lines = []
+    for trace, extra in enumerate(shapes, 1):
+        spans = [span(trace, 1 + i, name, attrs, start=i) for i, (name, attrs) in enumerate(extra)]
+        spans.append(span(trace, 9, "execute_tool t", {"gen_ai.operation.name": "execute_tool"}, start=5))
+        lines.append(request(spans))
+    path = tmp_path / "t.jsonl"
+    path.write_text(jsonl(*lines))
+    runs = load_otlp(path).traces
+    assert len(runs) == len(shapes)
+    for run in runs:
+        validated = Trace.model_validate(run.model_dump(exclude_unset=True))
+        assert run == validated and run.model_dump(mode="json") == validated.model_dump(mode="json")
+        assert run.model_fields_set == validated.model_fields_set
+    assert (runs[1].tokens.total if runs[1].tokens else None, runs[2].error, runs[3].cost_usd) == (5, "timed out", 0.5)
