@@ -7,6 +7,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import anyio
 import pytest
@@ -127,17 +128,36 @@ def test_a_malformed_fault_is_a_usage_error_listing_the_kinds(fault: str) -> Non
 
 
 def test_the_answers_are_the_same_bytes_whether_stdout_is_a_pipe_or_a_file(tmp_path: Path) -> None:
-    """A pipe is written on the event loop (`mock/wire.py`), anything else by the SDK's own writer: same wire."""
-    piped = run_mock_cli(*PING, stdin=f"{INIT}\n{CALL}\n")
-    out = tmp_path / "out.jsonl"
-    with out.open("w") as stdout:
-        subprocess.run(
-            [sys.executable, "-m", "mcptest", "mock", *PING],
-            cwd=ROOT, input=f"{INIT}\n{CALL}\n", stdout=stdout, stderr=subprocess.DEVNULL, text=True, timeout=30,
-            env=ENV, check=True,
-        )  # fmt: skip
-    assert piped.code == 0
-    replies = piped.stdout.splitlines()
+    """A pipe is written on the event loop (`mock/wire.py`), anything else by the SDK's own writer: same wire.
+    Stdin stays open until both answers are in: the SDK drops an answer still due when its input ends."""
+    argv = [sys.executable, "-m", "mcptest", "mock", *PING]
+    quiet: dict[str, Any] = {
+        "cwd": ROOT,
+        "stdin": subprocess.PIPE,
+        "stderr": subprocess.DEVNULL,
+        "text": True,
+        "env": ENV,
+    }
+    piped = subprocess.Popen(argv, stdout=subprocess.PIPE, **quiet)
+    assert piped.stdin is not None and piped.stdout is not None
+    piped.stdin.write(f"{INIT}\n{CALL}\n")
+    piped.stdin.flush()
+    replies = [piped.stdout.readline(), piped.stdout.readline()]  # bounded: the fixture kills a mock left running
+    piped.stdin.close()
+    assert piped.wait(timeout=30) == 0
+    piped.stdout.close()
     assert [json.loads(line)["id"] for line in replies] == [1, 2]
     assert json.loads(replies[1])["result"]["content"][0]["text"] == "pong"
-    assert out.read_text().splitlines() == replies
+
+    out = tmp_path / "out.jsonl"
+    with out.open("w") as stdout:
+        proc = subprocess.Popen(argv, stdout=stdout, **quiet)
+        assert proc.stdin is not None
+        proc.stdin.write(f"{INIT}\n{CALL}\n")
+        proc.stdin.flush()
+        deadline = time.monotonic() + 30
+        while len(out.read_text().splitlines()) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        proc.stdin.close()
+        assert proc.wait(timeout=30) == 0
+    assert out.read_text().splitlines(keepends=True) == replies
