@@ -52,11 +52,9 @@ phoenix: $(PHOENIX)/.installed
 ## workers on two cores took the suite from 21 to 14 minutes (and tests/forkserver.py's forked CLI runs to ~9).
 ## Bytecode is compiled first and may be cached: the suite starts Python hundreds of times, and a machine that sets
 ## PYTHONDONTWRITEBYTECODE (this one does) would otherwise have each process compile mcptest from source again.
-## `--dist loadgroup` keeps the tests of one `xdist_group` on one worker (the Phoenix tests share one `phoenix serve`);
-## the others are spread as before.
 test: $(STAMP) browser postgres phoenix
 	$(BIN)/python -m compileall -q -j 0 mcptest tests >/dev/null
-	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -n 2 --dist loadgroup --durations=30
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -n 2 --durations=30
 
 lint: $(STAMP)
 	$(BIN)/ruff check mcptest tests benchmarks

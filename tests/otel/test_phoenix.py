@@ -24,7 +24,6 @@ from tests.otel.conftest import Phoenix
 from tests.providers.fake_llm import FakeLLM, Turn, call, serve
 from tests.providers.helpers import FIXTURES, environ
 
-pytestmark = pytest.mark.xdist_group("phoenix")  # one `phoenix serve` for all (make test runs --dist loadgroup)
 EXAMPLES = ROOT / "examples" / "agent-gates"
 HERE = Path(__file__).parent
 READ_BACK_S = 30.0
@@ -62,7 +61,18 @@ def _read_back(phoenix: Phoenix, project: str, count: int) -> dict[str, dict[str
     return {s["context"]["span_id"]: s for s in spans}
 
 
-def test_a_run_exported_to_phoenix_reads_back_with_every_span_and_attribute(phoenix: Phoenix, tmp_path: Path) -> None:
+def test_phoenix_as_the_backend_of_an_exported_run_and_of_an_instrumented_agent(
+    phoenix: Phoenix, tmp_path: Path
+) -> None:
+    """One test, so that one `phoenix serve` (a minute of start-up under load) serves both halves whichever
+    xdist worker runs it."""
+    (tmp_path / "export").mkdir()
+    (tmp_path / "agent").mkdir()
+    a_run_exported_to_phoenix_reads_back_with_every_span_and_attribute(phoenix, tmp_path / "export")
+    an_instrumented_agents_traces_in_phoenix_gate_as_the_same_run_recorded_by_mcptest(phoenix, tmp_path / "agent")
+
+
+def a_run_exported_to_phoenix_reads_back_with_every_span_and_attribute(phoenix: Phoenix, tmp_path: Path) -> None:
     exported = tmp_path / "run.otlp.jsonl"
     project = "mcptest-export"
     ran = run_cli(
@@ -119,7 +129,7 @@ GATES = """
 """
 
 
-def test_an_instrumented_agents_traces_in_phoenix_gate_as_the_same_run_recorded_by_mcptest(
+def an_instrumented_agents_traces_in_phoenix_gate_as_the_same_run_recorded_by_mcptest(
     phoenix: Phoenix, tmp_path: Path
 ) -> None:
     (tmp_path / "weather.yml").write_text((FIXTURES / "weather.yml").read_text())
