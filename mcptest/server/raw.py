@@ -476,26 +476,23 @@ class HttpChannel(Channel):
 
     async def _read_events(self, exchange: Exchange, response: Any, request_id: Any) -> None:
         """An SSE answer, event by event (each event's `id:` and data kept in `exchange.events`), up to the response."""
-        data: list[str] = []
+        events = _SseEvents()
         seen: list[str] = []
-        event_id: str | None = None
         async for line in response.aiter_lines():
             if len(seen) < 40:
                 seen.append(line)
-            if line.startswith("data:"):
-                data.append(line[5:].removeprefix(" "))
-            elif line.startswith("id:"):
-                event_id = line[3:].removeprefix(" ")
-            elif not line.strip() and (data or event_id is not None):
+            event = events.feed(line)
+            if event is not None:
+                event_id, data = event
                 exchange.events.append((event_id, "\n".join(data)))
                 if data:
                     self._take_json(exchange, "\n".join(data).encode(), request_id)
-                data, event_id = [], None
                 if exchange.received is not None:
                     break
-        if data and exchange.received is None:
-            exchange.events.append((event_id, "\n".join(data)))
-            self._take_json(exchange, "\n".join(data).encode(), request_id)
+        if events.data and exchange.received is None:  # a stream that ended inside an event
+            last = (events.event_id, "\n".join(events.data))
+            exchange.events.append(last)
+            self._take_json(exchange, last[1].encode(), request_id)
         exchange.body = "\n".join(seen)[:_BODY]
 
     async def unauthenticated(self, label: str, message: dict[str, Any], token: str) -> Exchange:
@@ -545,8 +542,7 @@ class HttpChannel(Channel):
         exchange = Exchange(sent=None, http_method="GET", request_headers=dict(headers))
         all_headers = self._headers(True, headers)
         all_headers.pop("Content-Type", None)
-        data: list[str] = []
-        event_id: str | None = None
+        events = _SseEvents()
         try:
             with anyio.move_on_after(window):
                 request = self.client.build_request("GET", self.url, headers=all_headers)
@@ -556,19 +552,35 @@ class HttpChannel(Channel):
                     exchange.headers = [(k.decode("latin-1"), v) for k, v in response.headers.raw]
                     if response.status_code == 200 and exchange.content_type == "text/event-stream":
                         async for line in response.aiter_lines():
-                            if line.startswith("data:"):
-                                data.append(line[5:].removeprefix(" "))
-                            elif line.startswith("id:"):
-                                event_id = line[3:].removeprefix(" ")
-                            elif not line.strip() and (data or event_id is not None):
-                                exchange.events.append((event_id, "\n".join(data)))
-                                data, event_id = [], None
+                            event = events.feed(line)
+                            if event is not None:
+                                exchange.events.append((event[0], "\n".join(event[1])))
                 finally:
                     await response.aclose()
         except httpx2.HTTPError as exc:
             exchange.problem = f"{type(exc).__name__}: {str(exc)[:200] or 'connection failed'}"
         self.transcript.exchanges[label] = exchange
         return exchange
+
+
+class _SseEvents:
+    """Server-sent events read line by line: `feed` returns each finished event as (its `id:`, its data lines), an
+    event ending at a blank line after data or an id; other fields (event:, retry:, comments) are ignored."""
+
+    def __init__(self) -> None:
+        self.data: list[str] = []
+        self.event_id: str | None = None
+
+    def feed(self, line: str) -> tuple[str | None, list[str]] | None:
+        if line.startswith("data:"):
+            self.data.append(line[5:].removeprefix(" "))
+        elif line.startswith("id:"):
+            self.event_id = line[3:].removeprefix(" ")
+        elif not line.strip() and (self.data or self.event_id is not None):
+            event = (self.event_id, self.data)
+            self.data, self.event_id = [], None
+            return event
+        return None
 
 
 async def _read_bounded(response: Any) -> bytes:
