@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Capture the `tools/list` catalogs of a held-out set (issue 33) into tests/lint/real/: SET=2 (default) the second
-# held-out set (second round), SET=3 the third (third round), SET=4, SET=5 and SET=6 the fourth, fifth and sixth.
+# held-out set (second round), SET=3 the third (third round), SET=4, SET=5 and SET=6 the fourth, fifth and sixth, SET=7 the
+# held-out measuring stick of the sixth round.
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -146,6 +147,35 @@ if [ "$SET" = 6 ]; then
     "tilt-mcp||tilt-mcp"
     "opensearch-mcp-server|OPENSEARCH_URL=http://127.0.0.1:1 OPENSEARCH_USERNAME=none OPENSEARCH_PASSWORD=none|opensearch-mcp-server-py"
     "mcp-server-tree-sitter||mcp-server-tree-sitter"
+  )
+fi
+
+if [ "$SET" = 7 ]; then  # held_out_7 (issue 33, sixth round): the measuring stick no rule is tuned on
+  NPM=(
+    "@eslint/mcp@0.3.13"
+    "@drawio/mcp@1.6.1"
+    "@sentry/mcp-server@0.39.0"
+    "@angiejones/mcp-selenium@0.2.3"
+    "@h1deya/mcp-server-weather@0.1.3"
+    "@geobio/mcp-open-library@0.1.6"
+    "@currents/mcp@2.1.1"
+    "@gleanwork/local-mcp-server@0.7.6"
+    "@infisical/mcp@0.0.24"
+    "@dangahagan/weather-mcp@1.23.0"
+  )
+  PYPI=()
+  # started by path: @eslint/mcp and @currents/mcp both install a bin named `mcp`
+  SERVERS=(
+    "eslint-mcp||node node_modules/@eslint/mcp/src/mcp-cli.js"
+    "drawio-mcp||node node_modules/@drawio/mcp/src/index.js"
+    "sentry-mcp-server|SENTRY_ACCESS_TOKEN=dummy|node node_modules/@sentry/mcp-server/dist/index.js"
+    "mcp-selenium||node node_modules/@angiejones/mcp-selenium/src/lib/server.js"
+    "mcp-server-weather||node node_modules/@h1deya/mcp-server-weather/dist/index.js"
+    "mcp-open-library||node node_modules/@geobio/mcp-open-library/bin-wrapper.js"
+    "currents-mcp|CURRENTS_API_KEY=dummy|node node_modules/@currents/mcp/build/index.js"
+    "glean-local-mcp-server|GLEAN_INSTANCE=example GLEAN_API_TOKEN=dummy|node node_modules/@gleanwork/local-mcp-server/build/index.js"
+    "infisical-mcp|INFISICAL_UNIVERSAL_AUTH_CLIENT_ID=dummy INFISICAL_UNIVERSAL_AUTH_CLIENT_SECRET=dummy INFISICAL_HOST_URL=http://127.0.0.1:1|node node_modules/@infisical/mcp/dist/index.js"
+    "weather-mcp||node node_modules/@dangahagan/weather-mcp/dist/index.js"
   )
 fi
 
