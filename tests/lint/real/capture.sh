@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Capture the `tools/list` catalogs of a held-out set (issue 33) into tests/lint/real/: SET=2 (default) the second
-# held-out set (second round), SET=3 the third (third round), SET=4, SET=5 and SET=6 the fourth, fifth and sixth, SET=7 the
-# held-out measuring stick of the sixth round.
+# held-out set (second round), SET=3 the third (third round), SET=4, SET=5 and SET=6 the fourth, fifth and sixth, SET=7
+# and SET=8 the held-out measuring sticks of the sixth round.
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -176,6 +176,36 @@ if [ "$SET" = 7 ]; then  # held_out_7 (issue 33, sixth round): the measuring sti
     "glean-local-mcp-server|GLEAN_INSTANCE=example GLEAN_API_TOKEN=dummy|node node_modules/@gleanwork/local-mcp-server/build/index.js"
     "infisical-mcp|INFISICAL_UNIVERSAL_AUTH_CLIENT_ID=dummy INFISICAL_UNIVERSAL_AUTH_CLIENT_SECRET=dummy INFISICAL_HOST_URL=http://127.0.0.1:1|node node_modules/@infisical/mcp/dist/index.js"
     "weather-mcp||node node_modules/@dangahagan/weather-mcp/dist/index.js"
+  )
+fi
+
+if [ "$SET" = 8 ]; then  # held_out_8 (issue 33, sixth round): a second measuring stick, captured after held_out_7
+  NPM=(
+    "@chatwork/mcp-server@0.0.4"
+    "@cyanheads/git-mcp-server@2.15.3"
+    "@modelcontextprotocol/server-pdf@2.0.4"
+    "@modelcontextprotocol/server-system-monitor@2.0.3"
+    "@modelcontextprotocol/server-wiki-explorer@2.0.3"
+    "@modelcontextprotocol/server-map@2.0.3"
+    "mcp-mermaid@0.4.1"
+    "mcp-server-code-runner@0.1.8"
+    "@line/line-bot-mcp-server@0.5.0"
+    "@mastra/mcp-docs-server@1.2.27"
+    "@translated/lara-mcp@1.0.6"
+  )
+  PYPI=()
+  SERVERS=(
+    "chatwork-mcp-server|CHATWORK_API_TOKEN=dummy|node node_modules/@chatwork/mcp-server/dist/index.js"
+    "git-mcp-server|MCP_LOG_LEVEL=error|node node_modules/@cyanheads/git-mcp-server/dist/index.js"
+    "server-pdf||node node_modules/@modelcontextprotocol/server-pdf/dist/index.js --stdio"
+    "server-system-monitor||node node_modules/@modelcontextprotocol/server-system-monitor/dist/index.js --stdio"
+    "server-wiki-explorer||node node_modules/@modelcontextprotocol/server-wiki-explorer/dist/index.js --stdio"
+    "server-map||node node_modules/@modelcontextprotocol/server-map/dist/index.js --stdio"
+    "mcp-mermaid||node node_modules/mcp-mermaid/build/index.js"
+    "mcp-server-code-runner||node node_modules/mcp-server-code-runner/dist/cli.js"
+    "line-bot-mcp-server|CHANNEL_ACCESS_TOKEN=dummy DESTINATION_USER_ID=U0000|node node_modules/@line/line-bot-mcp-server/dist/index.js"
+    "mastra-mcp-docs-server||node node_modules/@mastra/mcp-docs-server/dist/stdio.js"
+    "lara-mcp|LARA_ACCESS_KEY_ID=dummy LARA_ACCESS_KEY_SECRET=dummy|node node_modules/@translated/lara-mcp/dist/index.js"
   )
 fi
 
