@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Capture the `tools/list` catalogs of a held-out set (issue 33) into tests/lint/real/: SET=2 (default) the second
-# held-out set (second round), SET=3 the third (third round), SET=4 and SET=5 the fourth and fifth, SET=7, SET=8
-# and SET=9 the held-out measuring sticks of the sixth round.
+# held-out set (second round), SET=3 the third (third round), SET=4, SET=5 and SET=6 the fourth, fifth and sixth, SET=7,
+# SET=8 and SET=9 the held-out measuring sticks of the sixth round.
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -120,6 +120,36 @@ if [ "$SET" = 5 ]; then
   )
 fi
 
+if [ "$SET" = 6 ]; then
+  NPM=()
+  PYPI=(
+    "mcp-server-duckdb==1.1.0 mcp<2"  # written for the 1.x SDK (Server.list_tools is gone in 2.x)
+    "mcp-yahoo-finance==0.2.0"
+    "pdf-tools-mcp==0.1.4"
+    "cli-mcp-server==0.2.5 mcp<2"
+    "mcp-server-motherduck==1.1.0"
+    "mcp-scholarly==0.1.0 bibtexparser<2 mcp<2"  # bibtexparser 2.x dropped bibtexparser.bibdatabase
+    "awslabs.aws-pricing-mcp-server==1.1.1"
+    "pagerduty-mcp==1.1.0"
+    "tilt-mcp==0.1.3 mcp<2"
+    "opensearch-mcp-server-py==0.12.0"
+    "mcp-server-tree-sitter==0.7.0 mcp<2"
+  )
+  SERVERS=(
+    "mcp-server-duckdb||mcp-server-duckdb --db-path $WORK/duck.db"
+    "mcp-yahoo-finance||mcp-yahoo-finance"
+    "pdf-tools-mcp||pdf-tools-mcp"
+    "cli-mcp-server|ALLOWED_DIR=$WORK ALLOWED_COMMANDS=ls,cat ALLOWED_FLAGS=-l|cli-mcp-server"
+    "mcp-server-motherduck||mcp-server-motherduck --db-path :memory: --read-write"
+    "mcp-scholarly||mcp-scholarly"
+    "aws-pricing-mcp-server|AWS_REGION=us-east-1 AWS_ACCESS_KEY_ID=dummy AWS_SECRET_ACCESS_KEY=dummy|awslabs.aws-pricing-mcp-server"
+    "pagerduty-mcp|PAGERDUTY_USER_API_KEY=dummy|pagerduty-mcp"
+    "tilt-mcp||tilt-mcp"
+    "opensearch-mcp-server|OPENSEARCH_URL=http://127.0.0.1:1 OPENSEARCH_USERNAME=none OPENSEARCH_PASSWORD=none|opensearch-mcp-server-py"
+    "mcp-server-tree-sitter||mcp-server-tree-sitter"
+  )
+fi
+
 if [ "$SET" = 7 ]; then  # held_out_7 (issue 33, sixth round): the measuring stick no rule is tuned on
   NPM=(
     "@eslint/mcp@0.3.13"
@@ -208,7 +238,8 @@ install() {
   for pkg in "${PYPI[@]}"; do  # one venv each: their pins conflict (mcp-server-qdrant pins an old fastmcp)
     dir="venv-${pkg%%=*}"
     [ -d "$dir" ] || "$PYTHON" -m venv "$dir"
-    "$dir/bin/pip" install -q "$pkg" || echo "pip install $pkg failed"
+    "$dir/bin/pip" install -q $pkg ||  # unquoted: an entry may add a pin ("pkg==1.0 mcp<2")
+      echo "pip install $pkg failed"
   done
 }
 
