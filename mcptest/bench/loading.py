@@ -14,8 +14,8 @@ from mcptest.bench import mutations as m
 from mcptest.bench.spec import MUTATIONS, Bench, DropKeyword, Mutation, SpecFile
 from mcptest.bench.terms import word_key
 from mcptest.core import json_source, yaml_source
-from mcptest.core.errors import Problem, UserError
-from mcptest.core.validation import did_you_mean, validate, where
+from mcptest.core.errors import Problem, UserError, did_you_mean, where
+from mcptest.core.validation import validate
 from mcptest.core.yaml_source import Loc, SourceDoc
 from mcptest.records.catalog import Catalog, Tool, from_wire, load_catalog
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 from mcptest.bench.options import ModelOptions
 from mcptest.bench.selector import Selector
 from mcptest.bench.spec import Bench
-from mcptest.core.errors import usage_error
-from mcptest.core.validation import did_you_mean
+from mcptest.core.errors import did_you_mean, usage_error
 
 CHOICES = ("lexical", "embedding", "model:<id>")
 

@@ -10,8 +10,7 @@ from dataclasses import replace
 from typing import Any
 
 from mcptest.checks.findings import Rule
-from mcptest.core.errors import usage_error
-from mcptest.core.validation import did_you_mean
+from mcptest.core.errors import did_you_mean, usage_error
 
 
 def rule_by_code(rules: Sequence[Rule], code: str) -> Rule:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import importlib
 import os
 import signal
 import sys
@@ -18,44 +19,23 @@ import typer
 from typer.exceptions import TyperException
 
 from mcptest import __version__
-from mcptest.cli import (
-    badge,
-    catalog,
-    conformance,
-    diff,
-    doctor,
-    fuzz,
-    history,
-    init,
-    load,
-    mock,
-    pin,
-    report,
-    rules,
-    run,
-    schema,
-    security,
-    serve,
-    tool_bench,
-    tools,
-    validate,
-)  # fmt: skip
 from mcptest.core.errors import UserError
 from mcptest.core.exit_codes import ExitCode
 from mcptest.core.printable import printable
 
-# The command registry: one plain list, one module per command.
+# The command registry: one module per command, named for it (`tool_bench` holds `tool-bench`).
 COMMANDS = (
-    run, validate, schema, mock, doctor, rules, tools, catalog, tool_bench, report, init, diff, pin, security, history,
-    fuzz, badge, conformance, load, serve,
+    "run", "validate", "schema", "mock", "doctor", "rules", "tools", "catalog", "tool_bench", "report", "init", "diff",
+    "pin", "security", "history", "fuzz", "badge", "conformance", "load", "serve",
 )  # fmt: skip
 
 
 def build_app(args: list[str]) -> typer.Typer:
     """The `mcptest` app for these arguments: when they start with a command's name, that command alone.
 
-    Typer inspects the signature of every registered command each time the app runs (~12 ms for all of them), so an
-    invocation that names its command builds that one; `--help`, a bare `mcptest` and unknown commands get them all.
+    An invocation that names its command imports and builds that one: importing the other command modules and
+    inspecting their signatures would cost ~50 ms of every start. `--help`, a bare `mcptest` and unknown commands
+    (whose error lists the others) get them all.
     """
     app = typer.Typer(
         name="mcptest",
@@ -65,13 +45,11 @@ def build_app(args: list[str]) -> typer.Typer:
         pretty_exceptions_enable=False,
         context_settings={"help_option_names": ["-h", "--help"]},
     )
-    for command in COMMANDS:
-        command.register(app)
-    named = args[0] if args else None
-    names = [c.name for c in app.registered_commands] + [g.name for g in app.registered_groups]
-    if named is not None and named in names:
-        app.registered_commands = [c for c in app.registered_commands if c.name == named]
-        app.registered_groups = [g for g in app.registered_groups if g.name == named]
+    named = args[0].replace("-", "_") if args else None
+    modules = [named] if named in COMMANDS else COMMANDS
+    for module in modules:
+        importlib.import_module(f"mcptest.cli.{module}").register(app)
+    if len(modules) == 1:
         app.callback()(_group)  # with a callback typer keeps one command a subcommand: `mcptest NAME ...`
     return app
 

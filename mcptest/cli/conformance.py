@@ -124,7 +124,7 @@ def _baseline(path: Path) -> frozenset[str]:
     unknown = unknown_ids(ids)
     if unknown:
         from mcptest.checks.conformance.rules import BY_ID
-        from mcptest.core.validation import did_you_mean
+        from mcptest.core.errors import did_you_mean
 
         problems = []
         for i, check_id in enumerate(ids):

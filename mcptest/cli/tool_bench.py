@@ -69,8 +69,7 @@ def run(
     from mcptest.bench.options import LIVE_PROVIDERS, ModelOptions, PicksFailed
     from mcptest.bench.run import run_bench
     from mcptest.bench.selectors import model_id, resolve
-    from mcptest.core.errors import usage_error
-    from mcptest.core.validation import did_you_mean
+    from mcptest.core.errors import did_you_mean, usage_error
 
     if min_drop is not None and not 0 <= min_drop <= 1:
         raise usage_error(f"--min-drop: a fraction between 0 and 1, got {min_drop}")

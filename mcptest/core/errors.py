@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 
@@ -33,3 +35,17 @@ class UserError(Exception):
 def usage_error(message: str) -> UserError:
     """A problem with the command line itself (no file to point at)."""
     return UserError([Problem("mcptest", 0, 0, message)])
+
+
+def did_you_mean(word: str, candidates: Sequence[str] | set[str]) -> str:
+    """` (did you mean 'x'?)` when a candidate is close to `word`, else an empty string."""
+    close = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def where(path: Sequence[str | int]) -> str:
+    """A suite location as a user reads it: `tools[2].expect[0].matcher`."""
+    out = ""
+    for el in path:
+        out += f"[{el}]" if isinstance(el, int) else (f".{el}" if out else str(el))
+    return out or "(top level)"

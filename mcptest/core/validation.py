@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import re
 import types
 from collections.abc import Mapping, Sequence
@@ -11,7 +10,7 @@ from typing import Annotated, Any, TypeVar, Union, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
 
-from mcptest.core.errors import Problem, UserError
+from mcptest.core.errors import Problem, UserError, did_you_mean, where
 from mcptest.core.yaml_source import Loc, SourceDoc
 
 M = TypeVar("M", bound=BaseModel)
@@ -45,20 +44,6 @@ def problems_from(model: type[BaseModel], exc: ValidationError, doc: SourceDoc, 
         else:
             problems.append(doc.problem(path, f"{where(path)}: {_message(err)}"))
     return sorted(set(problems))
-
-
-def where(path: Loc) -> str:
-    """A suite location as a user reads it: `tools[2].expect[0].matcher`."""
-    out = ""
-    for el in path:
-        out += f"[{el}]" if isinstance(el, int) else (f".{el}" if out else str(el))
-    return out or "(top level)"
-
-
-def did_you_mean(word: str, candidates: Sequence[str] | set[str]) -> str:
-    """` (did you mean 'x'?)` when a candidate is close to `word`, else an empty string."""
-    close = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
-    return f" (did you mean '{close[0]}'?)" if close else ""
 
 
 def _unknown(key: str, allowed: list[str], model: type[BaseModel], loc: Loc, missing: list[str]) -> str:

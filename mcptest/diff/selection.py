@@ -10,8 +10,8 @@ from mcptest.bench.selector import judge
 from mcptest.bench.significance import ALPHA, mcnemar_exact
 from mcptest.bench.spec import Intent
 from mcptest.core import yaml_source
-from mcptest.core.errors import UserError
-from mcptest.core.validation import did_you_mean, validate
+from mcptest.core.errors import UserError, did_you_mean
+from mcptest.core.validation import validate
 from mcptest.diff.model import DiffReport, SelectionEffect, ToolShift
 from mcptest.records.entries import Surface
 

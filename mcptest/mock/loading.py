@@ -7,9 +7,9 @@ from typing import Any
 from pydantic.alias_generators import to_camel
 
 from mcptest.core import yaml_source
-from mcptest.core.errors import Problem, UserError
+from mcptest.core.errors import Problem, UserError, where
 from mcptest.core.schema_checks import schema_problem
-from mcptest.core.validation import validate, where
+from mcptest.core.validation import validate
 from mcptest.core.yaml_source import Loc, SourceDoc
 from mcptest.mock import manifest as m
 from mcptest.mock.spec import MockPrompt, MockResource, MockSpec, MockTool

@@ -12,9 +12,8 @@ from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 from pydantic import ValidationError
 
-from mcptest.core.errors import Problem, UserError
+from mcptest.core.errors import Problem, UserError, where
 from mcptest.core.figures import plural
-from mcptest.core.validation import where
 from mcptest.mock.answers import Answers, BadArguments, NotFound
 from mcptest.mock.asking import ask_client
 from mcptest.mock.faults import Fault, FaultState, crash

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mcptest.core.errors import usage_error
-from mcptest.core.validation import did_you_mean
+from mcptest.core.errors import did_you_mean, usage_error
 from mcptest.mock.spec import MockSpec
 
 PRESETS = Path(__file__).parent / "presets"

@@ -235,8 +235,8 @@ def _tool_check(raw: Any, i: int, shorthand: bool) -> tuple[list[str], bool]:
 def _schema_problems(at: str, schema: dict[str, Any]) -> tuple[list[str], bool]:
     """A tool's input or output schema must be a valid JSON Schema of an object (MCP requires both); the flag says
     whether it is a JSON Schema at all."""
+    from mcptest.core.errors import where
     from mcptest.core.schema_checks import ref_problems, schema_problem
-    from mcptest.core.validation import where
 
     found = schema_problem(schema)
     if found is not None:

@@ -204,7 +204,7 @@ async def unlisted_tool(test: CallTest, session: ServerSession) -> str:
         return ""
     if test.tool in names:
         return ""
-    from mcptest.core.validation import did_you_mean
+    from mcptest.core.errors import did_you_mean
 
     return f"server '{test.server}' lists no tool '{test.tool}' in tools/list{did_you_mean(test.tool, names)}"
 

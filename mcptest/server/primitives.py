@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 
+from mcptest.core.errors import did_you_mean
 from mcptest.core.uri_template import matches
-from mcptest.core.validation import did_you_mean
 from mcptest.server.limits import limits, raise_hint
 
 if TYPE_CHECKING:

@@ -100,7 +100,7 @@ def _http(url: str, headers: list[str], timeout: float) -> ServerConfig:
 
 
 def _from_suite(path: str | None, server: str | None, usage: str) -> Sources:
-    from mcptest.core.validation import did_you_mean
+    from mcptest.core.errors import did_you_mean
     from mcptest.suite.loader import find_suite, load_suite
 
     suite = load_suite(find_suite(path, usage))

@@ -47,7 +47,7 @@ class ElicitationAnswer(Strict):
     def _known(cls, value: Any) -> Any:
         allowed = [a.value for a in ElicitationAction]
         if isinstance(value, str) and value not in allowed:
-            from mcptest.core.validation import did_you_mean
+            from mcptest.core.errors import did_you_mean
 
             hint = did_you_mean(value, allowed)
             raise ValueError(f"unknown elicitation action '{value}'{hint}; it is one of {', '.join(allowed)}")

@@ -66,7 +66,7 @@ def _walk(node: Any, loc: Loc, ctx: _Context) -> Any:
 
 
 def _substitute(text: str, loc: Loc, ctx: _Context) -> str:
-    from mcptest.core.validation import where
+    from mcptest.core.errors import where
 
     try:
         parts, _ = _parse(text, 0, 0)
@@ -129,7 +129,7 @@ def _render(parts: list[_Part], loc: Loc, ctx: _Context) -> str:
 
 
 def _value(ref: _Ref, loc: Loc, ctx: _Context) -> str:
-    from mcptest.core.validation import where
+    from mcptest.core.errors import where
 
     value = ctx.env.get(ref.name)
     if value is not None and not value.isascii() and _UNDECODABLE.search(value):

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from mcptest.core.errors import Problem
-from mcptest.core.validation import where
+from mcptest.core.errors import Problem, where
 from mcptest.core.yaml_source import Loc, SourceDoc
 from mcptest.providers import provider_of, unknown_model_hint
 from mcptest.suite.agents import AgentTest

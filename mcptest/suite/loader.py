@@ -10,9 +10,9 @@ from typing import Any
 from pydantic import ValidationError
 
 from mcptest.core import yaml_source
-from mcptest.core.errors import Problem, UserError
+from mcptest.core.errors import Problem, UserError, did_you_mean, where
 from mcptest.core.secrets import is_secret_name, mask_problems, secret_parts
-from mcptest.core.validation import did_you_mean, problems_from, where
+from mcptest.core.validation import problems_from
 from mcptest.core.yaml_source import Loc, SourceDoc
 from mcptest.suite.agents import AGENT_TARGET_ROOTS
 from mcptest.suite.blocks.coverage import TARGET_ROOTS as COVERAGE_TARGET_ROOTS

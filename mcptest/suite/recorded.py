@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mcptest.core.errors import Problem, UserError
-from mcptest.core.validation import where
+from mcptest.core.errors import Problem, UserError, where
 from mcptest.core.yaml_source import SourceDoc
 from mcptest.records.otlp import OtlpImport, is_otlp, load_otlp
 from mcptest.records.phoenix import is_phoenix, load_phoenix

@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from mcptest.core.errors import Problem
-from mcptest.core.validation import where
+from mcptest.core.errors import Problem, where
 from mcptest.core.yaml_source import SourceDoc
 
 if TYPE_CHECKING:

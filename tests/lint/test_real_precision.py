@@ -52,7 +52,8 @@ def test_every_label_says_why_and_names_a_real_catalog(path: Path) -> None:
     data = json.loads(path.read_text(encoding="utf-8"))
     assert (ROOT / data["catalog"]).is_file()
     rows = data["findings"] + data.get("misses", []) + data.get("extra", [])
-    assert rows and all(row["reason"].strip() for row in rows)
+    clean = data.get("unlisted") == "FP" and bool(data.get("note", "").strip())  # a hand-labelled server with no defect
+    assert (rows or clean) and all(row["reason"].strip() for row in rows)
     assert all(row["label"] in ("TP", "FP") for row in data["findings"] + data.get("extra", []))
 
 
@@ -78,6 +79,7 @@ SEEN_HALVES_FLOORS = {
     "held_out_3": (0.84, 0.84),
     "held_out_4": (0.83, 0.90),
     "held_out_5": (0.95, 0.94),
+    "held_out_6": (0.64, 0.90),
 }
 """Reached on issue 33's groups: tuning 92.7% / 94.1%; the first held-out half 97.4% / 96.7% after its
 false-positive classes were fixed (it was 73.1% / 96.2% when first measured; once looked at, it counts as seen); the
@@ -97,7 +99,9 @@ misses caught), then fixed classes seen across groups, each with a case file: DE
 other tool", "slower than other tools"), DESC-010 on searches and read-only queries, SCH-001 on filters described
 by what they match, SCH-005 on read tools behind a server prefix (`linear_search_issues`), DESC-009 on arguments
 that name the documented syntax they follow. Reached: tuning 93.7% / 94.4%, held_out 97.8% / 95.3%, held_out_2
-93.3% / 96.9%, held_out_3 84.6% / 84.8%, held_out_4 83.8% / 90.9%, held_out_5 (now seen) 95.6% / 94.5%."""
+93.3% / 96.9%, held_out_3 84.6% / 84.8%, held_out_4 83.8% / 90.9%, held_out_5 (now seen) 95.6% / 94.5%.
+The sixth round measured held_out_6 (nine PyPI servers labelled by hand, capture and labels committed before the lint
+ran on them) once with main's rules: 64.8% / 90.5%."""
 
 
 @pytest.mark.parametrize("group", sorted(SEEN_HALVES_FLOORS))

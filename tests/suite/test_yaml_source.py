@@ -63,3 +63,16 @@ def test_a_suite_that_reuses_a_test_through_a_merge_runs(write) -> None:
     assert ran.code == 0, ran.stderr
     results = {r["name"]: r for r in json.loads(ran.stdout)["results"]}
     assert results["rome"]["status"] == "passed" and (results["paris"]["line"], results["rome"]["line"]) == (5, 12)
+
+
+def test_the_unprintable_class_refuses_exactly_what_yaml_does_not_allow() -> None:
+    """`_UNPRINTABLE` is spelt as the complement of YAML's printable set (it compiles faster); over every code point
+    it must match exactly the characters outside tab, newlines and printable Unicode."""
+    import re
+
+    from mcptest.core import yaml_source
+
+    allowed = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+    every = "".join(map(chr, range(0x110000)))
+    assert yaml_source._UNPRINTABLE.findall(every) == allowed.findall(every)
+    assert len(allowed.findall(every)) == 2048 + 29 + 6 + 26 + 2  # surrogates, C0, DEL-U+0084, U+0086-9F, U+FFFE/F

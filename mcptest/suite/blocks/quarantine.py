@@ -8,8 +8,7 @@ from datetime import date
 
 from pydantic import Field
 
-from mcptest.core.errors import Problem
-from mcptest.core.validation import did_you_mean
+from mcptest.core.errors import Problem, did_you_mean
 from mcptest.core.yaml_source import SourceDoc
 from mcptest.suite.strict import Strict
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Capture the `tools/list` catalogs of a held-out set (issue 33) into tests/lint/real/: SET=2 (default) the second
-# held-out set (second round), SET=3 the third (third round), SET=4 and SET=5 the fourth and fifth.
+# held-out set (second round), SET=3 the third (third round), SET=4, SET=5 and SET=6 the fourth, fifth and sixth, SET=7,
+# SET=8 and SET=9 the held-out measuring sticks of the sixth round.
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -119,6 +120,117 @@ if [ "$SET" = 5 ]; then
   )
 fi
 
+if [ "$SET" = 6 ]; then
+  NPM=()
+  PYPI=(
+    "mcp-server-duckdb==1.1.0 mcp<2"  # written for the 1.x SDK (Server.list_tools is gone in 2.x)
+    "mcp-yahoo-finance==0.2.0"
+    "pdf-tools-mcp==0.1.4"
+    "cli-mcp-server==0.2.5 mcp<2"
+    "mcp-server-motherduck==1.1.0"
+    "mcp-scholarly==0.1.0 bibtexparser<2 mcp<2"  # bibtexparser 2.x dropped bibtexparser.bibdatabase
+    "awslabs.aws-pricing-mcp-server==1.1.1"
+    "pagerduty-mcp==1.1.0"
+    "tilt-mcp==0.1.3 mcp<2"
+    "opensearch-mcp-server-py==0.12.0"
+    "mcp-server-tree-sitter==0.7.0 mcp<2"
+  )
+  SERVERS=(
+    "mcp-server-duckdb||mcp-server-duckdb --db-path $WORK/duck.db"
+    "mcp-yahoo-finance||mcp-yahoo-finance"
+    "pdf-tools-mcp||pdf-tools-mcp"
+    "cli-mcp-server|ALLOWED_DIR=$WORK ALLOWED_COMMANDS=ls,cat ALLOWED_FLAGS=-l|cli-mcp-server"
+    "mcp-server-motherduck||mcp-server-motherduck --db-path :memory: --read-write"
+    "mcp-scholarly||mcp-scholarly"
+    "aws-pricing-mcp-server|AWS_REGION=us-east-1 AWS_ACCESS_KEY_ID=dummy AWS_SECRET_ACCESS_KEY=dummy|awslabs.aws-pricing-mcp-server"
+    "pagerduty-mcp|PAGERDUTY_USER_API_KEY=dummy|pagerduty-mcp"
+    "tilt-mcp||tilt-mcp"
+    "opensearch-mcp-server|OPENSEARCH_URL=http://127.0.0.1:1 OPENSEARCH_USERNAME=none OPENSEARCH_PASSWORD=none|opensearch-mcp-server-py"
+    "mcp-server-tree-sitter||mcp-server-tree-sitter"
+  )
+fi
+
+if [ "$SET" = 7 ]; then  # held_out_7 (issue 33, sixth round): the measuring stick no rule is tuned on
+  NPM=(
+    "@eslint/mcp@0.3.13"
+    "@drawio/mcp@1.6.1"
+    "@sentry/mcp-server@0.39.0"
+    "@angiejones/mcp-selenium@0.2.3"
+    "@h1deya/mcp-server-weather@0.1.3"
+    "@geobio/mcp-open-library@0.1.6"
+    "@currents/mcp@2.1.1"
+    "@gleanwork/local-mcp-server@0.7.6"
+    "@infisical/mcp@0.0.24"
+    "@dangahagan/weather-mcp@1.23.0"
+  )
+  PYPI=()
+  # started by path: @eslint/mcp and @currents/mcp both install a bin named `mcp`
+  SERVERS=(
+    "eslint-mcp||node node_modules/@eslint/mcp/src/mcp-cli.js"
+    "drawio-mcp||node node_modules/@drawio/mcp/src/index.js"
+    "sentry-mcp-server|SENTRY_ACCESS_TOKEN=dummy|node node_modules/@sentry/mcp-server/dist/index.js"
+    "mcp-selenium||node node_modules/@angiejones/mcp-selenium/src/lib/server.js"
+    "mcp-server-weather||node node_modules/@h1deya/mcp-server-weather/dist/index.js"
+    "mcp-open-library||node node_modules/@geobio/mcp-open-library/bin-wrapper.js"
+    "currents-mcp|CURRENTS_API_KEY=dummy|node node_modules/@currents/mcp/build/index.js"
+    "glean-local-mcp-server|GLEAN_INSTANCE=example GLEAN_API_TOKEN=dummy|node node_modules/@gleanwork/local-mcp-server/build/index.js"
+    "infisical-mcp|INFISICAL_UNIVERSAL_AUTH_CLIENT_ID=dummy INFISICAL_UNIVERSAL_AUTH_CLIENT_SECRET=dummy INFISICAL_HOST_URL=http://127.0.0.1:1|node node_modules/@infisical/mcp/dist/index.js"
+    "weather-mcp||node node_modules/@dangahagan/weather-mcp/dist/index.js"
+  )
+fi
+
+if [ "$SET" = 8 ]; then  # held_out_8 (issue 33, sixth round): a second measuring stick, captured after held_out_7
+  NPM=(
+    "@chatwork/mcp-server@0.0.4"
+    "@cyanheads/git-mcp-server@2.15.3"
+    "@modelcontextprotocol/server-pdf@2.0.4"
+    "@modelcontextprotocol/server-system-monitor@2.0.3"
+    "@modelcontextprotocol/server-wiki-explorer@2.0.3"
+    "@modelcontextprotocol/server-map@2.0.3"
+    "mcp-mermaid@0.4.1"
+    "mcp-server-code-runner@0.1.8"
+    "@line/line-bot-mcp-server@0.5.0"
+    "@mastra/mcp-docs-server@1.2.27"
+    "@translated/lara-mcp@1.0.6"
+  )
+  PYPI=()
+  SERVERS=(
+    "chatwork-mcp-server|CHATWORK_API_TOKEN=dummy|node node_modules/@chatwork/mcp-server/dist/index.js"
+    "git-mcp-server|MCP_LOG_LEVEL=error|node node_modules/@cyanheads/git-mcp-server/dist/index.js"
+    "server-pdf||node node_modules/@modelcontextprotocol/server-pdf/dist/index.js --stdio"
+    "server-system-monitor||node node_modules/@modelcontextprotocol/server-system-monitor/dist/index.js --stdio"
+    "server-wiki-explorer||node node_modules/@modelcontextprotocol/server-wiki-explorer/dist/index.js --stdio"
+    "server-map||node node_modules/@modelcontextprotocol/server-map/dist/index.js --stdio"
+    "mcp-mermaid||node node_modules/mcp-mermaid/build/index.js"
+    "mcp-server-code-runner||node node_modules/mcp-server-code-runner/dist/cli.js"
+    "line-bot-mcp-server|CHANNEL_ACCESS_TOKEN=dummy DESTINATION_USER_ID=U0000|node node_modules/@line/line-bot-mcp-server/dist/index.js"
+    "mastra-mcp-docs-server||node node_modules/@mastra/mcp-docs-server/dist/stdio.js"
+    "lara-mcp|LARA_ACCESS_KEY_ID=dummy LARA_ACCESS_KEY_SECRET=dummy|node node_modules/@translated/lara-mcp/dist/index.js"
+  )
+fi
+
+if [ "$SET" = 9 ]; then  # held_out_9 (issue 33, sixth round): a third measuring stick, captured after held_out_8
+  NPM=(
+    "@adenot/mcp-google-search@0.3.1"
+    "@mzxrai/mcp-webresearch@0.1.7"
+    "@discourse/mcp@0.3.1"
+    "@instantdb/mcp@1.0.67"
+    "@netlify/mcp@1.15.1"
+    "@browserbasehq/mcp-server-browserbase@2.4.3"
+    "@codacy/codacy-mcp@0.5.9"
+  )
+  PYPI=()
+  SERVERS=(
+    "mcp-google-search|GOOGLE_API_KEY=dummy GOOGLE_SEARCH_ENGINE_ID=dummy|node node_modules/@adenot/mcp-google-search/build/index.js"
+    "mcp-webresearch||node node_modules/@mzxrai/mcp-webresearch/dist/index.js"
+    "discourse-mcp||node node_modules/@discourse/mcp/dist/index.js --allow_writes"
+    "instantdb-mcp|INSTANT_ACCESS_TOKEN=dummy|node node_modules/@instantdb/mcp/dist/index.js --token dummy"
+    "netlify-mcp|NETLIFY_PERSONAL_ACCESS_TOKEN=dummy|node node_modules/@netlify/mcp/dist/netlify-mcp.js"
+    "browserbase-mcp|BROWSERBASE_API_KEY=dummy BROWSERBASE_PROJECT_ID=dummy GEMINI_API_KEY=dummy|node node_modules/@browserbasehq/mcp-server-browserbase/cli.js"
+    "codacy-mcp|CODACY_ACCOUNT_TOKEN=dummy|node node_modules/@codacy/codacy-mcp/dist/index.js"
+  )
+fi
+
 install() {
   mkdir -p "$WORK" && cd "$WORK" || exit 2
   [ -f package.json ] || echo '{"private": true}' > package.json
@@ -126,7 +238,8 @@ install() {
   for pkg in "${PYPI[@]}"; do  # one venv each: their pins conflict (mcp-server-qdrant pins an old fastmcp)
     dir="venv-${pkg%%=*}"
     [ -d "$dir" ] || "$PYTHON" -m venv "$dir"
-    "$dir/bin/pip" install -q "$pkg" || echo "pip install $pkg failed"
+    "$dir/bin/pip" install -q $pkg ||  # unquoted: an entry may add a pin ("pkg==1.0 mcp<2")
+      echo "pip install $pkg failed"
   done
 }
 
