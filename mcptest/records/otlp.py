@@ -137,7 +137,7 @@ def load_otlp(path: str | Path, group_by: str | None = None) -> OtlpImport:
     passes over them more than doubled the time of a 200,000-span file (benchmarks/otel.py)."""
     import gc
 
-    _use_orjson()
+    _use_fast_parsers()
     paused = gc.isenabled()
     gc.disable()
     try:
@@ -178,7 +178,7 @@ def runs_of_requests(
                 message = f"{where or '(top level)'}: {bad.message} (not OTLP spans)"
                 raise UserError([Problem(source, 0, 0, message)]) from None
 
-    _use_orjson()
+    _use_fast_parsers()
     paused = gc.isenabled()
     gc.disable()
     try:
@@ -285,26 +285,24 @@ def _read(path: str | Path, name: str, group_by: str | None) -> Iterator[tuple[i
     keep = group_by
     with open(path, "rb") as f:
         first = f.readline()
-        try:
-            data = _line(first)
-        except (ValueError, RecursionError):
-            data = None
-        if not isinstance(data, dict):  # one (pretty-printed) document: read whole, bounded by read_text's limit
-            f.close()
-            text = read_text(path)
-            doc_data = json_source.loads(text, name, "JSON syntax error in the OTLP file")
+        batch = _typed(first, keep)
+        if batch is None:
             try:
-                yield None, list(_request(doc_data, keep))
-            except _Bad as bad:
-                raise UserError([_located(text, name, bad, 1)]) from None
-            return
+                data = _line(first)
+            except (ValueError, RecursionError):
+                data = None
+            if not isinstance(data, dict):  # one (pretty-printed) document: read whole, bounded by read_text's limit
+                f.close()
+                text = read_text(path)
+                doc_data = json_source.loads(text, name, "JSON syntax error in the OTLP file")
+                try:
+                    yield None, list(_request(doc_data, keep))
+                except _Bad as bad:
+                    raise UserError([_located(text, name, bad, 1)]) from None
+                return
+            batch = _checked_line(first, data, name, 1, keep)
         lineno = 1
-        line = first
         while True:
-            try:
-                batch = list(_request(data, keep))
-            except _Bad as bad:
-                raise UserError([_located(line.decode("utf-8", "replace"), name, bad, lineno)]) from None
             yield lineno, batch
             while True:
                 line = f.readline()
@@ -313,22 +311,99 @@ def _read(path: str | Path, name: str, group_by: str | None) -> Iterator[tuple[i
                     break
             if not line:
                 return
-            try:
-                data = _line(line)
-            except (ValueError, RecursionError):
-                text = line.decode("utf-8", "replace")
-                try:
-                    json_source.loads(text, name, "JSON syntax error in the OTLP file")
-                except UserError as exc:
-                    raise UserError(
-                        [Problem(name, p.line + lineno - 1, p.col, p.message) for p in exc.problems]
-                    ) from None
-                raise UserError([Problem(name, lineno, 1, "not UTF-8 JSON")]) from None
+            batch = _typed(line, keep)
+            if batch is None:
+                batch = _checked_line(line, _parsed(line, name, lineno), name, lineno, keep)
+
+
+def _checked_line(line: bytes, data: Any, name: str, lineno: int, keep: str | None) -> list[_Span]:
+    try:
+        return list(_request(data, keep))
+    except _Bad as bad:
+        raise UserError([_located(line.decode("utf-8", "replace"), name, bad, lineno)]) from None
+
+
+def _parsed(line: bytes, name: str, lineno: int) -> Any:
+    """A line's JSON value, or the error at its place in the file."""
+    try:
+        return _line(line)
+    except (ValueError, RecursionError):
+        text = line.decode("utf-8", "replace")
+        try:
+            json_source.loads(text, name, "JSON syntax error in the OTLP file")
+        except UserError as exc:
+            raise UserError([Problem(name, p.line + lineno - 1, p.col, p.message) for p in exc.problems]) from None
+        raise UserError([Problem(name, lineno, 1, "not UTF-8 JSON")]) from None
+
+
+def _typed(line: bytes, keep: str | None) -> list[_Span] | None:
+    """The spans of a JSON line of the common well-formed shape, decoded into the typed `otlp_wire` objects (the
+    fields the mapping never reads skipped by the decoder, not built as dicts): 2-3 times as fast as parsing it into
+    dicts and reading those. None for any other line (bad JSON, another shape, a value `_span` would not take as
+    is), which the checked reading then reads as it always has, or locates what is wrong."""
+    try:
+        request = _decode_request(line)
+        out = []
+        for rs in request.resourceSpans or ():
+            resource = rs.resource
+            res_attrs = _typed_attributes(resource.attributes, keep) if resource and resource.attributes else {}
+            scopes = rs.scopeSpans if rs.scopeSpans is not _UNSET else rs.instrumentationLibrarySpans
+            if scopes is _UNSET or scopes is None:
+                continue
+            for ss in scopes:
+                for sp in ss.spans or ():
+                    trace_id, span_id, parent, status = sp.traceId, sp.spanId, sp.parentSpanId, sp.status
+                    if not trace_id or not span_id:
+                        return None
+                    attrs = _typed_attributes(sp.attributes, keep) if sp.attributes else {}
+                    out.append(
+                        _Span(
+                            trace_id.lower(),
+                            span_id.lower(),
+                            parent.lower() if parent else "",
+                            sp.name,
+                            int(sp.startTimeUnixNano),
+                            int(sp.endTimeUnixNano),
+                            attrs,
+                            status is not None and status.code in _ERROR_CODES,
+                            res_attrs,
+                        )
+                    )
+        return out
+    except (ValueError, TypeError, KeyError, AttributeError, RecursionError, _Bad):
+        return None
+
+
+def _typed_attributes(kvs: list[Any], keep: str | None) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    kept = _KEPT
+    for kv in kvs:
+        key = kv.key
+        wanted = kept.get(key)
+        if wanted is None:
+            wanted = key.startswith(_KEEP_PREFIXES)
+            if len(kept) < 4096:  # keys repeat from span to span; a file of ever-new keys stops adding them
+                kept[key] = wanted
+        if wanted or key == keep:
+            v = kv.value
+            if v is None:
+                out[key] = None
+            elif v.stringValue is not _UNSET:
+                out[key] = v.stringValue
+            elif v.intValue is not _UNSET:
+                out[key] = int(v.intValue)
+            else:
+                out[key] = _value({f: x for f in _OTHER_VALUES if (x := getattr(v, f)) is not _UNSET}, (), 0)
+    return out
+
+
+_KEPT: dict[str, bool] = {}
+_OTHER_VALUES = ("doubleValue", "boolValue", "arrayValue", "kvlistValue", "bytesValue")
 
 
 def _line(line: bytes) -> Any:
-    """A JSON line's value: orjson's parse; what orjson refuses and the stdlib takes (NaN, integers past 64 bits,
-    lone surrogate escapes) by `json.loads`, whose errors then say what is wrong."""
+    """A JSON line's value: msgspec's parse; what msgspec refuses and the stdlib takes (NaN, infinities, lone surrogate
+    escapes) by `json.loads`, whose errors then say what is wrong."""
     try:
         return _fast_loads(line)
     except ValueError:
@@ -585,20 +660,28 @@ def _json_or_text(value: Any) -> Any:
 
 
 _fast_loads: Callable[[str | bytes], Any] = json.loads
-"""The JSON parser of the hot path: orjson's once `load_otlp` has run (`_use_orjson`)."""
+"""The JSON parser of the hot path: msgspec's once `load_otlp` has run (`_use_fast_parsers`)."""
 
 
-def _use_orjson() -> None:
-    """Parse with orjson from now on: it is imported when a file is loaded, so start-up and `validate` never pay."""
-    global _fast_loads
-    import orjson
+def _no_typed_decoder(line: bytes) -> Any:
+    raise ValueError("the typed decoder is set by _use_fast_parsers")
 
-    _fast_loads = orjson.loads
+
+_decode_request: Callable[[bytes], Any] = _no_typed_decoder
+_UNSET: Any = object()
+
+
+def _use_fast_parsers() -> None:
+    """Parse with msgspec from now on: it is imported when a file is loaded, so start-up and `validate` never pay."""
+    global _fast_loads, _decode_request, _UNSET
+    from mcptest.records import otlp_wire
+
+    _fast_loads, _decode_request, _UNSET = otlp_wire.decode, otlp_wire.decode_request, otlp_wire.UNSET
 
 
 def _loads(text: str, otherwise: Any) -> Any:
-    """`json.loads(text)`, else `otherwise`: orjson first (150,000 argument strings in the benchmark file); the
-    stdlib settles any text orjson refuses (NaN, integers past 64 bits, lone surrogates)."""
+    """`json.loads(text)`, else `otherwise`: msgspec first (150,000 argument strings in the benchmark file); the
+    stdlib settles any text msgspec refuses (NaN, infinities, lone surrogates)."""
     try:
         return _fast_loads(text)
     except ValueError:
@@ -664,11 +747,8 @@ def _answer(span: _Span) -> str | None:
     )
 
 
-def _result(span: _Span) -> tuple[list[dict[str, Any]], dict[str, Any] | None, bool] | None:
-    a = span.attrs
-    raw = a.get("gen_ai.tool.call.result", a.get("output.value"))
-    if raw is None:
-        return None
+def _result(raw: Any) -> tuple[list[dict[str, Any]], dict[str, Any] | None, bool]:
+    """The content blocks, structured content and error flag of a tool span's result attribute."""
     value = _json_or_text(raw)
     if isinstance(value, dict) and isinstance(value.get("content"), list):
         structured = value.get("structuredContent")
@@ -685,50 +765,63 @@ def _call(span: _Span, missing: set[str]) -> ToolCall:
     `__dict__` in field order), with only the fields the span gave marked as set (validation marks every field given,
     plus `id`: a set of 5+ names takes 728 bytes, of 4 or fewer 216, so 150,000 calls held 75 MB less).
     `model_construct` itself looks every default up on each call: it took longer than validating, and 3 times as
-    long as this (benchmarks/otel.py). A call of other types is validated as any trace is."""
+    long as this (benchmarks/otel.py). A call of other types is validated as any trace is. The common case (plain
+    text arguments and result) is read inline: this runs once per tool call (150,000 in the benchmark file)."""
     a = span.attrs
-    name = a.get("gen_ai.tool.name") or a.get("tool.name")
+    get = a.get
+    name = get("gen_ai.tool.name") or get("tool.name")
     if not name and span.name.startswith("tools/call "):
         name = span.name[len("tools/call ") :]
-    name = str(name or "")
-    server = a.get("mcptest.server")
+    if type(name) is not str:
+        name = str(name or "")
+    server = get("mcptest.server")
     given = {"name"} if server is None else {"name", "server"}
     args: Any = {}
     unparseable = False
-    raw_args = a.get("gen_ai.tool.call.arguments", a.get("input.value"))
+    raw_args = a["gen_ai.tool.call.arguments"] if "gen_ai.tool.call.arguments" in a else get("input.value")
     if raw_args is None:
         missing.add(FIELD_ARGS)
     else:
-        args = _json_or_text(raw_args)
+        args = raw_args
+        if type(raw_args) is str and raw_args[:1] in _JSON_START:
+            try:
+                args = _fast_loads(raw_args)
+            except ValueError:
+                args = _loads(raw_args, raw_args)
         given.add("args")
         if not isinstance(args, dict) and isinstance(raw_args, str):
             unparseable = True
             given.add("unparseable_arguments")
-    result = _result(span)
-    erred = span.error or a.get("error.type") is not None
+    raw = a["gen_ai.tool.call.result"] if "gen_ai.tool.call.result" in a else get("output.value")
+    erred = span.error or get("error.type") is not None
     content: list[Any] = []
     structured = None
-    if result is None:
+    plain = False  # content known to be dicts
+    if raw is None:
         missing.add(FIELD_RESULTS)
     else:
-        content, structured, result_error = result
-        erred = erred or result_error
+        if type(raw) is str and raw[:1] not in _JSON_START:  # plain text, the common result
+            content = [{"type": "text", "text": raw}]
+            plain = True
+        else:
+            content, structured, result_error = _result(raw)
+            erred = erred or result_error
+            if structured is not None:
+                given.add("structured_content")
         given.add("content")
-        if structured is not None:
-            given.add("structured_content")
     if erred:
         given.add("is_error")
     latency = None
     if span.end > span.start:  # an instant span: no latency recorded
         latency = (span.end - span.start) / 1e6
         given.add("latency_ms")
-    unknown = a.get("mcptest.unknown_tool") is True
+    unknown = get("mcptest.unknown_tool") is True
     if unknown:
         given.add("unknown_tool")
     values = {
         "server": server,
         "name": name,
-        "id": "",
+        "id": qualified_id(server, name),
         "args": args,
         "content": content,
         "structured_content": structured,
@@ -737,11 +830,7 @@ def _call(span: _Span, missing: set[str]) -> ToolCall:
         "unknown_tool": unknown,
         "unparseable_arguments": unparseable,
     }
-    if server is None or type(server) is str:
-        for block in content:
-            if type(block) is not dict:
-                return ToolCall.model_validate({k: v for k, v in values.items() if k in given})
-        values["id"] = qualified_id(server, name)
+    if (server is None or type(server) is str) and (plain or all(type(block) is dict for block in content)):
         made = _new_call(ToolCall)
         _set(made, "__dict__", values)
         _set(made, "__pydantic_fields_set__", given)

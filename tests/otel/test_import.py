@@ -214,3 +214,46 @@ def test_runs_built_unvalidated_equal_validated_ones(tmp_path: Path) -> None:
         assert run == validated and run.model_dump(mode="json") == validated.model_dump(mode="json")
         assert run.model_fields_set == validated.model_fields_set
     assert (runs[1].tokens.total if runs[1].tokens else None, runs[2].error, runs[3].cost_usd) == (5, "timed out", 0.5)
+
+
+def test_lines_decoded_typed_equal_the_checked_reading_of_the_same_spans(tmp_path: Path) -> None:
+    """JSON lines go through msgspec's typed decoder (otlp_wire), a pretty document through the checked dict reading:
+    both give the same runs, for every attribute value type, both scope keys, upper-case ids and a `group_by` key
+    on the resource; a line of another accepted shape (odd value types) falls back and still reads the same."""
+    from mcptest.records import otlp_wire
+
+    odd = {"gen_ai.operation.name": "chat", "llm.x": [1, "a"], "gen_ai.y": 1.5, "mcp.z": True}
+    one, two = request(genai_run(1, fail_second=True)), request(openinference_run(2))
+    three = request([*genai_run(3)[:2], span(3, 7, "chat m", odd, parent=1, start=40)], "conv")
+    values = three["resourceSpans"][0]["scopeSpans"][0]["spans"][2]["attributes"]
+    values.append({"key": "gen_ai.kv", "value": {"kvlistValue": {"values": [{"key": "k", "value": {"intValue": 4}}]}}})
+    values.append({"key": "gen_ai.none", "value": None})
+    three["resourceSpans"][0]["resource"]["attributes"].append({"key": "conversation", "value": {"stringValue": "c"}})
+    two["resourceSpans"][0]["instrumentationLibrarySpans"] = two["resourceSpans"][0].pop("scopeSpans")
+    for s in two["resourceSpans"][0]["instrumentationLibrarySpans"][0]["spans"]:
+        s["traceId"], s["status"] = s["traceId"].upper(), {"code": "STATUS_CODE_ERROR"}
+    fallback = request(genai_run(4))  # shapes the typed decoder refuses and the checked reading accepts
+    spans = fallback["resourceSpans"][0]["scopeSpans"][0]["spans"]
+    spans[1]["status"], spans[2]["startTimeUnixNano"] = {"code": 2.0}, float(spans[2]["startTimeUnixNano"])
+    spans[3]["attributes"][1]["value"] = {"stringValue": 7}
+    requests = [one, two, three, fallback]
+    assert [_decodes(otlp_wire, r) for r in requests] == [True, True, True, False]
+    lines, doc = tmp_path / "t.jsonl", tmp_path / "t.json"
+    lines.write_text(jsonl(*requests))
+    doc.write_text(json.dumps({"resourceSpans": [rs for r in requests for rs in r["resourceSpans"]]}, indent=1))
+    for group_by in (None, "conversation", "gen_ai.y"):
+        typed, checked = load_otlp(lines, group_by), load_otlp(doc, group_by)
+        assert [t.model_dump() for t in typed.traces] == [t.model_dump() for t in checked.traces]
+        assert [t.model_fields_set for t in typed.traces] == [t.model_fields_set for t in checked.traces]
+        assert (typed.skipped, typed.missing) == (checked.skipped, checked.missing)
+    runs = load_otlp(lines).traces
+    assert [len(t.tool_calls) for t in runs] == [2, 2, 0, 2] and runs[1].tool_calls[0].is_error
+    assert runs[3].tool_calls[1].name == "7"  # a stringValue that is a number, read as given, then named
+
+
+def _decodes(otlp_wire: object, data: dict[str, object]) -> bool:
+    try:
+        otlp_wire.decode_request(json.dumps(data).encode())  # type: ignore[attr-defined]
+    except ValueError:
+        return False
+    return True

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Capture the `tools/list` catalogs of a held-out set (issue 33) into tests/lint/real/: SET=2 (default) the second
-# held-out set (second round), SET=3 the third (third round), SET=4, SET=5 and SET=6 the fourth, fifth and sixth, SET=7
-# and SET=8 the held-out measuring sticks of the sixth round.
+# held-out set (second round), SET=3 the third (third round), SET=4, SET=5 and SET=6 the fourth, fifth and sixth, SET=7,
+# SET=8 and SET=9 the held-out measuring sticks of the sixth round.
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -206,6 +206,28 @@ if [ "$SET" = 8 ]; then  # held_out_8 (issue 33, sixth round): a second measurin
     "line-bot-mcp-server|CHANNEL_ACCESS_TOKEN=dummy DESTINATION_USER_ID=U0000|node node_modules/@line/line-bot-mcp-server/dist/index.js"
     "mastra-mcp-docs-server||node node_modules/@mastra/mcp-docs-server/dist/stdio.js"
     "lara-mcp|LARA_ACCESS_KEY_ID=dummy LARA_ACCESS_KEY_SECRET=dummy|node node_modules/@translated/lara-mcp/dist/index.js"
+  )
+fi
+
+if [ "$SET" = 9 ]; then  # held_out_9 (issue 33, sixth round): a third measuring stick, captured after held_out_8
+  NPM=(
+    "@adenot/mcp-google-search@0.3.1"
+    "@mzxrai/mcp-webresearch@0.1.7"
+    "@discourse/mcp@0.3.1"
+    "@instantdb/mcp@1.0.67"
+    "@netlify/mcp@1.15.1"
+    "@browserbasehq/mcp-server-browserbase@2.4.3"
+    "@codacy/codacy-mcp@0.5.9"
+  )
+  PYPI=()
+  SERVERS=(
+    "mcp-google-search|GOOGLE_API_KEY=dummy GOOGLE_SEARCH_ENGINE_ID=dummy|node node_modules/@adenot/mcp-google-search/build/index.js"
+    "mcp-webresearch||node node_modules/@mzxrai/mcp-webresearch/dist/index.js"
+    "discourse-mcp||node node_modules/@discourse/mcp/dist/index.js --allow_writes"
+    "instantdb-mcp|INSTANT_ACCESS_TOKEN=dummy|node node_modules/@instantdb/mcp/dist/index.js --token dummy"
+    "netlify-mcp|NETLIFY_PERSONAL_ACCESS_TOKEN=dummy|node node_modules/@netlify/mcp/dist/netlify-mcp.js"
+    "browserbase-mcp|BROWSERBASE_API_KEY=dummy BROWSERBASE_PROJECT_ID=dummy GEMINI_API_KEY=dummy|node node_modules/@browserbasehq/mcp-server-browserbase/cli.js"
+    "codacy-mcp|CODACY_ACCOUNT_TOKEN=dummy|node node_modules/@codacy/codacy-mcp/dist/index.js"
   )
 fi
 
