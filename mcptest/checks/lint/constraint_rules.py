@@ -8,7 +8,7 @@ from typing import Any
 
 from mcptest.checks.findings import Hit, pointer
 from mcptest.checks.lint.shapes import Prop, branches, nullable, properties
-from mcptest.checks.lint.text import description_of, nearest_name, prose_enum, sentences, types_of
+from mcptest.checks.lint.text import description_of, nearest_name, normalized, prose_enum, sentences, types_of
 from mcptest.records.catalog import Tool
 
 NON_EMPTY = re.compile(
@@ -78,6 +78,9 @@ def sch_007_nullable_hides_constraint(tool: Tool) -> Iterator[Hit]:
     agent looped: it sent "High", "Medium", "medium" and "" and got back "is not valid under any of the given
     schemas", an error that names no branch and no valid value, so the agent guessed again. It is a warning:
     some nullable numbers have no natural bound (a score, an offset); when one exists, the schema should say it.
+    Two nullable numbers hide nothing and are left alone: a cap (`max_lines`, `max_depth`, `min_score`, `limit`),
+    whose null means "no cap" (pydantic's `max_lines: int | None = None`), and a number that is one member of a
+    mixed union (`value: string | number | boolean | null`), a free value with no scale.
     Example: `"priority": {"anyOf": [{"type": "integer"}, {"type": "null"}]}`
     Fix: put the constraint on the branch: `{"anyOf": [{"type": "integer", "minimum": 1, "maximum": 5},
     {"type": "null"}]}`, or an `enum` on the string branch.
@@ -95,14 +98,25 @@ def sch_007_nullable_hides_constraint(tool: Tool) -> Iterator[Hit]:
 
 
 def _hidden(prop: Prop, options: list[dict[str, Any]]) -> str | None:
+    free = _free_number(prop.name, options)
     for branch in options:
         types = types_of(branch) - {"null"}
-        if types & {"integer", "number"} and not any(k in branch for k in _BOUNDS):
+        if types & {"integer", "number"} and not free and not any(k in branch for k in _BOUNDS):
             return f"{'/'.join(sorted(types))} | null with no minimum, maximum or enum"
         values = prose_enum(description_of(prop.schema) or description_of(branch))
         if "string" in types and not prop.top_level and values and not any(k in branch for k in _VALUE_SET_BOUNDS):
             return f"string | null whose values ({', '.join(values)}) are only in the description"
     return None
+
+
+def _free_number(name: str, options: list[dict[str, Any]]) -> bool:
+    """A nullable number with no bound to hide: a cap (`max_lines`, `min_score`, `limit`), whose null means "no
+    cap", or one member of a mixed union (`value: string | number | boolean | null`), a free value."""
+    kinds = {t for branch in options for t in types_of(branch)} - {"null"}
+    if kinds - {"integer", "number"}:
+        return True
+    first = (normalized(name).split() or [""])[0]
+    return first in ("max", "maximum", "min", "minimum", "limit")
 
 
 _DESTRUCTIVE_SWITCH = frozenset(
