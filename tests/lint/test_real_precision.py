@@ -76,8 +76,8 @@ SEEN_HALVES_FLOORS = {
     "tuning": (0.93, 0.94),
     "held_out": (0.97, 0.95),
     "held_out_2": (0.93, 0.96),
-    "held_out_3": (0.84, 0.84),
-    "held_out_4": (0.84, 0.90),
+    "held_out_3": (0.86, 0.84),
+    "held_out_4": (0.85, 0.90),
     "held_out_5": (0.95, 0.94),
     "held_out_6": (0.96, 0.91),
 }
@@ -107,7 +107,9 @@ counted whitespace runs once in DESC-002 (held_out_2 loses two desktop-commander
 characters once the indentation is collapsed: 96.9% -> 96.5% recall), took time spans and spelled-out
 abbreviations as self-describing (DESC-007), analysis and comparison verbs as naming their result (DESC-010),
 upper-case constants in parentheses as a value set (DESC-013), and nullable caps and mixed unions as hiding no bound
-(SCH-007). Reached: held_out_4 84.4% / 90.9%, held_out_6 (now seen) 96.6% / 91.1%; the others unchanged."""
+(SCH-007), then read "This tool retrieves ..." and "a table will be displayed showing ..." as a result (DESC-010)
+and a Django text lookup as free text (DESC-009). Reached: held_out_3 86.1% / 84.8%, held_out_4 85.7% / 90.9%,
+held_out_6 (now seen) 96.6% / 91.1%; the others unchanged."""
 
 
 @pytest.mark.parametrize("group", sorted(SEEN_HALVES_FLOORS))

@@ -56,11 +56,12 @@ def desc_006_undocumented_required_argument(tool: Tool) -> Iterator[Hit]:
     `repo_path` to go on, it guesses the format and loops on validation errors (arXiv:2602.14878,
     "opaque parameters").
     Two undescribed arguments say what they are all the same, and are left alone: a record whose every field is a
-    number, a boolean or an enum (`{longitude, latitude}`, `{width, height}`, or an array of such records): its
-    field names and types are its documentation; and an argument the tool's description names in quotes or
-    backticks ("Provide 'requestId' and 'taskId'", "`polygon1` and `polygon2` are each an array of rings"):
-    the description is where the agent reads about it. A third is left alone too: a required argument named
-    exactly `id` or `name`, in a tool whose English description names its action and so the one object it acts on
+    number, a boolean or an enum (`{longitude, latitude}`, `{width, height}`, or an array of such records), or an
+    object whose every field is that or described (a REST call's `body`): its fields are its documentation; and
+    an argument the tool's description names in quotes or backticks ("Provide 'requestId' and 'taskId'",
+    "`polygon1` and `polygon2` are each an array of rings"): the description is where the agent reads about it.
+    A third is left alone too: a required argument named exactly `id` or `name`, in a tool whose English
+    description names its action and so the one object it acts on
     ("Get a specific document by ID", "Delete a monitor", "Describe the configuration of a Pinecone index"): it is
     that object's key (the one a listing returned, or the new object's name), its type gives its form, and a
     careful author would not add "The ID of the document" (tests/lint/real/labels/PRINCIPLE.md). And an argument
@@ -88,13 +89,16 @@ def _names_its_object(description: str) -> bool:
 
 
 def _evident_record(schema: dict[str, Any]) -> bool:
-    """An object, or an array of objects, whose declared fields are all numbers, booleans, enums or consts."""
+    """An object, or an array of objects, whose declared fields are all numbers, booleans, enums or consts; or an
+    object (not an array) whose fields each say what they are, by that type or their own description: a wrapper
+    (a REST call's `path`, `query` or `body`) whose fields are its documentation, filled one by one."""
     items = schema.get("items")
     target = items if "array" in types_of(schema) and isinstance(items, dict) else schema
     props = target.get("properties")
     if not isinstance(props, dict) or not props or target.get("additionalProperties") not in (None, False):
         return False
-    return all(isinstance(p, dict) and _evident_by_type(p) for p in props.values())
+    wrapper = target is schema  # an object, not a list of them: what one entry stands for still wants saying
+    return all(isinstance(p, dict) and (_evident_by_type(p) or (wrapper and description_of(p))) for p in props.values())
 
 
 def _quoted_in(text: str, name: str) -> bool:
@@ -194,7 +198,9 @@ def desc_009_missing_examples(tool: Tool) -> Iterator[Hit]:
     description (`e.g. '2103.12345'`, an "Example" line, "such as", a quoted sample value, `YYYY-MM-DD`,
     "ISO 8601", "HH:MM"), including the argument's own line of a parameter list in the tool description
     (`- filter (optional): ... (e.g., "bedrock")`, or a docstring `Args:` line, which also documents an argument the
-    schema leaves bare). A search `keyword` or `phrase`, like a `query`, is free text. An argument whose
+    schema leaves bare). A search `keyword` or `phrase`, like a `query`, is free text, and so is the value of
+    a Django-style text lookup (`name__icontains`: a piece of the name; a date lookup such as `created__date__gte`
+    still has a form to show). An argument whose
     description names the documented syntax it follows ("matching the syntax of the filter argument of
     db.collection.find()", "Elasticsearch query DSL object") is shown by that documentation, which every model has
     read.
@@ -282,7 +288,7 @@ def _needs_example(name: str, schema: dict[str, Any], needed: bool = True, text:
         return False
     desc = description_of(schema) if text is None else text
     if not desc:
-        evident = _FREE_TEXT.search(name) or (not needed and _names_one_thing(name))
+        evident = _FREE_TEXT.search(name) or _TEXT_LOOKUP.search(name) or (not needed and _names_one_thing(name))
         return not any(k in schema for k in ("anyOf", "oneOf", "$ref")) and not evident
     return _STRUCTURED.search(desc) is not None
 
@@ -300,7 +306,7 @@ def _names_one_thing(name: str) -> bool:
 
 _FORM_WORDS = frozenset(
     """
-    at by on in from to since until before after between within
+    at by on in from to since until before after between within gt gte lt lte
     date time datetime timestamp day start end deadline due range duration interval period window expiry expires
     schedule cron timezone zone format pattern expression expr filter regex glob selector version
     path dir directory folder file filename cell color colour size dimensions bbox geometry polygon point
@@ -309,8 +315,8 @@ _FORM_WORDS = frozenset(
     """.split()  # noqa: SIM905 (a word list reads better as prose)
 )
 """Last words of an argument name whose value has a form to get right: a date or time (and the prepositions that
-name one: `depart_at`), a range, a format, a path, a colour or size, a geometry, a service-specific code
-(`region`: `us-en`? `wt-wt`?), or a selection (`exclude`)."""
+name one: `depart_at`, and the comparison lookups `created__date__gte`, `__lt`), a range, a format, a path, a colour
+or size, a geometry, a service-specific code (`region`: `us-en`? `wt-wt`?), or a selection (`exclude`)."""
 
 
 _FREE_TEXT = re.compile(
@@ -320,6 +326,8 @@ _FREE_TEXT = re.compile(
     re.I,
 )
 """An argument name whose form is evident without a description: free text, a URL or e-mail, an opaque id."""
+_TEXT_LOOKUP = re.compile(r"__i?(?:exact|contains|startswith|endswith)$")
+"""A Django-style text lookup (`name__icontains`, `title__istartswith`): the value is a piece of the field's text."""
 _CODE_BLOCK = re.compile(r"```[^\n]*\n(.*?)```|(\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\})", re.DOTALL)
 
 

@@ -59,7 +59,11 @@ _POSITIONAL_WORDS = (
     "aforementioned",
     "before",
 )
-_RETURN_WORDS = re.compile(r"\b(?:return|output|result|respon[sd]|yield|echo(?:es|ed)?\s+back)", re.IGNORECASE)
+_RETURN_WORDS = re.compile(
+    r"\b(?:return|output|result|respon[sd]|yield|echo(?:es|ed)?\s+back)"
+    r"|\b(?:will be|is|are) (?:displayed|shown|printed) (?:showing|with|listing)\b",
+    re.IGNORECASE,
+)
 _OTHER_TOOLS_RESULT = re.compile(
     r"\b(?:[a-z]+[-_][\w-]+|other|another|previous|that)\s+tool(?:'s)?\s+(?:respon\w*|results?|outputs?)\b",
     re.IGNORECASE,
@@ -166,12 +170,22 @@ def positional_phrases(text: str) -> list[str]:
 
 @lru_cache(maxsize=1024)  # DESC-010 and the return_format score ask of the same description
 def mentions_return(text: str) -> bool:
-    """Whether `text` says what comes back: a return/output/result/response/yield word, "echoes back", or a
-    sentence that starts with a read verb and names its object (`READ_VERBS`: "Shows the commit logs", "List Git
-    branches"; a bare "Search" names nothing)."""
+    """Whether `text` says what comes back: a return/output/result/response/yield word, "echoes back", a table or
+    list that "will be displayed showing ...", or a sentence that starts with a read verb and names its object
+    (`READ_VERBS`: "Shows the commit logs", "List Git branches", "This tool retrieves the property's metadata"; a
+    bare "Search" names nothing)."""
     if _RETURN_WORDS.search(_OTHER_TOOLS_RESULT.sub(" ", text) if "tool" in text.lower() else text):
         return True
-    return any(len(w) > 1 and has_verb_in(w[0], READ_VERBS) for w in (words(s) for s in sentences(text)))
+    return any(len(w) > 1 and has_verb_in(w[0], READ_VERBS) for w in (_subject_dropped(s) for s in sentences(text)))
+
+
+def _subject_dropped(sentence: str) -> list[str]:
+    """A sentence's words without a leading "This tool" or "It" ("This tool retrieves detailed information about a
+    property" reads as "retrieves detailed information ..."): the verb that follows says what the tool does."""
+    ws = words(sentence)
+    if ws[:2] in (["this", "tool"], ["the", "tool"]):
+        return ws[2:]
+    return ws[1:] if ws[:1] == ["it"] else ws
 
 
 def has_verb_in(text: str, verbs: frozenset[str]) -> bool:
