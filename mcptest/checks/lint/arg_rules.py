@@ -56,11 +56,12 @@ def desc_006_undocumented_required_argument(tool: Tool) -> Iterator[Hit]:
     `repo_path` to go on, it guesses the format and loops on validation errors (arXiv:2602.14878,
     "opaque parameters").
     Two undescribed arguments say what they are all the same, and are left alone: a record whose every field is a
-    number, a boolean or an enum (`{longitude, latitude}`, `{width, height}`, or an array of such records): its
-    field names and types are its documentation; and an argument the tool's description names in quotes or
-    backticks ("Provide 'requestId' and 'taskId'", "`polygon1` and `polygon2` are each an array of rings"):
-    the description is where the agent reads about it. A third is left alone too: a required argument named
-    exactly `id` or `name`, in a tool whose English description names its action and so the one object it acts on
+    number, a boolean or an enum (`{longitude, latitude}`, `{width, height}`, or an array of such records), or an
+    object whose every field is that or described (a REST call's `body`): its fields are its documentation; and
+    an argument the tool's description names in quotes or backticks ("Provide 'requestId' and 'taskId'",
+    "`polygon1` and `polygon2` are each an array of rings"): the description is where the agent reads about it.
+    A third is left alone too: a required argument named exactly `id` or `name`, in a tool whose English
+    description names its action and so the one object it acts on
     ("Get a specific document by ID", "Delete a monitor", "Describe the configuration of a Pinecone index"): it is
     that object's key (the one a listing returned, or the new object's name), its type gives its form, and a
     careful author would not add "The ID of the document" (tests/lint/real/labels/PRINCIPLE.md). And an argument
@@ -88,13 +89,16 @@ def _names_its_object(description: str) -> bool:
 
 
 def _evident_record(schema: dict[str, Any]) -> bool:
-    """An object, or an array of objects, whose declared fields are all numbers, booleans, enums or consts."""
+    """An object, or an array of objects, whose declared fields are all numbers, booleans, enums or consts; or an
+    object (not an array) whose fields each say what they are, by that type or their own description: a wrapper
+    (a REST call's `path`, `query` or `body`) whose fields are its documentation, filled one by one."""
     items = schema.get("items")
     target = items if "array" in types_of(schema) and isinstance(items, dict) else schema
     props = target.get("properties")
     if not isinstance(props, dict) or not props or target.get("additionalProperties") not in (None, False):
         return False
-    return all(isinstance(p, dict) and _evident_by_type(p) for p in props.values())
+    wrapper = target is schema  # an object, not a list of them: what one entry stands for still wants saying
+    return all(isinstance(p, dict) and (_evident_by_type(p) or (wrapper and description_of(p))) for p in props.values())
 
 
 def _quoted_in(text: str, name: str) -> bool:

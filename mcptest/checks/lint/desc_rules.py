@@ -30,7 +30,10 @@ def desc_001_short_description(tool: Tool) -> Iterator[Hit]:
 
     What it flags: a tool whose description, trimmed, is empty, or shorter than 20 characters and either under
     three words ("Search.", "Switches branches") or without a word that can be an action. A short description
-    that is complete, an action and what it acts on ("Navigate to a URL", "Close the page"), is left alone.
+    that is complete, an action and what it acts on ("Navigate to a URL", "Close the page"), is left alone. In a
+    script the word-reading rules cannot read (Chinese, Japanese: see `english`), words and verbs cannot be
+    counted and a character carries about a word ("チャット一覧を取得します。", "Get the list of chats", is 13), so
+    such a description is short only under a third of the characters (7).
     Worth acting on: when the description gives the agent nothing to tell the tool from its neighbours by; it is
     critical because an agent cannot choose such a tool on purpose.
     Why it matters: the description is the only prose an agent reads when it picks a tool. A one-word
@@ -42,8 +45,15 @@ def desc_001_short_description(tool: Tool) -> Iterator[Hit]:
     """
     text = tool.description.strip()
     chars = len(text)
-    if chars == 0 or (chars < SHORT_CHARS and (len(words(text)) < 3 or not has_common_verb(text))):
-        what = "is empty" if chars == 0 else f"is {chars} characters (under {SHORT_CHARS}) and names no complete action"
+    if chars and chars < SHORT_CHARS and not english(text):
+        limit = SHORT_CHARS // 3
+        short, unsaid = chars < limit, ""
+    else:
+        limit = SHORT_CHARS
+        short = chars < limit and (len(words(text)) < 3 or not has_common_verb(text))
+        unsaid = " and names no complete action"
+    if chars == 0 or short:
+        what = "is empty" if chars == 0 else f"is {chars} characters (under {limit}){unsaid}"
         yield Hit(f"description {what}", "Say what the tool does, on what, and when to use it.", _AT)
 
 
