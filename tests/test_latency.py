@@ -218,3 +218,26 @@ def test_every_call_of_a_latency_test_counts_toward_coverage(ran: Any) -> None:
     (lat,) = json.loads(out.read_text())["coverage"]["servers"]
     seen = lat["tools"]["every_other_error"]
     assert (seen["succeeded"], seen["failed"]) == (True, True)
+
+
+def test_the_latency_server_delivers_its_delays_and_says_what_it_served() -> None:
+    """`sleepy` takes at least each delay of its list, in order, and `served_ms` reports the times the server itself
+    measured (what benchmarks/load.py prints beside the client's figures); `zero` takes the same path with no delay.
+    Only lower bounds: how close to the delay it finishes is a timing figure, left to the benchmark."""
+    import anyio
+    from mcp.client import Client
+
+    from tests.servers.latency_server import build
+
+    async def go() -> dict[str, list[float]]:
+        async with Client(build()) as client:
+            for _ in range(3):
+                await client.call_tool("sleepy", {})
+            await client.call_tool("zero", {})
+            result = await client.call_tool("served_ms", {})
+        return dict(json.loads(result.content[0].text))  # type: ignore[union-attr]
+
+    served = anyio.run(go)
+    assert len(served["sleepy"]) == 3 and len(served["zero"]) == 1
+    assert all(ms >= delay for ms, delay in zip(served["sleepy"], DELAYS_MS[:3], strict=True)), served
+    assert served["zero"][0] >= 0

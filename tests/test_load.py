@@ -98,6 +98,14 @@ def test_closed_model_judges_every_answer_and_follows_the_weights(suite: Path, t
     listing = run_cli("history", "--suite", str(suite), "--history", url).stdout
     assert listing.startswith("no runs of ")  # not a run of the suite's tests: their timelines do not count it
     assert f"#{run['id']}" in listing and f"zero {zero['p95_ms']:g} ({zero['throughput_rps']:g}/s)" in listing
+    # the next load's HTML page draws the stored load and itself (stored only after its page) over the loads
+    page_file = tmp_path / "load.html"
+    again = run_cli("load", "--suite", str(suite), "-r", "html", "-o", str(page_file), "--users", "1", "--duration",
+                    "5m", "--max-requests", "10", "--processes", "1", "--history", url)  # fmt: skip
+    assert again.code in (ExitCode.OK, ExitCode.FAILED), again.stderr
+    drawn = page_file.read_text()
+    assert 'id="history-loads"' in drawn and "over the last 2 loads" in drawn
+    assert f"{zero['p95_ms']:g} ms, {zero['throughput_rps']:,.1f}/s" in drawn  # the first load, read from the store
 
 
 def test_open_model_offers_the_profile_s_rate_from_every_process(suite: Path, tmp_path: Path) -> None:

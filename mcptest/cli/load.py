@@ -179,7 +179,7 @@ def load(
             report = one(plan)
     finally:
         signal.signal(signal.SIGINT, previous)
-    text = render_as(report, reporter)
+    text = render_as(report, reporter, _store(loaded, history, no_history) if shard is None else None)
     if output:
         emit(text, output, "the load report")
     to_stdout = json_output or (reporter != "json" and not output)  # then stdout holds the report alone
@@ -202,16 +202,26 @@ def _remember(report: LoadReport, suite: Any, flag: str | None, disabled: bool) 
     MCPTEST_HISTORY) or the suite's default one exists; a store that fails is a warning, never a different exit
     code."""
     from mcptest.core.printable import printable
-    from mcptest.history.location import default_url, history_url, missing_file
     from mcptest.history.recording import LOAD_SUFFIX, record_run
     from mcptest.load.formats import as_run_report
 
-    url = history_url(suite.file, flag, disabled=disabled, suite_setting=suite.history, environ=os.environ)
-    if url is None or (url == default_url(suite.file) and missing_file(url) is not None):  # nor create it
+    url = _store(suite, flag, disabled)
+    if url is None:
         return
     run = as_run_report(report)
     if (warning := record_run(run, url, environ=os.environ, source="load", suffix=LOAD_SUFFIX)) is not None:
         print(printable(warning), file=sys.stderr)
+
+
+def _store(suite: Any, flag: str | None, disabled: bool) -> str | None:
+    """The history store a whole load goes to (and its HTML page draws the suite's last loads from): `--history`,
+    MCPTEST_HISTORY, or the suite's default store when it exists already (a load never creates it); None: none."""
+    from mcptest.history.location import default_url, history_url, missing_file
+
+    url = history_url(suite.file, flag, disabled=disabled, suite_setting=suite.history, environ=os.environ)
+    if url is None or (url == default_url(suite.file) and missing_file(url) is not None):
+        return None
+    return url
 
 
 def _step(s: LimitStep) -> str:

@@ -1,5 +1,6 @@
 """What the HTML report draws from the run history: per test its last outcomes (a strip) and its pass rate over
-them with the Wilson interval, per gate block its main figure over the runs. Plain data, read once from the store.
+them with the Wilson interval, per gate block its main figure over the runs, per operation of the suite's loads
+(`mcptest load`) its p95 and calls/s over the loads. Plain data, read once from the store.
 
 The run the page shows is always the newest point: taken from the store when it is stored there (a saved report
 re-rendered), else from the report itself (a run that is recorded after its page is written). Runs started after it
@@ -8,7 +9,7 @@ are left out, so re-rendering an old report draws the history as it stood then.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -79,18 +80,42 @@ class GateLine:
     points: tuple[GatePoint, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class LoadPoint:
+    """An operation's figures in one stored load."""
+
+    started_at: str
+    commit: str | None
+    calls: int
+    calls_per_s: float
+    errors: int
+    p95_ms: float
+
+
+@dataclass(frozen=True)
+class LoadLine:
+    """An operation (a suite test's name) over the suite's loads, oldest first."""
+
+    operation: str
+    points: tuple[LoadPoint, ...]
+
+
 @dataclass(frozen=True)
 class Overview:
-    """The history the HTML report draws, keyed as the report's results and gates are."""
+    """The history the HTML report draws, keyed as the report's results and gates are (loads by operation)."""
 
     store: str
     window: int
     tests: dict[tuple[str, str | None], TestLine]
     gates: dict[tuple[str, str | None, str], GateLine]
+    loads: dict[str, LoadLine] = field(default_factory=dict)
 
 
-def read_overview(report: Report, url: str, window: int = WINDOW) -> tuple[Overview | None, str | None]:
-    """The overview of `report`'s tests and gates from the store at `url` and a warning to print, or None. Nothing
+def read_overview(
+    report: Report, url: str, window: int = WINDOW, load: bool = False
+) -> tuple[Overview | None, str | None]:
+    """The overview of `report`'s tests and gates and of its suite's loads from the store at `url` (with `load`,
+    `report` is a load's, as `mcptest load` renders it: its loads alone) and a warning to print, or None. Nothing
     is drawn, and nothing created, when the store does not exist; a store that fails is the warning, never an
     error (the page is then drawn without history)."""
     if missing_file(url) is not None:
@@ -100,7 +125,7 @@ def read_overview(report: Report, url: str, window: int = WINDOW) -> tuple[Overv
 
         try:
             with open_store(url) as store:
-                return overview(store, report, window), None
+                return (load_overview if load else overview)(store, report, window), None
         except HistoryError as exc:
             return None, f"mcptest: warning: {exc}; the report is drawn without it"
     except Exception as exc:  # any failure of the store: the page and the verdict stand
@@ -137,7 +162,57 @@ def overview(store: Store, report: Report, window: int = WINDOW) -> Overview:
             for p in series[key3]
         )
         gates[key3] = GateLine(g.test, g.model, g.block, figure, points)
-    return Overview(store=shown(store.url), window=window, tests=tests, gates=gates)
+    loads = _loads(store, suite, window, until, None)
+    return Overview(store=shown(store.url), window=window, tests=tests, gates=gates, loads=loads)
+
+
+def load_overview(store: Store, report: Report, window: int = WINDOW) -> Overview:
+    """The suite's last `window` loads per operation, `report` (a load as a run report, one row per operation with
+    its figures in `targets`) the newest: read from the store when stored there, else from the report itself (a
+    load is stored right after its page is written)."""
+    from mcptest.history.recording import LOAD_SUFFIX
+
+    suite = suite_identity(report.suite)
+    mine = None
+    if not store.has_run(suite + LOAD_SUFFIX, report.started_at):
+        commit = git_head(Path(report.suite).resolve().parent)[0]
+        mine = {r.name: _load_point(report.started_at, commit, r.targets) for r in report.results}
+    loads = _loads(store, suite, window, report.started_at, mine)
+    return Overview(store=shown(store.url), window=window, tests={}, gates={}, loads=loads)
+
+
+def _loads(
+    store: Store, suite: str, window: int, until: str, mine: dict[str, LoadPoint | None] | None
+) -> dict[str, LoadLine]:
+    """Per operation, its figures in the suite's loads started up to `until` (the last `window`, and `mine` as the
+    newest when given), oldest first; the operations in the order of their first appearance, newest load first."""
+    from mcptest.history.queries import load_history
+    from mcptest.history.recording import LOAD_SUFFIX
+
+    stored = [
+        r for r in load_history(store, suite + LOAD_SUFFIX, window + 1).runs if r.started_at <= until
+    ]  # fmt: skip
+    runs: list[dict[str, LoadPoint]] = []  # newest first
+    if mine is not None:
+        runs.append({name: p for name, p in mine.items() if p is not None})
+    for r in stored:
+        runs.append({
+            name: LoadPoint(r.started_at, r.commit, f.calls, f.calls_per_s, f.errors, f.p95_ms)
+            for name, f in r.operations.items()
+        })  # fmt: skip
+    lines: dict[str, list[LoadPoint]] = {}
+    for points in runs[:window]:
+        for name, point in points.items():
+            lines.setdefault(name, []).append(point)
+    return {name: LoadLine(name, tuple(reversed(points))) for name, points in lines.items()}
+
+
+def _load_point(started_at: str, commit: str | None, targets: dict[str, float | int | None]) -> LoadPoint | None:
+    """An operation's point from its row's targets (what `mcptest load` stores), or None when they are not there."""
+    calls, rate, errors, p95 = (_number(targets.get(k)) for k in ("calls", "calls_per_s", "errors", "p95_ms"))
+    if calls is None or rate is None or errors is None or p95 is None:
+        return None
+    return LoadPoint(started_at, commit, int(calls), rate, int(errors), p95)
 
 
 def _with_report(

@@ -76,13 +76,18 @@ def as_run_report(report: LoadReport) -> Report:
     )
 
 
-def render(report: LoadReport, fmt: str) -> str:
-    """The report as `fmt`: its own JSON (`schema/load.v1.json`), or Markdown/HTML through the run reporters."""
+def render(report: LoadReport, fmt: str, history: str | None = None) -> str:
+    """The report as `fmt`: its own JSON (`schema/load.v1.json`), or Markdown/HTML through the run reporters. The
+    HTML page draws the suite's last loads from the store at `history` when one is given and exists (a store that
+    fails is a warning on stderr; the page is then drawn without it)."""
     if fmt == "json":
         return report.model_dump_json(indent=2) + "\n"
     from mcptest.report.formats import REPORTERS
 
     if fmt == "html":  # the run page, with each operation's latency over time and percentile plot
+        import sys
+
+        from mcptest.core.printable import printable
         from mcptest.report.formats import shown
         from mcptest.report.html import TimePoint, render_html
 
@@ -90,5 +95,13 @@ def render(report: LoadReport, fmt: str) -> str:
             op.name: [TimePoint(s.second, s.count, s.errors, s.p50_ms, s.p95_ms, s.p99_ms) for s in op.series]
             for op in report.operations
         }
-        return render_html(shown(as_run_report(report)), over_time=over_time)
+        run = as_run_report(report)
+        drawn = None
+        if history is not None:
+            from mcptest.history.overview import read_overview
+
+            drawn, warning = read_overview(run, history, load=True)
+            if warning is not None:
+                print(printable(warning), file=sys.stderr)
+        return render_html(shown(run), history=drawn, over_time=over_time)
     return REPORTERS[fmt](as_run_report(report), False)

@@ -47,6 +47,16 @@ class Tool:
         """The `annotations` object, if declared."""
         return self.raw.get("annotations")
 
+    @property
+    def model_visible(self) -> bool:
+        """Whether the host shows this tool to the model. The MCP Apps extension lets a tool be called only by its
+        UI (`_meta.ui.visibility: ["app"]`); the host keeps such a tool out of the model's tool list. No
+        visibility (or an empty one) means both, the extension's default."""
+        meta = self.raw.get("_meta")
+        ui = meta.get("ui") if isinstance(meta, dict) else None
+        seen = ui.get("visibility") if isinstance(ui, dict) else None
+        return not isinstance(seen, list) or not seen or "model" in seen
+
 
 @dataclass(frozen=True)
 class Catalog:

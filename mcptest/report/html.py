@@ -11,7 +11,7 @@ from mcptest.records.report import GateReport, Report, Status, TestResult, cut_s
 from mcptest.report.tokens import token_lines
 
 if TYPE_CHECKING:
-    from mcptest.history.overview import Cell, GateLine, Overview, TestLine
+    from mcptest.history.overview import Cell, GateLine, LoadLine, Overview, TestLine
     from mcptest.report.delta import Comparison
 
 COLORS = {Status.PASSED: "#1a7f37", Status.FAILED: "#cf222e", Status.SKIPPED: "#9a6700"}
@@ -47,7 +47,8 @@ def render_html(
 ) -> str:
     """The whole page: summary, failures, tests with timing, agent pass rates, gates, distractors, tool surface, and
     with a comparison the delta table; with the run history, each test's strip and pass-rate trend and each gate's
-    figure over time; with a load's seconds (`over_time`, per row name), its latency over time and percentile plot.
+    figure over time, and each load operation's p95 and calls/s over the suite's loads; with a load's seconds
+    (`over_time`, per row name), its latency over time and percentile plot.
     Every text from the run is HTML-escaped."""
     sections = [
         _summary(report),
@@ -55,6 +56,7 @@ def render_html(
         _tests(report.results),
         _latency(report.results),
         _over_time(report.results, over_time) if over_time is not None else "",
+        _history_loads(history) if history is not None else "",
         _history_tests(history) if history is not None else "",
         _pass_rates(report.results),
         _tokens(report),
@@ -396,6 +398,75 @@ def _gate_line(g: GateLine, width: int = 160, height: int = 32) -> str:
     return (
         f'<svg class="gate-trend" width="{width}" height="{height}" role="img" aria-label="{escape(g.figure)} over '
         f'runs: {low:g} to {high:g}"><polyline points="{line}" fill="none" stroke="#8250df"/>{dots}</svg>'
+    )
+
+
+def _history_loads(history: Overview) -> str:
+    """Each operation's p95 and calls/s over the suite's last loads (`mcptest load`), as two small trends, then
+    the loads themselves, newest first, with their commits and figures."""
+    if not history.loads:
+        return ""
+    order = sorted({p.started_at for line in history.loads.values() for p in line.points})
+    rows = "".join(
+        f"<tr><td>{escape(line.operation)}</td>"
+        + "".join(
+            f'<td>{_load_trend(line, order, figure, unit)}</td><td class="num">{_load_span(line, figure, unit)}</td>'
+            for figure, unit in (("p95_ms", "ms"), ("calls_per_s", "/s"))
+        )
+        + "</tr>"
+        for line in history.loads.values()
+    )
+    loads: dict[str, tuple[str | None, dict[str, str]]] = {}  # started_at: commit, per operation its figures
+    for line in history.loads.values():
+        for p in line.points:
+            cell = f"{p.p95_ms:g} ms, {p.calls_per_s:,.1f}/s" + (f", {p.errors} failed" if p.errors else "")
+            loads.setdefault(p.started_at, (p.commit, {}))[1][line.operation] = cell
+    names = list(history.loads)
+    head = "".join(f"<th>{escape(n)}</th>" for n in names)
+    table = "".join(
+        f"<tr><td>{escape(started)}</td><td><code>{escape(commit[:12]) if commit else '-'}</code></td>"
+        + "".join(f'<td class="num">{escape(cells.get(n, "-"))}</td>' for n in names)
+        + "</tr>"
+        for started, (commit, cells) in sorted(loads.items(), reverse=True)
+    )
+    return (
+        f"<h2>History: load latency over the last {len(loads)} loads</h2>\n"
+        f"<p>From {escape(history.store)}: each operation's p95 and calls/s in each stored <code>mcptest load</code> "
+        "of this suite, oldest first (a red point: some of its answers failed; hover a point for its load).</p>\n"
+        '<table id="history-loads"><tr><th>operation</th><th>p95 over the loads</th><th>first → newest</th>'
+        f"<th>calls/s over the loads</th><th>first → newest</th></tr>{rows}</table>\n"
+        f'<table id="history-loads-runs"><tr><th>load started</th><th>commit</th>{head}</tr>{table}</table>'
+    )
+
+
+def _load_span(line: LoadLine, figure: str, unit: str) -> str:
+    first, last = getattr(line.points[0], figure), getattr(line.points[-1], figure)
+    change = f" ({(last - first) / first:+.0%})" if first and len(line.points) > 1 else ""
+    return f"{first:,.4g} → {last:,.4g} {unit}{change}"
+
+
+def _load_trend(line: LoadLine, order: list[str], figure: str, unit: str, width: int = 160, height: int = 32) -> str:
+    """`figure` in each load (a dot, red when answers failed, placed at its load's place in `order`, the start
+    times of all the loads shown, so every operation's trend lines up), joined by a line; the axis runs from 0 to
+    the largest value shown, so a doubling looks like one."""
+    values = [float(getattr(p, figure)) for p in line.points]
+    high = max(values) or 1.0
+    step = (width - 8) / max(len(order) - 1, 1)
+    coords = [
+        (4 + order.index(p.started_at) * step, height - 4 - v / high * (height - 8))
+        for p, v in zip(line.points, values, strict=True)
+    ]
+    polyline = " ".join(f"{x:.1f},{y:.1f}" for x, y in coords)
+    dots = "".join(
+        f'<circle class="point" cx="{x:.1f}" cy="{y:.1f}" r="2.5" fill="{"#cf222e" if p.errors else "#8250df"}">'
+        f"<title>{escape(p.started_at)}{f' at {escape(p.commit[:12])}' if p.commit else ''}: {v:,.4g} {unit}; "
+        f"{p.calls:,} calls, {p.errors:,} failed</title></circle>"
+        for (x, y), p, v in zip(coords, line.points, values, strict=True)
+    )
+    label = f"{figure} of {line.operation} over loads: up to {high:,.4g} {unit}"
+    return (
+        f'<svg class="load-trend" width="{width}" height="{height}" role="img" aria-label="{escape(label)}">'
+        f'<polyline points="{polyline}" fill="none" stroke="#8250df"/>{dots}</svg>'
     )
 
 

@@ -4,6 +4,7 @@ interval, per gate its main figure over the runs; the page stays one self-contai
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -13,10 +14,11 @@ from mcptest.core.stats import wilson_interval
 from mcptest.history.context import RunContext
 from mcptest.history.store import open_store
 from mcptest.history.trends import trend
+from mcptest.records.report import Report, Status, TestResult, summarize
 from mcptest.report.formats import shown
 from mcptest.report.html import render_html
 from tests.doctor.helpers import cli
-from tests.history.build import report
+from tests.history.build import START, report
 
 COLOR = {"passed": "#1a7f37", "failed": "#cf222e", "skipped": "#9a6700"}
 FLAKY = ["passed", "failed", "passed", "skipped", "passed", "failed"]
@@ -163,3 +165,80 @@ def test_the_overview_reads_the_same_from_postgres_and_puts_an_unstored_run_last
     assert [p.value for p in gate.points] == [*FIGURES, 99.0]
     rates = history.tests[("flaky one", None)].rates
     assert (rates[-1].rate, (rates[-1].low, rates[-1].high)) == (0.6, wilson_interval(3, 5))
+
+
+def _load(index: int, figures: dict[str, tuple[float, float, int]], suite: str = "suite.yml") -> Report:
+    """A load as `mcptest load` stores it (load/formats.as_run_report): one row per operation, its figures in
+    `targets`; `figures` per operation: (p95 ms, calls/s, failed answers), 100 calls each."""
+    results = [
+        TestResult(name=name, kind="tool", file=suite, line=1, duration_ms=5000.0,
+                   status=Status.FAILED if errors else Status.PASSED,
+                   targets={"calls": 100, "calls_per_s": rate, "weight": 1, "errors": errors, "p50_ms": p95 / 2,
+                            "p95_ms": p95, "p99_ms": p95 * 2})
+        for name, (p95, rate, errors) in figures.items()
+    ]  # fmt: skip
+    return Report(
+        mcptest_version="0.1.0", suite=suite, started_at=(START + timedelta(hours=index)).isoformat(),
+        duration_ms=5000.0, results=results, summary=summarize(results),
+    )  # fmt: skip
+
+
+LOADS = [
+    {"search": (12.5, 400.0, 0), "fetch": (30.0, 100.0, 0)},
+    {"search": (25.0, 200.0, 3)},
+    {"search": (11.0, 410.0, 0), "fetch": (28.0, 105.0, 0)},
+]
+
+
+def _points(html: str, operation: str, figure: str) -> list[tuple[str, str]]:
+    """(colour, tooltip) of each point of an operation's trend of `figure`, left to right."""
+    svg = re.search(rf'<svg class="load-trend"[^>]*aria-label="{figure} of {operation} over loads.*?</svg>', html, re.S)
+    assert svg, f"no {figure} trend of {operation}"
+    return re.findall(r'fill="(#[0-9a-f]+)"><title>([^<]*)</title>', svg.group(0))
+
+
+def test_the_pages_draw_each_load_operations_p95_and_calls_per_second_over_the_stored_loads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mcptest.history.overview import load_overview, overview
+
+    monkeypatch.chdir(tmp_path)
+    url = f"sqlite:///{tmp_path / 'history.db'}"
+    with open_store(url) as store:
+        for i, figures in enumerate(LOADS):
+            store.record(_load(i, figures), "suite.yml#load", RunContext(commit=f"{i + 1:x}" * 40), source="load")
+        store.record(report({"steady one": "passed"}, 1), "suite.yml", RunContext(commit="a" * 40))
+        # a load's own page: the stored loads, then this one (not stored yet: it is stored after its page)
+        newest = _load(3, {"search": (10.0, 420.0, 0), "fetch": (26.0, 110.0, 0)})
+        page = render_html(shown(newest), history=load_overview(store, newest))
+        # the run page of the suite's tests: the loads started up to its run, none after
+        run_page = render_html(
+            shown(report({"steady one": "passed"}, 1)), history=overview(store, report({"steady one": "passed"}, 1))
+        )
+    _self_contained(page)
+    search = _points(page, "search", "p95_ms")
+    assert [t.split(": ")[1].split(" ms")[0] for _, t in search] == ["12.5", "25", "11", "10"]  # oldest first
+    assert [c for c, _ in search] == ["#8250df", "#cf222e", "#8250df", "#8250df"]  # the load with failures in red
+    assert search[0][1] == "2026-11-01T00:00:00+00:00 at 111111111111: 12.5 ms; 100 calls, 0 failed"
+    assert search[1][1].endswith("25 ms; 100 calls, 3 failed")
+    fetch = _points(page, "fetch", "calls_per_s")
+    assert [t.split(": ")[1].split(" /s")[0] for _, t in fetch] == ["100", "105", "110"]  # absent from one load
+    assert "12.5 → 10 ms (-20%)" in page and "100 → 110 /s (+10%)" in page
+    runs = re.search(r'<table id="history-loads-runs">.*?</table>', page, re.S)
+    assert runs and "over the last 4 loads" in page
+    started = re.findall(r"<tr><td>(2026[^<]*)</td><td><code>([^<]*)</code>", runs.group(0))
+    assert started == [
+        (f"2026-11-01T0{i}:00:00+00:00", c) for i, c in ((3, "-"), (2, "3" * 12), (1, "2" * 12), (0, "1" * 12))
+    ]
+    assert '<td class="num">25 ms, 200.0/s, 3 failed</td><td class="num">-</td>' in runs.group(0)
+    # the run page started at hour 1: the loads of hours 0 and 1 only, beside its own tests' history
+    assert [t.split(": ")[1].split(" ms")[0] for _, t in _points(run_page, "search", "p95_ms")] == ["12.5", "25"]
+    assert 'id="history-tests"' in run_page and "over the last 2 loads" in run_page
+
+
+def test_a_suite_without_loads_has_no_load_section(
+    stored: tuple[str, list[Path]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    url, files = stored
+    html = cli(capsys, "report", files[-1], "--no-color", "--format", "html", "--history", url).stdout
+    assert 'id="history-tests"' in html and "history-loads" not in html and "load-trend" not in html

@@ -76,10 +76,10 @@ SEEN_HALVES_FLOORS = {
     "tuning": (0.93, 0.94),
     "held_out": (0.97, 0.95),
     "held_out_2": (0.93, 0.96),
-    "held_out_3": (0.84, 0.84),
-    "held_out_4": (0.83, 0.90),
+    "held_out_3": (0.86, 0.84),
+    "held_out_4": (0.85, 0.90),
     "held_out_5": (0.95, 0.94),
-    "held_out_6": (0.64, 0.90),
+    "held_out_6": (0.96, 0.91),
 }
 """Reached on issue 33's groups: tuning 92.7% / 94.1%; the first held-out half 97.4% / 96.7% after its
 false-positive classes were fixed (it was 73.1% / 96.2% when first measured; once looked at, it counts as seen); the
@@ -101,7 +101,15 @@ by what they match, SCH-005 on read tools behind a server prefix (`linear_search
 that name the documented syntax they follow. Reached: tuning 93.7% / 94.4%, held_out 97.8% / 95.3%, held_out_2
 93.3% / 96.9%, held_out_3 84.6% / 84.8%, held_out_4 83.8% / 90.9%, held_out_5 (now seen) 95.6% / 94.5%.
 The sixth round measured held_out_6 (nine PyPI servers labelled by hand, capture and labels committed before the lint
-ran on them) once with main's rules: 64.8% / 90.5%."""
+ran on them) once with main's rules: 64.8% / 90.5%. It then read a docstring `Args:` line as the argument's
+description (DESC-006, -009, -013; PRINCIPLE.md's sixth-round decision relabels three duckduckgo labels TP -> FP),
+counted whitespace runs once in DESC-002 (held_out_2 loses two desktop-commander labels whose text is 411 and 487
+characters once the indentation is collapsed: 96.9% -> 96.5% recall), took time spans and spelled-out
+abbreviations as self-describing (DESC-007), analysis and comparison verbs as naming their result (DESC-010),
+upper-case constants in parentheses as a value set (DESC-013), and nullable caps and mixed unions as hiding no bound
+(SCH-007), then read "This tool retrieves ..." and "a table will be displayed showing ..." as a result (DESC-010)
+and a Django text lookup as free text (DESC-009). Reached: held_out_3 86.1% / 84.8%, held_out_4 85.7% / 90.9%,
+held_out_6 (now seen) 96.6% / 91.1%; the others unchanged."""
 
 
 @pytest.mark.parametrize("group", sorted(SEEN_HALVES_FLOORS))

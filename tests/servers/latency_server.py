@@ -1,12 +1,16 @@
-"""An SDK server with a known latency distribution: `sleepy` sleeps the next delay of a fixed list on each call, so
-N calls (N a multiple of the list's length) take exactly those delays whatever order they overlap in; `zero`
-answers at once (the transport's own overhead); `every_fifth` answers `fifth` instead of `fine` on every fifth call;
-`every_other_error` answers an isError result on every second call; `serial` takes 20 ms one call at a time (so at
-most 50 calls/s: a known capacity for `mcptest load --find-limit`)."""
+"""An SDK server with a known latency distribution: `sleepy` takes the next delay of a fixed list on each call, so N
+calls (N a multiple of the list's length) take exactly those delays whatever order they overlap in; `zero` answers
+at once through the same code (the transport's own overhead); `served_ms` tells the service times the server itself
+measured for each (so a benchmark can show the delays were delivered); `every_fifth` answers `fifth` instead of
+`fine` on every fifth call; `every_other_error` answers an isError result on every second call; `serial` takes 20 ms
+one call at a time (so at most 50 calls/s: a known capacity for `mcptest load --find-limit`)."""
 
 from __future__ import annotations
 
+import json
 import sys
+import time
+from collections import deque
 
 import anyio
 from mcp.server.mcpserver import MCPServer
@@ -14,6 +18,10 @@ from mcp.types import CallToolResult, TextContent
 
 DELAYS_MS = [8 + (i * 37) % 40 for i in range(40)]
 """40 delays, each of 8..47 ms once: the true percentiles of any multiple of 40 calls are those of this list."""
+FINISH_S = 0.002
+"""The last 2 ms of a delay are waited out on the clock (yielding to the event loop), not on a timer: an asyncio
+timer fires up to 1 ms late (epoll's timeout is whole milliseconds, rounded up) plus the process's wake-up, so a bare
+`sleep` took 0.5 ms more than asked at the median and 1.4 ms more at p90, measured inside this server."""
 SERIAL_MS = 20
 """`serial`'s service time: calls queue behind one another, so its capacity is under 1000 / SERIAL_MS calls/s."""
 
@@ -23,25 +31,44 @@ def build() -> MCPServer:
     server = MCPServer("latency-server")
     calls = {"sleepy": 0, "every_fifth": 0, "every_other_error": 0}
     lock = anyio.Lock()
+    served: dict[str, deque[float]] = {"sleepy": deque(maxlen=10_000), "zero": deque(maxlen=10_000)}
+
+    async def take(tool: str, delay_ms: float) -> None:
+        """Take exactly `delay_ms` (0: none), and note the time it took as this server measured it."""
+        start = time.perf_counter()
+        end = start + delay_ms / 1000
+        if end - FINISH_S > start:
+            await anyio.sleep(end - FINISH_S - start)
+        while time.perf_counter() < end:
+            await anyio.sleep(0)
+        served[tool].append((time.perf_counter() - start) * 1000)
 
     @server.tool()
     async def sleepy() -> str:
-        """Sleep the next delay of the list."""
+        """Take the next delay of the list."""
         delay = DELAYS_MS[calls["sleepy"] % len(DELAYS_MS)]
         calls["sleepy"] += 1
-        await anyio.sleep(delay / 1000)
+        await take("sleepy", delay)
         return f"slept {delay} ms"
+
+    @server.tool()
+    async def zero() -> str:
+        """Answer at once, through the same code as `sleepy` (an async tool on the event loop; a sync one would run
+        on a worker thread: another path, with other costs)."""
+        await take("zero", 0)
+        return "done"
+
+    @server.tool()
+    def served_ms() -> str:
+        """The service times (ms) of `sleepy` and `zero` so far (the last 10,000 of each), as measured inside this
+        server, in call order."""
+        return json.dumps({tool: list(times) for tool, times in served.items()})
 
     @server.tool()
     async def serial() -> str:
         """Sleep 20 ms holding a lock: one call at a time, so the server answers at most 50 calls/s."""
         async with lock:
             await anyio.sleep(SERIAL_MS / 1000)
-        return "done"
-
-    @server.tool()
-    def zero() -> str:
-        """Answer at once."""
         return "done"
 
     @server.tool()

@@ -9,6 +9,7 @@ from typing import Any
 from mcptest.checks.findings import Hit, pointer
 from mcptest.checks.lint.text import (
     COMMON_VERBS,
+    argument_text,
     arguments,
     description_of,
     english,
@@ -55,14 +56,18 @@ def desc_006_undocumented_required_argument(tool: Tool) -> Iterator[Hit]:
     `repo_path` to go on, it guesses the format and loops on validation errors (arXiv:2602.14878,
     "opaque parameters").
     Two undescribed arguments say what they are all the same, and are left alone: a record whose every field is a
-    number, a boolean or an enum (`{longitude, latitude}`, `{width, height}`, or an array of such records): its
-    field names and types are its documentation; and an argument the tool's description names in quotes or
-    backticks ("Provide 'requestId' and 'taskId'", "`polygon1` and `polygon2` are each an array of rings"):
-    the description is where the agent reads about it. A third is left alone too: a required argument named
-    exactly `id` or `name`, in a tool whose English description names its action and so the one object it acts on
+    number, a boolean or an enum (`{longitude, latitude}`, `{width, height}`, or an array of such records), or an
+    object whose every field is that or described (a REST call's `body`): its fields are its documentation; and
+    an argument the tool's description names in quotes or backticks ("Provide 'requestId' and 'taskId'",
+    "`polygon1` and `polygon2` are each an array of rings"): the description is where the agent reads about it.
+    A third is left alone too: a required argument named exactly `id` or `name`, in a tool whose English
+    description names its action and so the one object it acts on
     ("Get a specific document by ID", "Delete a monitor", "Describe the configuration of a Pinecone index"): it is
     that object's key (the one a listing returned, or the new object's name), its type gives its form, and a
-    careful author would not add "The ID of the document" (tests/lint/real/labels/PRINCIPLE.md).
+    careful author would not add "The ID of the document" (tests/lint/real/labels/PRINCIPLE.md). And an argument
+    the tool description documents in a docstring-style section (`Args:` then `    project: Project name`, what
+    FastMCP sends when a function's docstring becomes the description) is described: the agent reads that line
+    with the tool, and the author has written what the finding asks for.
     Worth acting on: when the agent has nothing but a bare name to fill the value from (`repo_path`, `scope`,
     `generalize`), or a nested array of numbers whose order nothing states.
     Example: `"required": ["repo_path"], "properties": {"repo_path": {"type": "string"}}`
@@ -71,7 +76,7 @@ def desc_006_undocumented_required_argument(tool: Tool) -> Iterator[Hit]:
     props = dict(arguments(tool))
     for name in required(tool):
         schema = props.get(name, {})
-        if description_of(schema) or _evident_record(schema) or _quoted_in(tool.description, name):
+        if argument_text(tool, name, schema) or _evident_record(schema) or _quoted_in(tool.description, name):
             continue
         if name.lower() in ("id", "name") and _names_its_object(tool.description):
             continue
@@ -84,13 +89,16 @@ def _names_its_object(description: str) -> bool:
 
 
 def _evident_record(schema: dict[str, Any]) -> bool:
-    """An object, or an array of objects, whose declared fields are all numbers, booleans, enums or consts."""
+    """An object, or an array of objects, whose declared fields are all numbers, booleans, enums or consts; or an
+    object (not an array) whose fields each say what they are, by that type or their own description: a wrapper
+    (a REST call's `path`, `query` or `body`) whose fields are its documentation, filled one by one."""
     items = schema.get("items")
     target = items if "array" in types_of(schema) and isinstance(items, dict) else schema
     props = target.get("properties")
     if not isinstance(props, dict) or not props or target.get("additionalProperties") not in (None, False):
         return False
-    return all(isinstance(p, dict) and _evident_by_type(p) for p in props.values())
+    wrapper = target is schema  # an object, not a list of them: what one entry stands for still wants saying
+    return all(isinstance(p, dict) and (_evident_by_type(p) or (wrapper and description_of(p))) for p in props.values())
 
 
 def _quoted_in(text: str, name: str) -> bool:
@@ -107,7 +115,10 @@ def desc_007_enum_values_not_described(tool: Tool) -> Iterator[Hit]:
     alone: when every value is written as a proper name, each word capitalised ("New York", "Chicago",
     "Celsius"), it names the thing itself. Lowercase codes and modes ("c", "f"; "error", "debug") and numbers
     still need the description to say what each one does. A single value (nothing to choose), and sets of
-    self-describing words (open/closed/all, asc/desc, day/week/month, markdown/text, GET/POST) are left alone too,
+    self-describing words (open/closed/all, asc/desc, day/week/month, markdown/text, GET/POST) and time spans written
+    as a count and a unit (`1d`, `5d`, `1wk`, `3mo`, `10y`, with `ytd` and `max`) are left alone too, and so are
+    values the description spells out as the words they abbreviate ("in-the-money, out-of-the-money, or
+    at-the-money" for `itm`, `otm`, `atm`),
     and so are values explained where the agent reads them anyway and values whose role names them:
     - the tool's description names most of them ("strategic merge patch, JSON merge patch, or JSON patch";
       "logs from pods, deployments, or jobs": plurals count);
@@ -129,6 +140,8 @@ def desc_007_enum_values_not_described(tool: Tool) -> Iterator[Hit]:
         values = _enum_values(schema)
         desc = description_of(schema)
         if not values or not desc or _self_explanatory(values) or any(_mentions(desc, v) for v in values):
+            continue
+        if _spelled_out(desc, values):
             continue
         if _mostly_mentioned(tool.description, values) or _named_by_role(name, values):
             continue
@@ -183,9 +196,14 @@ def desc_009_missing_examples(tool: Tool) -> Iterator[Hit]:
     arguments: it shows the call's form), an `examples` array (tool or `inputSchema`), an argument's
     `examples`, `example` or a `default` that shows a value, or prose in the argument's or the tool's
     description (`e.g. '2103.12345'`, an "Example" line, "such as", a quoted sample value, `YYYY-MM-DD`,
-    "ISO 8601", "HH:MM"). An argument whose description names the documented syntax it follows ("matching the
-    syntax of the filter argument of db.collection.find()", "Elasticsearch query DSL object") is shown by that
-    documentation, which every model has read.
+    "ISO 8601", "HH:MM"), including the argument's own line of a parameter list in the tool description
+    (`- filter (optional): ... (e.g., "bedrock")`, or a docstring `Args:` line, which also documents an argument the
+    schema leaves bare). A search `keyword` or `phrase`, like a `query`, is free text, and so is the value of
+    a Django-style text lookup (`name__icontains`: a piece of the name; a date lookup such as `created__date__gte`
+    still has a form to show). An argument whose
+    description names the documented syntax it follows ("matching the syntax of the filter argument of
+    db.collection.find()", "Elasticsearch query DSL object") is shown by that documentation, which every model has
+    read.
     Worth acting on: when the flagged argument is one the agent must fill in a form it cannot guess; a careful
     author adds one sample value.
     Why it matters: Anthropic's advanced-tool-use guidance reports worked examples raising accuracy from 72%
@@ -200,13 +218,14 @@ def desc_009_missing_examples(tool: Tool) -> Iterator[Hit]:
         return
     if _worked_call(tool.description, [n for n, _ in args]):
         return
+    texts = {name: argument_text(tool, name, schema) for name, schema in args}
     needing = [
         name
         for name, schema in args
-        if _needs_example(name, schema, name in needed)
-        and not _shows_example(schema)
+        if _needs_example(name, schema, name in needed, texts[name])
+        and not _shows_example(schema, texts[name])
         and not _tool_shows(tool.description, name)
-        and not _DOCUMENTED_SYNTAX.search(description_of(schema))
+        and not _DOCUMENTED_SYNTAX.search(texts[name])
     ]
     if needing:
         names = ", ".join(f"'{n}'" for n in needing)
@@ -221,10 +240,12 @@ def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
     """A string argument lists its allowed values in the description but declares no enum.
 
     What it flags: a string (or untyped) argument without `enum`/`const` whose description spells out a fixed
-    set ("one of open, closed, or pending", "allowed values: low, medium, high", "'json' or 'csv'"). A list
-    after "e.g." or "such as" is examples, not a set; one after "format", "bad ...:", "instead of" or "not" is a
-    form or a counter-example; and a pair of the tool's own argument names ("either 'content' or 'content_file'")
-    is an argument group (SCH-009's finding): none of these is flagged.
+    set ("one of open, closed, or pending", "allowed values: low, medium, high", "'json' or 'csv'", or three or
+    more upper-case constants in parentheses right after the words naming the argument: "Logging level (DEBUG,
+    INFO, WARNING, ERROR)"); an argument the schema leaves bare is read from its line in the tool description's
+    `Args:` section. A list after "e.g.", "example:" or "such as" is examples, not a set; one after "format",
+    "bad ...:", "instead of" or "not" is a form or a counter-example; and a pair of the tool's own argument names
+    ("either 'content' or 'content_file'") is an argument group (SCH-009's finding): none of these is flagged.
     Worth acting on: when the listed values are the only ones the server accepts.
     Why it matters: values in prose are not validated; the agent sends "High" for "high" and loops on
     errors. It is the inverse of DESC-007.
@@ -236,7 +257,7 @@ def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
         types = types_of(schema)
         if (types and "string" not in types) or "enum" in schema or "const" in schema:
             continue
-        values = prose_enum(description_of(schema))
+        values = prose_enum(argument_text(tool, name, schema))
         if values and not set(values) <= names:  # "either 'content' or 'content_file'": arguments, not values
             yield Hit(
                 f"argument '{name}' lists values in prose ({', '.join(values)}) but declares no enum",
@@ -255,8 +276,9 @@ def _mentions(text: str, value: Any) -> bool:
     return re.search(rf"(?<!\w){re.escape(str(value))}(?!\w)", text, re.IGNORECASE) is not None
 
 
-def _needs_example(name: str, schema: dict[str, Any], needed: bool = True) -> bool:
-    """Whether an argument's form is not evident from its name, type and description (see DESC-009)."""
+def _needs_example(name: str, schema: dict[str, Any], needed: bool = True, text: str | None = None) -> bool:
+    """Whether an argument's form is not evident from its name, type and description (see DESC-009); `text` is
+    what documents it, when not its own description (its line in the tool description's `Args:` section)."""
     types = types_of(schema)
     if "enum" in schema or "const" in schema or types & {"boolean", "number", "integer", "null"} == types != set():
         return False
@@ -264,9 +286,9 @@ def _needs_example(name: str, schema: dict[str, Any], needed: bool = True) -> bo
         return _structured_container(schema)
     if "format" in schema or "pattern" in schema:
         return False
-    desc = description_of(schema)
+    desc = description_of(schema) if text is None else text
     if not desc:
-        evident = _FREE_TEXT.search(name) or (not needed and _names_one_thing(name))
+        evident = _FREE_TEXT.search(name) or _TEXT_LOOKUP.search(name) or (not needed and _names_one_thing(name))
         return not any(k in schema for k in ("anyOf", "oneOf", "$ref")) and not evident
     return _STRUCTURED.search(desc) is not None
 
@@ -284,7 +306,7 @@ def _names_one_thing(name: str) -> bool:
 
 _FORM_WORDS = frozenset(
     """
-    at by on in from to since until before after between within
+    at by on in from to since until before after between within gt gte lt lte
     date time datetime timestamp day start end deadline due range duration interval period window expiry expires
     schedule cron timezone zone format pattern expression expr filter regex glob selector version
     path dir directory folder file filename cell color colour size dimensions bbox geometry polygon point
@@ -293,17 +315,19 @@ _FORM_WORDS = frozenset(
     """.split()  # noqa: SIM905 (a word list reads better as prose)
 )
 """Last words of an argument name whose value has a form to get right: a date or time (and the prepositions that
-name one: `depart_at`), a range, a format, a path, a colour or size, a geometry, a service-specific code
-(`region`: `us-en`? `wt-wt`?), or a selection (`exclude`)."""
+name one: `depart_at`, and the comparison lookups `created__date__gte`, `__lt`), a range, a format, a path, a colour
+or size, a geometry, a service-specific code (`region`: `us-en`? `wt-wt`?), or a selection (`exclude`)."""
 
 
 _FREE_TEXT = re.compile(
     r"(?:message|content|body|text|comment|thought|query|note|title|name|summary|description|sql|script|code|question"
-    r"|prompt|request|details|reason"
+    r"|prompt|request|details|reason|keyword|phrase"
     r"|goal|instructions?|url|uri|link|href|email|id|ids)s?$|[a-z](?:Id|Ids|Url|Uri)$",
     re.I,
 )
 """An argument name whose form is evident without a description: free text, a URL or e-mail, an opaque id."""
+_TEXT_LOOKUP = re.compile(r"__i?(?:exact|contains|startswith|endswith)$")
+"""A Django-style text lookup (`name__icontains`, `title__istartswith`): the value is a piece of the field's text."""
 _CODE_BLOCK = re.compile(r"```[^\n]*\n(.*?)```|(\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\})", re.DOTALL)
 
 
@@ -352,15 +376,21 @@ def _evident_by_type(schema: dict[str, Any]) -> bool:
 
 
 def _tool_shows(description: str, name: str) -> bool:
-    """Whether the tool's description shows this argument in a worked example ("Example: ... name ...")."""
+    """Whether the tool's description shows this argument in a worked example ("Example: ... name ..."), or on its
+    own line of a parameter list ("- filter (optional): regex pattern ... (e.g., "bedrock" matches ...)")."""
+    if name not in description:
+        return False
     marker = r"(?:\be\.g\.|\bfor (?:example|instance)\b|\bexamples?\b)"
-    return re.search(rf"{marker}[^\n]{{0,80}}?\b{re.escape(name)}\b", description, re.IGNORECASE) is not None
+    if re.search(rf"{marker}[^\n]{{0,80}}?\b{re.escape(name)}\b", description, re.IGNORECASE):
+        return True
+    line = rf"^[ \t]*[-*]?[ \t]*[`*]*{re.escape(name)}[`*]*[ \t]*(?:\([^)\n]*\))?[ \t]*:[^\n]*{marker}"
+    return re.search(line, description, re.MULTILINE | re.IGNORECASE) is not None
 
 
-def _shows_example(schema: dict[str, Any]) -> bool:
+def _shows_example(schema: dict[str, Any], text: str | None = None) -> bool:
     if any(key in schema and _shows_form(key, schema[key]) for key in _EXAMPLE_KEYS):
         return True
-    return _PROSE_EXAMPLE.search(description_of(schema)) is not None
+    return _PROSE_EXAMPLE.search(description_of(schema) if text is None else text) is not None
 
 
 def _shows_form(key: str, value: Any) -> bool:
@@ -410,7 +440,18 @@ def _starts_with_verb(value: str) -> bool:
 def _self_explanatory(values: list[Any]) -> bool:
     if len(values) == 1 or all(isinstance(v, str) and _PROPER_NAME.match(v) for v in values):
         return True
-    return all(isinstance(v, str) and v.lower() in _SELF_DESCRIBING for v in values)
+    return all(isinstance(v, str) and (v.lower() in _SELF_DESCRIBING or _DURATION.fullmatch(v)) for v in values)
+
+
+_DURATION = re.compile(r"\d+(?:s|m|min|h|d|w|wk|mo|y|yr)|ytd|max|all", re.IGNORECASE)
+"""A time span written as a count and a unit (`1d`, `5d`, `1wk`, `3mo`, `10y`), or `ytd`/`max`: it says what it is."""
+
+
+def _spelled_out(desc: str, values: list[Any]) -> bool:
+    """Whether every value is the initials of words the description spells out in order ("in-the-money,
+    out-of-the-money, or at-the-money" for `itm`, `otm`, `atm`): the description explains each value."""
+    initials = "".join(w[0] for w in re.findall(r"[A-Za-z]+", desc)).lower()
+    return all(isinstance(v, str) and 2 <= len(v) <= 6 and v.isalpha() and v.lower() in initials for v in values)
 
 
 _SELF_DESCRIBING = frozenset(

@@ -8,7 +8,7 @@ from typing import Any
 
 from mcptest.checks.findings import Hit, pointer
 from mcptest.checks.lint.shapes import Prop, branches, nullable, properties
-from mcptest.checks.lint.text import description_of, nearest_name, prose_enum, sentences, types_of
+from mcptest.checks.lint.text import description_of, nearest_name, normalized, prose_enum, sentences, types_of
 from mcptest.records.catalog import Tool
 
 NON_EMPTY = re.compile(
@@ -78,6 +78,9 @@ def sch_007_nullable_hides_constraint(tool: Tool) -> Iterator[Hit]:
     agent looped: it sent "High", "Medium", "medium" and "" and got back "is not valid under any of the given
     schemas", an error that names no branch and no valid value, so the agent guessed again. It is a warning:
     some nullable numbers have no natural bound (a score, an offset); when one exists, the schema should say it.
+    Two nullable numbers hide nothing and are left alone: a cap (`max_lines`, `max_depth`, `min_score`, `limit`),
+    whose null means "no cap" (pydantic's `max_lines: int | None = None`), and a number that is one member of a
+    mixed union (`value: string | number | boolean | null`), a free value with no scale.
     Example: `"priority": {"anyOf": [{"type": "integer"}, {"type": "null"}]}`
     Fix: put the constraint on the branch: `{"anyOf": [{"type": "integer", "minimum": 1, "maximum": 5},
     {"type": "null"}]}`, or an `enum` on the string branch.
@@ -95,14 +98,25 @@ def sch_007_nullable_hides_constraint(tool: Tool) -> Iterator[Hit]:
 
 
 def _hidden(prop: Prop, options: list[dict[str, Any]]) -> str | None:
+    free = _free_number(prop.name, options)
     for branch in options:
         types = types_of(branch) - {"null"}
-        if types & {"integer", "number"} and not any(k in branch for k in _BOUNDS):
+        if types & {"integer", "number"} and not free and not any(k in branch for k in _BOUNDS):
             return f"{'/'.join(sorted(types))} | null with no minimum, maximum or enum"
         values = prose_enum(description_of(prop.schema) or description_of(branch))
         if "string" in types and not prop.top_level and values and not any(k in branch for k in _VALUE_SET_BOUNDS):
             return f"string | null whose values ({', '.join(values)}) are only in the description"
     return None
+
+
+def _free_number(name: str, options: list[dict[str, Any]]) -> bool:
+    """A nullable number with no bound to hide: a cap (`max_lines`, `min_score`, `limit`), whose null means "no
+    cap", or one member of a mixed union (`value: string | number | boolean | null`), a free value."""
+    kinds = {t for branch in options for t in types_of(branch)} - {"null"}
+    if kinds - {"integer", "number"}:
+        return True
+    first = (normalized(name).split() or [""])[0]
+    return first in ("max", "maximum", "min", "minimum", "limit")
 
 
 _DESTRUCTIVE_SWITCH = frozenset(
@@ -134,5 +148,48 @@ def sch_012_destructive_default(tool: Tool) -> Iterator[Hit]:
             yield Hit(
                 f"'{name}' defaults to true: a call that leaves it out gets the destructive effect",
                 "Default it to false; the call that wants the effect sets it.",
+                pointer("inputSchema", "properties", name),
+            )
+
+
+_AGENT_MARKS = frozenset("llm ai agent assistant model bot mcp".split())  # noqa: SIM905
+_HUMAN_MARKS = frozenset("ui user human manual web cli".split())  # noqa: SIM905
+_SPEAKER_NAMES = frozenset("role author speaker sender from".split())  # noqa: SIM905
+"""Arguments whose user/assistant values name a message's speaker (a chat `role`), which the agent does set."""
+
+
+def sch_013_caller_marker_argument(tool: Tool) -> Iterator[Hit]:
+    """An argument asks who is calling, a user interface or the model: the agent should never set it.
+
+    What it flags: a top-level argument whose `enum` (two or three string values) names only callers, at least one
+    a model (llm, ai, agent, assistant, model, bot, mcp) and one a person or interface (ui, user, human, manual,
+    web, cli): desktop-commander's `origin: "ui" | "llm"`, added to every tool so its own UI can tell its calls
+    from the model's. An argument named for a message's speaker (`role`, `author`, `sender`) is left alone: a chat
+    tool's `role: user | assistant` is a value the agent does choose. It is pedantic (off by default; `--strict` or
+    `--select SCH-013` turns it on): the class is the UI-only argument issue 33 names, and its one real case is a
+    single server's; its precision on servers it was not written against is unmeasured.
+    Worth acting on: always where the server, not the agent, knows who calls; the agent that sets it can only
+    claim to be the model, or pretend to be the UI.
+    Why it matters: the argument costs tokens in every tool, and an agent that sends `ui` (the first value) makes
+    the server treat a model's call as a person's (skipping the checks or telemetry meant for the model).
+    Example: `"origin": {"type": "string", "enum": ["ui", "llm"]}` in `read_file`
+    Fix: drop the argument from the tool the model sees; let the UI call its own endpoint or pass it out of band.
+    """
+    props = tool.input_schema.get("properties")
+    for name, schema in props.items() if isinstance(props, dict) else ():
+        values = schema.get("enum") if isinstance(schema, dict) else None
+        if not isinstance(values, list) or not 2 <= len(values) <= 3 or name.lower() in _SPEAKER_NAMES:
+            continue
+        marks = {v.lower() for v in values if isinstance(v, str)}
+        if (
+            len(marks) == len(values)
+            and marks <= _AGENT_MARKS | _HUMAN_MARKS
+            and marks & _AGENT_MARKS
+            and marks & _HUMAN_MARKS
+        ):
+            shown = " | ".join(str(v) for v in values)
+            yield Hit(
+                f"'{name}' ({shown}) asks who is calling: the model always is, so the argument is the UI's",
+                "Drop it from the tool the model sees; let the UI mark its own calls out of band.",
                 pointer("inputSchema", "properties", name),
             )

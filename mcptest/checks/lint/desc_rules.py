@@ -10,6 +10,7 @@ from mcptest.checks.lint.shapes import properties
 from mcptest.checks.lint.text import (
     LONG_CHARS,
     SHORT_CHARS,
+    docstring_arguments,
     english,
     has_common_verb,
     mentions_return,
@@ -21,6 +22,7 @@ from mcptest.checks.lint.text import (
 from mcptest.records.catalog import Tool
 
 _AT = pointer("description")
+_SPACE_RUN = re.compile(r"\s+")
 
 
 def desc_001_short_description(tool: Tool) -> Iterator[Hit]:
@@ -28,7 +30,10 @@ def desc_001_short_description(tool: Tool) -> Iterator[Hit]:
 
     What it flags: a tool whose description, trimmed, is empty, or shorter than 20 characters and either under
     three words ("Search.", "Switches branches") or without a word that can be an action. A short description
-    that is complete, an action and what it acts on ("Navigate to a URL", "Close the page"), is left alone.
+    that is complete, an action and what it acts on ("Navigate to a URL", "Close the page"), is left alone. In a
+    script the word-reading rules cannot read (Chinese, Japanese: see `english`), words and verbs cannot be
+    counted and a character carries about a word ("チャット一覧を取得します。", "Get the list of chats", is 13), so
+    such a description is short only under a third of the characters (7).
     Worth acting on: when the description gives the agent nothing to tell the tool from its neighbours by; it is
     critical because an agent cannot choose such a tool on purpose.
     Why it matters: the description is the only prose an agent reads when it picks a tool. A one-word
@@ -40,8 +45,15 @@ def desc_001_short_description(tool: Tool) -> Iterator[Hit]:
     """
     text = tool.description.strip()
     chars = len(text)
-    if chars == 0 or (chars < SHORT_CHARS and (len(words(text)) < 3 or not has_common_verb(text))):
-        what = "is empty" if chars == 0 else f"is {chars} characters (under {SHORT_CHARS}) and names no complete action"
+    if chars and chars < SHORT_CHARS and not english(text):
+        limit = SHORT_CHARS // 3
+        short, unsaid = chars < limit, ""
+    else:
+        limit = SHORT_CHARS
+        short = chars < limit and (len(words(text)) < 3 or not has_common_verb(text))
+        unsaid = " and names no complete action"
+    if chars == 0 or short:
+        what = "is empty" if chars == 0 else f"is {chars} characters (under {limit}){unsaid}"
         yield Hit(f"description {what}", "Say what the tool does, on what, and when to use it.", _AT)
 
 
@@ -52,11 +64,16 @@ def desc_002_long_description(tool: Tool) -> Iterator[Hit]:
     Why it matters: every description is paid for in input tokens on every model call, and a long one
     usually carries rules (formats, limits, allowed values) that belong in the `inputSchema`, where the
     client can validate them (arXiv:2602.18914, "verbose").
+    Characters are counted with each run of whitespace as one: the indentation a docstring carries into the
+    description (eight or twelve spaces before each `Args:` line) is layout, not text the agent reads, and costs a
+    token or none.
+    Worth acting on: when the text carries rules, parameter lists or workflows that belong in the schema or can go.
     Example: a 900-character description that lists date formats and page-size limits in prose.
     Fix: move constraints into the schema (`enum`, `format`, `maximum`, `maxLength`) and keep the
     description to purpose, usage and result.
     """
-    chars = len(tool.description.strip())
+    text = tool.description.strip()
+    chars = len(_SPACE_RUN.sub(" ", text)) if len(text) > LONG_CHARS else 0  # collapsing never lengthens
     if chars > LONG_CHARS:
         yield Hit(
             f"description is {chars} characters (over {LONG_CHARS})",
@@ -159,11 +176,6 @@ def _reads_matches(text: str) -> bool:
     return named and _READ_QUERY.search(first) is not None and _WRITE_WORD.search(first) is None
 
 
-_ARGS_HEADING = re.compile(r"^[ \t]*(?:Args|Arguments|Parameters|Params)[ \t]*:[ \t]*$", re.MULTILINE)
-_ARGS_END = re.compile(r"\n[ \t]*\n|^[ \t]*(?:Returns?|Raises|Yields?|Examples?|Notes?)[ \t]*:", re.MULTILINE)
-_ARG_LINE = re.compile(r"^[ \t]+[-*]?[ \t]*`?([A-Za-z_][A-Za-z0-9_]*)`?[ \t]*(?:\([^)\n]*\))?[ \t]*:", re.MULTILINE)
-
-
 def desc_017_documented_argument_absent(tool: Tool) -> Iterator[Hit]:
     """The description documents an argument the input schema does not have.
 
@@ -180,12 +192,11 @@ def desc_017_documented_argument_absent(tool: Tool) -> Iterator[Hit]:
     context for logging"
     Fix: drop the line from the description (or expose the argument, if the agent should set it).
     """
-    heading = _ARGS_HEADING.search(tool.description)
-    if heading is None:
+    documented = docstring_arguments(tool.description)
+    if not documented:
         return
-    section = _ARGS_END.split(tool.description[heading.end() :], maxsplit=1)[0]
     known = {prop.name for prop in properties(tool.input_schema)}
-    absent = [name for name in dict.fromkeys(_ARG_LINE.findall(section)) if name not in known]
+    absent = [name for name in documented if name not in known]
     if absent:
         names = ", ".join(f"'{n}'" for n in absent)
         yield Hit(

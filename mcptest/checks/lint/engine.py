@@ -17,8 +17,13 @@ from mcptest.records.catalog import Catalog, Tool
 
 def lint_tool(tool: Tool, rules: Sequence[Rule] = DEFAULT_RULES) -> list[Finding]:
     """Every finding the rules report on `tool`, in registry order; one synthetic Pass when none fire."""
-    findings = [f for rule in rules for f in rule.run(tool)]
-    return findings or [_passed(tool)]
+    return _run(tool, rules) or [_passed(tool)]
+
+
+def _run(tool: Tool, rules: Sequence[Rule]) -> list[Finding]:
+    """The rules' findings on a tool the model sees. A tool only its MCP Apps UI calls (`model_visible` is false)
+    is never in the model's tool list: what the rules judge (how an agent reads and fills it) does not apply."""
+    return [f for rule in rules for f in rule.run(tool)] if tool.model_visible else []
 
 
 def lint_tools(tools: Sequence[Tool], rules: Sequence[Rule] = DEFAULT_RULES) -> list[list[Finding]]:
@@ -27,7 +32,7 @@ def lint_tools(tools: Sequence[Tool], rules: Sequence[Rule] = DEFAULT_RULES) -> 
     repeat is a finding on a definition several tools share (the same `$defs` entry, word for word), or a schema
     rule's finding, with the same message, on a property schema written out word for word in several tools (a
     pattern the server copies into each tool: the author fixes it once, where it is written)."""
-    found = [[f for rule in rules for f in rule.run(tool)] for tool in tools]
+    found = [_run(tool, rules) for tool in tools]
     shared: dict[tuple[str, str, str], list[tuple[int, Finding]]] = {}
     for index, findings in enumerate(found):
         for finding in findings:
@@ -57,6 +62,8 @@ def lint_tools(tools: Sequence[Tool], rules: Sequence[Rule] = DEFAULT_RULES) -> 
 
 
 def _passed(tool: Tool) -> Finding:
+    if not tool.model_visible:
+        return Finding(PASS_RULE, Severity.PASS, tool.name, "hidden from the model (_meta.ui.visibility): not linted")
     return Finding(PASS_RULE, Severity.PASS, tool.name, "meets every rule that ran")
 
 

@@ -59,7 +59,11 @@ _POSITIONAL_WORDS = (
     "aforementioned",
     "before",
 )
-_RETURN_WORDS = re.compile(r"\b(?:return|output|result|respon[sd]|yield|echo(?:es|ed)?\s+back)", re.IGNORECASE)
+_RETURN_WORDS = re.compile(
+    r"\b(?:return|output|result|respon[sd]|yield|echo(?:es|ed)?\s+back)"
+    r"|\b(?:will be|is|are) (?:displayed|shown|printed) (?:showing|with|listing)\b",
+    re.IGNORECASE,
+)
 _OTHER_TOOLS_RESULT = re.compile(
     r"\b(?:[a-z]+[-_][\w-]+|other|another|previous|that)\s+tool(?:'s)?\s+(?:respon\w*|results?|outputs?)\b",
     re.IGNORECASE,
@@ -68,7 +72,7 @@ _OTHER_TOOLS_RESULT = re.compile(
 READ_VERBS = frozenset(
     """
     get show list read fetch retrieve search find lookup display view print echo query describe count calculate
-    compute convert summarize translate preview inspect download
+    compute convert summarize translate preview inspect download analyze analyse compare
     """.split()  # noqa: SIM905
 )
 """DESC-010: a sentence that starts with one of these verbs names what comes back ("Shows the commit logs")."""
@@ -85,8 +89,10 @@ _QUOTED_OR = re.compile(
     r"""(?P<tail>(?:["'`][^"'`]{1,40}["'`]\s*,?\s*)+or\s+(?:an?\s+|the\s+)?["'`][^"'`]{1,40}["'`])"""
 )
 _EXAMPLES_LEAD = re.compile(
-    r"(?:e\.g\.|for example|for instance|such as|like|in the format|bad\b[^:]{0,20}:|instead of|not)\W*$", re.IGNORECASE
+    r"(?:e\.g\.|examples?|for instance|such as|like|in the format|bad\b[^:]{0,20}:|instead of|not)\W*$", re.IGNORECASE
 )
+_QUOTED_ITEM = re.compile(r"""["'`]([^"'`]{1,40})["'`]""")
+_CONSTANTS = re.compile(r"\((?P<list>\s*[A-Z][A-Z0-9_]+(?:\s*,\s*[A-Z][A-Z0-9_]+){2,}\s*)\)")
 _ARTICLE = re.compile(r"^(?:an?|the)\s+", re.IGNORECASE)
 _LIST_SPLIT = re.compile(r"\s*(?:,|\bor\b|\band\b|\|)\s*", re.IGNORECASE)
 _QUOTED = re.compile(r"""^["'`][^"'`]{1,40}["'`]$""")
@@ -164,12 +170,22 @@ def positional_phrases(text: str) -> list[str]:
 
 @lru_cache(maxsize=1024)  # DESC-010 and the return_format score ask of the same description
 def mentions_return(text: str) -> bool:
-    """Whether `text` says what comes back: a return/output/result/response/yield word, "echoes back", or a
-    sentence that starts with a read verb and names its object (`READ_VERBS`: "Shows the commit logs", "List Git
-    branches"; a bare "Search" names nothing)."""
+    """Whether `text` says what comes back: a return/output/result/response/yield word, "echoes back", a table or
+    list that "will be displayed showing ...", or a sentence that starts with a read verb and names its object
+    (`READ_VERBS`: "Shows the commit logs", "List Git branches", "This tool retrieves the property's metadata"; a
+    bare "Search" names nothing)."""
     if _RETURN_WORDS.search(_OTHER_TOOLS_RESULT.sub(" ", text) if "tool" in text.lower() else text):
         return True
-    return any(len(w) > 1 and has_verb_in(w[0], READ_VERBS) for w in (words(s) for s in sentences(text)))
+    return any(len(w) > 1 and has_verb_in(w[0], READ_VERBS) for w in (_subject_dropped(s) for s in sentences(text)))
+
+
+def _subject_dropped(sentence: str) -> list[str]:
+    """A sentence's words without a leading "This tool" or "It" ("This tool retrieves detailed information about a
+    property" reads as "retrieves detailed information ..."): the verb that follows says what the tool does."""
+    ws = words(sentence)
+    if ws[:2] in (["this", "tool"], ["the", "tool"]):
+        return ws[2:]
+    return ws[1:] if ws[:1] == ["it"] else ws
 
 
 def has_verb_in(text: str, verbs: frozenset[str]) -> bool:
@@ -194,14 +210,31 @@ def prose_enum(text: str) -> list[str] | None:
 def prose_value_sets(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
     """Every value set `prose_enum` recognises in `text`, with the span of its lead phrase and list."""
     yield from _parenthesised_values(text)
+    if "(" in text:
+        yield from _constant_list(text)
     candidates = [m for m in _ENUM_LEAD.finditer(text)] + [m for m in _QUOTED_OR.finditer(text)]
     for match in candidates:
         if _EXAMPLES_LEAD.search(text[: match.start()][-30:]):
             continue
-        items = [_ARTICLE.sub("", i) for i in _LIST_SPLIT.split(match.group("tail").strip(" :")) if i]
+        tail = match.group("tail").strip(" :")
+        quoted = _QUOTED_ITEM.findall(tail) if match.re is _QUOTED_OR else []
+        if quoted:  # '"or" or "and"': the separators are outside the quotes, the values inside
+            yield match.span(), quoted
+            continue
+        items = [_ARTICLE.sub("", i) for i in _LIST_SPLIT.split(tail) if i]
         token = _QUOTED if match.groupdict().get("weak") else _TOKEN
         if len(items) >= 2 and all(token.match(i) for i in items):
             yield match.span(), [i.strip("\"'`") for i in items]
+
+
+def _constant_list(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
+    """ "Logging level (DEBUG, INFO, WARNING, ERROR)", "HTTP method to use (GET, POST, PUT, DELETE)": three or more
+    upper-case constants in parentheses right after the few words that name the argument (at most five): the
+    argument's own values. Deeper in the text such a list is about something else ("boolean operators (AND, OR,
+    ANDNOT)" of a query syntax, "binary files (PNG, JPG, PDF)")."""
+    match = _CONSTANTS.search(text)
+    if match and len(words(text[: match.start()])) <= 5 and not _EXAMPLES_LEAD.search(text[: match.start()][-30:]):
+        yield match.span(), [v.strip() for v in match.group("list").split(",")]
 
 
 def _parenthesised_values(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
@@ -236,6 +269,35 @@ def nearest_name(sentence: str, span: tuple[int, int], names: Iterable[str]) -> 
     if not ranked or (len(ranked) > 1 and ranked[0][1] == ranked[1][1]):
         return None
     return ranked[0][0]
+
+
+_ARGS_HEADING = re.compile(r"^[ \t]*(?:Args|Arguments|Parameters|Params)[ \t]*:[ \t]*$", re.MULTILINE)
+_ARGS_END = re.compile(r"\n[ \t]*\n|^[ \t]*(?:Returns?|Raises|Yields?|Examples?|Notes?)[ \t]*:", re.MULTILINE)
+_ARG_LINE = re.compile(
+    r"^[ \t]+[-*]?[ \t]*`?([A-Za-z_][A-Za-z0-9_]*)`?[ \t]*(?:\([^)\n]*\))?[ \t]*:[ \t]*(.*)$", re.MULTILINE
+)
+
+
+@lru_cache(maxsize=1024)  # DESC-006, -009, -013 and -017 read the same description
+def docstring_arguments(description: str) -> dict[str, str]:
+    """The arguments a docstring-style section of a tool description documents, name -> the text of its line: a
+    line `Args:`, `Arguments:`, `Parameters:` or `Params:`, then indented `name: ...` or `name (type): ...` lines, up
+    to a blank line or a Returns, Raises or Example heading (what FastMCP and the Python SDK send when a function's
+    docstring becomes the description and its arguments go to the schema without a description)."""
+    heading = _ARGS_HEADING.search(description) if "Arg" in description or "Param" in description else None
+    if heading is None:
+        return {}
+    section = _ARGS_END.split(description[heading.end() :], maxsplit=1)[0]
+    out: dict[str, str] = {}
+    for match in _ARG_LINE.finditer(section):
+        out.setdefault(match.group(1), match.group(2).strip())
+    return out
+
+
+def argument_text(tool: Tool, name: str, schema: dict[str, Any]) -> str:
+    """What documents an argument: its schema `description`, else its line in the tool description's docstring-style
+    argument section (`Args:\n    project: Project name`), else ""."""
+    return description_of(schema) or docstring_arguments(tool.description).get(name, "")
 
 
 def arguments(tool: Tool) -> Iterator[tuple[str, dict[str, Any]]]:
