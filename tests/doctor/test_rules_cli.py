@@ -55,6 +55,7 @@ def test_the_pedantic_tier_is_shown_in_the_list_the_documentation_and_json(capsy
         "DESC-016",
         "SCH-010",
         "SCH-012",
+        "SCH-013",
     ]
     doc = cli(capsys, "rules", "DESC-008", "--no-color").stdout
     assert doc.startswith(
@@ -62,4 +63,10 @@ def test_the_pedantic_tier_is_shown_in_the_list_the_documentation_and_json(capsy
         "on with --strict or --select DESC-008)\n"
     )
     rows = cli(capsys, "rules", "--json").json()
-    assert [r["code"] for r in rows if r["tier"] == "pedantic"] == ["DESC-008", "DESC-016", "SCH-010", "SCH-012"]
+    assert [r["code"] for r in rows if r["tier"] == "pedantic"] == [
+        "DESC-008",
+        "DESC-016",
+        "SCH-010",
+        "SCH-012",
+        "SCH-013",
+    ]

@@ -15,14 +15,14 @@ def codes(select: list[str] = [], ignore: list[str] = []) -> list[str]:  # noqa:
 
 def test_no_flags_select_every_rule_but_the_pedantic_tier() -> None:
     assert len(codes()) == 25 and "DESC-008" not in codes()
-    assert len(select_rules(strict=True)) == 29  # the pedantic tier: DESC-008, DESC-016, SCH-010, SCH-012
+    assert len(select_rules(strict=True)) == 30  # the pedantic tier: DESC-008, DESC-016, SCH-010, SCH-012, SCH-013
 
 
 def test_a_pedantic_rule_joins_by_its_exact_code_or_strict_never_by_a_prefix() -> None:
     assert "DESC-008" not in codes(["DESC"]) and "DESC-008" not in codes(["DESC-00"])
     assert codes(["DESC-008"]) == ["DESC-008"]
     assert "DESC-008" in [r.code for r in select_rules(["DESC"], strict=True)]
-    pedantic = ["DESC-008", "DESC-016", "SCH-010", "SCH-012"]
+    pedantic = ["DESC-008", "DESC-016", "SCH-010", "SCH-012", "SCH-013"]
     assert [r.code for r in select_rules([], pedantic, strict=True)] == codes()
     assert "SCH-010" not in codes(["SCH"]) and codes(["SCH-010"]) == ["SCH-010"]
 

@@ -150,3 +150,46 @@ def sch_012_destructive_default(tool: Tool) -> Iterator[Hit]:
                 "Default it to false; the call that wants the effect sets it.",
                 pointer("inputSchema", "properties", name),
             )
+
+
+_AGENT_MARKS = frozenset("llm ai agent assistant model bot mcp".split())  # noqa: SIM905
+_HUMAN_MARKS = frozenset("ui user human manual web cli".split())  # noqa: SIM905
+_SPEAKER_NAMES = frozenset("role author speaker sender from".split())  # noqa: SIM905
+"""Arguments whose user/assistant values name a message's speaker (a chat `role`), which the agent does set."""
+
+
+def sch_013_caller_marker_argument(tool: Tool) -> Iterator[Hit]:
+    """An argument asks who is calling, a user interface or the model: the agent should never set it.
+
+    What it flags: a top-level argument whose `enum` (two or three string values) names only callers, at least one
+    a model (llm, ai, agent, assistant, model, bot, mcp) and one a person or interface (ui, user, human, manual,
+    web, cli): desktop-commander's `origin: "ui" | "llm"`, added to every tool so its own UI can tell its calls
+    from the model's. An argument named for a message's speaker (`role`, `author`, `sender`) is left alone: a chat
+    tool's `role: user | assistant` is a value the agent does choose. It is pedantic (off by default; `--strict` or
+    `--select SCH-013` turns it on): the class is the UI-only argument issue 33 names, and its one real case is a
+    single server's; its precision on servers it was not written against is unmeasured.
+    Worth acting on: always where the server, not the agent, knows who calls; the agent that sets it can only
+    claim to be the model, or pretend to be the UI.
+    Why it matters: the argument costs tokens in every tool, and an agent that sends `ui` (the first value) makes
+    the server treat a model's call as a person's (skipping the checks or telemetry meant for the model).
+    Example: `"origin": {"type": "string", "enum": ["ui", "llm"]}` in `read_file`
+    Fix: drop the argument from the tool the model sees; let the UI call its own endpoint or pass it out of band.
+    """
+    props = tool.input_schema.get("properties")
+    for name, schema in props.items() if isinstance(props, dict) else ():
+        values = schema.get("enum") if isinstance(schema, dict) else None
+        if not isinstance(values, list) or not 2 <= len(values) <= 3 or name.lower() in _SPEAKER_NAMES:
+            continue
+        marks = {v.lower() for v in values if isinstance(v, str)}
+        if (
+            len(marks) == len(values)
+            and marks <= _AGENT_MARKS | _HUMAN_MARKS
+            and marks & _AGENT_MARKS
+            and marks & _HUMAN_MARKS
+        ):
+            shown = " | ".join(str(v) for v in values)
+            yield Hit(
+                f"'{name}' ({shown}) asks who is calling: the model always is, so the argument is the UI's",
+                "Drop it from the tool the model sees; let the UI mark its own calls out of band.",
+                pointer("inputSchema", "properties", name),
+            )

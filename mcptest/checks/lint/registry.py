@@ -46,6 +46,7 @@ RULES: tuple[Rule, ...] = (
     Rule("SCH-010", S.WARNING, bound.sch_010_limit_only_in_prose, pedantic=True),
     Rule("SCH-011", S.WARNING, sch.sch_011_unreferenced_definition),
     Rule("SCH-012", S.WARNING, con.sch_012_destructive_default, pedantic=True),
+    Rule("SCH-013", S.WARNING, con.sch_013_caller_marker_argument, pedantic=True),
 )
 
 DEFAULT_RULES: tuple[Rule, ...] = tuple(r for r in RULES if not r.pedantic)
