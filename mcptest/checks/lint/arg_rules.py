@@ -358,6 +358,11 @@ def _structured_container(schema: dict[str, Any]) -> bool:
     props = target.get("properties")
     if not isinstance(props, dict) or not props:
         return True  # a free-form object: nothing says what goes in it
+    if target is schema and all(isinstance(p, dict) and description_of(p) for p in props.values()):
+        # A wrapper whose fields are each described (a REST call's `body`): its form is its fields', each judged
+        # as an argument of its own.
+        inner = set(target.get("required") or ())
+        return any(_needs_example(n, p, n in inner) for n, p in props.items())
     text = [p for n, p in props.items() if isinstance(p, dict) and not _evident_by_type(p) and not _evident_field(n, p)]
     return bool(text) and 2 * sum(1 for p in text if _shows_example(p)) < len(text)
 

@@ -8,7 +8,15 @@ from typing import Any
 
 from mcptest.checks.findings import Hit
 from mcptest.checks.lint.schema_rules import Node, walk
-from mcptest.checks.lint.text import arguments, description_of, has_verb_in, prose_enum, types_of, words
+from mcptest.checks.lint.text import (
+    argument_text,
+    arguments,
+    description_of,
+    has_verb_in,
+    prose_enum,
+    types_of,
+    words,
+)
 from mcptest.records.catalog import Tool
 
 LABEL_WORDS = frozenset(
@@ -251,7 +259,9 @@ def sch_010_limit_only_in_prose(tool: Tool) -> Iterator[Hit]:
     """A limit the argument's description states is missing from its schema.
 
     What it flags: a property, at any depth, whose own description states an upper limit as a number ("max 200",
-    "max: 50", "maximum 100", "at most 10", "up to 25", "no more than 5", "(1-500)", "between 1 and 100") that
+    "max: 50", "maximum 100", "at most 10", "up to 25", "no more than 5", "(1-500)", "(0.0-1.0, default 0.6)",
+    "between 1 and 100", "from 1 to 100", "One to 20 symbols"; a bare argument's line in the tool description's
+    `Args:` section counts as its description) that
     the schema does not carry: a number or integer without `maximum`/`exclusiveMaximum`, a string whose limit is
     counted in characters ("max 400 chars") without `maxLength`, an array without `maxItems`. A string limit
     without a unit is left alone (400 what?), and so is "Maximum number of results" with no figure.
@@ -266,7 +276,10 @@ def sch_010_limit_only_in_prose(tool: Tool) -> Iterator[Hit]:
     for node in walk(tool.input_schema):
         if not node.is_property:
             continue
-        limit = _prose_limit(description_of(node.schema))
+        text = description_of(node.schema)
+        if not text and len(node.path) == 2 and node.path[0] == "properties":  # a bare argument: its `Args:` line
+            text = argument_text(tool, str(node.path[1]), node.schema)
+        limit = _prose_limit(text)
         if limit is None:
             continue
         figure, unit = limit
@@ -289,21 +302,23 @@ def sch_010_limit_only_in_prose(tool: Tool) -> Iterator[Hit]:
 
 _PROSE_LIMIT = re.compile(
     r"\b(?:max(?:imum)?|at most|up to|no more than)\b\s*:?\s*(?:of\s+)?(?P<a>\d[\d,]*)\s*(?P<ua>[a-z]+)?"
-    r"|\(\s*\d+\s*[-–]\s*(?P<b>\d[\d,]*)\s*(?P<ub>[a-z]+)?\s*\)"
-    r"|\bbetween\s+\d+\s+and\s+(?P<c>\d[\d,]*)\s*(?P<uc>[a-z]+)?",
+    r"|\(\s*\d+(?:\.\d+)?\s*[-–]\s*(?P<b>\d[\d,]*(?:\.\d+)?)\s*(?P<ub>[a-z]+)?\s*[),]"
+    r"|\bbetween\s+\d+\s+and\s+(?P<c>\d[\d,]*)\s*(?P<uc>[a-z]+)?"
+    r"|\b(?:from\s+\d+|one)\s+to\s+(?P<d>\d[\d,]*)\b\s*(?P<ud>[a-z]+)?",
     re.IGNORECASE,
 )
-"""An upper limit written in prose: "max 200", "max: 50", "up to 25 items", "(1-500)", "between 1 and 100"."""
+"""An upper limit written in prose: "max 200", "max: 50", "up to 25 items", "(1-500)", "(0.0-1.0, default 0.6)",
+"between 1 and 100", "from 1 to 100", "One to 20 symbols"."""
 
 
-def _prose_limit(text: str) -> tuple[int, str | None] | None:
+def _prose_limit(text: str) -> tuple[float, str | None] | None:
     """The first upper limit the text states, as (figure, the word after it), or None."""
     match = _PROSE_LIMIT.search(text)
     if match is None:
         return None
-    figure = match.group("a") or match.group("b") or match.group("c")
-    unit = match.group("ua") or match.group("ub") or match.group("uc")
-    return int(figure.replace(",", "")), unit
+    figure = (match.group("a") or match.group("b") or match.group("c") or match.group("d")).replace(",", "")
+    unit = match.group("ua") or match.group("ub") or match.group("uc") or match.group("ud")
+    return (float(figure) if "." in figure else int(figure)), unit
 
 
 def _bound_keys(schema: dict[str, Any]) -> set[str]:

@@ -170,6 +170,10 @@ def sch_001_no_required_list(tool: Tool) -> Iterator[Hit]:
     single field, or up to three numbers (latitude and longitude, width and height), whose parts go together
     and are flagged; fields of mixed types, or more than three, are independent settings. A definition
     (`$defs/X`) is judged where the input uses it: an option group when every property referencing it is one.
+    Of the rest, it flags only an object whose need is plain: one field beside those that read as optional (the
+    `sql` of a query tool, a `params` object carrying every argument), or a value of up to three numbers. Which of
+    several fields a call needs is the author's knowledge (a git tool's `branch`, `path` and `mode` may each be
+    left out; a REST call's `query` object holds optional filters), so such an object is left alone.
     Worth acting on: when an argument the tool cannot work without is left optional.
     Why it matters: without `required` every argument is optional, so the agent cannot tell what it must send
     and the server has to reject incomplete calls itself.
@@ -185,9 +189,23 @@ def sch_001_no_required_list(tool: Tool) -> Iterator[Hit]:
             continue
         if not node.path and _listing(tool) and not any(isinstance(p, dict) and _is_object(p) for p in props.values()):
             continue  # every argument of a listing narrows it: a call with none lists everything
-        if _optional_group(root, node, props):
+        if _optional_group(root, node, props) or not _plainly_needed(props):
             continue
         yield Hit(f"{node.where}: properties but no required list", "Add a required list.", node.pointer)
+
+
+def _plainly_needed(props: dict[str, Any]) -> bool:
+    """Whether the fields of an object without `required` are plainly needed: a sole field, beside any that read as
+    optional (sending the object, or calling the tool, means sending it: the one `sql` of a query tool, the one
+    `params` object that carries every argument), or up to three numbers that make one value (latitude and
+    longitude). Of several other fields, which ones a call needs is the author's knowledge: a git tool's `branch`,
+    `path` and `mode` may each be left out."""
+    values = [p for p in props.values() if isinstance(p, dict)]
+    rest = [p for n, p in props.items() if isinstance(p, dict) and not _reads_optional(n, p)]
+    if len(rest) == 1:
+        only = rest[0]
+        return not (_is_object(only) and not only.get("properties"))  # an empty `params: {}` carries nothing
+    return 1 < len(values) <= 3 and {_kind(p) for p in values} == {"number"}
 
 
 def _listing(tool: Tool) -> bool:
