@@ -300,7 +300,7 @@ def _read(path: str | Path, name: str, group_by: str | None) -> Iterator[tuple[i
             while True:
                 line = f.readline()
                 lineno += 1
-                if not line or line.strip():
+                if not line or not line.isspace():  # not blank (isspace stops early; strip copied)
                     break
             if not line:
                 return
