@@ -76,10 +76,12 @@ SEEN_HALVES_FLOORS = {
     "tuning": (0.93, 0.94),
     "held_out": (0.97, 0.95),
     "held_out_2": (0.93, 0.96),
-    "held_out_3": (0.86, 0.84),
+    "held_out_3": (0.85, 0.84),
     "held_out_4": (0.85, 0.90),
     "held_out_5": (0.96, 0.94),
     "held_out_6": (0.96, 0.91),
+    "held_out_8": (0.62, 0.72),
+    "held_out_9": (0.72, 0.93),
 }
 """Reached on issue 33's groups: tuning 92.7% / 94.1%; the first held-out half 97.4% / 96.7% after its
 false-positive classes were fixed (it was 73.1% / 96.2% when first measured; once looked at, it counts as seen); the
@@ -110,7 +112,15 @@ upper-case constants in parentheses as a value set (DESC-013), and nullable caps
 (SCH-007), then read "This tool retrieves ..." and "a table will be displayed showing ..." as a result (DESC-010)
 and a Django text lookup as free text (DESC-009), and "Capture ..." as a read verb. Reached: held_out_3 86.4% / 84.8%,
 held_out_4 85.7% / 90.9% (86.9% with a concurrent SCH-001 change), held_out_5 96.6% / 94.5%, held_out_6 (now seen)
-96.6% / 91.1%; the others unchanged."""
+96.6% / 91.1%; the others unchanged.
+The integrator then took held_out_8 and held_out_9 as seen (their first-sight figures recorded in docs/quality.md:
+39.9% / 73.7% and 60.9% / 93.6%) and fixed their classes: MCP Apps app-only tools, descriptions in scripts the word
+tests cannot read (DESC-001), described wrapper objects (DESC-006, DESC-009), SCH-001 on objects whose need is not
+plain, and one finding per argument schema repeated word for word across tools for the DESC rules too (as for the SCH
+rules): held_out_8 62.6% / 72.8%, held_out_9 72.4% / 93.6%. Merging repeats merges true findings as well, so
+held_out_3 reads 85.7% (197 true of 230, 33 false) where it read 86.1% (247 of 286, 39 false): fewer false
+findings and fewer findings in all, the floor moved with the count (0.86 -> 0.85); held_out_2 reads 93.5% (433 of
+463, 30 false; was 528 of 559, 31 false)."""
 
 
 @pytest.mark.parametrize("group", sorted(SEEN_HALVES_FLOORS))

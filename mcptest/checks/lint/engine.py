@@ -92,7 +92,7 @@ def _definition_key(tool: Tool, finding: Finding) -> tuple[str, str, str] | None
         text = json.dumps(sorted(defs.items(), key=lambda kv: kv[0]), sort_keys=True, default=str)
         return finding.rule, finding.message, text
     below_root = bool(parts) and all(len(x) >= 3 and x[0] == "inputSchema" for x in parts)
-    if not finding.rule.startswith("SCH-") or finding.rule in _PER_TOOL or not below_root:
+    if finding.rule in _PER_TOOL or not below_root:
         return None
     schemas = [_at(tool.input_schema, x[1:]) for x in parts]
     if any(s is None for s in schemas):
