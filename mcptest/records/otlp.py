@@ -300,7 +300,7 @@ def _read(path: str | Path, name: str, group_by: str | None) -> Iterator[tuple[i
             while True:
                 line = f.readline()
                 lineno += 1
-                if not line or line.strip():
+                if not line or not line.isspace():  # not blank (isspace stops early; strip copied)
                     break
             if not line:
                 return
@@ -575,14 +575,29 @@ def _value(v: Any, loc: Loc, depth: int) -> Any:
     if "boolValue" in v:
         return v["boolValue"]
     if "arrayValue" in v:
-        values = (v["arrayValue"] or {}).get("values") or []
+        values = _listed(v, "arrayValue", loc)
         return [_value(x, (*loc, "arrayValue", "values", i), depth + 1) for i, x in enumerate(values)]
     if "kvlistValue" in v:
-        values = (v["kvlistValue"] or {}).get("values") or []
-        return {kv.get("key"): _value(kv.get("value"), (*loc, "kvlistValue"), depth + 1) for kv in values}
+        values = _listed(v, "kvlistValue", loc)
+        out = {}
+        for i, kv in enumerate(values):
+            at = (*loc, "kvlistValue", "values", i)
+            if not isinstance(kv, dict):
+                raise _Bad(at, "a `kvlistValue` entry must be an object such as {key: ..., value: {...}}")
+            out[kv.get("key")] = _value(kv.get("value"), at, depth + 1)
+        return out
     if "bytesValue" in v:
         return v["bytesValue"]
     return None
+
+
+def _listed(v: dict[str, Any], kind: str, loc: Loc) -> list[Any]:
+    """The `values` list of an `arrayValue` or `kvlistValue` (`{values: [...]}` in the OTLP JSON mapping)."""
+    holder = v[kind] or {}
+    values = holder.get("values") if isinstance(holder, dict) else holder
+    if not isinstance(values, list | type(None)) or not isinstance(holder, dict):
+        raise _Bad((*loc, kind), f"`{kind}` must be an object such as {{values: [...]}}")
+    return values or []
 
 
 def _classify(a: dict[str, Any]) -> str | None:

@@ -78,7 +78,7 @@ SEEN_HALVES_FLOORS = {
     "held_out_2": (0.93, 0.96),
     "held_out_3": (0.86, 0.84),
     "held_out_4": (0.85, 0.90),
-    "held_out_5": (0.95, 0.94),
+    "held_out_5": (0.96, 0.94),
     "held_out_6": (0.96, 0.91),
 }
 """Reached on issue 33's groups: tuning 92.7% / 94.1%; the first held-out half 97.4% / 96.7% after its
@@ -108,8 +108,9 @@ characters once the indentation is collapsed: 96.9% -> 96.5% recall), took time 
 abbreviations as self-describing (DESC-007), analysis and comparison verbs as naming their result (DESC-010),
 upper-case constants in parentheses as a value set (DESC-013), and nullable caps and mixed unions as hiding no bound
 (SCH-007), then read "This tool retrieves ..." and "a table will be displayed showing ..." as a result (DESC-010)
-and a Django text lookup as free text (DESC-009). Reached: held_out_3 86.1% / 84.8%, held_out_4 85.7% / 90.9%,
-held_out_6 (now seen) 96.6% / 91.1%; the others unchanged."""
+and a Django text lookup as free text (DESC-009), and "Capture ..." as a read verb. Reached: held_out_3 86.4% / 84.8%,
+held_out_4 85.7% / 90.9% (86.9% with a concurrent SCH-001 change), held_out_5 96.6% / 94.5%, held_out_6 (now seen)
+96.6% / 91.1%; the others unchanged."""
 
 
 @pytest.mark.parametrize("group", sorted(SEEN_HALVES_FLOORS))

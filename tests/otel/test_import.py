@@ -257,3 +257,22 @@ def _decodes(otlp_wire: object, data: dict[str, object]) -> bool:
     except ValueError:
         return False
     return True
+
+
+@pytest.mark.parametrize(
+    ("value", "where"),
+    [
+        ({"arrayValue": [{"stringValue": "a"}]}, "arrayValue: `arrayValue` must be an object such as {values: [...]}"),
+        ({"arrayValue": {"values": "a"}}, "arrayValue: `arrayValue` must be an object such as {values: [...]}"),
+        ({"kvlistValue": {"values": ["a"]}}, "kvlistValue.values[0]: a `kvlistValue` entry must be an object"),
+    ],
+)
+def test_a_list_value_of_the_wrong_shape_is_located_not_a_traceback(tmp_path: Path, value: dict, where: str) -> None:
+    doc = request(genai_run(1))
+    doc["resourceSpans"][0]["scopeSpans"][0]["spans"][2]["attributes"].append({"key": "gen_ai.odd", "value": value})
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(doc, indent=1))
+    with pytest.raises(UserError) as err:
+        load_otlp(path)
+    (problem,) = err.value.problems
+    assert where in problem.message and problem.line > 0, problem

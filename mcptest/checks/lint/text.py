@@ -61,7 +61,7 @@ _POSITIONAL_WORDS = (
 )
 _RETURN_WORDS = re.compile(
     r"\b(?:return|output|result|respon[sd]|yield|echo(?:es|ed)?\s+back)"
-    r"|\b(?:will be|is|are) (?:displayed|shown|printed) (?:showing|with|listing)\b",
+    r"|\b(?:will be|is|are) (?:displayed|shown|printed)\b[^.\n]{0,60}\b(?:showing|with|listing)\b",
     re.IGNORECASE,
 )
 _OTHER_TOOLS_RESULT = re.compile(
@@ -72,7 +72,7 @@ _OTHER_TOOLS_RESULT = re.compile(
 READ_VERBS = frozenset(
     """
     get show list read fetch retrieve search find lookup display view print echo query describe count calculate
-    compute convert summarize translate preview inspect download analyze analyse compare
+    compute convert summarize translate preview inspect download analyze analyse compare capture
     """.split()  # noqa: SIM905
 )
 """DESC-010: a sentence that starts with one of these verbs names what comes back ("Shows the commit logs")."""
