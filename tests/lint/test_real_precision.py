@@ -82,6 +82,7 @@ SEEN_HALVES_FLOORS = {
     "held_out_6": (0.96, 0.91),
     "held_out_8": (0.62, 0.72),
     "held_out_9": (0.72, 0.93),
+    "held_out_7": (0.88, 0.84),  # the stick no rule was tuned on: a floor now that the round is in
 }
 """Reached on issue 33's groups: tuning 92.7% / 94.1%; the first held-out half 97.4% / 96.7% after its
 false-positive classes were fixed (it was 73.1% / 96.2% when first measured; once looked at, it counts as seen); the
