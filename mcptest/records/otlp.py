@@ -594,8 +594,8 @@ def _value(v: Any, loc: Loc, depth: int) -> Any:
 def _listed(v: dict[str, Any], kind: str, loc: Loc) -> list[Any]:
     """The `values` list of an `arrayValue` or `kvlistValue` (`{values: [...]}` in the OTLP JSON mapping)."""
     holder = v[kind] or {}
-    values = holder.get("values") if isinstance(holder, dict) else holder
-    if not isinstance(values, list | type(None)) or not isinstance(holder, dict):
+    values = holder.get("values") if isinstance(holder, dict) else None
+    if not isinstance(holder, dict) or not isinstance(values, list | None):
         raise _Bad((*loc, kind), f"`{kind}` must be an object such as {{values: [...]}}")
     return values or []
 
