@@ -77,11 +77,11 @@ SEEN_HALVES_FLOORS = {
     "held_out": (0.97, 0.95),
     "held_out_2": (0.93, 0.96),
     "held_out_3": (0.85, 0.84),
-    "held_out_4": (0.85, 0.90),
+    "held_out_4": (0.90, 0.90),
     "held_out_5": (0.96, 0.94),
     "held_out_6": (0.96, 0.91),
     "held_out_8": (0.62, 0.72),
-    "held_out_9": (0.72, 0.93),
+    "held_out_9": (0.79, 0.93),
     "held_out_7": (0.88, 0.84),  # the stick no rule was tuned on: a floor now that the round is in
 }
 """Reached on issue 33's groups: tuning 92.7% / 94.1%; the first held-out half 97.4% / 96.7% after its
@@ -121,7 +121,13 @@ plain, and one finding per argument schema repeated word for word across tools f
 rules): held_out_8 62.6% / 72.8%, held_out_9 72.4% / 93.6%. Merging repeats merges true findings as well, so
 held_out_3 reads 85.7% (197 true of 230, 33 false) where it read 86.1% (247 of 286, 39 false): fewer false
 findings and fewer findings in all, the floor moved with the count (0.86 -> 0.85); held_out_2 reads 93.5% (433 of
-463, 30 false; was 528 of 559, 31 false)."""
+463, 30 false; was 528 of 559, 31 false).
+The seventh round (lint6b) took as evident a number key of an object the tool names, the fields every sign-up or map
+form has and a tagged request (DESC-006; PRINCIPLE.md's seventh-round decision relabels github's three
+`issue_number` and datadog's `downtimeId`, 4 labels), and read "Extract ...", "Use this tool to get ...", a
+bracketed tag and a screenshot with nowhere to keep it as naming the result (DESC-010): held_out_4 88.5% -> 90.3%,
+held_out_9 72.4% -> 79.4%, held_out_3 85.7% -> 86.0%; held_out_2 loses one DESC-010 label (youtube's "Extract
+transcript ...": 96.5% -> 96.3% recall)."""
 
 
 @pytest.mark.parametrize("group", sorted(SEEN_HALVES_FLOORS))

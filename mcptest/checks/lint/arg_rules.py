@@ -19,6 +19,7 @@ from mcptest.checks.lint.text import (
     prose_enum,
     required,
     types_of,
+    words,
 )
 from mcptest.records.catalog import Tool
 
@@ -64,12 +65,19 @@ def desc_006_undocumented_required_argument(tool: Tool) -> Iterator[Hit]:
     description names its action and so the one object it acts on
     ("Get a specific document by ID", "Delete a monitor", "Describe the configuration of a Pinecone index"): it is
     that object's key (the one a listing returned, or the new object's name), its type gives its form, and a
-    careful author would not add "The ID of the document" (tests/lint/real/labels/PRINCIPLE.md). And an argument
+    careful author would not add "The ID of the document" (tests/lint/real/labels/PRINCIPLE.md); and, decided in
+    the seventh round, a number key named after an object the tool's name or description names (`topic_id` in
+    "Read topic metadata", `tag_ids` in `bulk_edit_tags`, `issue_number` in `get_issue`): a number has no form to
+    guess and the listing gave it. Two more say what they are: a field every sign-up or map form has
+    (`username`, `email`, `password`, `latitude`, `longitude`), and a tagged request, an object (or a union of
+    objects) that requires a field fixed by a `const` (`{"operation": {"const": "get-deploy"}, "params": ...}`):
+    its tag names the operation and its fields are its form. And an argument
     the tool description documents in a docstring-style section (`Args:` then `    project: Project name`, what
     FastMCP sends when a function's docstring becomes the description) is described: the agent reads that line
     with the tool, and the author has written what the finding asks for.
     Worth acting on: when the agent has nothing but a bare name to fill the value from (`repo_path`, `scope`,
-    `generalize`), or a nested array of numbers whose order nothing states.
+    `generalize`, a string `tableId` whose form it must know), or a nested array of numbers whose order nothing
+    states.
     Example: `"required": ["repo_path"], "properties": {"repo_path": {"type": "string"}}`
     Fix: `"repo_path": {"type": "string", "description": "Absolute path of the git repository."}`
     """
@@ -78,9 +86,62 @@ def desc_006_undocumented_required_argument(tool: Tool) -> Iterator[Hit]:
         schema = props.get(name, {})
         if argument_text(tool, name, schema) or _evident_record(schema) or _quoted_in(tool.description, name):
             continue
-        if name.lower() in ("id", "name") and _names_its_object(tool.description):
+        if _tagged_request(schema) or name.lower() in _COMMON_FIELDS:
+            continue
+        if _names_its_object(tool.description) and (name.lower() in ("id", "name") or _numeric_key(tool, name, schema)):
             continue
         yield Hit(f"required argument '{name}' has no description", "Say what the value is and its format.", _at(name))
+
+
+_KEY_SUFFIXES = frozenset(["id", "ids", "uuid", "uuids", "number", "numbers", "slug", "key", "keys"])
+"""The last word of an argument name that makes it the key of the object its other words name (`topic_id`)."""
+_COMMON_FIELDS = frozenset(["username", "email", "password", "latitude", "longitude", "lat", "lng", "lon"])
+"""Argument names whose value every agent knows the meaning and form of, as every sign-up or map form does."""
+
+
+def _tagged_request(schema: dict[str, Any]) -> bool:
+    """An object (or a union of objects) each of which requires a field fixed by a `const` or a one-value enum:
+    a tagged request (`{"operation": {"const": "get-deploy"}, "params": {...}}`) whose tag names the operation
+    and whose fields are its form."""
+    branches = [b for k in ("anyOf", "oneOf") for b in schema.get(k) or () if isinstance(b, dict)] or [schema]
+    return all(_tagged(b) for b in branches)
+
+
+def _tagged(schema: dict[str, Any]) -> bool:
+    props, needed = schema.get("properties"), schema.get("required")
+    if not isinstance(props, dict) or not isinstance(needed, list):
+        return False
+    return any(isinstance(props.get(n), dict) and _fixed(props[n]) for n in needed if isinstance(n, str))
+
+
+def _fixed(schema: dict[str, Any]) -> bool:
+    enum = schema.get("enum")
+    return "const" in schema or (isinstance(enum, list) and len(enum) == 1)
+
+
+def _name_parts(name: str) -> list[str]:
+    return words(re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name).replace("_", " ").replace("-", " "))
+
+
+def _singular(word: str) -> str:
+    return word[:-3] + "y" if word.endswith("ies") else word[:-1] if word.endswith("s") and len(word) > 3 else word
+
+
+def _numeric_key(tool: Tool, name: str, schema: dict[str, Any]) -> bool:
+    """A number key of an object the tool names: `<object>_id`, `<object>Ids`, `<object>_number` typed integer or
+    number (or an array of them), whose object words the tool's name or description names (`topic_id` in "Read
+    topic metadata", `tag_ids` in `bulk_edit_tags`, `issue_number` in `get_issue`): the agent takes it from the
+    listing or the call that returned the object, and a number has no form to guess. A string key (`tableId`,
+    `recordId`) may have one (`tblXXXX`, `rec...`) and is not taken here."""
+    parts = _name_parts(name)
+    numeric = {"integer", "number"}
+    if not (types_of(schema) & numeric or types_of(schema.get("items") or {}) & numeric):
+        return False
+    if not parts or parts[-1] not in _KEY_SUFFIXES:
+        return False
+    parts = parts[:-1]
+    named = {_singular(w) for w in _name_parts(tool.name) + words(tool.description)}
+    return bool(parts) and all(_singular(w) in named for w in parts)
 
 
 def _names_its_object(description: str) -> bool:
