@@ -176,20 +176,22 @@ def desc_007_enum_values_not_described(tool: Tool) -> Iterator[Hit]:
     alone: when every value is written as a proper name, each word capitalised ("New York", "Chicago",
     "Celsius"), it names the thing itself. Lowercase codes and modes ("c", "f"; "error", "debug") and numbers
     still need the description to say what each one does. A single value (nothing to choose), and sets of
-    self-describing words (open/closed/all, asc/desc, day/week/month, markdown/text, GET/POST) and time spans written
-    as a count and a unit (`1d`, `5d`, `1wk`, `3mo`, `10y`, with `ytd` and `max`) are left alone too, and so are
-    values the description spells out as the words they abbreviate ("in-the-money, out-of-the-money, or
+    self-describing words (open/closed/all, asc/desc, day/week/month, markdown/text, GET/POST, Y/yes) and time
+    spans written as a count and a unit (`1d`, `5d`, `1wk`, `3mo`, `10y`, with `ytd` and `max`) are left alone
+    too, and so are values the description spells out as the words they abbreviate ("in-the-money, out-of-the-money, or
     at-the-money" for `itm`, `otm`, `atm`),
     and so are values explained where the agent reads them anyway and values whose role names them:
     - the tool's description names most of them ("strategic merge patch, JSON merge patch, or JSON patch";
       "logs from pods, deployments, or jobs": plurals count);
-    - the argument sorts (`sort`, `order_by`): each value names the field it sorts on;
+    - the argument sorts (`sort`, `order_by`, or an `order` described as a sort: "Sort order field"): each value
+      names the field it sorts on;
     - the argument picks an action (`operation`, `action`, `command`, `subCommand`, `event`) and most values are
       verbs the English lexicon knows (cordon/drain, pause/restart/undo, APPROVE/REQUEST_CHANGES/COMMENT): a
       verb says what it does;
     - the argument names a country, language, locale or region (by name or description) and most values are
       standard codes of that kind (ISO 3166 `US`, ISO 639 `de`, BCP 47 `pt-BR`, `zh-hans`): the standard
-      defines each one.
+      defines each one; so does a language picked by its name (`languageId`: javascript, python, go), and a set
+      of MIME types (`text/plain`, `application/xliff+xml`).
     Worth acting on: when a value's effect cannot be told from its spelling (`mode: fast|full`, `c|f`,
     `output: wide|name|custom`).
     Why it matters: the schema says which values are legal, the description is where the agent learns
@@ -204,7 +206,7 @@ def desc_007_enum_values_not_described(tool: Tool) -> Iterator[Hit]:
             continue
         if _spelled_out(desc, values):
             continue
-        if _mostly_mentioned(tool.description, values) or _named_by_role(name, values):
+        if _mostly_mentioned(tool.description, values) or _named_by_role(name, values, desc):
             continue
         if _standard_codes(name, desc, values):
             continue
@@ -473,12 +475,15 @@ _SORT_ROLE = frozenset(["sort", "orderby", "sortby", "sortkey"])
 _ACTION_ROLE = frozenset(["operation", "action", "command", "subcommand", "event", "op", "verb", "actions"])
 
 
-def _named_by_role(name: str, values: list[Any]) -> bool:
+_SORTS = re.compile(r"\bsort", re.IGNORECASE)
+
+
+def _named_by_role(name: str, values: list[Any], desc: str = "") -> bool:
     """Values whose argument's role names them: sort keys, or actions most of which are verbs (see DESC-007)."""
     parts = normalized(name).split()
     role = "".join(parts[-2:]) if len(parts) > 1 and "".join(parts[-2:]) in _SORT_ROLE else (parts or [""])[-1]
-    if role in _SORT_ROLE:
-        return True
+    if role in _SORT_ROLE or (role == "order" and _SORTS.search(desc)):
+        return True  # sort keys; an `order` described as what to sort on ("Sort order field") is one
     if role not in _ACTION_ROLE:
         return False
     verbs = sum(1 for v in values if isinstance(v, str) and _starts_with_verb(v))
@@ -487,11 +492,21 @@ def _named_by_role(name: str, values: list[Any]) -> bool:
 
 _CODE_ROLE = re.compile(r"countr|lang|locale|region|market", re.IGNORECASE)
 _STANDARD_CODE = re.compile(r"[A-Za-z]{2}(?:[-_][A-Za-z]{2,4})?")
+_MIME = re.compile(r"(?:text|application|image|audio|video|font|model|multipart|message)/[\w.+-]+")
+_LANGUAGE_ROLE = re.compile(r"lang(?:uage)?(?:_?id|_?name)?$", re.IGNORECASE)
+_LANGUAGE_NAME = re.compile(r"[a-z][a-z0-9+#.-]{0,20}")
+"""A language named by its lowercase name or identifier (`python`, `c++`, `c#`, `objective-c`, `perl6`)."""
 """An ISO 3166 country, ISO 639 language or BCP 47 locale code (`US`, `de`, `pt-BR`, `zh-hans`)."""
 
 
 def _standard_codes(name: str, desc: str, values: list[Any]) -> bool:
-    """Whether the argument picks a country, language or locale and most values are standard codes (DESC-007)."""
+    """Whether the argument picks a country, language or locale and most values are standard codes (DESC-007); or
+    it picks a language by its name (`languageId`: javascript, python, go); or every value is a MIME type
+    (`text/plain`, `application/xliff+xml`): a standard names each one."""
+    if all(isinstance(v, str) and _MIME.fullmatch(v) for v in values):
+        return True
+    if _LANGUAGE_ROLE.search(name) and all(isinstance(v, str) and _LANGUAGE_NAME.fullmatch(v) for v in values):
+        return True
     if not (_CODE_ROLE.search(name) or _CODE_ROLE.search(desc)):
         return False
     codes = sum(1 for v in values if isinstance(v, str) and _STANDARD_CODE.fullmatch(v))
@@ -528,7 +543,7 @@ _SELF_DESCRIBING = frozenset(
     monthly yearly hourly
     json markdown md text html xml yaml csv plain pdf png jpeg jpg
     get post put patch delete head options
-    true false yes no on off enabled disabled
+    true false yes no y n on off enabled disabled
     string number integer int float double decimal boolean bool date datetime enumeration enum object array
     textarea checkbox radio select file booleancheckbox calculation
     """.split()  # noqa: SIM905 (a word list reads better as prose)
