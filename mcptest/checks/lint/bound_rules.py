@@ -236,6 +236,9 @@ def sch_004_unbounded_string_or_array(tool: Tool) -> Iterator[Hit]:
       value) and the description does not call it new or the output's;
     - a query, q, term or keyword is always acted on, unless described as a filter, fuzzy or name/key prefix
       match over what the server already holds (no engine limit exists to state).
+    The same field in several variants of one union (`actions.items.anyOf.0..8.properties.label`: a postback, a
+    message, a URI action, each with its `label`) is one field to bound: it is reported once, its `pointers` naming
+    every branch.
     Arrays are never flagged: how many tags, labels or categories a call carries is the caller's workload or a
     filter, and no real catalog showed a count limit a `maxItems` would have stated (a limit written only in
     prose is another defect).
@@ -248,11 +251,21 @@ def sch_004_unbounded_string_or_array(tool: Tool) -> Iterator[Hit]:
     Fix: `"title": {"type": "string", "maxLength": 200}`
     """
     lookup_tool = _lookup_tool(tool)
+    found: dict[tuple[str | int, ...], list[Node]] = {}
     for node in walk(tool.input_schema):
-        if node.is_property:
-            problem = _unbounded_label(tool, node, lookup_tool)
-            if problem:
-                yield Hit(f"{node.where}: {problem}", "Add maxLength.", node.pointer)
+        if node.is_property and _unbounded_label(tool, node, lookup_tool):
+            found.setdefault(_branchless(node.path), []).append(node)
+    for nodes in found.values():
+        first = nodes[0]
+        where = first.where if len(nodes) == 1 else f"{first.where} (and {len(nodes) - 1} other branches of its union)"
+        pointers = tuple(n.pointer for n in nodes) if len(nodes) > 1 else ()
+        yield Hit(f"{where}: string without maxLength", "Add maxLength.", first.pointer, pointers)
+
+
+def _branchless(path: tuple[str | int, ...]) -> tuple[str | int, ...]:
+    """A path with each anyOf/oneOf branch index made one (`actions.items.anyOf.3.properties.label` ->
+    `actions.items.anyOf.*.properties.label`): the same field in every variant of a union is one field to fix."""
+    return tuple("*" if i and path[i - 1] in ("anyOf", "oneOf") else p for i, p in enumerate(path))
 
 
 def sch_010_limit_only_in_prose(tool: Tool) -> Iterator[Hit]:
