@@ -37,6 +37,8 @@ class Hit:
     """A JSON pointer into the tool object, e.g. `/inputSchema/properties/city`."""
     pointers: tuple[str, ...] = ()
     """Every field a tool-level finding concerns (DESC-008 names each long argument); empty for one field."""
+    severity: Severity | None = None
+    """A lower severity for this one hit, where the rule's own would overstate it (None: the rule's)."""
 
 
 @dataclass(frozen=True)
@@ -97,7 +99,7 @@ class Rule:
     def run(self, tool: Tool) -> list[Finding]:
         """Every finding this rule reports on `tool`."""
         return [
-            Finding(self.code, self.severity, tool.name, h.message, h.suggestion, h.pointer, h.pointers)
+            Finding(self.code, h.severity or self.severity, tool.name, h.message, h.suggestion, h.pointer, h.pointers)
             for h in self.check(tool, **dict(self.options))
         ]
 
