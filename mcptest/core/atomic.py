@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 from pathlib import Path
 
 _TMP_SUFFIX = ".tmp"
@@ -20,6 +19,8 @@ def atomic_write_text(path: str | Path, text: str) -> None:
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     _remove_stale(target)
+    import tempfile  # here: every command imports this module, few write a file
+
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=_TMP_SUFFIX, dir=target.parent)
     try:
         os.fchmod(fd, 0o666 & ~_umask())

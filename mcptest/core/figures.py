@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from decimal import ROUND_HALF_EVEN, Decimal
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from decimal import Decimal
 
 MAX_DECIMALS = 6
 
@@ -18,6 +21,8 @@ def shown(value: int | float, against: Iterable[int | float] = ()) -> str:
         return str(value)
     if value != value or value in (float("inf"), float("-inf")):
         return str(value)
+    from decimal import Decimal  # here: most callers want only `plural`; decimal costs ~3 ms to import
+
     exact = Decimal(value)
     if exact == exact.to_integral_value():
         return str(int(exact))
@@ -35,6 +40,8 @@ def plural(n: int, one: str, many: str = "") -> str:
 
 
 def _rounded(exact: Decimal, places: int) -> str:
+    from decimal import ROUND_HALF_EVEN, Decimal
+
     text = f"{exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_EVEN):f}"
     return text.rstrip("0").rstrip(".") if "." in text else text
 

@@ -125,20 +125,15 @@ def _place(text: str, at: int) -> tuple[int, int]:
 
 
 def depth_exceeds(data: Any, limit: int) -> bool:
-    """Whether arrays and objects nest deeper than `limit` (walked without recursion)."""
-    stack: list[tuple[Any, int]] = [(data, 1)]
-    while stack:
-        value, depth = stack.pop()
-        if isinstance(value, dict):
-            children: Any = value.values()
-        elif isinstance(value, list):
-            children = value
-        else:
-            continue
-        if depth > limit:
-            return True
-        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
-    return False
+    """Whether arrays and objects nest deeper than `limit` (walked level by level, without recursion)."""
+    level = [data] if isinstance(data, dict | list) else []
+    for _ in range(limit):
+        if not level:
+            return False
+        below = [c for v in level if isinstance(v, dict) for c in v.values() if isinstance(c, dict | list)]
+        below += [c for v in level if isinstance(v, list) for c in v if isinstance(c, dict | list)]
+        level = below
+    return bool(level)
 
 
 def too_deep(text: str, path: str) -> Problem:

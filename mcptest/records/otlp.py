@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import chain
 from operator import attrgetter
@@ -135,18 +136,37 @@ def is_otlp(path: str | Path) -> bool:
 def load_otlp(path: str | Path, group_by: str | None = None) -> OtlpImport:
     """The agent runs of an OTLP JSON file: one per trace id, or per value of the `group_by` attribute.
 
-    The cyclic garbage collector is paused meanwhile: the load builds millions of acyclic objects, and its full
-    passes over them more than doubled the time of a 200,000-span file (benchmarks/otel.py)."""
+    The cyclic garbage collector is paused meanwhile (`_collector_paused`): the load builds millions of acyclic
+    objects, and its full passes over them more than doubled the time of a 200,000-span file (benchmarks/otel.py)."""
+    _use_fast_parsers()
+    with _collector_paused():
+        return _load(path, group_by)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause the cyclic GC while runs are built, then hand what was built straight to its oldest generation.
+
+    Objects made while it is paused wait in the youngest generation: once it resumes, the next young collection would
+    walk them all (700,000 containers for 10,000 runs: 150,000 calls, each a model, its dict, its fields-set and its
+    content list), the next middle one again, each freeing nothing. `gc.freeze()` then `gc.unfreeze()` moves every
+    tracked object to the oldest generation without a walk: nothing stays frozen, all is collectable as before, and
+    only a full collection (which any program holding them pays in time) walks them. A command that paused the GC
+    itself (the CLI's `loading`, which then freezes what it loaded) decides alone, as does a caller that froze
+    objects (unfreezing would hand them back to the collector)."""
     import gc
 
-    _use_fast_parsers()
-    paused = gc.isenabled()
+    if not gc.isenabled():
+        yield
+        return
     gc.disable()
     try:
-        return _load(path, group_by)
+        yield
     finally:
-        if paused:
-            gc.enable()
+        if gc.get_freeze_count() == 0:
+            gc.freeze()
+            gc.unfreeze()
+        gc.enable()
 
 
 class _Late(Exception):
@@ -169,7 +189,6 @@ def runs_of_requests(
 ) -> OtlpImport:
     """The agent runs of OTLP `ExportTraceServiceRequest` objects already parsed (a backend's answers, in the order
     the runs should come out), mapped as a file's are; `nothing` says why there may be no span at all."""
-    import gc
 
     def batches() -> Iterator[tuple[int | None, list[_Span]]]:
         for data in requests:
@@ -181,13 +200,8 @@ def runs_of_requests(
                 raise UserError([Problem(source, 0, 0, message)]) from None
 
     _use_fast_parsers()
-    paused = gc.isenabled()
-    gc.disable()
-    try:
+    with _collector_paused():
         return _build(source, batches(), group_by, None, nothing)
-    finally:
-        if paused:
-            gc.enable()
 
 
 _TRACE_ID = re.compile(rb'"traceId"\s*:\s*"([^"\\]*)"')
@@ -195,19 +209,24 @@ _TRACE_ID = re.compile(rb'"traceId"\s*:\s*"([^"\\]*)"')
 
 def _last_lines(path: str | Path) -> dict[str, int] | None:
     """The last line naming each trace id, from a scan of the raw bytes (no JSON parse); None for a file that is
-    not JSON lines. One `findall` a line (a third less time than a `bytes.find` loop over its spans); a line the
-    scan misreads (a key written with an escape) is caught when its span arrives late (`_Late`)."""
+    not JSON lines. A line's first id by `search`; when the line holds `"traceId"` no more often than that very
+    `"traceId":"<id>"` (two counts in C), it is the line's only id, else one `findall` gives them all (most lines
+    hold one trace: half the time of a `findall` on each). A line the scan misreads (a key written with an escape)
+    is caught when its span arrives late (`_Late`)."""
     last: dict[str, int] = {}
-    find_ids = _TRACE_ID.findall
+    search, find_ids = _TRACE_ID.search, _TRACE_ID.findall
     with open(path, "rb") as f:
-        first = f.readline()
+        lines = _lines(f)
+        first = next(lines, b"")
         if not first.rstrip().endswith(b"}"):
             return None  # a pretty-printed document: read whole
-        for lineno, line in enumerate(chain((first,), f), 1):
-            ids = find_ids(line)
-            if ids:
-                for trace_id in set(ids):
-                    last[trace_id.decode("ascii", "replace").lower()] = lineno
+        for lineno, line in enumerate(chain((first,), lines), 1):
+            found = search(line)
+            if found is None:
+                continue
+            ids = (found[1],) if line.count(b'"traceId"') == line.count(found[0]) else set(find_ids(line))
+            for trace_id in ids:
+                last[trace_id.decode("ascii", "replace").lower()] = lineno
     return last
 
 
@@ -277,7 +296,8 @@ def _read(path: str | Path, name: str, group_by: str | None) -> Iterator[tuple[i
     """The spans of each line (its number), or of the one document (None)."""
     keep = group_by
     with open(path, "rb") as f:
-        first = f.readline()
+        lines = _lines(f)
+        first = next(lines, b"")
         batch = _typed(first, keep)
         if batch is None:
             try:
@@ -294,19 +314,45 @@ def _read(path: str | Path, name: str, group_by: str | None) -> Iterator[tuple[i
                     raise UserError([_located(text, name, bad, 1)]) from None
                 return
             batch = _checked_line(first, data, name, 1, keep)
-        lineno = 1
-        while True:
-            yield lineno, batch
-            while True:
-                line = f.readline()
-                lineno += 1
-                if not line or not line.isspace():  # not blank (isspace stops early; strip copied)
-                    break
-            if not line:
-                return
+        yield 1, batch
+        for lineno, line in enumerate(lines, 2):
+            if line.isspace():  # a blank line (isspace stops early; strip copied)
+                continue
             batch = _typed(line, keep)
             if batch is None:
                 batch = _checked_line(line, _parsed(line, name, lineno), name, lineno, keep)
+            yield lineno, batch
+
+
+_CHUNK = 1 << 20
+
+
+def _lines(f: Any) -> Iterator[bytes]:
+    """The lines of a binary file, each with its `\\n` as `readline` gives them, cut from 1 MiB reads by `find`: a
+    third of the time of `readline`, which looks for the newline byte by byte (both passes over a 104 MB file). A
+    line longer than a read is joined from its pieces once (memory: the line, as with `readline`)."""
+    pieces: list[bytes] = []
+    while chunk := f.read(_CHUNK):
+        find = chunk.find
+        end = find(b"\n")
+        if end < 0:
+            pieces.append(chunk)
+            continue
+        start = 0
+        if pieces:
+            pieces.append(chunk[: end + 1])
+            yield b"".join(pieces)
+            pieces = []
+            start = end + 1
+            end = find(b"\n", start)
+        while end >= 0:
+            yield chunk[start : end + 1]
+            start = end + 1
+            end = find(b"\n", start)
+        if start < len(chunk):
+            pieces.append(chunk[start:])
+    if pieces:
+        yield b"".join(pieces)
 
 
 def _checked_line(line: bytes, data: Any, name: str, lineno: int, keep: str | None) -> list[_Span]:
@@ -337,6 +383,7 @@ def _typed(line: bytes, keep: str | None) -> list[_Span] | None:
     try:
         request = _decode_request(line)
         out = []
+        raw_trace, trace = "", ""  # the spans of a line share a trace id: lowered (and hashed) once
         for rs in request.resourceSpans or ():
             resource = rs.resource
             res_attrs = _typed_attributes(resource.attributes, keep) if resource and resource.attributes else {}
@@ -348,10 +395,12 @@ def _typed(line: bytes, keep: str | None) -> list[_Span] | None:
                     trace_id, span_id, parent, status = sp.traceId, sp.spanId, sp.parentSpanId, sp.status
                     if not trace_id or not span_id:
                         return None
+                    if trace_id != raw_trace:
+                        raw_trace, trace = trace_id, trace_id.lower()
                     attrs = _typed_attributes(sp.attributes, keep) if sp.attributes else {}
                     out.append(
                         _Span(
-                            trace_id.lower(),
+                            trace,
                             span_id.lower(),
                             parent.lower() if parent else "",
                             sp.name,
@@ -634,7 +683,12 @@ def _usable(by_id: dict[str, _Span], skipped: dict[str, int]) -> list[_Span]:
             skip(SKIP_ORPHAN)
         elif span.end < span.start or (parent is not None and span.start < parent.start):
             skip(SKIP_SKEW)
-        elif kind == "tool" and parent is not None and _inside_tool(parent, by_id):
+        elif (
+            kind == "tool"
+            and parent is not None
+            and (parent.kind == "tool" or parent.parent)
+            and _inside_tool(parent, by_id)
+        ):  # (a parent that is no tool span and has no parent of its own: not inside one, no walk)
             skip(SKIP_NESTED)
         elif parent is not None and "mcptest.test.kind" in parent.attrs:  # an exported run's own test requests
             skip(SKIP_TEST)
@@ -771,8 +825,7 @@ def _call(span: _Span, missing: set[str]) -> ToolCall:
     `model_construct` itself looks every default up on each call: it took longer than validating, and 3 times as
     long as this (benchmarks/otel.py). A call of other types is validated as any trace is. The common case (plain
     text arguments and result) is read inline: this runs once per tool call (150,000 in the benchmark file)."""
-    a = span.attrs
-    get = a.get
+    get = span.attrs.get
     name = get("gen_ai.tool.name") or get("tool.name")
     if not name and span.name.startswith("tools/call "):
         name = span.name[len("tools/call ") :]
@@ -782,7 +835,9 @@ def _call(span: _Span, missing: set[str]) -> ToolCall:
     given = {"name"} if server is None else {"name", "server"}
     args: Any = {}
     unparseable = False
-    raw_args = a["gen_ai.tool.call.arguments"] if "gen_ai.tool.call.arguments" in a else get("input.value")
+    raw_args = get("gen_ai.tool.call.arguments", _ABSENT)  # present, even null, it wins over `input.value`
+    if raw_args is _ABSENT:
+        raw_args = get("input.value")
     if raw_args is None:
         missing.add(FIELD_ARGS)
     else:
@@ -796,7 +851,9 @@ def _call(span: _Span, missing: set[str]) -> ToolCall:
         if not isinstance(args, dict) and isinstance(raw_args, str):
             unparseable = True
             given.add("unparseable_arguments")
-    raw = a["gen_ai.tool.call.result"] if "gen_ai.tool.call.result" in a else get("output.value")
+    raw = get("gen_ai.tool.call.result", _ABSENT)
+    if raw is _ABSENT:
+        raw = get("output.value")
     erred = span.error or get("error.type") is not None
     content: list[Any] = []
     structured = None
@@ -844,6 +901,7 @@ def _call(span: _Span, missing: set[str]) -> ToolCall:
     return ToolCall.model_validate({k: v for k, v in values.items() if k in given})
 
 
+_ABSENT: Any = object()
 _new_call = ToolCall.__new__
 _set = object.__setattr__
 

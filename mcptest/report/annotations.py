@@ -3,7 +3,6 @@ workflow commands (`::error file=…,line=…,col=…,title=…::…`) or GitLab
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -137,6 +136,8 @@ def _property(text: str) -> str:
 def codequality(annotations: Iterable[Annotation]) -> str:
     """The annotations as a GitLab Code Quality report (a JSON array; one issue each, with a fingerprint that stays
     the same from one pipeline to the next while the failure does)."""
+    import hashlib  # here: loading OpenSSL costs ~6 ms of every doctor start, which asks only for the mode
+
     issues = []
     seen: Counter[str] = Counter()
     for a in annotations:

@@ -159,6 +159,27 @@ def test_runs_split_over_lines_come_whole_in_first_seen_order_even_when_the_line
     assert [t.model_dump() for t in load_otlp(path).traces] == [t.model_dump() for t in runs]
 
 
+def test_lines_cut_from_reads_are_whole_whatever_the_read_size(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from mcptest.records import otlp
+
+    one, two, three, four = genai_run(1), genai_run(2), genai_run(3), genai_run(4)
+    text = (
+        json.dumps(request(one + two)) + "\n"  # two runs on one line: the line index lists both
+        + "\n  \n"  # blank lines
+        + json.dumps(request(three)) + "\r\n"
+        + json.dumps(request(four))  # the last line without its newline
+    )  # fmt: skip
+    path = tmp_path / "runs.jsonl"
+    path.write_text(text)
+    runs = [t.model_dump() for t in load_otlp(path).traces]
+    assert len(runs) == 4 and all(len(r["tool_calls"]) == 2 for r in runs)
+    for size in (1, 7, len(text) // 2):  # a line over many reads, or cut anywhere
+        monkeypatch.setattr(otlp, "_CHUNK", size)
+        assert [t.model_dump() for t in load_otlp(path).traces] == runs
+    path.write_text(text.replace('"traceId": ', '"traceId":  ', 1))  # ids written unlike each other on a line
+    assert [t.model_dump() for t in load_otlp(path).traces] == runs
+
+
 def test_tool_calls_built_unvalidated_equal_validated_ones(tmp_path: Path) -> None:
     tool = {"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "t"}
     shapes = [

@@ -19,6 +19,7 @@ from mcptest.checks.lint.text import (
     prose_enum,
     required,
     types_of,
+    words,
 )
 from mcptest.records.catalog import Tool
 
@@ -64,12 +65,19 @@ def desc_006_undocumented_required_argument(tool: Tool) -> Iterator[Hit]:
     description names its action and so the one object it acts on
     ("Get a specific document by ID", "Delete a monitor", "Describe the configuration of a Pinecone index"): it is
     that object's key (the one a listing returned, or the new object's name), its type gives its form, and a
-    careful author would not add "The ID of the document" (tests/lint/real/labels/PRINCIPLE.md). And an argument
+    careful author would not add "The ID of the document" (tests/lint/real/labels/PRINCIPLE.md); and, decided in
+    the seventh round, a number key named after an object the tool's name or description names (`topic_id` in
+    "Read topic metadata", `tag_ids` in `bulk_edit_tags`, `issue_number` in `get_issue`): a number has no form to
+    guess and the listing gave it. Two more say what they are: a field every sign-up or map form has
+    (`username`, `email`, `password`, `latitude`, `longitude`), and a tagged request, an object (or a union of
+    objects) that requires a field fixed by a `const` (`{"operation": {"const": "get-deploy"}, "params": ...}`):
+    its tag names the operation and its fields are its form. And an argument
     the tool description documents in a docstring-style section (`Args:` then `    project: Project name`, what
     FastMCP sends when a function's docstring becomes the description) is described: the agent reads that line
     with the tool, and the author has written what the finding asks for.
     Worth acting on: when the agent has nothing but a bare name to fill the value from (`repo_path`, `scope`,
-    `generalize`), or a nested array of numbers whose order nothing states.
+    `generalize`, a string `tableId` whose form it must know), or a nested array of numbers whose order nothing
+    states.
     Example: `"required": ["repo_path"], "properties": {"repo_path": {"type": "string"}}`
     Fix: `"repo_path": {"type": "string", "description": "Absolute path of the git repository."}`
     """
@@ -78,9 +86,62 @@ def desc_006_undocumented_required_argument(tool: Tool) -> Iterator[Hit]:
         schema = props.get(name, {})
         if argument_text(tool, name, schema) or _evident_record(schema) or _quoted_in(tool.description, name):
             continue
-        if name.lower() in ("id", "name") and _names_its_object(tool.description):
+        if _tagged_request(schema) or name.lower() in _COMMON_FIELDS:
+            continue
+        if _names_its_object(tool.description) and (name.lower() in ("id", "name") or _numeric_key(tool, name, schema)):
             continue
         yield Hit(f"required argument '{name}' has no description", "Say what the value is and its format.", _at(name))
+
+
+_KEY_SUFFIXES = frozenset(["id", "ids", "uuid", "uuids", "number", "numbers", "slug", "key", "keys"])
+"""The last word of an argument name that makes it the key of the object its other words name (`topic_id`)."""
+_COMMON_FIELDS = frozenset(["username", "email", "password", "latitude", "longitude", "lat", "lng", "lon"])
+"""Argument names whose value every agent knows the meaning and form of, as every sign-up or map form does."""
+
+
+def _tagged_request(schema: dict[str, Any]) -> bool:
+    """An object (or a union of objects) each of which requires a field fixed by a `const` or a one-value enum:
+    a tagged request (`{"operation": {"const": "get-deploy"}, "params": {...}}`) whose tag names the operation
+    and whose fields are its form."""
+    branches = [b for k in ("anyOf", "oneOf") for b in schema.get(k) or () if isinstance(b, dict)] or [schema]
+    return all(_tagged(b) for b in branches)
+
+
+def _tagged(schema: dict[str, Any]) -> bool:
+    props, needed = schema.get("properties"), schema.get("required")
+    if not isinstance(props, dict) or not isinstance(needed, list):
+        return False
+    return any(isinstance(props.get(n), dict) and _fixed(props[n]) for n in needed if isinstance(n, str))
+
+
+def _fixed(schema: dict[str, Any]) -> bool:
+    enum = schema.get("enum")
+    return "const" in schema or (isinstance(enum, list) and len(enum) == 1)
+
+
+def _name_parts(name: str) -> list[str]:
+    return words(re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name).replace("_", " ").replace("-", " "))
+
+
+def _singular(word: str) -> str:
+    return word[:-3] + "y" if word.endswith("ies") else word[:-1] if word.endswith("s") and len(word) > 3 else word
+
+
+def _numeric_key(tool: Tool, name: str, schema: dict[str, Any]) -> bool:
+    """A number key of an object the tool names: `<object>_id`, `<object>Ids`, `<object>_number` typed integer or
+    number (or an array of them), whose object words the tool's name or description names (`topic_id` in "Read
+    topic metadata", `tag_ids` in `bulk_edit_tags`, `issue_number` in `get_issue`): the agent takes it from the
+    listing or the call that returned the object, and a number has no form to guess. A string key (`tableId`,
+    `recordId`) may have one (`tblXXXX`, `rec...`) and is not taken here."""
+    parts = _name_parts(name)
+    numeric = {"integer", "number"}
+    if not (types_of(schema) & numeric or types_of(schema.get("items") or {}) & numeric):
+        return False
+    if not parts or parts[-1] not in _KEY_SUFFIXES:
+        return False
+    parts = parts[:-1]
+    named = {_singular(w) for w in _name_parts(tool.name) + words(tool.description)}
+    return bool(parts) and all(_singular(w) in named for w in parts)
 
 
 def _names_its_object(description: str) -> bool:
@@ -115,20 +176,22 @@ def desc_007_enum_values_not_described(tool: Tool) -> Iterator[Hit]:
     alone: when every value is written as a proper name, each word capitalised ("New York", "Chicago",
     "Celsius"), it names the thing itself. Lowercase codes and modes ("c", "f"; "error", "debug") and numbers
     still need the description to say what each one does. A single value (nothing to choose), and sets of
-    self-describing words (open/closed/all, asc/desc, day/week/month, markdown/text, GET/POST) and time spans written
-    as a count and a unit (`1d`, `5d`, `1wk`, `3mo`, `10y`, with `ytd` and `max`) are left alone too, and so are
-    values the description spells out as the words they abbreviate ("in-the-money, out-of-the-money, or
+    self-describing words (open/closed/all, asc/desc, day/week/month, markdown/text, GET/POST, Y/yes) and time
+    spans written as a count and a unit (`1d`, `5d`, `1wk`, `3mo`, `10y`, with `ytd` and `max`) are left alone
+    too, and so are values the description spells out as the words they abbreviate ("in-the-money, out-of-the-money, or
     at-the-money" for `itm`, `otm`, `atm`),
     and so are values explained where the agent reads them anyway and values whose role names them:
     - the tool's description names most of them ("strategic merge patch, JSON merge patch, or JSON patch";
       "logs from pods, deployments, or jobs": plurals count);
-    - the argument sorts (`sort`, `order_by`): each value names the field it sorts on;
+    - the argument sorts (`sort`, `order_by`, or an `order` described as a sort: "Sort order field"): each value
+      names the field it sorts on;
     - the argument picks an action (`operation`, `action`, `command`, `subCommand`, `event`) and most values are
       verbs the English lexicon knows (cordon/drain, pause/restart/undo, APPROVE/REQUEST_CHANGES/COMMENT): a
       verb says what it does;
     - the argument names a country, language, locale or region (by name or description) and most values are
       standard codes of that kind (ISO 3166 `US`, ISO 639 `de`, BCP 47 `pt-BR`, `zh-hans`): the standard
-      defines each one.
+      defines each one; so does a language picked by its name (`languageId`: javascript, python, go), and a set
+      of MIME types (`text/plain`, `application/xliff+xml`).
     Worth acting on: when a value's effect cannot be told from its spelling (`mode: fast|full`, `c|f`,
     `output: wide|name|custom`).
     Why it matters: the schema says which values are legal, the description is where the agent learns
@@ -143,7 +206,7 @@ def desc_007_enum_values_not_described(tool: Tool) -> Iterator[Hit]:
             continue
         if _spelled_out(desc, values):
             continue
-        if _mostly_mentioned(tool.description, values) or _named_by_role(name, values):
+        if _mostly_mentioned(tool.description, values) or _named_by_role(name, values, desc):
             continue
         if _standard_codes(name, desc, values):
             continue
@@ -412,12 +475,15 @@ _SORT_ROLE = frozenset(["sort", "orderby", "sortby", "sortkey"])
 _ACTION_ROLE = frozenset(["operation", "action", "command", "subcommand", "event", "op", "verb", "actions"])
 
 
-def _named_by_role(name: str, values: list[Any]) -> bool:
+_SORTS = re.compile(r"\bsort", re.IGNORECASE)
+
+
+def _named_by_role(name: str, values: list[Any], desc: str = "") -> bool:
     """Values whose argument's role names them: sort keys, or actions most of which are verbs (see DESC-007)."""
     parts = normalized(name).split()
     role = "".join(parts[-2:]) if len(parts) > 1 and "".join(parts[-2:]) in _SORT_ROLE else (parts or [""])[-1]
-    if role in _SORT_ROLE:
-        return True
+    if role in _SORT_ROLE or (role == "order" and _SORTS.search(desc)):
+        return True  # sort keys; an `order` described as what to sort on ("Sort order field") is one
     if role not in _ACTION_ROLE:
         return False
     verbs = sum(1 for v in values if isinstance(v, str) and _starts_with_verb(v))
@@ -426,11 +492,21 @@ def _named_by_role(name: str, values: list[Any]) -> bool:
 
 _CODE_ROLE = re.compile(r"countr|lang|locale|region|market", re.IGNORECASE)
 _STANDARD_CODE = re.compile(r"[A-Za-z]{2}(?:[-_][A-Za-z]{2,4})?")
+_MIME = re.compile(r"(?:text|application|image|audio|video|font|model|multipart|message)/[\w.+-]+")
+_LANGUAGE_ROLE = re.compile(r"lang(?:uage)?(?:_?id|_?name)?$", re.IGNORECASE)
+_LANGUAGE_NAME = re.compile(r"[a-z][a-z0-9+#.-]{0,20}")
+"""A language named by its lowercase name or identifier (`python`, `c++`, `c#`, `objective-c`, `perl6`)."""
 """An ISO 3166 country, ISO 639 language or BCP 47 locale code (`US`, `de`, `pt-BR`, `zh-hans`)."""
 
 
 def _standard_codes(name: str, desc: str, values: list[Any]) -> bool:
-    """Whether the argument picks a country, language or locale and most values are standard codes (DESC-007)."""
+    """Whether the argument picks a country, language or locale and most values are standard codes (DESC-007); or
+    it picks a language by its name (`languageId`: javascript, python, go); or every value is a MIME type
+    (`text/plain`, `application/xliff+xml`): a standard names each one."""
+    if all(isinstance(v, str) and _MIME.fullmatch(v) for v in values):
+        return True
+    if _LANGUAGE_ROLE.search(name) and all(isinstance(v, str) and _LANGUAGE_NAME.fullmatch(v) for v in values):
+        return True
     if not (_CODE_ROLE.search(name) or _CODE_ROLE.search(desc)):
         return False
     codes = sum(1 for v in values if isinstance(v, str) and _STANDARD_CODE.fullmatch(v))
@@ -467,7 +543,7 @@ _SELF_DESCRIBING = frozenset(
     monthly yearly hourly
     json markdown md text html xml yaml csv plain pdf png jpeg jpg
     get post put patch delete head options
-    true false yes no on off enabled disabled
+    true false yes no y n on off enabled disabled
     string number integer int float double decimal boolean bool date datetime enumeration enum object array
     textarea checkbox radio select file booleancheckbox calculation
     """.split()  # noqa: SIM905 (a word list reads better as prose)

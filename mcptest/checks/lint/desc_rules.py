@@ -10,6 +10,7 @@ from mcptest.checks.lint.shapes import properties
 from mcptest.checks.lint.text import (
     LONG_CHARS,
     SHORT_CHARS,
+    arguments,
     docstring_arguments,
     english,
     has_common_verb,
@@ -143,7 +144,10 @@ def desc_010_missing_return_format(tool: Tool) -> Iterator[Hit]:
     just to find out. The check is coarse (it sees whether the description gestures at a result at all,
     not whether it is accurate), which is why it is a warning.
     A tool whose first sentence runs a search or a read-only query and nothing else ("Perform an Elasticsearch
-    search", "Execute a SELECT query on the SQLite database") returns its matches or rows: left alone.
+    search", "Execute a SELECT query on the SQLite database") returns its matches or rows: left alone. So does a
+    sentence that opens on a read verb, extract included ("Extract structured data from the page"), after "Use this
+    tool to" or a bracketed tag ("[COURSE] Gets the current status ..."), and a tool that opens with "Take a
+    screenshot" and has no argument saying where to keep it (`name`, `path`): the picture comes back.
     Worth acting on: an action or write tool whose result (the new id, the new state, nothing) the agent cannot
     know without calling it.
     Example: "Create an invoice for a customer."
@@ -152,7 +156,7 @@ def desc_010_missing_return_format(tool: Tool) -> Iterator[Hit]:
     """
     text = tool.description
     if text.strip() and tool.output_schema is None and english(text) and not mentions_return(text):
-        if _reads_matches(text):
+        if _reads_matches(text) or _takes_picture(tool):
             return
         yield Hit(
             "description never says what the tool returns, and there is no outputSchema",
@@ -165,6 +169,17 @@ _READ_QUERY = re.compile(
     r"\bsearch(?:es)?\b|\bSELECT quer(?:y|ies)\b|\bread-only (?:\w+ )?quer(?:y|ies)\b", re.IGNORECASE
 )
 _WRITE_WORD = re.compile(r"\b(?:replace|insert|update|delete|write|create|remove|modify|save)\b", re.IGNORECASE)
+
+
+_PICTURE = re.compile(r"^\s*(?:take|capture)s?\s+an?\s+(?:screenshot|snapshot)\b", re.IGNORECASE)
+_STORED_AS = re.compile(r"name|path|file|dir|output|save|dest", re.IGNORECASE)
+
+
+def _takes_picture(tool: Tool) -> bool:
+    """Whether the tool opens with "Take a screenshot" (or a snapshot) and has no argument saying where to keep it
+    (`name`, `path`, `filename`, `outputDir`): the picture is what comes back. With one, it may be stored rather
+    than returned, and that is worth saying."""
+    return _PICTURE.search(tool.description) is not None and not any(_STORED_AS.search(n) for n, _ in arguments(tool))
 
 
 def _reads_matches(text: str) -> bool:

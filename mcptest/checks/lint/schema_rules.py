@@ -170,10 +170,13 @@ def sch_001_no_required_list(tool: Tool) -> Iterator[Hit]:
     single field, or up to three numbers (latitude and longitude, width and height), whose parts go together
     and are flagged; fields of mixed types, or more than three, are independent settings. A definition
     (`$defs/X`) is judged where the input uses it: an option group when every property referencing it is one.
-    Of the rest, it flags only an object whose need is plain: one field beside those that read as optional (the
-    `sql` of a query tool, a `params` object carrying every argument), or a value of up to three numbers. Which of
-    several fields a call needs is the author's knowledge (a git tool's `branch`, `path` and `mode` may each be
-    left out; a REST call's `query` object holds optional filters), so such an object is left alone.
+    Of the rest, it flags only an object whose need is plain: a plain field with at most one option beside it (the
+    `sql` of a query tool), an object beside those that read as optional (a `params` object carrying every
+    argument), or a value of up to three numbers. Which of several fields a call needs is the author's knowledge (a
+    git tool's `branch`, `path` and `mode` may each be left out; a REST call's `query` object holds optional
+    filters; a plain field beside two or more options, `depth` beside a defaulted `path`, `remote` and `prune`, is
+    one more option), so such an object is left alone. A continuation token ("Continuation token to get the next
+    page") is paging, like a cursor.
     Worth acting on: when an argument the tool cannot work without is left optional.
     Why it matters: without `required` every argument is optional, so the agent cannot tell what it must send
     and the server has to reject incomplete calls itself.
@@ -195,16 +198,20 @@ def sch_001_no_required_list(tool: Tool) -> Iterator[Hit]:
 
 
 def _plainly_needed(props: dict[str, Any]) -> bool:
-    """Whether the fields of an object without `required` are plainly needed: a sole field, beside any that read as
-    optional (sending the object, or calling the tool, means sending it: the one `sql` of a query tool, the one
-    `params` object that carries every argument), or up to three numbers that make one value (latitude and
-    longitude). Of several other fields, which ones a call needs is the author's knowledge: a git tool's `branch`,
-    `path` and `mode` may each be left out."""
+    """Whether the fields of an object without `required` are plainly needed: a plain field with at most one option
+    beside it (sending the object, or calling the tool, means sending it: the one `sql` of a query tool), an object
+    beside any that read as
+    optional (the one `params` object that carries every argument), or up to three numbers that make one value
+    (latitude and longitude). Of several other fields, which ones a call needs is the author's knowledge: a git
+    tool's `branch`, `path` and `mode` may each be left out, and a plain field beside two or more options (`depth`
+    beside a defaulted `path`, `remote` and `prune`) is one more option."""
     values = [p for p in props.values() if isinstance(p, dict)]
     rest = [p for n, p in props.items() if isinstance(p, dict) and not _reads_optional(n, p)]
     if len(rest) == 1:
         only = rest[0]
-        return not (_is_object(only) and not only.get("properties"))  # an empty `params: {}` carries nothing
+        if _is_object(only):
+            return bool(only.get("properties"))  # an empty `params: {}` carries nothing
+        return len(values) <= 2  # beside two or more options, a lone plain field is one more option left unsaid
     return 1 < len(values) <= 3 and {_kind(p) for p in values} == {"number"}
 
 
@@ -237,7 +244,8 @@ _MODIFIER_WORDS = frozenset(
 """The last word of an argument's name that marks a control of the call (paging, sorting, output), not its subject."""
 _MODIFIER_DESC = re.compile(
     r"\bfilter|\bpaginat|\bnext page\b|\bif (?:true|set|provided|given|specified)\b|\bwhether\b"
-    r"|\bonly (?:show|return|include|list)|\bmaximum number\b|\bhow many\b|\bmatch(?:es|ed|ing)? (?:against|if)\b",
+    r"|\bonly (?:show|return|include|list)|\bmaximum number\b|\bhow many\b|\bmatch(?:es|ed|ing)? (?:against|if)\b"
+    r"|\bcontinuation\b",
     re.IGNORECASE,
 )
 _GROUP_WORDS = frozenset(

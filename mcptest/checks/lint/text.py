@@ -72,11 +72,13 @@ _OTHER_TOOLS_RESULT = re.compile(
 READ_VERBS = frozenset(
     """
     get show list read fetch retrieve search find lookup display view print echo query describe count calculate
-    compute convert summarize translate preview inspect download analyze analyse compare capture
+    compute convert summarize translate preview inspect download analyze analyse compare capture extract
     """.split()  # noqa: SIM905
 )
 """DESC-010: a sentence that starts with one of these verbs names what comes back ("Shows the commit logs")."""
 _WORD = re.compile(r"[A-Za-z]+")
+_TAG = re.compile(r"^\s*\[[^\]]{1,40}\]")
+"""A bracketed tag a server puts before its sentence (`[🎓 COURSE] Gets ...`): a label, not the verb."""
 _CAMEL = re.compile(r"([a-z])([A-Z])")
 _ENUM_LEAD = re.compile(
     r"\b(?:(?P<weak>must\s+be|can\s+be|should\s+be)|one\s+of|either|options\s+are"
@@ -180,9 +182,12 @@ def mentions_return(text: str) -> bool:
 
 
 def _subject_dropped(sentence: str) -> list[str]:
-    """A sentence's words without a leading "This tool" or "It" ("This tool retrieves detailed information about a
-    property" reads as "retrieves detailed information ..."): the verb that follows says what the tool does."""
-    ws = words(sentence)
+    """A sentence's words without a leading "This tool", "It", "Use this tool to" or a bracketed tag ("This tool
+    retrieves detailed information about a property" reads as "retrieves detailed information ...", "[COURSE] Gets
+    the status" as "Gets the status"): the verb that follows says what the tool does."""
+    ws = words(_TAG.sub("", sentence))
+    if ws[:4] in (["use", "this", "tool", "to"], ["call", "this", "tool", "to"]):
+        return ws[4:]
     if ws[:2] in (["this", "tool"], ["the", "tool"]):
         return ws[2:]
     return ws[1:] if ws[:1] == ["it"] else ws

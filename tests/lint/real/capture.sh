@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Capture the `tools/list` catalogs of a held-out set (issue 33) into tests/lint/real/: SET=2 (default) the second
 # held-out set (second round), SET=3 the third (third round), SET=4, SET=5 and SET=6 the fourth, fifth and sixth, SET=7,
-# SET=8 and SET=9 the held-out measuring sticks of the sixth round.
+# SET=8 and SET=9 the held-out measuring sticks of the sixth round, SET=10 the eighth round's (npm and PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -231,6 +231,41 @@ if [ "$SET" = 9 ]; then  # held_out_9 (issue 33, sixth round): a third measuring
   )
 fi
 
+if [ "$SET" = 10 ]; then  # held_out_10 (issue 33, eighth round): a new measuring stick, npm and PyPI, no rule tuned on it
+  NPM=(
+    "next-devtools-mcp@0.4.0"
+    "@launchdarkly/mcp-server@0.6.2"
+    "@google-cloud/cloud-run-mcp@1.10.0"
+    "cclsp@0.7.0"
+    "@testsprite/testsprite-mcp@0.0.45"
+    "@z_ai/mcp-server@0.1.5"
+  )
+  PYPI=(
+    "mysql-mcp-server==0.4.4"
+    "lean-lsp-mcp==0.32.0"
+    "analytics-mcp==0.8.0"
+    "awslabs.cloudwatch-mcp-server==0.3.1"
+    "mcp-neo4j-cypher==0.6.0"
+    "zotero-mcp==0.3.1"
+    "mcp-server-trello==0.5.2"
+  )
+  SERVERS=(
+    "mysql-mcp-server|MYSQL_HOST=127.0.0.1 MYSQL_PORT=1 MYSQL_USER=none MYSQL_PASSWORD=none MYSQL_DATABASE=none|mysql_mcp_server"
+    "lean-lsp-mcp|LEAN_PROJECT_PATH=$WORK/lean|lean-lsp-mcp"  # an empty Lean project: the server only checks its two files
+    "analytics-mcp|GOOGLE_APPLICATION_CREDENTIALS=/nonexistent GOOGLE_CLOUD_PROJECT=dummy|analytics-mcp"
+    "cloudwatch-mcp-server|AWS_REGION=us-east-1 AWS_ACCESS_KEY_ID=dummy AWS_SECRET_ACCESS_KEY=dummy|awslabs.cloudwatch-mcp-server"
+    "mcp-neo4j-cypher|NEO4J_URI=bolt://127.0.0.1:1 NEO4J_USERNAME=none NEO4J_PASSWORD=none|mcp-neo4j-cypher"
+    "next-devtools-mcp||node node_modules/next-devtools-mcp/dist/index.js"
+    "launchdarkly-mcp-server||node node_modules/@launchdarkly/mcp-server/bin/mcp-server.js start --api-key dummy"
+    "cloud-run-mcp|GOOGLE_CLOUD_PROJECT=dummy|node node_modules/@google-cloud/cloud-run-mcp/mcp-server.js"  # the project default in its schemas is this dummy
+    "cclsp|CCLSP_CONFIG_PATH=$WORK/cclsp.json|node node_modules/cclsp/dist/index.js"
+    "testsprite-mcp|API_KEY=dummy|node node_modules/@testsprite/testsprite-mcp/dist/index.js"
+    "zai-mcp-server|Z_AI_API_KEY=dummy Z_AI_MODE=ZAI|node node_modules/@z_ai/mcp-server/build/index.js"
+    "zotero-mcp|ZOTERO_LOCAL=true|zotero-mcp"
+    "mcp-server-trello|TRELLO_API_KEY=dummy TRELLO_TOKEN=dummy|mcp-server-trello"
+  )
+fi
+
 install() {
   mkdir -p "$WORK" && cd "$WORK" || exit 2
   [ -f package.json ] || echo '{"private": true}' > package.json
@@ -245,7 +280,9 @@ install() {
 
 capture() {
   cd "$WORK" || exit 2
-  mkdir -p excel
+  mkdir -p excel lean  # a workbook folder (SET=2), an empty Lean project and a cclsp config (SET=10)
+  [ -f lean/lean-toolchain ] || { echo "leanprover/lean4:v4.20.0" > lean/lean-toolchain; touch lean/lakefile.toml; }
+  [ -f cclsp.json ] || echo '{"servers": [{"extensions": ["py"], "command": ["pylsp"]}]}' > cclsp.json
   for row in "${SERVERS[@]}"; do
     IFS='|' read -r name envs cmd <<<"$row"
     if [ $# -gt 0 ] && [[ " $* " != *" $name "* ]]; then continue; fi
