@@ -90,7 +90,47 @@ def desc_006_undocumented_required_argument(tool: Tool) -> Iterator[Hit]:
             continue
         if _names_its_object(tool.description) and (name.lower() in ("id", "name") or _numeric_key(tool, name, schema)):
             continue
+        if _fields(schema):  # an undescribed wrapper (`request`, `body`): its fields are what the agent fills
+            yield from _undescribed_fields(tool, schema, ("inputSchema", "properties", name), 0)
+            continue
         yield Hit(f"required argument '{name}' has no description", "Say what the value is and its format.", _at(name))
+
+
+def _fields(schema: dict[str, Any]) -> dict[str, Any] | None:
+    """The declared fields of an object (not an array, not a union): a wrapper whose fields are filled one by one."""
+    props = schema.get("properties")
+    if "array" in types_of(schema) or not isinstance(props, dict) or not props:
+        return None
+    return props
+
+
+def _undescribed_fields(tool: Tool, schema: dict[str, Any], at: tuple[str, ...], depth: int) -> Iterator[Hit]:
+    """DESC-006 inside an undescribed wrapper: each field it requires with no description (left alone as at the
+    top level: evident records, tagged requests, the fields every form has, keys of the object the tool names), and
+    the same inside its fields that are wrappers or arrays of them, whether required or not (an optional object,
+    once sent, must hold its required fields)."""
+    props = _fields(schema) or {}
+    needed = {n for n in schema.get("required") or () if isinstance(n, str)}
+    for name, field in props.items():
+        if not isinstance(field, dict):
+            continue
+        place = (*at, "properties", name)
+        items = field.get("items")
+        inner, inner_at = (items, (*place, "items")) if isinstance(items, dict) and _fields(items) else (field, place)
+        if description_of(field) or _evident_record(field) or _tagged_request(field):
+            continue
+        if _fields(inner) and depth < 4:
+            yield from _undescribed_fields(tool, inner, inner_at, depth + 1)
+        elif name in needed and not _quoted_in(tool.description, name) and name.lower() not in _COMMON_FIELDS:
+            if _names_its_object(tool.description) and (
+                name.lower() in ("id", "name") or _numeric_key(tool, name, field)
+            ):
+                continue
+            yield Hit(
+                f"required field '{name}' of '{at[2]}' has no description",
+                "Say what the value is and its format.",
+                pointer(*place),
+            )
 
 
 _KEY_SUFFIXES = frozenset(["id", "ids", "uuid", "uuids", "number", "numbers", "slug", "key", "keys"])
@@ -385,10 +425,12 @@ or size, a geometry, a service-specific code (`region`: `us-en`? `wt-wt`?), or a
 _FREE_TEXT = re.compile(
     r"(?:message|content|body|text|comment|thought|query|note|title|name|summary|description|sql|script|code|question"
     r"|prompt|request|details|reason|keyword|phrase"
-    r"|goal|instructions?|url|uri|link|href|email|id|ids)s?$|[a-z](?:Id|Ids|Url|Uri)$",
+    r"|goal|instructions?|url|uri|link|href|email|id|ids)s?$|[a-z](?:Id|Ids|Key|Keys|Url|Uri)$|[a-z]_keys?$",
     re.I,
 )
-"""An argument name whose form is evident without a description: free text, a URL or e-mail, an opaque id."""
+"""An argument name whose form is evident without a description: free text, a URL or e-mail, an opaque id, or the key
+of a named object (`item_key`, `projectKey`: copied from the listing or the result that returned it; a bare `key`
+names no object, and may be a config key or a sort key)."""
 _TEXT_LOOKUP = re.compile(r"__i?(?:exact|contains|startswith|endswith)$")
 """A Django-style text lookup (`name__icontains`, `title__istartswith`): the value is a piece of the field's text."""
 _CODE_BLOCK = re.compile(r"```[^\n]*\n(.*?)```|(\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\})", re.DOTALL)
@@ -421,11 +463,11 @@ def _structured_container(schema: dict[str, Any]) -> bool:
     props = target.get("properties")
     if not isinstance(props, dict) or not props:
         return True  # a free-form object: nothing says what goes in it
-    if target is schema and all(isinstance(p, dict) and description_of(p) for p in props.values()):
-        # A wrapper whose fields are each described (a REST call's `body`): its form is its fields', each judged
-        # as an argument of its own.
+    if target is schema:
+        # A wrapper (a REST call's `body`, a generated `request`): its form is its fields', each judged as an
+        # argument of its own.
         inner = set(target.get("required") or ())
-        return any(_needs_example(n, p, n in inner) for n, p in props.items())
+        return any(isinstance(p, dict) and _needs_example(n, p, n in inner) for n, p in props.items())
     text = [p for n, p in props.items() if isinstance(p, dict) and not _evident_by_type(p) and not _evident_field(n, p)]
     return bool(text) and 2 * sum(1 for p in text if _shows_example(p)) < len(text)
 
