@@ -73,15 +73,15 @@ def test_the_labelled_halves_are_the_recorded_random_split() -> None:
 
 
 SEEN_HALVES_FLOORS = {
-    "tuning": (0.95, 0.94),
-    "held_out": (0.97, 0.95),
+    "tuning": (0.95, 0.96),
+    "held_out": (0.97, 0.97),
     "held_out_2": (0.93, 0.96),
     "held_out_3": (0.85, 0.84),
     "held_out_4": (0.90, 0.90),
-    "held_out_5": (0.97, 0.94),
-    "held_out_6": (0.96, 0.91),
-    "held_out_8": (0.71, 0.72),
-    "held_out_9": (0.80, 0.93),
+    "held_out_5": (0.97, 0.96),
+    "held_out_6": (0.96, 0.96),
+    "held_out_8": (0.72, 0.76),
+    "held_out_9": (0.80, 0.94),
     "held_out_7": (0.88, 0.84),  # the stick no rule was tuned on: a floor now that the round is in
 }
 """Reached on issue 33's groups: tuning 92.7% / 94.1%; the first held-out half 97.4% / 96.7% after its
@@ -131,7 +131,10 @@ transcript ...": 96.5% -> 96.3% recall). Then SCH-004 reported the same field in
 (line-bot's nine action `label`s), SCH-001 took a plain field beside two or more options as one more option (git
 tools' `depth`, `remoteBranch`) and a continuation token as paging, and DESC-007 took MIME types, languages by name,
 Y/yes and an `order` described as a sort as self-describing: tuning 95.2%, held_out_5 97.7%, held_out_8 62.6% ->
-71.9%, held_out_9 80.4%, no recall lost."""
+71.9%, held_out_9 80.4%, no recall lost. SCH-010 then joined the default tier (no longer reading an item's length,
+another noun's count or an integer type's range as a limit; 7 true findings in earlier groups labelled as `extra`):
+recall tuning 96.0%, held_out 97.4%, held_out_5 96.7%, held_out_6 91.1% -> 96.8%, held_out_8 76.3%, held_out_9
+94.3%; held_out_8 precision 72.9%."""
 
 
 @pytest.mark.parametrize("group", sorted(SEEN_HALVES_FLOORS))

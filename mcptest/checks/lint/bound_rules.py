@@ -273,14 +273,16 @@ def sch_010_limit_only_in_prose(tool: Tool) -> Iterator[Hit]:
 
     What it flags: a property, at any depth, whose own description states an upper limit as a number ("max 200",
     "max: 50", "maximum 100", "at most 10", "up to 25", "no more than 5", "(1-500)", "(0.0-1.0, default 0.6)",
-    "between 1 and 100", "from 1 to 100", "One to 20 symbols"; a bare argument's line in the tool description's
-    `Args:` section counts as its description) that
-    the schema does not carry: a number or integer without `maximum`/`exclusiveMaximum`, a string whose limit is
-    counted in characters ("max 400 chars") without `maxLength`, an array without `maxItems`. A string limit
-    without a unit is left alone (400 what?), and so is "Maximum number of results" with no figure.
-    Worth acting on: always when the server enforces the limit; the fix is one keyword. It is pedantic (off by
-    default; `--strict` or `--select SCH-010` turns it on) until its precision is measured on servers it was not
-    written against.
+    "(-180 to 180)", "between 1 and 100", "from 1 to 100", "One to 20 symbols"; a bare argument's line in the tool
+    description's `Args:` section counts as its description) that the schema does not carry: a number or integer
+    without `maximum`/`exclusiveMaximum`, a string whose limit is counted in characters ("max 400 chars") without
+    `maxLength`, an array without `maxItems` when the limit counts its items (no noun after the figure, `items` or
+    `entries`, or the array's own noun: "One to 20 Yahoo Finance symbols" on `symbols`). A string limit without a
+    unit is left alone (400 what?), and so is "Maximum number of results" with no figure; so is an item's length
+    said of an array ("Each instruction MUST be no more than 20 words"), another noun's count ("Max 20 pages" on
+    page ranges) and an integer type's own range ("(0-4294967295)").
+    Worth acting on: always when the server enforces the limit; the fix is one keyword. In the default tier since
+    issue 33's seventh round (32 findings on the ten labelled groups rules may be tuned on, all true).
     Why it matters: a validating client checks the schema, not the prose; the agent that sends 500 learns the
     limit from the server's error, one failed call later.
     Example: `"limit": {"type": "number", "description": "Maximum number of users to return (default 100, max 200)"}`
@@ -295,14 +297,16 @@ def sch_010_limit_only_in_prose(tool: Tool) -> Iterator[Hit]:
         limit = _prose_limit(text)
         if limit is None:
             continue
-        figure, unit = limit
+        figure, unit, after = limit
         types = types_of(node.schema) - {"null"}
         keys = _bound_keys(node.schema)
         if types & {"number", "integer"} and not keys & {"maximum", "exclusiveMaximum"}:
+            if figure in _TYPE_RANGES or (unit and unit.lower().startswith(_TEXT_UNITS)):
+                continue  # the integer type's own range (0-4294967295), or a length said of something else
             missing = "maximum"
         elif "string" in types and unit and unit.lower().startswith(("char", "letter")) and "maxLength" not in keys:
             missing = "maxLength"
-        elif "array" in types and "maxItems" not in keys:
+        elif "array" in types and "maxItems" not in keys and _counts_items(after, node.path):
             missing = "maxItems"
         else:
             continue
@@ -313,25 +317,55 @@ def sch_010_limit_only_in_prose(tool: Tool) -> Iterator[Hit]:
         )
 
 
+_TYPE_RANGES = frozenset([2**31 - 1, 2**32 - 1, 2**53 - 1, 2**63 - 1, 2**64 - 1])
+"""Upper ends of integer types (`(0-4294967295)`): the type's range, not a limit the server chose."""
+_TEXT_UNITS = ("char", "letter", "word", "byte", "line")
+_ITEM_UNITS = frozenset(["item", "entry", "element", "value", "result"])
+
+
+def _counts_items(after: list[str], path: tuple[str | int, ...]) -> bool:
+    """Whether a limit said of an array counts its items: nothing after the figure, a word for items (`items`,
+    `entries`), or the array's own noun within the next words ("One to 20 Yahoo Finance symbols" on `symbols`).
+    "Each instruction MUST be no more than 20 words" bounds an item's length, and "Max 20 pages" on page ranges
+    counts something else."""
+    if not after:
+        return True
+    named = _name_words(str(path[-1])) if path else []
+    nouns = {*_ITEM_UNITS, _singular(named[-1])} if named else set(_ITEM_UNITS)
+    for word in after:
+        if word.startswith(_TEXT_UNITS):
+            return False
+        if _singular(word) in nouns:
+            return True
+    return False
+
+
+def _singular(word: str) -> str:
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    return word[:-1] if word.endswith("s") and len(word) > 3 else word
+
+
 _PROSE_LIMIT = re.compile(
     r"\b(?:max(?:imum)?|at most|up to|no more than)\b\s*:?\s*(?:of\s+)?(?P<a>\d[\d,]*)\s*(?P<ua>[a-z]+)?"
-    r"|\(\s*\d+(?:\.\d+)?\s*[-–]\s*(?P<b>\d[\d,]*(?:\.\d+)?)\s*(?P<ub>[a-z]+)?\s*[),]"
+    r"|\(\s*-?\d+(?:\.\d+)?\s*(?:[-–]|\bto\b)\s*(?P<b>-?\d[\d,]*(?:\.\d+)?)\s*(?P<ub>[a-z]+)?\s*[),]"
     r"|\bbetween\s+\d+\s+and\s+(?P<c>\d[\d,]*)\s*(?P<uc>[a-z]+)?"
     r"|\b(?:from\s+\d+|one)\s+to\s+(?P<d>\d[\d,]*)\b\s*(?P<ud>[a-z]+)?",
     re.IGNORECASE,
 )
 """An upper limit written in prose: "max 200", "max: 50", "up to 25 items", "(1-500)", "(0.0-1.0, default 0.6)",
-"between 1 and 100", "from 1 to 100", "One to 20 symbols"."""
+"(-180 to 180)", "between 1 and 100", "from 1 to 100", "One to 20 symbols"."""
 
 
-def _prose_limit(text: str) -> tuple[float, str | None] | None:
-    """The first upper limit the text states, as (figure, the word after it), or None."""
+def _prose_limit(text: str) -> tuple[float, str | None, list[str]] | None:
+    """The first upper limit the text states, as (figure, the word after it, the few words after it), or None."""
     match = _PROSE_LIMIT.search(text)
     if match is None:
         return None
-    figure = (match.group("a") or match.group("b") or match.group("c") or match.group("d")).replace(",", "")
+    group = next(g for g in "abcd" if match.group(g))
+    figure = match.group(group).replace(",", "")
     unit = match.group("ua") or match.group("ub") or match.group("uc") or match.group("ud")
-    return (float(figure) if "." in figure else int(figure)), unit
+    return (float(figure) if "." in figure else int(figure)), unit, words(text[match.end(group) :])[:4]
 
 
 def _bound_keys(schema: dict[str, Any]) -> set[str]:

@@ -43,7 +43,7 @@ RULES: tuple[Rule, ...] = (
     Rule("SCH-007", S.WARNING, con.sch_007_nullable_hides_constraint),
     Rule("SCH-008", S.CRITICAL, sch.sch_008_unresolved_ref),
     Rule("SCH-009", S.WARNING, sch.sch_009_argument_group_not_in_schema),
-    Rule("SCH-010", S.WARNING, bound.sch_010_limit_only_in_prose, pedantic=True),
+    Rule("SCH-010", S.WARNING, bound.sch_010_limit_only_in_prose),
     Rule("SCH-011", S.WARNING, sch.sch_011_unreferenced_definition),
     Rule("SCH-012", S.WARNING, con.sch_012_destructive_default, pedantic=True),
     Rule("SCH-013", S.WARNING, con.sch_013_caller_marker_argument, pedantic=True),
