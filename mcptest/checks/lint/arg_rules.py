@@ -26,7 +26,7 @@ from mcptest.records.catalog import Tool
 _EXAMPLE_KEYS = ("examples", "example", "default")
 _PROSE_EXAMPLE = re.compile(
     r"\be\.g\.|\bi\.e\.|\bfor (?:example|instance)\b|\bexamples?\b|\bsuch as\b|\blike ['\"`]"
-    r"|YYYY|\bHH:MM|\bISO[ -]?8601\b|\bRFC ?3339\b|\bunix (?:time|timestamp)|\bin the format\b"
+    r"|YYYY|\bHH:MM|\bISO[ -]?(?:8601|format)\b|\bRFC ?3339\b|\bunix (?:time|timestamp)|\bin the format\b"
     r"|(?<![\w'])'[^'\s][^']{0,60}'(?!\w)|\"[^\"\s][^\"]{0,60}\"|`[^`]{1,60}`",
     re.IGNORECASE,
 )
@@ -306,7 +306,10 @@ def desc_009_missing_examples(tool: Tool) -> Iterator[Hit]:
     still has a form to show). An argument whose
     description names the documented syntax it follows ("matching the syntax of the filter argument of
     db.collection.find()", "Elasticsearch query DSL object") is shown by that documentation, which every model has
-    read.
+    read. A union one of whose branches has a `format` or `pattern` shows its form; a free-form object named as a
+    map by convention (`params` of a query, `headers`, `variables`, `labels`, `env`) takes the names the agent
+    already has as keys; and a fenced code block in the tool description (a worked query) shows the one argument
+    that would otherwise lack an example. An undescribed wrapper (`request`, `body`) is judged field by field.
     Worth acting on: when the flagged argument is one the agent must fill in a form it cannot guess; a careful
     author adds one sample value.
     Why it matters: Anthropic's advanced-tool-use guidance reports worked examples raising accuracy from 72%
@@ -330,6 +333,8 @@ def desc_009_missing_examples(tool: Tool) -> Iterator[Hit]:
         and not _tool_shows(tool.description, name)
         and not _DOCUMENTED_SYNTAX.search(texts[name])
     ]
+    if len(needing) == 1 and "```" in tool.description:
+        return  # the tool description's fenced example shows the one argument of a form to show
     if needing:
         names = ", ".join(f"'{n}'" for n in needing)
         yield Hit(
@@ -386,14 +391,19 @@ def _needs_example(name: str, schema: dict[str, Any], needed: bool = True, text:
     if "enum" in schema or "const" in schema or types & {"boolean", "number", "integer", "null"} == types != set():
         return False
     if types & {"object", "array"}:
-        return _structured_container(schema)
-    if "format" in schema or "pattern" in schema:
-        return False
+        return _structured_container(name, schema)
+    if any("format" in b or "pattern" in b for b in (schema, *_branches(schema))):
+        return False  # `anyOf: [{type: string, format: date-time}, ...]`: a branch shows the form
     desc = description_of(schema) if text is None else text
     if not desc:
         evident = _FREE_TEXT.search(name) or _TEXT_LOOKUP.search(name) or (not needed and _names_one_thing(name))
         return not any(k in schema for k in ("anyOf", "oneOf", "$ref")) and not evident
     return _STRUCTURED.search(desc) is not None
+
+
+def _branches(schema: dict[str, Any]) -> list[dict[str, Any]]:
+    """The alternatives of a union (`anyOf`/`oneOf`), the ones that are schemas."""
+    return [b for k in ("anyOf", "oneOf") for b in schema.get(k) or () if isinstance(b, dict)]
 
 
 def _names_one_thing(name: str) -> bool:
@@ -451,7 +461,12 @@ def _worked_call(description: str, names: list[str]) -> bool:
     return False
 
 
-def _structured_container(schema: dict[str, Any]) -> bool:
+_MAP_ROLE = re.compile(r"^(?:params|parameters|variables|vars|headers|labels|env|environment)$", re.I)
+"""Names of a free-form object that is a map by convention: a query's parameters, a request's headers, labels,
+environment variables; its keys are the names the agent already has (the query's `$name`s), its values theirs."""
+
+
+def _structured_container(name: str, schema: dict[str, Any]) -> bool:
     """An object, or an array of objects, with text fields to fill whose form its fields do not show: numbers,
     booleans, enums and formatted strings are evident (coordinates of two numbers), and when at least half of
     the other fields show a sample value (`style: {backgroundColor: "such as '#fff'", palette}`) the fields
@@ -462,7 +477,7 @@ def _structured_container(schema: dict[str, Any]) -> bool:
         return _STRUCTURED.search(description_of(schema)) is not None
     props = target.get("properties")
     if not isinstance(props, dict) or not props:
-        return True  # a free-form object: nothing says what goes in it
+        return _MAP_ROLE.match(name) is None  # a free-form object: nothing says what goes in it, but a map's role
     if target is schema:
         # A wrapper (a REST call's `body`, a generated `request`): its form is its fields', each judged as an
         # argument of its own.
