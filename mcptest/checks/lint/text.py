@@ -313,8 +313,12 @@ def docstring_arguments(description: str) -> dict[str, str]:
         return {}
     section = _ARGS_END.split(description[heading.end() :], maxsplit=1)[0]
     out: dict[str, str] = {}
+    indent = None
     for match in _ARG_LINE.finditer(section):
-        out.setdefault(match.group(1), match.group(2).strip())
+        depth = len(match.group(0)) - len(match.group(0).lstrip(" \t"))
+        indent = depth if indent is None else indent
+        if depth == indent:  # deeper lines continue an argument's text (`  (https://...)`, `  containing:`)
+            out.setdefault(match.group(1), match.group(2).strip())
     return out
 
 
