@@ -216,6 +216,7 @@ def prose_enum(text: str) -> list[str] | None:
 def prose_value_sets(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
     """Every value set `prose_enum` recognises in `text`, with the span of its lead phrase and list."""
     yield from _parenthesised_values(text)
+    yield from _leading_values(text)
     if "(" in text:
         yield from _constant_list(text)
     candidates = [m for m in _ENUM_LEAD.finditer(text)] + [m for m in _QUOTED_OR.finditer(text)]
@@ -231,6 +232,23 @@ def prose_value_sets(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
         token = _QUOTED if match.groupdict().get("weak") else _TOKEN
         if len(items) >= 2 and all(token.match(i) for i in items):
             yield match.span(), [i.strip("\"'`") for i in items]
+
+
+_LEADING = re.compile(
+    r"""^\s*(?P<list>["'`][\w.-]{1,40}["'`](?:\s*\([^)\n]{0,60}\))?"""
+    r"""(?:\s*(?:,|/|\bor\b|,\s*or\b)\s*["'`][\w.-]{1,40}["'`](?:\s*\([^)\n]{0,60}\))?)+)"""
+)
+
+
+def _leading_values(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
+    """A note that opens on the values themselves, quoted, each perhaps with what it takes in parentheses:
+    `"list" (no args), "get" (board_id_or_name), "create" (name, desc?)`, `"archive"/"unarchive" (card)`; values
+    written as commands (lower-case words), since `"Sheet1" (name) or "0" (index)` shows samples of two forms."""
+    match = _LEADING.match(text)
+    if match:
+        values = _QUOTED_ITEM.findall(re.sub(r"\([^)]*\)", "", match.group("list")))
+        if all(re.fullmatch(r"[a-z][a-z0-9_-]*", v) for v in values):  # `"Sheet1" (name) or "0" (index)`: samples
+            yield match.span(), values
 
 
 def _constant_list(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
@@ -295,8 +313,12 @@ def docstring_arguments(description: str) -> dict[str, str]:
         return {}
     section = _ARGS_END.split(description[heading.end() :], maxsplit=1)[0]
     out: dict[str, str] = {}
+    indent = None
     for match in _ARG_LINE.finditer(section):
-        out.setdefault(match.group(1), match.group(2).strip())
+        depth = len(match.group(0)) - len(match.group(0).lstrip(" \t"))
+        indent = depth if indent is None else indent
+        if depth == indent:  # deeper lines continue an argument's text (`  (https://...)`, `  containing:`)
+            out.setdefault(match.group(1), match.group(2).strip())
     return out
 
 
