@@ -9,11 +9,11 @@ the server saturates, and how close its percentiles come to known delays.
 2. Who saturates: `mcptest load` against the `mcp` SDK latency server (tests/servers/latency_server.py, `zero`)
    over Streamable HTTP; printed: calls/s, the generator's CPU share and saturation flag, and the server process's
    own CPU (from /proc) over the same time.
-3. Accuracy (`--rounds` times, 3 by default, each on a fresh server): one user calls `sleepy` (a fixed list of 40
-   delays, 8..47 ms) 80 times on a fresh SDK server, then `zero` 200 times (the transport's overhead: the same async
-   code with no delay); printed per percentile: the truth, the service time the server measured itself (that it
-   delivered the truth), the measured figure and its excess over truth plus the overhead's p99, as a share of the
-   truth (the goal: within 5%).
+3. Accuracy (`--rounds` times, 3 by default, each on a fresh server): one `mcptest load` run, one user, whose suite
+   holds `sleepy` (a fixed list of 40 delays, 8..47 ms, taken in turn) and `zero` (the same async code with no
+   delay: the transport's overhead, measured in the same run) with equal weights, 160 calls; printed per
+   percentile: the truth, the service time the server measured itself (that it delivered the truth), the measured
+   figure and its excess over truth plus the overhead's p99, as a share of the truth (the goal: within 5%).
 4. Profiles and the limit: `--profile spike` at 1,000 calls/s against the raw echo server (per second: calls due and
    answered, and their p95), then `--find-limit` against the SDK latency server's `zero` (p95 within `--p95-ms`,
    default 50 ms, 2 s steps from 25/s): every step and the rate found.
@@ -324,55 +324,52 @@ def independent(port: int, pause_s: float) -> dict[str, list[float]]:
 
 
 def accuracy(rounds: int) -> None:
-    """Each round on a fresh server: `sleepy` 80 times (each delay twice), then `zero` 200 times; per percentile,
-    the truth, the figure the server measured itself (what it delivered), the figure `mcptest load` measured, and
-    the excess of the latter over truth + the overhead's p99 (the zero-delay call's, same code path); beside it, not
-    the figure, the same excess over the p99 of zero-delay calls made one per mean delay (idle between them)."""
-    worst = -1.0
+    """Each round on a fresh server, one `mcptest load` run (one user, closed model) whose suite holds `sleepy` and
+    `zero` with equal weights, 160 calls: the overhead is measured on the zero-delay call in the same run, as the
+    issue asks, so under the same conditions as the delays (the same connection, the same server and machine).
+    Per percentile: the truth (of the delays the `sleepy` calls took: the server's counter starts at 0), the figure
+    the server measured itself (what it delivered), the figure `mcptest load` measured, and its excess over the
+    truth plus the overhead (the zero-delay call's p99), as a share of the truth: the goal is within 5%, and no
+    figure below the truth by more than 5%. Beside it, not the figure: the distance from the truth plus the
+    overhead's median, and the same server seen by a plain blocking client."""
+    worst, lowest = -math.inf, math.inf
     for k in range(rounds):
         port = free_port()
         server = start([sys.executable, "-m", "tests.servers.latency_server", "http", str(port)], "running on")
         url = f"http://127.0.0.1:{port}/mcp"
-        one = ["--users", "1", "--processes", "1", "--duration", "10m"]
-        try:  # sleepy first: the server's delay counter starts at 0, so 80 calls take each delay twice
-            slept = load(f"servers:\n  s:\n    url: {url}\ntools:\n  - {{ name: s, server: s, tool: sleepy }}\n",
-                         *one, "--max-requests", str(2 * len(DELAYS_MS)))  # fmt: skip
-            zero = load(f"servers:\n  s:\n    url: {url}\ntools:\n  - {{ name: z, server: s, tool: zero }}\n",
-                        *one, "--max-requests", "200")  # fmt: skip
-            # the same zero-delay call with the idle of a delay before each: open model, one call per mean delay
-            mean_ms = sum(DELAYS_MS) / len(DELAYS_MS)
-            idle = load(f"servers:\n  s:\n    url: {url}\ntools:\n  - {{ name: z, server: s, tool: zero }}\n",
-                        "--users", "1", "--processes", "1", "--duration", f"{200 * mean_ms / 1000:g}s",
-                        "--rate", f"{1000 / mean_ms:g}")  # fmt: skip
+        try:
+            suite = (
+                f"servers:\n  s:\n    url: {url}\ntools:\n  - {{ name: sleepy, server: s, tool: sleepy }}\n"
+                "  - { name: zero, server: s, tool: zero }\n"
+            )
+            ran = load(suite, "--users", "1", "--processes", "1", "--duration", "10m", "--max-requests", "160")
             inside = served(url)
             typical = true_percentile(DELAYS_MS, 50) / 1000
             plain = independent(port, typical)
         finally:
             stop(server)
-        overhead = zero["overall"]["p99_ms"]
-        cells = []
+        ops = {op["name"]: op for op in ran["operations"]}
+        slept, zero = ops["sleepy"], ops["zero"]
+        taken = [DELAYS_MS[i % len(DELAYS_MS)] for i in range(slept["count"])]
+        overhead = zero["p99_ms"]
+        cells, median = [], []
         for p in (50, 90, 95, 99):
-            true = true_percentile(DELAYS_MS, p)
-            measured = slept["overall"][f"p{p}_ms"]
+            true = true_percentile(taken, p)
+            measured = slept[f"p{p}_ms"]
             excess = (measured - true - overhead) / true
-            worst = max(worst, excess)
-            cells.append(f"p{p} {true}→{true_percentile(inside['sleepy'], p):.2f}→{measured:.1f} ms ({excess:+.1%})")
+            worst, lowest = max(worst, excess), min(lowest, measured / true - 1)
+            delivered = true_percentile(inside["sleepy"][: len(taken)], p)
+            cells.append(f"p{p} {true}→{delivered:.2f}→{measured:.1f} ms ({excess:+.1%})")
+            median.append(f"p{p} {(measured - true - zero['p50_ms']) / (true + zero['p50_ms']):+.1%}")
         print(
-            f"accuracy round {k + 1} ({slept['overall']['count']} calls; overhead p50 {zero['overall']['p50_ms']:.2f} "
-            f"p99 {overhead:.2f} ms; zero served in p99 {true_percentile(inside['zero'], 99):.3f} ms)  ({loadavg()})"
+            f"accuracy round {k + 1} ({slept['count']} sleepy and {zero['count']} zero calls in one run; overhead p50 "
+            f"{zero['p50_ms']:.2f} p99 {overhead:.2f} ms; zero served in p99 "
+            f"{true_percentile(inside['zero'], 99):.3f} ms)  ({loadavg()})"
         )
-        print("  true→served→measured: " + "  ".join(cells))
-        after = idle["overall"]["p99_ms"]
-        beside = []
-        for p in (50, 90, 95, 99):
-            true = true_percentile(DELAYS_MS, p)
-            beside.append(f"p{p} {(slept['overall'][f'p{p}_ms'] - true - after) / true:+.1%}")
-        print(
-            f"  not the figure, to compare: zero called once per {mean_ms:g} ms (open model, so idle between calls as"
-            f" during a delay): p50 {idle['overall']['p50_ms']:.2f} p99 {after:.2f} ms; excess over truth + that p99: "
-            + " ".join(beside)
-        )
-        late = [ms - DELAYS_MS[i % len(DELAYS_MS)] for i, ms in enumerate(plain["sleepy"])]
+        print("  true→served→measured (excess over truth + overhead p99): " + "  ".join(cells))
+        print("  not the figure: off truth + the overhead's median, of that sum: " + " ".join(median))
+        after = slept["count"]  # the plain client's calls take the delays that follow the load's
+        late = [ms - DELAYS_MS[(after + i) % len(DELAYS_MS)] for i, ms in enumerate(plain["sleepy"])]
 
         def two(values: list[float]) -> str:
             return f"p50 {true_percentile(values, 50):.2f} p99 {true_percentile(values, 99):.2f}"
@@ -383,7 +380,10 @@ def accuracy(rounds: int) -> None:
             + f" ms (beyond each call's delay: {two(late)}); zero back to back {two(plain['zero'])};"
             f" zero after {typical * 1000:g} ms idle {two(plain['zero after a pause'])}"
         )
-    print(f"  worst excess over truth + overhead p99 in {rounds} rounds: {worst:+.1%} (goal: within +5.0%)")
+    print(
+        f"  worst excess over truth + overhead p99 in {rounds} rounds: {worst:+.1%} (goal: within +5.0%); lowest"
+        f" figure against its truth: {lowest:+.1%} (goal: not below -5.0%)"
+    )
 
 
 # --- 4. profiles and the limit -------------------------------------------------------------------------------------

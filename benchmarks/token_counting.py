@@ -34,7 +34,7 @@ start = time.perf_counter()
 NOW = "n = tokens.count_tokens(text)"
 BEFORE = """
 if len(text) <= tokens.SMALL_TEXT_BUDGET:
-    n = sum(tokens._merge_count(p.encode(), tokens.encoded_ranks()) for p in tokens._COUNTER._splitter(False)(text))
+    n = sum(tokens._merge_count(p.encode(), tokens.rank_table()) for p in tokens._COUNTER._splitter(False)(text))
 else:
     n = len(tokens.encoding().encode(text, disallowed_special=()))
 """

@@ -54,6 +54,33 @@ def test_the_fast_loader_reads_the_same_ranks_as_tiktokens_own(tmp_path: Path) -
     assert tokens.ranks() == tiktoken.load.load_tiktoken_bpe(str(plain))
 
 
+def test_the_shipped_rank_table_is_the_one_the_bpe_file_makes_and_finds_every_token() -> None:
+    ranks = tokens.ranks()
+    assert tokens.TABLE_FILE.read_bytes() == tokens.rank_table_bytes(ranks), (
+        "cl100k_base.ranks is stale: TABLE_FILE.write_bytes(rank_table_bytes(ranks())) writes it again"
+    )
+    table = tokens.rank_table()
+    assert isinstance(table, tokens.RankTable)
+    assert all(table.get(token) == rank for token, rank in ranks.items())
+    rng = random.Random(3)
+    others = [bytes(rng.randrange(256) for _ in range(rng.randint(2, 12))) for _ in range(5_000)]
+    assert all(table.get(o) == ranks.get(o) for o in others + [b"", b"\xff" * 300])
+    assert sum(o in ranks for o in others) < len(others)  # the random bytes include misses
+
+
+def test_the_table_gives_way_to_the_dict_once_it_has_served_its_lookups() -> None:
+    table = tokens.rank_table()
+    assert isinstance(table, tokens.RankTable)
+    served = table.lookups
+    try:
+        table.lookups = 0
+        assert tokens._lookup() is table
+        table.lookups = tokens.TABLE_LOOKUPS
+        assert tokens._lookup() is tokens.ranks()
+    finally:
+        table.lookups = served
+
+
 @pytest.mark.parametrize("budget", [10**9, 0], ids=["plain-python", "encoder"])
 def test_counts_are_identical_to_tiktoken_on_real_catalogs_and_tricky_text(budget: int) -> None:
     counter = tokens._Counter()

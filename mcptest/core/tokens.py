@@ -2,7 +2,8 @@
 
 Building tiktoken's Rust encoder costs ~0.2-0.3 s, more than counting most catalogs takes. So text is split with
 tiktoken's own pattern and each distinct piece (a word, a run of punctuation) is merged once, by a plain-Python
-byte-pair merge over the same ranks (tiktoken's own algorithm, as in its `_educational` module), and remembered:
+byte-pair merge over the same ranks (tiktoken's own algorithm, as in its `_educational` module; the ranks read
+from `cl100k_base.ranks`, a hash table made from the BPE file that costs nothing to load), and remembered:
 a catalog repeats its words, so a 1,000-tool catalog of ~430,000 characters merges only a few thousand pieces.
 Only the merging is budgeted: once `SMALL_TEXT_BUDGET` characters of new pieces have been merged (text that
 repeats little, such as identifiers or encoded data), the encoder is built and counts the rest. Both give
@@ -23,9 +24,10 @@ import binascii
 import gzip
 import importlib.util
 import re
-from functools import cache, partial
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from zlib import crc32
 
 if TYPE_CHECKING:
     import tiktoken
@@ -64,36 +66,76 @@ SMALL_TEXT_BUDGET = 50_000
 @cache
 def ranks() -> dict[bytes, int]:
     """The cl100k_base merge ranks from the packaged BPE file: one `base64 rank` line per token, ranks 0, 1, 2, ..."""
-    fields = _fields()
+    fields = gzip.decompress(_bpe_file().read_bytes()).split()
     tokens, numbers = fields[0::2], fields[1::2]
-    if not _sequential(numbers):
+    if not numbers or int(numbers[0]) != 0 or int(numbers[-1]) != len(numbers) - 1:
         return {binascii.a2b_base64(t): int(r) for t, r in zip(tokens, numbers, strict=True)}
     return dict(zip(map(binascii.a2b_base64, tokens), range(len(tokens)), strict=True))
 
 
-@cache
-def encoded_ranks() -> dict[bytes, int]:
-    """The same ranks keyed by each token's base64 text, as the file writes it (`_merge_count` encodes its keys).
+TABLE_FILE = Path(__file__).with_name("cl100k_base.ranks")
+"""`ranks()` as an open-addressing hash table in one file (`rank_table_bytes` writes it; a test checks it against
+the BPE file): the plain-Python merge reads it instead of building the 100,256-entry dict."""
+_MAGIC = b"mcptest cl100k 1"
+_SLOT_BITS = 18  # 262,144 slots of 3 bytes for 100,256 tokens: a lookup that misses probes ~1.5 slots
+_SLOTS = 1 << _SLOT_BITS
+TABLE_LOOKUPS = 30_000
+"""Lookups the table serves (~2 µs each) before the counter builds the dict of `ranks()` (~80 ms once, then ~0.1 µs a
+lookup): text whose new pieces are long (identifiers, encoded data) merges with the dict."""
 
-    Decoding 100,256 tokens is most of what building `ranks()` costs (~60 ms of ~80 ms); the plain-Python merge of
-    a catalog looks up a few thousand pairs, so encoding each key it asks for is far cheaper than decoding them all.
+
+class RankTable:
+    """The cl100k_base ranks, looked up in the bytes of `TABLE_FILE` without building anything.
+
+    Building `ranks()` costs ~80 ms (decompressing, splitting and decoding the BPE file, then a dict of 100,256
+    entries: more than linting a small catalog takes), while merging a catalog's new pieces looks up only a few
+    thousand pairs (~1,800 for the 13-tool server-everything, ~4,000 for the 1,000-tool benchmark catalog) at ~1 µs
+    each. The file: `_MAGIC`, then `_SLOTS` slots of 3 bytes (little-endian offset of an entry in the file, 0 for an
+    empty slot; a token sits at `crc32(token)` modulo `_SLOTS` or, linearly probed, after it), then the entries:
+    one byte of length, three bytes of rank (little-endian), the token's bytes.
     """
-    fields = _fields()
-    tokens, numbers = fields[0::2], fields[1::2]
-    if not _sequential(numbers):
-        return {t: int(r) for t, r in zip(tokens, numbers, strict=True)}
-    return dict(zip(tokens, range(len(tokens)), strict=True))
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.lookups = 0
+
+    def get(self, token: bytes) -> int | None:
+        """The token's rank, or None when `token` is no token."""
+        self.lookups += 1
+        data, slot = self.data, crc32(token) & (_SLOTS - 1)
+        while at := int.from_bytes(data[len(_MAGIC) + 3 * slot : len(_MAGIC) + 3 * slot + 3], "little"):
+            if data[at + 4 : at + 4 + data[at]] == token:
+                return int.from_bytes(data[at + 1 : at + 4], "little")
+            slot = (slot + 1) & (_SLOTS - 1)
+        return None
 
 
 @cache
-def _fields() -> list[bytes]:
-    """The BPE file's whitespace-separated fields: token, rank, token, rank, ..."""
-    return gzip.decompress(_bpe_file().read_bytes()).split()
+def rank_table() -> RankTable | dict[bytes, int]:
+    """The ranks as `RankTable` reads them from `TABLE_FILE`; the dict of `ranks()` if the file is not there or not
+    this format (a broken install: slower, never wrong)."""
+    try:
+        data = TABLE_FILE.read_bytes()
+    except OSError:
+        return ranks()
+    return RankTable(data) if data.startswith(_MAGIC) else ranks()
 
 
-def _sequential(numbers: list[bytes]) -> bool:
-    """Whether the ranks are 0, 1, 2, ... line by line (as every tiktoken file writes them)."""
-    return bool(numbers) and int(numbers[0]) == 0 and int(numbers[-1]) == len(numbers) - 1
+def rank_table_bytes(table: dict[bytes, int]) -> bytes:
+    """The bytes of `TABLE_FILE` for these ranks (tokens placed in rank order, so the same ranks give the same
+    file): `TABLE_FILE.write_bytes(rank_table_bytes(ranks()))` writes it again."""
+    slots = [0] * _SLOTS
+    entries = bytearray()
+    first = len(_MAGIC) + 3 * _SLOTS
+    for token, rank in sorted(table.items(), key=lambda item: item[1]):
+        if not 0 < len(token) < 256 or not 0 <= rank < 1 << 24:
+            raise ValueError(f"a token of {len(token)} bytes or a rank of {rank} does not fit the table's fields")
+        slot = crc32(token) & (_SLOTS - 1)
+        while slots[slot]:
+            slot = (slot + 1) & (_SLOTS - 1)
+        slots[slot] = first + len(entries)
+        entries += bytes([len(token)]) + rank.to_bytes(3, "little") + token
+    return _MAGIC + b"".join(s.to_bytes(3, "little") for s in slots) + bytes(entries)
 
 
 @cache
@@ -154,7 +196,7 @@ class _Counter:
         self.budget -= cost
         for piece in new:
             raw = piece.encode("utf-8")
-            known[piece] = _merge_count(raw, encoded_ranks()) if len(raw) <= _PY_PIECE else _encoded(piece)
+            known[piece] = _merge_count(raw, _lookup()) if len(raw) <= _PY_PIECE else _encoded(piece)
         return sum(map(known.__getitem__, pieces))
 
     def _segments(self, text: str) -> list[str]:
@@ -169,22 +211,26 @@ class _Counter:
         return [text[a:b] for a, b in zip(cuts, cuts[1:], strict=False)]
 
 
+def _lookup() -> RankTable | dict[bytes, int]:
+    """The table while it has served fewer than `TABLE_LOOKUPS` lookups, then the dict."""
+    table = rank_table()
+    return ranks() if isinstance(table, RankTable) and table.lookups >= TABLE_LOOKUPS else table
+
+
 def _encoded(text: str) -> int:
     return len(encoding().encode(text, disallowed_special=()))
 
 
-def _merge_count(piece: bytes, table: dict[bytes, int]) -> int:
+def _merge_count(piece: bytes, table: RankTable | dict[bytes, int]) -> int:
     """How many tokens byte-pair merging leaves of `piece`: merge the lowest-ranked adjacent pair (the leftmost
-    on a tie) until no adjacent pair is a token, as tiktoken's `_byte_pair_merge` does. `table` is
-    `encoded_ranks()`: each candidate is looked up by its base64 text."""
-    key = partial(binascii.b2a_base64, newline=False)
-    if key(piece) in table:
+    on a tie) until no adjacent pair is a token, as tiktoken's `_byte_pair_merge` does."""
+    if table.get(piece) is not None:
         return 1
     parts = [piece[i : i + 1] for i in range(len(piece))]
     while len(parts) > 1:
         best, best_rank = -1, None
         for i in range(len(parts) - 1):
-            rank = table.get(key(parts[i] + parts[i + 1]))
+            rank = table.get(parts[i] + parts[i + 1])
             if rank is not None and (best_rank is None or rank < best_rank):
                 best, best_rank = i, rank
         if best < 0:

@@ -114,9 +114,10 @@ class LiveTelemetry:
     """
 
     def __init__(self, target: ExportTarget) -> None:
+        from opentelemetry import trace
         from opentelemetry.sdk.resources import Resource
         from opentelemetry.sdk.trace import TracerProvider
-        from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+        from opentelemetry.trace import NonRecordingSpan, SpanContext, SpanKind, TraceFlags
 
         self.target = target
         self.secrets: set[str] = set()
@@ -127,8 +128,15 @@ class LiveTelemetry:
             id_generator=self.ids,  # type: ignore[arg-type]  # duck-typed: the SDK is imported only here, lazily
         )
         self.collected = _Collector()
-        self.provider.add_span_processor(SimpleSpanProcessor(self.collected))  # type: ignore[arg-type]
+        self.provider.add_span_processor(self.collected)  # type: ignore[arg-type]
         self.tracer = self.provider.get_tracer(SCOPE, __version__)
+        # What each request and test uses, looked up once (a `from ... import` in a function costs each call).
+        self._start_span = self.tracer.start_span
+        self._client = SpanKind.CLIENT
+        self._in_context = trace.set_span_in_context
+        self._span_context = SpanContext
+        self._non_recording = NonRecordingSpan
+        self._sampled = TraceFlags(TraceFlags.SAMPLED)
         self.trace_id = self.ids.generate_trace_id()
         self.run_span_id = self.ids.generate_span_id()
         self.test_span_ids: dict[str, int] = {}
@@ -138,12 +146,9 @@ class LiveTelemetry:
     @contextlib.contextmanager
     def test(self, name: str) -> Iterator[None]:
         """The requests sent meanwhile (in this task) belong to test `name`."""
-        from opentelemetry import trace
-        from opentelemetry.trace import NonRecordingSpan, SpanContext, TraceFlags
-
         span_id = self.test_span_ids.setdefault(name, self.ids.generate_span_id())
-        parent = SpanContext(self.trace_id, span_id, is_remote=False, trace_flags=TraceFlags(TraceFlags.SAMPLED))
-        token = _TEST_SPAN.set(trace.set_span_in_context(NonRecordingSpan(parent)))
+        parent = self._span_context(self.trace_id, span_id, is_remote=False, trace_flags=self._sampled)
+        token = _TEST_SPAN.set(self._in_context(self._non_recording(parent)))
         start = time.time_ns()
         try:
             yield
@@ -153,10 +158,6 @@ class LiveTelemetry:
 
     def begin(self, request: RequestInfo) -> tuple[Any, dict[str, str]]:
         """A client span for the request (`{mcp.method.name} {target}`), and its W3C trace context to send."""
-        from opentelemetry import trace
-        from opentelemetry.trace import SpanKind
-        from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapPropagator
-
         parent = _TEST_SPAN.get()
         scope = current_agent_run() if parent is None else None
         if parent is None:
@@ -188,12 +189,10 @@ class LiveTelemetry:
         if isinstance(uri := params.get("uri"), str):
             attrs["mcp.resource.uri"] = uri
         span_name = f"{method} {name}" if isinstance(name, str) else method
-        span = self.tracer.start_span(span_name, context=parent, kind=SpanKind.CLIENT, attributes=attrs)
+        span = self._start_span(span_name, context=parent, kind=self._client, attributes=attrs)
         if scope is not None and method == "tools/call" and isinstance(name, str):
             scope.called.append((request.server, name, span.start_time or time.time_ns()))  # type: ignore[attr-defined]
-        carrier: dict[str, str] = {}
-        TraceContextTextMapPropagator().inject(carrier, context=trace.set_span_in_context(span))
-        return span, carrier
+        return span, _trace_context(span.get_span_context())
 
     def _agent_parent(self, scope: AgentRunScope) -> Any:
         """The context of the live agent run's root span (`invoke_agent`, built at the end with these ids): each
@@ -211,9 +210,9 @@ class LiveTelemetry:
         """End the request's span: `error.type` is the JSON-RPC error code, `tool_error` for an `isError` result."""
         if token is None:
             return
-        from opentelemetry.trace import StatusCode
-
         span: Span = token
+        if error is not None or (isinstance(result, dict) and result.get("isError") is True):
+            from opentelemetry.trace import StatusCode
         if error is not None:
             code = getattr(getattr(error, "error", None), "code", None)
             kind = str(code) if isinstance(code, int) else type(error).__qualname__
@@ -251,6 +250,18 @@ class _PresetIds:
         return True
 
 
+def _trace_context(ctx: Any) -> dict[str, str]:
+    """The W3C trace context of a span, as the SDK's `TraceContextTextMapPropagator().inject` writes it (the same
+    `traceparent`, and `tracestate` when the span has one; nothing for an invalid one, such as a disabled SDK's),
+    without its per-call context and setter machinery."""
+    if not ctx.is_valid:
+        return {}
+    carrier = {"traceparent": f"00-{ctx.trace_id:032x}-{ctx.span_id:016x}-{ctx.trace_flags:02x}"}
+    if ctx.trace_state:
+        carrier["tracestate"] = ctx.trace_state.to_header()
+    return carrier
+
+
 def _masked(value: Any, secrets: set[str]) -> str:
     masked = redact_data(value, secrets)
     return masked if isinstance(masked, str) else json.dumps(masked, ensure_ascii=False)
@@ -275,16 +286,22 @@ def export_run(report: Report, agent_runs: Sequence[AgentRunSet], live: LiveTele
 
 
 class _Collector:
-    """A span exporter that keeps the spans, so they are encoded once, at the end."""
+    """The provider's span processor: it keeps each ended span (a sampled one, as the SDK's processors do), so they
+    are encoded once, at the end. The SDK's SimpleSpanProcessor in front of an exporter that kept them did the
+    same, plus a context attach and detach and a metrics record per span."""
 
     def __init__(self) -> None:
         self.spans: list[ReadableSpan] = []
 
-    def export(self, spans: Sequence[ReadableSpan]) -> Any:
-        from opentelemetry.sdk.trace.export import SpanExportResult
+    def on_start(self, span: Any, parent_context: Any = None) -> None:
+        """Nothing to do when a span starts."""
 
-        self.spans.extend(spans)
-        return SpanExportResult.SUCCESS
+    def _on_ending(self, span: Any) -> None:
+        """Nothing to do as a span ends (the SDK's processors have this hook too)."""
+
+    def on_end(self, span: ReadableSpan) -> None:
+        if span.context and span.context.trace_flags.sampled:
+            self.spans.append(span)
 
     def shutdown(self) -> None:
         """Nothing to release."""

@@ -10,7 +10,7 @@ import pytest
 from mcptest.core.errors import UserError
 from mcptest.core.exit_codes import ExitCode
 from mcptest.python_api import run_gate
-from mcptest.records.otlp import SKIP_ORPHAN, SKIP_SKEW, SKIP_UNKNOWN, is_otlp, load_otlp
+from mcptest.records.otlp import SKIP_NESTED, SKIP_ORPHAN, SKIP_SKEW, SKIP_UNKNOWN, is_otlp, load_otlp
 from mcptest.records.trace import ToolCall, Trace
 from tests.conftest import run_cli
 from tests.otel.otlp_build import genai_run, jsonl, openinference_run, request, span
@@ -86,6 +86,20 @@ def test_unknown_orphan_and_skewed_spans_are_skipped_and_counted(tmp_path: Path)
     assert imported.skipped == {SKIP_UNKNOWN: 1, SKIP_ORPHAN: 1, SKIP_SKEW: 1}
     assert [c.name for c in imported.traces[0].tool_calls] == ["get_weather", "get_forecast"]
     assert "3 OpenTelemetry spans skipped" in (imported.skipped_note("t.jsonl") or "")
+
+
+def test_a_tool_span_under_a_tool_span_is_the_same_call_however_deep(tmp_path: Path) -> None:
+    mcp = {"mcp.method.name": "tools/call", "gen_ai.tool.name": "get_weather"}
+    extra = [
+        span(1, 20, "tools/call get_weather", mcp, parent=3, start=12),  # the MCP span of the call, right under it
+        span(1, 21, "HTTP POST", {"http.method": "POST"}, parent=3, start=12),
+        span(1, 22, "tools/call get_weather", mcp, parent=21, start=13),  # under it, through a span of no kind
+    ]
+    path = tmp_path / "t.jsonl"
+    path.write_text(jsonl(request(genai_run(1) + extra)))
+    imported = load_otlp(path)
+    assert imported.skipped == {SKIP_NESTED: 2, SKIP_UNKNOWN: 1}
+    assert [c.name for c in imported.traces[0].tool_calls] == ["get_weather", "get_forecast"]
 
 
 def test_bad_json_on_a_line_is_located(tmp_path: Path) -> None:

@@ -26,7 +26,7 @@ from mcptest.records.catalog import Tool
 _EXAMPLE_KEYS = ("examples", "example", "default")
 _PROSE_EXAMPLE = re.compile(
     r"\be\.g\.|\bi\.e\.|\bfor (?:example|instance)\b|\bexamples?\b|\bsuch as\b|\blike ['\"`]"
-    r"|YYYY|\bHH:MM|\bISO[ -]?8601\b|\bRFC ?3339\b|\bunix (?:time|timestamp)|\bin the format\b"
+    r"|YYYY|\bHH:MM|\bISO[ -]?(?:8601|format)\b|\bRFC ?3339\b|\bunix (?:time|timestamp)|\bin the format\b"
     r"|(?<![\w'])'[^'\s][^']{0,60}'(?!\w)|\"[^\"\s][^\"]{0,60}\"|`[^`]{1,60}`",
     re.IGNORECASE,
 )
@@ -96,6 +96,9 @@ def desc_006_undocumented_required_argument(tool: Tool) -> Iterator[Hit]:
             continue
         if _names_its_object(tool.description) and (name.lower() in ("id", "name") or _numeric_key(tool, name, schema)):
             continue
+        if _fields(schema):  # an undescribed wrapper (`request`, `body`): its fields are what the agent fills
+            yield from _undescribed_fields(tool, schema, ("inputSchema", "properties", name), 0)
+            continue
         severity = None if _fails_calls(name, schema) else Severity.WARNING
         yield Hit(
             f"required argument '{name}' has no description",
@@ -137,6 +140,44 @@ def _fails_calls(name: str, schema: dict[str, Any]) -> bool:
     if "string" not in types or any(k in schema for k in ("format", "pattern", "const")):
         return False
     return bool(set(_name_parts(name)) & _FORMED_NAMES)
+
+
+def _fields(schema: dict[str, Any]) -> dict[str, Any] | None:
+    """The declared fields of an object (not an array, not a union): a wrapper whose fields are filled one by one."""
+    props = schema.get("properties")
+    if "array" in types_of(schema) or not isinstance(props, dict) or not props:
+        return None
+    return props
+
+
+def _undescribed_fields(tool: Tool, schema: dict[str, Any], at: tuple[str, ...], depth: int) -> Iterator[Hit]:
+    """DESC-006 inside an undescribed wrapper: each field it requires with no description (left alone as at the
+    top level: evident records, tagged requests, the fields every form has, keys of the object the tool names), and
+    the same inside its fields that are wrappers or arrays of them, whether required or not (an optional object,
+    once sent, must hold its required fields)."""
+    props = _fields(schema) or {}
+    needed = {n for n in schema.get("required") or () if isinstance(n, str)}
+    for name, field in props.items():
+        if not isinstance(field, dict):
+            continue
+        place = (*at, "properties", name)
+        items = field.get("items")
+        inner, inner_at = (items, (*place, "items")) if isinstance(items, dict) and _fields(items) else (field, place)
+        if description_of(field) or _evident_record(field) or _tagged_request(field):
+            continue
+        if _fields(inner) and depth < 4:
+            yield from _undescribed_fields(tool, inner, inner_at, depth + 1)
+        elif name in needed and not _quoted_in(tool.description, name) and name.lower() not in _COMMON_FIELDS:
+            if _names_its_object(tool.description) and (
+                name.lower() in ("id", "name") or _numeric_key(tool, name, field)
+            ):
+                continue
+            yield Hit(
+                f"required field '{name}' of '{at[2]}' has no description",
+                "Say what the value is and its format.",
+                pointer(*place),
+                severity=None if _fails_calls(name, field) else Severity.WARNING,
+            )
 
 
 _KEY_SUFFIXES = frozenset(["id", "ids", "uuid", "uuids", "number", "numbers", "slug", "key", "keys"])
@@ -312,7 +353,10 @@ def desc_009_missing_examples(tool: Tool) -> Iterator[Hit]:
     still has a form to show). An argument whose
     description names the documented syntax it follows ("matching the syntax of the filter argument of
     db.collection.find()", "Elasticsearch query DSL object") is shown by that documentation, which every model has
-    read.
+    read. A union one of whose branches has a `format` or `pattern` shows its form; a free-form object named as a
+    map by convention (`params` of a query, `headers`, `variables`, `labels`, `env`) takes the names the agent
+    already has as keys; and a fenced code block in the tool description (a worked query) shows the one argument
+    that would otherwise lack an example. An undescribed wrapper (`request`, `body`) is judged field by field.
     Worth acting on: when the flagged argument is one the agent must fill in a form it cannot guess; a careful
     author adds one sample value.
     Why it matters: Anthropic's advanced-tool-use guidance reports worked examples raising accuracy from 72%
@@ -336,6 +380,8 @@ def desc_009_missing_examples(tool: Tool) -> Iterator[Hit]:
         and not _tool_shows(tool.description, name)
         and not _DOCUMENTED_SYNTAX.search(texts[name])
     ]
+    if len(needing) == 1 and "```" in tool.description:
+        return  # the tool description's fenced example shows the one argument of a form to show
     if needing:
         names = ", ".join(f"'{n}'" for n in needing)
         yield Hit(
@@ -351,9 +397,11 @@ def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
     What it flags: a string (or untyped) argument without `enum`/`const` whose description spells out a fixed
     set ("one of open, closed, or pending", "allowed values: low, medium, high", "'json' or 'csv'", or three or
     more upper-case constants in parentheses right after the words naming the argument: "Logging level (DEBUG,
-    INFO, WARNING, ERROR)"); an argument the schema leaves bare is read from its line in the tool description's
-    `Args:` section. A list after "e.g.", "example:" or "such as" is examples, not a set; one after "format",
-    "bad ...:", "instead of" or "not" is a form or a counter-example; and a pair of the tool's own argument names
+    INFO, WARNING, ERROR)", or a note that opens on the quoted values, each with what it takes: `operation: "list"
+    (no args), "get" (board_id_or_name)`); an argument the schema leaves bare is read from its line in the tool
+    description's `Args:` section or its inline note there. A list after "e.g.", "example:" or "such as" is
+    examples, not a set; one after "format", "bad ...:", "instead of" or "not" is a form or a counter-example; and
+    a pair of the tool's own argument names
     ("either 'content' or 'content_file'") is an argument group (SCH-009's finding): none of these is flagged.
     Worth acting on: when the listed values are the only ones the server accepts.
     Why it matters: values in prose are not validated; the agent sends "High" for "high" and loops on
@@ -392,14 +440,19 @@ def _needs_example(name: str, schema: dict[str, Any], needed: bool = True, text:
     if "enum" in schema or "const" in schema or types & {"boolean", "number", "integer", "null"} == types != set():
         return False
     if types & {"object", "array"}:
-        return _structured_container(schema)
-    if "format" in schema or "pattern" in schema:
-        return False
+        return _structured_container(name, schema)
+    if any("format" in b or "pattern" in b for b in (schema, *_branches(schema))):
+        return False  # `anyOf: [{type: string, format: date-time}, ...]`: a branch shows the form
     desc = description_of(schema) if text is None else text
     if not desc:
         evident = _FREE_TEXT.search(name) or _TEXT_LOOKUP.search(name) or (not needed and _names_one_thing(name))
         return not any(k in schema for k in ("anyOf", "oneOf", "$ref")) and not evident
     return _STRUCTURED.search(desc) is not None
+
+
+def _branches(schema: dict[str, Any]) -> list[dict[str, Any]]:
+    """The alternatives of a union (`anyOf`/`oneOf`), the ones that are schemas."""
+    return [b for k in ("anyOf", "oneOf") for b in schema.get(k) or () if isinstance(b, dict)]
 
 
 def _names_one_thing(name: str) -> bool:
@@ -431,10 +484,12 @@ or size, a geometry, a service-specific code (`region`: `us-en`? `wt-wt`?), or a
 _FREE_TEXT = re.compile(
     r"(?:message|content|body|text|comment|thought|query|note|title|name|summary|description|sql|script|code|question"
     r"|prompt|request|details|reason|keyword|phrase"
-    r"|goal|instructions?|url|uri|link|href|email|id|ids)s?$|[a-z](?:Id|Ids|Url|Uri)$",
+    r"|goal|instructions?|url|uri|link|href|email|id|ids)s?$|[a-z](?:Id|Ids|Key|Keys|Url|Uri)$|[a-z]_keys?$",
     re.I,
 )
-"""An argument name whose form is evident without a description: free text, a URL or e-mail, an opaque id."""
+"""An argument name whose form is evident without a description: free text, a URL or e-mail, an opaque id, or the key
+of a named object (`item_key`, `projectKey`: copied from the listing or the result that returned it; a bare `key`
+names no object, and may be a config key or a sort key)."""
 _TEXT_LOOKUP = re.compile(r"__i?(?:exact|contains|startswith|endswith)$")
 """A Django-style text lookup (`name__icontains`, `title__istartswith`): the value is a piece of the field's text."""
 _CODE_BLOCK = re.compile(r"```[^\n]*\n(.*?)```|(\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\})", re.DOTALL)
@@ -455,7 +510,12 @@ def _worked_call(description: str, names: list[str]) -> bool:
     return False
 
 
-def _structured_container(schema: dict[str, Any]) -> bool:
+_MAP_ROLE = re.compile(r"^(?:params|parameters|variables|vars|headers|labels|env|environment)$", re.I)
+"""Names of a free-form object that is a map by convention: a query's parameters, a request's headers, labels,
+environment variables; its keys are the names the agent already has (the query's `$name`s), its values theirs."""
+
+
+def _structured_container(name: str, schema: dict[str, Any]) -> bool:
     """An object, or an array of objects, with text fields to fill whose form its fields do not show: numbers,
     booleans, enums and formatted strings are evident (coordinates of two numbers), and when at least half of
     the other fields show a sample value (`style: {backgroundColor: "such as '#fff'", palette}`) the fields
@@ -466,12 +526,12 @@ def _structured_container(schema: dict[str, Any]) -> bool:
         return _STRUCTURED.search(description_of(schema)) is not None
     props = target.get("properties")
     if not isinstance(props, dict) or not props:
-        return True  # a free-form object: nothing says what goes in it
-    if target is schema and all(isinstance(p, dict) and description_of(p) for p in props.values()):
-        # A wrapper whose fields are each described (a REST call's `body`): its form is its fields', each judged
-        # as an argument of its own.
+        return _MAP_ROLE.match(name) is None  # a free-form object: nothing says what goes in it, but a map's role
+    if target is schema:
+        # A wrapper (a REST call's `body`, a generated `request`): its form is its fields', each judged as an
+        # argument of its own.
         inner = set(target.get("required") or ())
-        return any(_needs_example(n, p, n in inner) for n, p in props.items())
+        return any(isinstance(p, dict) and _needs_example(n, p, n in inner) for n, p in props.items())
     text = [p for n, p in props.items() if isinstance(p, dict) and not _evident_by_type(p) and not _evident_field(n, p)]
     return bool(text) and 2 * sum(1 for p in text if _shows_example(p)) < len(text)
 

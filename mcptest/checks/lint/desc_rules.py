@@ -155,7 +155,9 @@ def desc_010_missing_return_format(tool: Tool) -> Iterator[Hit]:
     """The description never says what the tool returns.
 
     What it flags: a non-empty description with no return/output/result/response/yield word, on a tool
-    that declares no `outputSchema`. A description written mostly in another script than Latin is left alone (the
+    that declares no `outputSchema`, or, for a tool that writes (creates, updates, deletes ...), one that is any
+    object (`{"type": "object", "additionalProperties": true}`: it names no field; a read's result is the thing it
+    names). A description written mostly in another script than Latin is left alone (the
     rule reads English words only).
     Why it matters: an agent plans its next step from what a call gives back; without it, it calls the tool
     just to find out. The check is coarse (it sees whether the description gestures at a result at all,
@@ -172,14 +174,28 @@ def desc_010_missing_return_format(tool: Tool) -> Iterator[Hit]:
     `outputSchema`.
     """
     text = tool.description
-    if text.strip() and tool.output_schema is None and english(text) and not mentions_return(text):
+    if text.strip() and _shapeless(tool.output_schema) and english(text) and not mentions_return(text):
         if _reads_matches(text) or _takes_picture(tool):
             return
+        if tool.output_schema is not None and not _WRITE_WORD.search(text):
+            return  # any object from a read: the thing it names ("Compact context for one card") is what comes back
         yield Hit(
-            "description never says what the tool returns, and there is no outputSchema",
+            "description never says what the tool returns, and there is no outputSchema"
+            if tool.output_schema is None
+            else "description never says what the tool returns, and its outputSchema is any object",
             "Add 'Returns ...' describing the result's shape, or declare an outputSchema.",
             _AT,
         )
+
+
+def _shapeless(schema: dict[str, object] | None) -> bool:
+    """No outputSchema, or one that is any object (`{"type": "object", "additionalProperties": true}`, what FastMCP
+    declares for a function returning a `dict`): it names no field, so it says no more than none."""
+    if schema is None:
+        return True
+    keys = set(schema) - {"type", "additionalProperties", "title", "$schema"}
+    anything = schema.get("additionalProperties") in (None, True, {})
+    return not keys and schema.get("type") in ("object", None) and anything
 
 
 _READ_QUERY = re.compile(

@@ -91,7 +91,8 @@ _QUOTED_OR = re.compile(
     r"""(?P<tail>(?:["'`][^"'`]{1,40}["'`]\s*,?\s*)+or\s+(?:an?\s+|the\s+)?["'`][^"'`]{1,40}["'`])"""
 )
 _EXAMPLES_LEAD = re.compile(
-    r"(?:e\.g\.|examples?|for instance|such as|like|in the format|bad\b[^:]{0,20}:|instead of|not)\W*$", re.IGNORECASE
+    r"(?:e\.g\.|examples?|for instance|such as|like|in the format|format\s*[-–]|bad\b[^:]{0,20}:|instead of|not)\W*$",
+    re.IGNORECASE,
 )
 _QUOTED_ITEM = re.compile(r"""["'`]([^"'`]{1,40})["'`]""")
 _CONSTANTS = re.compile(r"\((?P<list>\s*[A-Z][A-Z0-9_]+(?:\s*,\s*[A-Z][A-Z0-9_]+){2,}\s*)\)")
@@ -215,6 +216,7 @@ def prose_enum(text: str) -> list[str] | None:
 def prose_value_sets(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
     """Every value set `prose_enum` recognises in `text`, with the span of its lead phrase and list."""
     yield from _parenthesised_values(text)
+    yield from _leading_values(text)
     if "(" in text:
         yield from _constant_list(text)
     candidates = [m for m in _ENUM_LEAD.finditer(text)] + [m for m in _QUOTED_OR.finditer(text)]
@@ -230,6 +232,23 @@ def prose_value_sets(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
         token = _QUOTED if match.groupdict().get("weak") else _TOKEN
         if len(items) >= 2 and all(token.match(i) for i in items):
             yield match.span(), [i.strip("\"'`") for i in items]
+
+
+_LEADING = re.compile(
+    r"""^\s*(?P<list>["'`][\w.-]{1,40}["'`](?:\s*\([^)\n]{0,60}\))?"""
+    r"""(?:\s*(?:,|/|\bor\b|,\s*or\b)\s*["'`][\w.-]{1,40}["'`](?:\s*\([^)\n]{0,60}\))?)+)"""
+)
+
+
+def _leading_values(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
+    """A note that opens on the values themselves, quoted, each perhaps with what it takes in parentheses:
+    `"list" (no args), "get" (board_id_or_name), "create" (name, desc?)`, `"archive"/"unarchive" (card)`; values
+    written as commands (lower-case words), since `"Sheet1" (name) or "0" (index)` shows samples of two forms."""
+    match = _LEADING.match(text)
+    if match:
+        values = _QUOTED_ITEM.findall(re.sub(r"\([^)]*\)", "", match.group("list")))
+        if all(re.fullmatch(r"[a-z][a-z0-9_-]*", v) for v in values):  # `"Sheet1" (name) or "0" (index)`: samples
+            yield match.span(), values
 
 
 def _constant_list(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
@@ -294,15 +313,42 @@ def docstring_arguments(description: str) -> dict[str, str]:
         return {}
     section = _ARGS_END.split(description[heading.end() :], maxsplit=1)[0]
     out: dict[str, str] = {}
+    indent = None
     for match in _ARG_LINE.finditer(section):
-        out.setdefault(match.group(1), match.group(2).strip())
+        depth = len(match.group(0)) - len(match.group(0).lstrip(" \t"))
+        indent = depth if indent is None else indent
+        if depth == indent:  # deeper lines continue an argument's text (`  (https://...)`, `  containing:`)
+            out.setdefault(match.group(1), match.group(2).strip())
     return out
 
 
 def argument_text(tool: Tool, name: str, schema: dict[str, Any]) -> str:
     """What documents an argument: its schema `description`, else its line in the tool description's docstring-style
-    argument section (`Args:\n    project: Project name`), else ""."""
-    return description_of(schema) or docstring_arguments(tool.description).get(name, "")
+    argument section (`Args:\n    project: Project name`), else its inline note there (`endpoint: Trello API path
+    like "/boards/{id}/cards".`), else ""."""
+    return (
+        description_of(schema)
+        or docstring_arguments(tool.description).get(name, "")
+        or inline_note(tool.description, name)
+    )
+
+
+@lru_cache(maxsize=4096)
+def inline_note(description: str, name: str) -> str:
+    """The note a tool description writes for an argument inline, `name: text` at the start of a line, a list item or
+    a sentence, up to the end of its sentence or line (`operation: "list" (no args), "get" (board_id_or_name)`,
+    `- prompt: Natural language description ...`); a quoted key (`"name": 1`, a worked call's), a name inside a
+    sentence ("everything on the sheet: ...") and a bare value (`(promptId: 'onb2_01')`) are not one."""
+    if name not in description:
+        return ""
+    match = re.search(
+        rf"(?:^|(?<=[.;!?]\s))[ \t]*(?:[-*•][ \t]*)?[`*]*{re.escape(name)}[`*]*(?:[ \t]*\([^)\n]{{0,40}}\))?[ \t]*:"
+        rf"[ \t]+(\S[^\n]*?)(?=\.\s|\n|$)",
+        description,
+        re.MULTILINE,
+    )
+    note = match.group(1).strip() if match else ""
+    return note if len(re.findall(r"[A-Za-z]{2,}", note)) >= 2 else ""  # a note says something: not a bare value
 
 
 def arguments(tool: Tool) -> Iterator[tuple[str, dict[str, Any]]]:
