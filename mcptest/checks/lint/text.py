@@ -73,6 +73,7 @@ READ_VERBS = frozenset(
     """
     get show list read fetch retrieve search find lookup display view print echo query describe count calculate
     compute convert summarize translate preview inspect download analyze analyse compare capture extract
+    diagnose identify check
     """.split()  # noqa: SIM905
 )
 """DESC-010: a sentence that starts with one of these verbs names what comes back ("Shows the commit logs")."""
@@ -313,8 +314,12 @@ def docstring_arguments(description: str) -> dict[str, str]:
         return {}
     section = _ARGS_END.split(description[heading.end() :], maxsplit=1)[0]
     out: dict[str, str] = {}
+    indent = None
     for match in _ARG_LINE.finditer(section):
-        out.setdefault(match.group(1), match.group(2).strip())
+        depth = len(match.group(0)) - len(match.group(0).lstrip(" \t"))
+        indent = depth if indent is None else indent
+        if depth == indent:  # deeper lines continue an argument's text (`  (https://...)`, `  containing:`)
+            out.setdefault(match.group(1), match.group(2).strip())
     return out
 
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Capture the `tools/list` catalogs of a held-out set (issue 33) into tests/lint/real/: SET=2 (default) the second
 # held-out set (second round), SET=3 the third (third round), SET=4, SET=5 and SET=6 the fourth, fifth and sixth, SET=7,
-# SET=8 and SET=9 the held-out measuring sticks of the sixth round, SET=10 the eighth round's (npm and PyPI).
+# SET=8 and SET=9 the held-out measuring sticks of the sixth round, SET=10 the eighth round's (npm and PyPI), SET=11 the
+# ninth round's final stick (npm and PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -266,6 +267,27 @@ if [ "$SET" = 10 ]; then  # held_out_10 (issue 33, eighth round): a new measurin
   )
 fi
 
+if [ "$SET" = 11 ]; then  # held_out_11 (issue 33, ninth round): the stick the final rules are measured on, no rule tuned on it
+  NPM=(
+    "chrome-devtools-mcp@1.11.0"
+    "@mobilenext/mobile-mcp@1.0.4"
+    "@morphllm/morphmcp@0.8.213"
+    "@cocal/google-calendar-mcp@2.6.3"
+  )
+  PYPI=(
+    "todoist-mcp==0.4.0"
+    "pymupdf4llm-mcp==1.28.0 mcp==1.30.0"  # written for the 1.x SDK (mcp.server.fastmcp)
+  )
+  SERVERS=(
+    "chrome-devtools-mcp||node node_modules/chrome-devtools-mcp/build/src/bin/chrome-devtools-mcp.js"  # no browser is started to list
+    "mobile-mcp||node node_modules/@mobilenext/mobile-mcp/lib/index.js"
+    "morphmcp|MORPH_API_KEY=dummy|node node_modules/@morphllm/morphmcp/dist/index.js"
+    "todoist-mcp|TODOIST_API_TOKEN=dummy|todoist-mcp"
+    "pymupdf4llm-mcp||pymupdf4llm-mcp stdio"
+    "google-calendar-mcp|GOOGLE_OAUTH_CREDENTIALS=$WORK/gcal-oauth.json|node node_modules/@cocal/google-calendar-mcp/build/index.js"  # a dummy OAuth client file; no token: it lists without signing in
+  )
+fi
+
 install() {
   mkdir -p "$WORK" && cd "$WORK" || exit 2
   [ -f package.json ] || echo '{"private": true}' > package.json
@@ -283,6 +305,7 @@ capture() {
   mkdir -p excel lean  # a workbook folder (SET=2), an empty Lean project and a cclsp config (SET=10)
   [ -f lean/lean-toolchain ] || { echo "leanprover/lean4:v4.20.0" > lean/lean-toolchain; touch lean/lakefile.toml; }
   [ -f cclsp.json ] || echo '{"servers": [{"extensions": ["py"], "command": ["pylsp"]}]}' > cclsp.json
+  [ -f gcal-oauth.json ] || echo '{"installed": {"client_id": "dummy.apps.googleusercontent.com", "client_secret": "dummy", "redirect_uris": ["http://localhost"]}}' > gcal-oauth.json  # SET=11
   for row in "${SERVERS[@]}"; do
     IFS='|' read -r name envs cmd <<<"$row"
     if [ $# -gt 0 ] && [[ " $* " != *" $name "* ]]; then continue; fi
