@@ -367,7 +367,11 @@ def _span_json(span: ReadableSpan) -> dict[str, Any]:
     if span.parent is not None:
         out["parentSpanId"] = f"{span.parent.span_id:016x}"
     out["name"] = span.name
-    out["kind"] = span.kind.value + 1  # the SDK counts INTERNAL from 0, OTLP from 1 (0 is UNSPECIFIED)
+    kind = span.kind
+    number = _KIND_NUMBERS.get(kind)  # an enum's `.value` is a Python-level property: looked up once a kind
+    if number is None:
+        number = _KIND_NUMBERS[kind] = kind.value + 1  # the SDK counts INTERNAL from 0, OTLP from 1 (0 is UNSPECIFIED)
+    out["kind"] = number
     out["startTimeUnixNano"] = str(span.start_time)
     out["endTimeUnixNano"] = str(span.end_time)
     if span.attributes:
@@ -386,15 +390,25 @@ def _span_json(span: ReadableSpan) -> dict[str, Any]:
             }
             for link in span.links
         ]
-    code = span.status.status_code.value
+    status_code = span.status.status_code
+    code = _CODE_NUMBERS.get(status_code)
+    if code is None:
+        code = _CODE_NUMBERS[status_code] = status_code.value
     out["status"] = {"code": code, **({"message": span.status.description} if span.status.description else {})}
     if not code:
         out["status"] = {}
     return out
 
 
+_KIND_NUMBERS: dict[Any, int] = {}
+_CODE_NUMBERS: dict[Any, int] = {}
+
+
 def _attrs_json(attrs: Mapping[str, Any]) -> list[dict[str, Any]]:
-    return [{"key": k, "value": _any_value(v)} for k, v in attrs.items()]
+    return [
+        {"key": k, "value": {"stringValue": v} if type(v) is str else _any_value(v)}  # strings, most values: inline
+        for k, v in attrs.items()
+    ]
 
 
 def _any_value(v: Any) -> dict[str, Any]:

@@ -26,8 +26,8 @@ def test_tools_rank_by_criticals_then_warnings_and_clean_tools_are_set_apart() -
                 "annotations": ann,
                 "inputSchema": {
                     "type": "object",
-                    "properties": {"a": {"type": "string"}, "b": {"type": "string"}},
-                    "required": ["a", "b"],
+                    "properties": {"a_path": {"type": "string"}, "b_path": {"type": "string"}},
+                    "required": ["a_path", "b_path"],
                     "additionalProperties": False,
                 },
             },
@@ -39,6 +39,6 @@ def test_tools_rank_by_criticals_then_warnings_and_clean_tools_are_set_apart() -
     lines = groups[0].lines
     assert [line.rule for line in lines][:2] == ["DESC-001", "DESC-006"]
     assert lines[1].summary("A required argument has no description.") == (
-        "2× A required argument has no description: a, b"
+        "2× A required argument has no description: a_path, b_path"
     )
     assert per_rule(assess(catalog))[0][:3] == ("DESC-006", "critical", 2)

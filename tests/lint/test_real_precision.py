@@ -83,7 +83,7 @@ SEEN_HALVES_FLOORS = {
     "held_out_8": (0.74, 0.77),
     "held_out_9": (0.80, 0.94),
     "held_out_7": (0.88, 0.84),  # the stick no rule was tuned on: a floor now that the round is in
-    "held_out_10": (0.73, 0.88),  # seen since its first sight (64.3% / 79.5%), tuned on in the eighth round
+    "held_out_10": (0.74, 0.88),  # seen since its first sight (64.3% / 79.5%), tuned on in the eighth round
 }
 """Reached on issue 33's groups: tuning 92.7% / 94.1%; the first held-out half 97.4% / 96.7% after its
 false-positive classes were fixed (it was 73.1% / 96.2% when first measured; once looked at, it counts as seen); the

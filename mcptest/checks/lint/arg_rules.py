@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from mcptest.checks.findings import Hit, pointer
+from mcptest.checks.findings import Hit, Severity, pointer
 from mcptest.checks.lint.text import (
     COMMON_VERBS,
     argument_text,
@@ -75,6 +75,12 @@ def desc_006_undocumented_required_argument(tool: Tool) -> Iterator[Hit]:
     the tool description documents in a docstring-style section (`Args:` then `    project: Project name`, what
     FastMCP sends when a function's docstring becomes the description) is described: the agent reads that line
     with the tool, and the author has written what the finding asks for.
+    It is critical only where the agent would fail calls: nothing gives the value space (no type, or an enum with
+    no value), or the name says the value has a form to get right (`repo_path`, `sessionId`, `start_date`) and
+    nothing else gives it, or an object or list whose structure is undeclared, or a list of lists (a polygon's
+    rings: an order to know). A number, a boolean,
+    a non-empty enum, a record of declared fields or free text (`query`, `title`, `message`) is filled from its
+    type and name, at worst less well: a warning.
     Worth acting on: when the agent has nothing but a bare name to fill the value from (`repo_path`, `scope`,
     `generalize`, a string `tableId` whose form it must know), or a nested array of numbers whose order nothing
     states.
@@ -93,7 +99,47 @@ def desc_006_undocumented_required_argument(tool: Tool) -> Iterator[Hit]:
         if _fields(schema):  # an undescribed wrapper (`request`, `body`): its fields are what the agent fills
             yield from _undescribed_fields(tool, schema, ("inputSchema", "properties", name), 0)
             continue
-        yield Hit(f"required argument '{name}' has no description", "Say what the value is and its format.", _at(name))
+        severity = None if _fails_calls(name, schema) else Severity.WARNING
+        yield Hit(
+            f"required argument '{name}' has no description",
+            "Say what the value is and its format.",
+            _at(name),
+            severity=severity,
+        )
+
+
+_FORMED_NAMES = frozenset(
+    """
+    path paths dir directory file files filename id ids key keys token ref refs sha hash date dates time times
+    timestamp datetime url urls uri uris uuid slug pattern regex expression cron json selector xpath range cell
+    cells code coordinates polygon line geometry source destination dest src target branch ref revision commit
+    """.split()  # noqa: SIM905 (a word list reads better as prose)
+)
+"""Name words of a string (or list) whose value has a form to get right: a path, an id, a date, a URL, a pattern."""
+
+
+def _fails_calls(name: str, schema: dict[str, Any]) -> bool:
+    """Whether an undescribed required argument would make an agent fail calls (DESC-006's critical case): nothing
+    gives its value space (no type and no enum, or an enum with no value at all), or its name says it has a form to
+    get right (`repo_path`, `sessionId`, `start_date`) and nothing else gives it, or it is an undeclared structure
+    (an object without properties, a list without items, a list of lists). A number, a boolean, a non-empty enum, a
+    record of declared fields or free text (`query`, `title`, `message`) is filled from its type and name: a worse
+    call at worst, so a warning."""
+    enum = schema.get("enum")
+    if isinstance(enum, list):
+        return not enum
+    types = types_of(schema) - {"null"}
+    if not types:
+        return not any(k in schema for k in ("const", "anyOf", "oneOf", "allOf", "$ref", "properties"))
+    if "array" in types:
+        items = schema.get("items")
+        nested = isinstance(items, dict) and "array" in types_of(items)  # rings, coordinate pairs: an order to know
+        return not isinstance(items, dict) or nested or _fails_calls(name, items)
+    if "object" in types:
+        return not schema.get("properties")
+    if "string" not in types or any(k in schema for k in ("format", "pattern", "const")):
+        return False
+    return bool(set(_name_parts(name)) & _FORMED_NAMES)
 
 
 def _fields(schema: dict[str, Any]) -> dict[str, Any] | None:
@@ -130,6 +176,7 @@ def _undescribed_fields(tool: Tool, schema: dict[str, Any], at: tuple[str, ...],
                 f"required field '{name}' of '{at[2]}' has no description",
                 "Say what the value is and its format.",
                 pointer(*place),
+                severity=None if _fails_calls(name, field) else Severity.WARNING,
             )
 
 

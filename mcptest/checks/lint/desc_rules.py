@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from mcptest.checks.findings import Hit, pointer
+from mcptest.checks.findings import Hit, Severity, pointer
 from mcptest.checks.lint.shapes import properties
 from mcptest.checks.lint.text import (
     LONG_CHARS,
@@ -14,6 +14,7 @@ from mcptest.checks.lint.text import (
     docstring_arguments,
     english,
     has_common_verb,
+    lexicon,
     mentions_return,
     normalized,
     positional_phrases,
@@ -36,7 +37,9 @@ def desc_001_short_description(tool: Tool) -> Iterator[Hit]:
     counted and a character carries about a word ("チャット一覧を取得します。", "Get the list of chats", is 13), so
     such a description is short only under a third of the characters (7).
     Worth acting on: when the description gives the agent nothing to tell the tool from its neighbours by; it is
-    critical because an agent cannot choose such a tool on purpose.
+    critical because an agent cannot choose such a tool on purpose. Two words that name an action and its object
+    ("Launches browser", "Switches branches") are still reported, as a warning: the agent can choose the tool, it
+    just learns little more than the name says.
     Why it matters: the description is the only prose an agent reads when it picks a tool. A one-word
     description ("Search") gives it nothing to tell this tool from its neighbours (Hasan et al.,
     arXiv:2602.14878, "unclear purpose").
@@ -55,7 +58,21 @@ def desc_001_short_description(tool: Tool) -> Iterator[Hit]:
         unsaid = " and names no complete action"
     if chars == 0 or short:
         what = "is empty" if chars == 0 else f"is {chars} characters (under {limit}){unsaid}"
-        yield Hit(f"description {what}", "Say what the tool does, on what, and when to use it.", _AT)
+        acts = bool(unsaid) and _action_and_object(text)  # "Launches browser": the agent can choose it
+        severity = Severity.WARNING if acts else None
+        yield Hit(f"description {what}", "Say what the tool does, on what, and when to use it.", _AT, severity=severity)
+
+
+_NO_OBJECT = frozenset(["it", "this", "that", "them", "things", "stuff", "something", "anything", "everything"])
+
+
+def _action_and_object(text: str) -> bool:
+    """Two words, a verb and a noun the English lexicon knows ("Launches browser", "Switches branches"): an action
+    and what it acts on. "Run it" names no object."""
+    ws = words(text)
+    if len(ws) != 2 or ws[1] in _NO_OBJECT or not has_common_verb(text):
+        return False
+    return "noun" in lexicon().get(ws[1], frozenset()) or ws[1].endswith("s")
 
 
 def desc_002_long_description(tool: Tool) -> Iterator[Hit]:

@@ -2,7 +2,7 @@
 # Capture the `tools/list` catalogs of a held-out set (issue 33) into tests/lint/real/: SET=2 (default) the second
 # held-out set (second round), SET=3 the third (third round), SET=4, SET=5 and SET=6 the fourth, fifth and sixth, SET=7,
 # SET=8 and SET=9 the held-out measuring sticks of the sixth round, SET=10 the eighth round's (npm and PyPI), SET=11 the
-# ninth round's final stick (npm and PyPI).
+# ninth round's final stick (npm and PyPI), SET=12 a second one (one PyPI server).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -288,10 +288,20 @@ if [ "$SET" = 11 ]; then  # held_out_11 (issue 33, ninth round): the stick the f
   )
 fi
 
+if [ "$SET" = 12 ]; then  # held_out_12 (issue 33, ninth round): a second final stick, one vendor server, no rule tuned on it
+  NPM=()
+  PYPI=(
+    "redis-mcp-server==0.5.1"
+  )
+  SERVERS=(
+    "redis-mcp-server||redis-mcp-server --url redis://127.0.0.1:1/0"  # lists its tools without reaching Redis
+  )
+fi
+
 install() {
   mkdir -p "$WORK" && cd "$WORK" || exit 2
   [ -f package.json ] || echo '{"private": true}' > package.json
-  npm install --ignore-scripts --no-audit --no-fund "${NPM[@]}" || echo "npm install failed"
+  [ ${#NPM[@]} -eq 0 ] || npm install --ignore-scripts --no-audit --no-fund "${NPM[@]}" || echo "npm install failed"
   for pkg in "${PYPI[@]}"; do  # one venv each: their pins conflict (mcp-server-qdrant pins an old fastmcp)
     dir="venv-${pkg%%=*}"
     [ -d "$dir" ] || "$PYTHON" -m venv "$dir"
