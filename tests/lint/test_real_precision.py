@@ -75,13 +75,13 @@ def test_the_labelled_halves_are_the_recorded_random_split() -> None:
 SEEN_HALVES_FLOORS = {
     "tuning": (0.95, 0.96),
     "held_out": (0.97, 0.97),
-    "held_out_2": (0.93, 0.96),
-    "held_out_3": (0.85, 0.84),
+    "held_out_2": (0.95, 0.96),
+    "held_out_3": (0.86, 0.86),
     "held_out_4": (0.90, 0.90),
     "held_out_5": (0.97, 0.96),
     "held_out_6": (0.96, 0.96),
-    "held_out_8": (0.74, 0.77),
-    "held_out_9": (0.80, 0.94),
+    "held_out_8": (0.75, 0.77),
+    "held_out_9": (0.81, 0.94),
     "held_out_7": (0.88, 0.84),  # the stick no rule was tuned on: a floor now that the round is in
     "held_out_10": (0.74, 0.88),  # seen since its first sight (64.3% / 79.5%), tuned on in the eighth round
 }
@@ -135,7 +135,10 @@ Y/yes and an `order` described as a sort as self-describing: tuning 95.2%, held_
 71.9%, held_out_9 80.4%, no recall lost. SCH-010 then joined the default tier (no longer reading an item's length,
 another noun's count or an integer type's range as a limit; 7 true findings in earlier groups labelled as `extra`):
 recall tuning 96.0%, held_out 97.4%, held_out_5 96.7%, held_out_6 91.1% -> 96.8%, held_out_8 76.3%, held_out_9
-94.3%; held_out_8 precision 72.9%."""
+94.3%; held_out_8 precision 72.9%. Then severity followed what fails calls (DESC-006 and DESC-001 lower to a warning
+where an agent would not fail: no precision change) and DESC-009 took a record's string fields named as free text
+(`content`, described or not) as showing their form: held_out_2 95.2%, held_out_3 86.5%, held_out_8 75.7%, held_out_9
+82.0% (with the eighth round's changes merged)."""
 
 
 @pytest.mark.parametrize("group", sorted(SEEN_HALVES_FLOORS))

@@ -519,7 +519,9 @@ def _structured_container(name: str, schema: dict[str, Any]) -> bool:
     """An object, or an array of objects, with text fields to fill whose form its fields do not show: numbers,
     booleans, enums and formatted strings are evident (coordinates of two numbers), and when at least half of
     the other fields show a sample value (`style: {backgroundColor: "such as '#fff'", palette}`) the fields
-    show the container's form; text fields without one (`entities: [{name, entityType, observations}]`) do not."""
+    show the container's form; text fields without one (`entities: [{name, entityType, observations}]`) do not. A
+    string field named as free text (`content`, `title`, `name`) is evident, described or not: the description says
+    what the text is about, there is no form to copy (`messages: [{role: enum, content}]`)."""
     items = schema.get("items")
     target = items if "array" in types_of(schema) and isinstance(items, dict) else schema
     if not ("object" in types_of(target) or isinstance(target.get("properties"), dict)):
@@ -532,13 +534,14 @@ def _structured_container(name: str, schema: dict[str, Any]) -> bool:
         # argument of its own.
         inner = set(target.get("required") or ())
         return any(isinstance(p, dict) and _needs_example(n, p, n in inner) for n, p in props.items())
-    text = [p for n, p in props.items() if isinstance(p, dict) and not _evident_by_type(p) and not _evident_field(n, p)]
+    text = [p for n, p in props.items() if isinstance(p, dict) and not (_evident_by_type(p) or _free_text_field(n, p))]
     return bool(text) and 2 * sum(1 for p in text if _shows_example(p)) < len(text)
 
 
-def _evident_field(name: str, schema: dict[str, Any]) -> bool:
-    """An undescribed field of a record whose name says it is free text (`title`, `description`, `summary`)."""
-    return not description_of(schema) and _FREE_TEXT.search(name) is not None
+def _free_text_field(name: str, schema: dict[str, Any]) -> bool:
+    """A string field of a record whose name says it is free text (`content`, `title`, `query`), described or not:
+    its description says what the text is about, not a form to copy (perplexity's `messages: [{role, content}]`)."""
+    return types_of(schema) == {"string"} and _FREE_TEXT.search(name) is not None
 
 
 def _evident_by_type(schema: dict[str, Any]) -> bool:
