@@ -685,16 +685,17 @@ def _listed(v: dict[str, Any], kind: str, loc: Loc) -> list[Any]:
 
 def _classify(a: dict[str, Any]) -> str | None:
     """A span's kind: its GenAI operation when it names one (a backend may add an OpenInference kind beside it, as
-    Phoenix does, which never overrides it), else its OpenInference kind, else an MCP `tools/call`."""
+    Phoenix does, which never overrides it), else its OpenInference kind, else an MCP `tools/call`. A kind that is
+    no string (an array or map value) names none (looking one up raised `TypeError`, a traceback)."""
     op = a.get("gen_ai.operation.name")
     if op is not None:
-        return "tool" if op in _TOOL_OPS else "llm" if op in _LLM_OPS else "agent" if op in _AGENT_OPS else None
+        return _GENAI_KINDS.get(op) if type(op) is str else None
     oi = a.get("openinference.span.kind")
     if oi is None:
         return "tool" if a.get("mcp.method.name") == "tools/call" else None
     if "mcptest.test.name" in a or "mcptest.suite" in a:  # mcptest's run, test and gate spans, given a kind by
         return None  # a backend (Phoenix makes a span with `gen_ai.request.model` an LLM span)
-    return _OI_KINDS.get(oi)
+    return _OI_KINDS.get(oi) if type(oi) is str else None
 
 
 _OI_KINDS = {"TOOL": "tool", "LLM": "llm", "AGENT": "agent"}

@@ -10,7 +10,15 @@ import pytest
 from mcptest.core.errors import UserError
 from mcptest.core.exit_codes import ExitCode
 from mcptest.python_api import run_gate
-from mcptest.records.otlp import SKIP_NESTED, SKIP_ORPHAN, SKIP_SKEW, SKIP_UNKNOWN, is_otlp, load_otlp
+from mcptest.records.otlp import (
+    SKIP_NESTED,
+    SKIP_ORPHAN,
+    SKIP_OTHER,
+    SKIP_SKEW,
+    SKIP_UNKNOWN,
+    is_otlp,
+    load_otlp,
+)
 from mcptest.records.trace import ToolCall, Trace
 from tests.conftest import run_cli
 from tests.otel.otlp_build import genai_run, jsonl, openinference_run, request, span
@@ -99,6 +107,18 @@ def test_a_tool_span_under_a_tool_span_is_the_same_call_however_deep(tmp_path: P
     path.write_text(jsonl(request(genai_run(1) + extra)))
     imported = load_otlp(path)
     assert imported.skipped == {SKIP_NESTED: 2, SKIP_UNKNOWN: 1}
+    assert [c.name for c in imported.traces[0].tool_calls] == ["get_weather", "get_forecast"]
+
+
+def test_a_span_kind_that_is_no_string_names_no_kind(tmp_path: Path) -> None:
+    listed = {"arrayValue": {"values": [{"stringValue": "execute_tool"}]}}
+    odd = [span(1, 30, "odd", {}, parent=1, start=2), span(1, 31, "odder", {}, parent=1, start=3)]
+    odd[0]["attributes"] = [{"key": "gen_ai.operation.name", "value": listed}]
+    odd[1]["attributes"] = [{"key": "openinference.span.kind", "value": {"kvlistValue": {"values": []}}}]
+    path = tmp_path / "t.jsonl"
+    path.write_text(jsonl(request(genai_run(1) + odd)))
+    imported = load_otlp(path)  # it raised TypeError (unhashable) before
+    assert imported.skipped == {SKIP_OTHER: 2}
     assert [c.name for c in imported.traces[0].tool_calls] == ["get_weather", "get_forecast"]
 
 
