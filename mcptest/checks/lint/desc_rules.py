@@ -166,7 +166,8 @@ def desc_010_missing_return_format(tool: Tool) -> Iterator[Hit]:
     search", "Execute a SELECT query on the SQLite database") returns its matches or rows: left alone. So does a
     sentence that opens on a read verb, extract included ("Extract structured data from the page"), after "Use this
     tool to" or a bracketed tag ("[COURSE] Gets the current status ..."), and a tool that opens with "Take a
-    screenshot" and has no argument saying where to keep it (`name`, `path`): the picture comes back.
+    screenshot" and has no argument saying where to keep it (`name`, `path`): the picture comes back; and a tool
+    that says it is read-only or runs read operations: it changes nothing, what it reads comes back.
     Worth acting on: an action or write tool whose result (the new id, the new state, nothing) the agent cannot
     know without calling it.
     Example: "Create an invoice for a customer."
@@ -175,7 +176,7 @@ def desc_010_missing_return_format(tool: Tool) -> Iterator[Hit]:
     """
     text = tool.description
     if text.strip() and _shapeless(tool.output_schema) and english(text) and not mentions_return(text):
-        if _reads_matches(text) or _takes_picture(tool):
+        if _reads_matches(text) or _takes_picture(tool) or _READ_ONLY.search(text):
             return
         if tool.output_schema is not None and not _WRITE_WORD.search(text):
             return  # any object from a read: the thing it names ("Compact context for one card") is what comes back
@@ -204,6 +205,9 @@ _READ_QUERY = re.compile(
 _WRITE_WORD = re.compile(r"\b(?:replace|insert|update|delete|write|create|remove|modify|save)\b", re.IGNORECASE)
 
 
+_READ_ONLY = re.compile(r"\bread-only\b|\bread operations?\b", re.IGNORECASE)
+"""A tool that says it only reads ("Run one of the following read operations (read-only)"): it changes nothing, so
+what it reads is what comes back, as for a read-only query."""
 _PICTURE = re.compile(r"^\s*(?:take|capture)s?\s+an?\s+(?:screenshot|snapshot)\b", re.IGNORECASE)
 _STORED_AS = re.compile(r"name|path|file|dir|output|save|dest", re.IGNORECASE)
 
