@@ -391,7 +391,6 @@ def _typed(line: bytes, keep: str | None) -> list[_Span] | None:
         request = _decode_request(line)
         out = []
         raw_trace, trace = "", ""  # the spans of a line share a trace id: lowered (and hashed) once
-        kept, unset = _KEPT, _UNSET
         for rs in request.resourceSpans or ():
             resource = rs.resource
             res_attrs = _typed_attributes(resource.attributes, keep) if resource and resource.attributes else {}
@@ -405,22 +404,7 @@ def _typed(line: bytes, keep: str | None) -> list[_Span] | None:
                         return None
                     if trace_id != raw_trace:
                         raw_trace, trace = trace_id, trace_id.lower()
-                    attrs: dict[str, Any] = {}
-                    for kv in sp.attributes or ():  # `_typed_attributes`, inline: this runs for every span
-                        key = kv.key
-                        wanted = kept.get(key)
-                        if wanted is None:
-                            wanted = _kept(key)
-                        if wanted or key == keep:
-                            v = kv.value
-                            if v is None:
-                                attrs[key] = None
-                            elif (text := v.stringValue) is not unset:
-                                attrs[key] = text
-                            elif v.intValue is not unset:
-                                attrs[key] = int(v.intValue)
-                            else:
-                                attrs[key] = _other_value(v)
+                    attrs = _typed_attributes(sp.attributes, keep) if sp.attributes else {}
                     out.append(
                         _Span(
                             trace,
