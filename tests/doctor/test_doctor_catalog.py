@@ -57,7 +57,7 @@ def test_a_well_made_real_server_has_no_critical_finding_and_doctor_exits_0(
 
 def test_select_runs_only_the_chosen_family(capsys: pytest.CaptureFixture[str]) -> None:
     lint = cli(capsys, "doctor", "--catalog", GIT, "--lint-descriptions", "--json", "--select", "SCH").json()["lint"][0]
-    assert lint["rules"] == [f"SCH-{i:03d}" for i in range(1, 12)]
+    assert lint["rules"] == [f"SCH-{i:03d}" for i in range(1, 12) if i not in (5, 6, 7)]  # not the pedantic ones
     assert {f["rule"] for t in lint["tools"] for f in t["findings"]} == {"SCH-002", "SCH-004"}
 
 

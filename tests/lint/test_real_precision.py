@@ -14,12 +14,13 @@ ROOT = Path(__file__).resolve().parents[2]
 LABELS = ROOT / "tests" / "lint" / "real" / "labels"
 
 PRECISION_FLOOR = 0.99
-"""Reached: 138 of 138 reported findings are true (100%; issue 19 left 93.2%, its baseline was 54.3%)."""
-RECALL_FLOOR = 0.96
-"""Reached: 138 of 143 true problems reported (96.5%). Issue 19 reached 99.3%; issue 33 made DESC-009 treat described
-paths, shas and ids as self-evident and DESC-001 leave a short but complete description ("List Git branches")
-alone, so four of the first labels (read_multiple_files, git_branch twice, sequentialthinking) are no longer
-reported; DESC-008's one is in the pedantic tier."""
+"""Reached: 137 of 137 reported findings are true (100%; issue 19 left 93.2%, its baseline was 54.3%)."""
+RECALL_FLOOR = 0.95
+"""Reached: 137 of 143 true problems reported (95.8%; 138, 96.5%, until issue 33's ninth round moved DESC-007 to the
+pedantic tier: server-everything's `messageType` is found under --strict, which the strict test below still holds).
+Issue 19 reached 99.3%; issue 33 made DESC-009 treat described paths, shas and ids as self-evident and DESC-001 leave
+a short but complete description ("List Git branches") alone, so four of the first labels (read_multiple_files,
+git_branch twice, sequentialthinking) are no longer reported; DESC-008's one is in the pedantic tier."""
 
 
 def _benchmark():
@@ -74,16 +75,18 @@ def test_the_labelled_halves_are_the_recorded_random_split() -> None:
 
 SEEN_HALVES_FLOORS = {
     "tuning": (0.95, 0.96),
-    "held_out": (0.97, 0.97),
+    "held_out": (0.98, 0.96),  # kubectl's two `output` DESC-007 labels are found under --strict since the ninth round
     "held_out_2": (0.95, 0.96),
-    "held_out_3": (0.86, 0.86),
-    "held_out_4": (0.90, 0.90),
+    "held_out_3": (0.87, 0.86),
+    "held_out_4": (0.91, 0.90),
     "held_out_5": (0.97, 0.96),
     "held_out_6": (0.96, 0.96),
-    "held_out_8": (0.75, 0.77),
-    "held_out_9": (0.84, 0.94),
-    "held_out_7": (0.88, 0.84),  # the stick no rule was tuned on: a floor now that the round is in
-    "held_out_10": (0.74, 0.88),  # seen since its first sight (64.3% / 79.5%), tuned on in the eighth round
+    "held_out_8": (0.77, 0.77),
+    "held_out_9": (0.86, 0.94),
+    "held_out_7": (0.91, 0.84),  # the stick no rule was tuned on: a floor now that the round is in
+    "held_out_10": (0.75, 0.88),  # seen since its first sight (64.3% / 79.5%), tuned on in the eighth round
+    "held_out_11": (0.73, 0.88),  # seen since the ninth round read its false classes (first sight 67.7% / 88.7%)
+    "held_out_12": (0.91, 0.95),  # likewise (first sight 83.7% / 95.6%)
 }
 """Reached on issue 33's groups: tuning 92.7% / 94.1%; the first held-out half 97.4% / 96.7% after its
 false-positive classes were fixed (it was 73.1% / 96.2% when first measured; once looked at, it counts as seen); the
@@ -138,7 +141,13 @@ recall tuning 96.0%, held_out 97.4%, held_out_5 96.7%, held_out_6 91.1% -> 96.8%
 94.3%; held_out_8 precision 72.9%. Then severity followed what fails calls (DESC-006 and DESC-001 lower to a warning
 where an agent would not fail: no precision change) and DESC-009 took a record's string fields named as free text
 (`content`, described or not) as showing their form: held_out_2 95.2%, held_out_3 86.5%, held_out_8 75.7%, held_out_9
-82.0% (with the eighth round's changes merged)."""
+82.0% (with the eighth round's changes merged).
+The ninth round moved DESC-007, SCH-005, SCH-006 and SCH-007 to the pedantic tier (3 true of 30 findings on the
+labelled sets, none of the 28 on servers no rule was tuned on), read a union of numbers or null as a number, a
+typed map (`additionalProperties: {"type": "string"}`) and a named standard (IANA, ISO 4217, a MIME type) as showing
+their form, and a "JSON document" or "JSON file" as the referent, not the argument's form (DESC-009): held_out_3
+87.6%, held_out_4 91.3%, held_out_7 91.9%, held_out_8 77.7%, held_out_9 86.3%, held_out_10 75.6%, held_out_11 73.8%,
+held_out_12 91.5%; recall lost only the three DESC-007 labels (tuned 95.8%, held_out 96.5%)."""
 
 
 @pytest.mark.parametrize("group", sorted(SEEN_HALVES_FLOORS))

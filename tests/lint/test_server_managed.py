@@ -55,9 +55,9 @@ def block(**extra) -> ToolQualityBlock:
 
 
 def test_the_tool_quality_block_setting_reaches_the_rule() -> None:
-    default, _ = evaluate(CATALOG, block())
-    renamed, _ = evaluate(CATALOG, block(server_managed=["owner_id"]))
-    off, failures = evaluate(CATALOG, block(server_managed=[]))
+    default, _ = evaluate(CATALOG, block(strict=True))  # SCH-005 is pedantic: it runs when strict or named
+    renamed, _ = evaluate(CATALOG, block(strict=True, server_managed=["owner_id"]))
+    off, failures = evaluate(CATALOG, block(strict=True, server_managed=[]))
     counts = [t["schema_warnings"] - off["schema_warnings"] for t in (default, renamed, off)]
     assert counts == [2, 1, 0]  # SCH-005 findings: owner_id and assignee_id; owner_id only; none
     assert [f.actual for f in failures] == [off["schema_warnings"]]

@@ -76,7 +76,9 @@ def sch_005_server_managed_field(tool: Tool, server_managed: Iterable[str] = DEF
     Why it matters: document 002's agent spent tokens filling `id`, `owner_id` and `assignee_id` on create calls
     and sent `""` or `null`, which the server rejected: a validation loop over a field it should never have
     seen. Every exposed field is also paid for on every model call (`mcptest doctor --model-view` shows how
-    much). It is a warning: the rule judges by name, and a server may accept a client-chosen id on purpose.
+    much). It is a warning: the rule judges by name, and a server may accept a client-chosen id on purpose. It is
+    pedantic (off by default) since issue 33's ninth round: none of its 7 findings on labelled real catalogs was
+    true (real servers name client-chosen ids `id`); document 002's catalog, written against, is where it pays.
     Example: `create_project` with `"owner_id": {"anyOf": [{"type": "string"}, {"type": "null"}]}`
     Fix: drop the field from the inputSchema and fill it on the server (from the session or the auth context).
     """

@@ -2,7 +2,7 @@
 # Capture the `tools/list` catalogs of a held-out set (issue 33) into tests/lint/real/: SET=2 (default) the second
 # held-out set (second round), SET=3 the third (third round), SET=4, SET=5 and SET=6 the fourth, fifth and sixth, SET=7,
 # SET=8 and SET=9 the held-out measuring sticks of the sixth round, SET=10 the eighth round's (npm and PyPI), SET=11 the
-# ninth round's final stick (npm and PyPI), SET=12 a second one (one PyPI server).
+# ninth round's final stick (npm and PyPI), SET=12 a second one (one PyPI server), SET=13 the tenth round's (npm and PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -295,6 +295,29 @@ if [ "$SET" = 12 ]; then  # held_out_12 (issue 33, ninth round): a second final 
   )
   SERVERS=(
     "redis-mcp-server||redis-mcp-server --url redis://127.0.0.1:1/0"  # lists its tools without reaching Redis
+  )
+fi
+
+if [ "$SET" = 13 ]; then  # held_out_13 (issue 33, tenth round): a new stick, npm and PyPI, no rule tuned on it
+  NPM=(
+    "@shortcut/mcp@0.25.0"
+    "@magicuidesign/mcp@2.0.0"
+    "@vapi-ai/mcp-server@0.0.11"
+    "@tiberriver256/mcp-server-azure-devops@0.1.48"
+  )
+  PYPI=(
+    "blender-mcp==2.0.0 mcp-for-blender==2.2.4 mcp==1.30.0"  # blender-mcp 2.0.0 only installs mcp-for-blender, whose tools these are
+    "mcp-server-sentry==2025.1.14 mcp==1.30.0"  # written for the 1.x SDK (it imports httpx, which mcp 2.x no longer brings)
+    "awslabs.dynamodb-mcp-server==2.1.8 mcp==1.26.0 fastmcp==3.4.11"  # the SDKs that generate its schemas, pinned
+  )
+  SERVERS=(
+    "shortcut-mcp|SHORTCUT_API_TOKEN=dummy|node node_modules/@shortcut/mcp/dist/index.js"
+    "magicui-mcp||node node_modules/@magicuidesign/mcp/dist/server.js"
+    "vapi-mcp-server|VAPI_TOKEN=dummy|node node_modules/@vapi-ai/mcp-server/dist/index.js"
+    "azure-devops-mcp|AZURE_DEVOPS_ORG_URL=https://dev.azure.com/dummy AZURE_DEVOPS_AUTH_METHOD=pat AZURE_DEVOPS_PAT=dummy|node node_modules/@tiberriver256/mcp-server-azure-devops/dist/index.js"
+    "blender-mcp||blender-mcp"  # lists its tools without a running Blender
+    "mcp-server-sentry||mcp-server-sentry --auth-token dummy"
+    "dynamodb-mcp-server|AWS_REGION=us-east-1 AWS_ACCESS_KEY_ID=dummy AWS_SECRET_ACCESS_KEY=dummy|awslabs.dynamodb-mcp-server"
   )
 fi
 
