@@ -125,11 +125,10 @@ def measure_suite(path: Path) -> tuple[float, float, int, int, float]:
 
 
 RUN = """
-import contextlib, functools, json, resource, sys, threading, time
+import contextlib, functools, json, resource, sys, time
 sys.path.insert(0, {root!r})
 from mcptest.run import telemetry
-spent = [0.0]  # CPU seconds of the thread that ran them, in the export path's own code (any thread)
-adding = threading.Lock()
+spent = [0.0]  # CPU seconds of the thread that ran them, in the export path's own code
 
 
 def timed(fn):
@@ -139,9 +138,7 @@ def timed(fn):
         try:
             return fn(*args, **kwargs)
         finally:
-            took = time.thread_time() - start
-            with adding:
-                spent[0] += took
+            spent[0] += time.thread_time() - start
     return wrapper
 
 
@@ -152,23 +149,18 @@ def timed_context(fn):  # a test's context: its entry and exit only, not the tes
         start = time.thread_time()
         context = fn(*args, **kwargs)
         context.__enter__()
-        took = time.thread_time() - start
-        with adding:
-            spent[0] += took
+        spent[0] += time.thread_time() - start
         try:
             yield
         finally:
             start = time.thread_time()
             context.__exit__(None, None, None)
-            took = time.thread_time() - start
-            with adding:
-                spent[0] += took
+            spent[0] += time.thread_time() - start
     return wrapper
 
 
 Live = telemetry.LiveTelemetry
 Live.__init__, Live.begin, Live.end = timed(Live.__init__), timed(Live.begin), timed(Live.end)
-Live._prepare = timed(Live._prepare)  # the SDK imported on a thread of its own: its CPU counts all the same
 Live.test = timed_context(Live.test)
 telemetry.export_run = timed(telemetry.export_run)
 from mcptest.cli import main
@@ -209,8 +201,8 @@ class Run:
     own: float
     """CPU seconds of the mcptest process (every thread; start-up included)."""
     spent: float
-    """CPU seconds in the export path's own code: LiveTelemetry's construction and its SDK import (on a thread of its
-    own), test contexts and request hooks, and `export_run` (the spans built, encoded and written)."""
+    """CPU seconds in the export path's own code: LiveTelemetry's construction (the SDK imported), test contexts and
+    request hooks, and `export_run` (the spans built, encoded and written)."""
     server: float
     """CPU seconds of its server (the waited-for grandchildren)."""
     total: float
