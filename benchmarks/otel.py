@@ -9,23 +9,27 @@
 2. Streaming: a ~200 MB JSON-lines file (the same runs plus HTTP spans of no GenAI convention carrying 2 KB
    bodies, the bulk of the file) read in a fresh process: peak RSS must stay far below the file's size.
 3. Export overhead: `mcptest run` of a 200-test tool suite against the mock server, with and without
-   `--otlp-file` (the spans built through the SDK, encoded and written), ROUNDS pairs alternated: the export
-   path's own CPU (measured inside its code) as a share of the plain run's CPU, the process CPU medians with
-   their spread, and wall times. Target: < 5%.
+   `--otlp-file` (the spans built through the SDK, encoded and written), in fresh processes, ROUNDS pairs
+   alternated: the export path's own CPU (measured inside its code) as a share of the plain run's CPU, and the
+   whole run's CPU (mcptest and its server, user + sys) and wall time as the median of the paired ratios with a
+   bootstrap 95% interval. Target: < 5%.
 
-    python benchmarks/otel.py            # all three (the 200 MB file is written to a temporary directory)
-    python benchmarks/otel.py export     # or any of: import stream export
+    python benchmarks/otel.py                     # all three (the 200 MB file is written to a temporary directory)
+    python benchmarks/otel.py export --rounds 30  # or any of: import stream export; --rounds: export pairs (20)
 """
 
 from __future__ import annotations
 
 import json
 import os
+import random
 import resource
 import statistics
 import subprocess
 import sys
 import tempfile
+import time
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -34,7 +38,8 @@ from benchmarks.tool_suite import ROOT, write_suite  # noqa: E402
 from tests.otel.otlp_build import child, request, span, tool  # noqa: E402
 
 TRACES = 10_000
-ROUNDS = 7
+ROUNDS = 20
+BOOTSTRAP = 10_000
 
 
 def run_spans(trace: int) -> list[dict[str, object]]:
@@ -120,10 +125,11 @@ def measure_suite(path: Path) -> tuple[float, float, int, int, float]:
 
 
 RUN = """
-import contextlib, functools, json, resource, sys, time
+import contextlib, functools, json, resource, sys, threading, time
 sys.path.insert(0, {root!r})
 from mcptest.run import telemetry
-spent = [0.0]  # CPU seconds of the thread that ran them, in the export path's own code
+spent = [0.0]  # CPU seconds of the thread that ran them, in the export path's own code (any thread)
+adding = threading.Lock()
 
 
 def timed(fn):
@@ -133,7 +139,9 @@ def timed(fn):
         try:
             return fn(*args, **kwargs)
         finally:
-            spent[0] += time.thread_time() - start
+            took = time.thread_time() - start
+            with adding:
+                spent[0] += took
     return wrapper
 
 
@@ -144,18 +152,23 @@ def timed_context(fn):  # a test's context: its entry and exit only, not the tes
         start = time.thread_time()
         context = fn(*args, **kwargs)
         context.__enter__()
-        spent[0] += time.thread_time() - start
+        took = time.thread_time() - start
+        with adding:
+            spent[0] += took
         try:
             yield
         finally:
             start = time.thread_time()
             context.__exit__(None, None, None)
-            spent[0] += time.thread_time() - start
+            took = time.thread_time() - start
+            with adding:
+                spent[0] += took
     return wrapper
 
 
 Live = telemetry.LiveTelemetry
 Live.__init__, Live.begin, Live.end = timed(Live.__init__), timed(Live.begin), timed(Live.end)
+Live._prepare = timed(Live._prepare)  # the SDK imported on a thread of its own: its CPU counts all the same
 Live.test = timed_context(Live.test)
 telemetry.export_run = timed(telemetry.export_run)
 from mcptest.cli import main
@@ -170,25 +183,51 @@ print(json.dumps([wall, own.ru_utime + own.ru_stime, spent[0]]), file=sys.stderr
 """
 
 
-def cli_run(suite: Path, *extra: str) -> tuple[float, float, float, float]:
-    """One `mcptest run` in a fresh process: its wall seconds (the run, start-up excluded), the CPU seconds of the
-    mcptest process (every thread; start-up included), the CPU seconds spent in the export path's own code
-    (LiveTelemetry's construction, test contexts and request hooks, and `export_run`: the spans built, encoded and
-    written), and the CPU seconds of its server (the waited-for children)."""
+def cli_run(suite: Path, *extra: str) -> Run:
+    """One `mcptest run` in a fresh process, with what it cost."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     args = ["run", str(suite), "-r", "json", "-q", *extra]
+    start = time.perf_counter()
     proc = subprocess.run(
         [sys.executable, "-c", RUN.format(root=str(ROOT), args=args)], cwd=ROOT, capture_output=True, text=True,
         check=False,
     )  # fmt: skip
+    process_wall = time.perf_counter() - start
     assert proc.returncode == 0, proc.stderr
     wall, own, spent = json.loads(proc.stderr.strip().splitlines()[-1])
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    server = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime) - own
-    return wall, own, spent, server
+    total = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    return Run(wall, own, spent, total - own, total, process_wall)
 
 
-def main(parts: list[str]) -> None:
+@dataclass
+class Run:
+    """What one `mcptest run` cost."""
+
+    wall: float
+    """Wall seconds of the run itself (start-up excluded)."""
+    own: float
+    """CPU seconds of the mcptest process (every thread; start-up included)."""
+    spent: float
+    """CPU seconds in the export path's own code: LiveTelemetry's construction and its SDK import (on a thread of its
+    own), test contexts and request hooks, and `export_run` (the spans built, encoded and written)."""
+    server: float
+    """CPU seconds of its server (the waited-for grandchildren)."""
+    total: float
+    """CPU seconds (user + sys) of the whole run: the mcptest process and its server, start-up included."""
+    process_wall: float
+    """Wall seconds of the whole process, from its start to its exit."""
+
+
+def paired(plain: list[float], exported: list[float]) -> tuple[float, float, float]:
+    """The median of the paired ratios exported/plain - 1, with a bootstrap 95% interval (pairs resampled)."""
+    ratios = [x / p - 1 for p, x in zip(plain, exported, strict=True)]
+    draw = random.Random(34)
+    medians = sorted(statistics.median(draw.choices(ratios, k=len(ratios))) for _ in range(BOOTSTRAP))
+    return statistics.median(ratios), medians[int(0.025 * BOOTSTRAP)], medians[int(0.975 * BOOTSTRAP) - 1]
+
+
+def main(parts: list[str], rounds: int) -> None:
     print(f"load average: {Path('/proc/loadavg').read_text().split()[:3]}")
     with tempfile.TemporaryDirectory() as tmp:
         if "import" in parts:
@@ -196,7 +235,7 @@ def main(parts: list[str]) -> None:
         if "stream" in parts:
             stream_figures(Path(tmp))
         if "export" in parts:
-            export_figures(Path(tmp))
+            export_figures(Path(tmp), rounds)
     print(f"load average: {Path('/proc/loadavg').read_text().split()[:3]}")
 
 
@@ -224,33 +263,48 @@ def stream_figures(tmp: Path) -> None:
     big.unlink()
 
 
-def export_figures(tmp: Path) -> None:
-    """Plain and exporting runs alternate (ROUNDS pairs), so a change of load hits both alike. Three figures:
+def export_figures(tmp: Path, rounds: int) -> None:
+    """Plain and exporting runs in fresh processes, `rounds` pairs, the order within a pair alternating (plain first,
+    then exporting first), so a drift of the machine's load hits both sides alike. Figures:
     1. the export path's own CPU (time.thread_time inside its code, in the exporting runs) as a share of the plain
        runs' mcptest CPU: the cost isolated from the rest of the run, the least disturbed by a busy machine;
-    2. the mcptest process's CPU, exporting against plain (medians, with each side's spread);
-    3. wall time, best of each."""
+    2. the whole run, exporting against plain, pair by pair: CPU seconds (user + sys of the mcptest process and its
+       server, start-up included) and wall seconds of the whole process; the median of the paired ratios with a
+       bootstrap 95% interval (a pair's two runs close in time see about the same machine);
+    3. the medians of each side, with their spread."""
     suite = write_suite(tmp, 200)
     spans = tmp / "spans.jsonl"
-    plain, exported = [], []
-    for _ in range(ROUNDS):
-        plain.append(cli_run(suite))
-        exported.append(cli_run(suite, "--otlp-file", str(spans)))
+    plain: list[Run] = []
+    exported: list[Run] = []
+    for i in range(rounds):
+        if i % 2:
+            exported.append(cli_run(suite, "--otlp-file", str(spans)))
+            plain.append(cli_run(suite))
+        else:
+            plain.append(cli_run(suite))
+            exported.append(cli_run(suite, "--otlp-file", str(spans)))
     count = sum(len(ss["spans"]) for rs in json.loads(spans.read_text())["resourceSpans"] for ss in rs["scopeSpans"])
-    cpu, cpu_x = [r[1] for r in plain], [r[1] for r in exported]
-    own = [r[2] for r in exported]
-    base = statistics.median(cpu)
-    print(f"200-test run, {count} spans exported to --otlp-file, {ROUNDS} rounds (plain, exporting) alternated:")
+    own, base = [r.spent for r in exported], statistics.median(r.own for r in plain)
+    print(f"200-test run, {count} spans exported to --otlp-file, {rounds} pairs (plain, exporting) alternated "
+          "(target: < 5% overhead):")  # fmt: skip
     print(f"  export path's own CPU: median {statistics.median(own):.3f} s ({min(own):.3f}-{max(own):.3f}) = "
-          f"{100 * statistics.median(own) / base:.1f}% of the plain run's mcptest CPU (target < 5%)")  # fmt: skip
-    print(f"  mcptest process CPU: plain median {base:.2f} s ({min(cpu):.2f}-{max(cpu):.2f}), exporting "
-          f"{statistics.median(cpu_x):.2f} s ({min(cpu_x):.2f}-{max(cpu_x):.2f}): "
-          f"{100 * (statistics.median(cpu_x) - base) / base:+.1f}%; server CPU median "
-          f"{statistics.median(r[3] for r in plain):.2f} s")  # fmt: skip
-    best, best_x = min(r[0] for r in plain), min(r[0] for r in exported)
-    print(f"  wall (the run, best): {best:.2f} s plain, {best_x:.2f} s exporting: {100 * (best_x - best) / best:+.1f}%")
+          f"{100 * statistics.median(own) / base:.1f}% of the plain runs' mcptest CPU ({base:.2f} s)")  # fmt: skip
+    for label, of in (("whole-run CPU (mcptest + server, user+sys)", "total"), ("whole-process wall", "process_wall")):
+        a, b = [getattr(r, of) for r in plain], [getattr(r, of) for r in exported]
+        mid, low, high = paired(a, b)
+        print(f"  {label}: paired median {100 * mid:+.1f}% (95% CI {100 * low:+.1f}% to {100 * high:+.1f}%); plain "
+              f"{statistics.median(a):.2f} s ({min(a):.2f}-{max(a):.2f}), exporting {statistics.median(b):.2f} s "
+              f"({min(b):.2f}-{max(b):.2f})")  # fmt: skip
+    print(f"  server CPU median {statistics.median(r.server for r in plain):.2f} s; mcptest process CPU plain "
+          f"{base:.2f} s, exporting {statistics.median(r.own for r in exported):.2f} s")  # fmt: skip
 
 
 if __name__ == "__main__":
     os.environ.setdefault("NO_COLOR", "1")
-    main(sys.argv[1:] or ["import", "stream", "export"])
+    args = sys.argv[1:]
+    rounds = ROUNDS
+    if "--rounds" in args:
+        at = args.index("--rounds")
+        rounds = int(args[at + 1])
+        del args[at : at + 2]
+    main(args or ["import", "stream", "export"], rounds)

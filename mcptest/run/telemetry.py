@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import random
 import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
@@ -114,24 +115,17 @@ class LiveTelemetry:
     """
 
     def __init__(self, target: ExportTarget) -> None:
+        # The OpenTelemetry API only: the mcp SDK has imported it already.
         from opentelemetry import trace
-        from opentelemetry.sdk.resources import Resource
-        from opentelemetry.sdk.trace import TracerProvider
         from opentelemetry.trace import NonRecordingSpan, SpanContext, SpanKind, TraceFlags
 
         self.target = target
         self.secrets: set[str] = set()
         """The run's secrets, masked in any content a span carries (set by the runner once it knows them)."""
         self.ids = _PresetIds()
-        self.provider = TracerProvider(
-            resource=Resource.create({"service.name": "mcptest", "service.version": __version__}),
-            id_generator=self.ids,  # type: ignore[arg-type]  # duck-typed: the SDK is imported only here, lazily
-        )
         self.collected = _Collector()
-        self.provider.add_span_processor(self.collected)  # type: ignore[arg-type]
-        self.tracer = self.provider.get_tracer(SCOPE, __version__)
         # What each request and test uses, looked up once (a `from ... import` in a function costs each call).
-        self._start_span = self.tracer.start_span
+        self._start_span: Any = self._first_start_span  # the tracer's own once the SDK is ready
         self._client = SpanKind.CLIENT
         self._in_context = trace.set_span_in_context
         self._span_context = SpanContext
@@ -142,6 +136,56 @@ class LiveTelemetry:
         self.test_span_ids: dict[str, int] = {}
         self.test_times: dict[str, tuple[int, int]] = {}
         """When each test ran (ns since the epoch), for its span: the report has durations only."""
+        self._provider: Any = None
+        self._tracer: Any = None
+        self._failed: BaseException | None = None
+        # The SDK (importing it is most of a run's export cost, ~25 ms of CPU) is imported and its provider made on
+        # a thread of its own, while the run starts its servers and waits on them; the first span waits for it.
+        self._preparing: threading.Thread | None = threading.Thread(
+            target=self._prepare, name="mcptest-otel-sdk", daemon=True
+        )
+        self._preparing.start()
+
+    def _prepare(self) -> None:
+        """Import the SDK and make the tracer provider (on the preparing thread)."""
+        try:
+            from opentelemetry.sdk.resources import Resource
+            from opentelemetry.sdk.trace import TracerProvider
+
+            provider = TracerProvider(
+                resource=Resource.create({"service.name": "mcptest", "service.version": __version__}),
+                id_generator=self.ids,  # type: ignore[arg-type]  # duck-typed: the SDK is imported only here, lazily
+            )
+            provider.add_span_processor(self.collected)  # type: ignore[arg-type]
+            self._tracer = provider.get_tracer(SCOPE, __version__)
+            self._provider = provider
+        except BaseException as exc:  # raised where the SDK is first needed
+            self._failed = exc
+
+    def _ready(self) -> None:
+        """Wait for the SDK (`_prepare`): at the first span, then at no cost."""
+        if self._preparing is not None:
+            self._preparing.join()
+            self._preparing = None
+            if self._failed is not None:
+                raise self._failed
+            self._start_span = self._tracer.start_span
+
+    def _first_start_span(self, *args: Any, **kwargs: Any) -> Any:
+        self._ready()
+        return self._start_span(*args, **kwargs)
+
+    @property
+    def provider(self) -> Any:
+        """The SDK's tracer provider, whose span processor is `collected`."""
+        self._ready()
+        return self._provider
+
+    @property
+    def tracer(self) -> Tracer:
+        """The SDK's tracer of mcptest's spans."""
+        self._ready()
+        return self._tracer  # type: ignore[no-any-return]
 
     @contextlib.contextmanager
     def test(self, name: str) -> Iterator[None]:
@@ -230,23 +274,30 @@ class LiveTelemetry:
 
 
 class _PresetIds:
-    """Random ids, except the next ones asked for when preset (the run's and tests' spans, chosen early)."""
+    """Random ids, except the next ones asked for when preset (the run's and tests' spans, chosen early). Random ids
+    are drawn as the SDK's `RandomIdGenerator` draws them (any but the invalid 0), without importing the SDK: the
+    run's and tests' ids are chosen before it is ready."""
 
     def __init__(self) -> None:
-        from opentelemetry.sdk.trace.id_generator import RandomIdGenerator
-
-        self._random = RandomIdGenerator()
         self.next_trace: list[int] = []
         self.next_span: list[int] = []
 
     def generate_trace_id(self) -> int:
-        return self.next_trace.pop() if self.next_trace else self._random.generate_trace_id()
+        if self.next_trace:
+            return self.next_trace.pop()
+        while not (trace_id := random.getrandbits(128)):
+            pass
+        return trace_id
 
     def generate_span_id(self) -> int:
-        return self.next_span.pop() if self.next_span else self._random.generate_span_id()
+        if self.next_span:
+            return self.next_span.pop()
+        while not (span_id := random.getrandbits(64)):
+            pass
+        return span_id
 
     def is_trace_id_random(self) -> bool:
-        """The preset ids were drawn by the same random generator."""
+        """Its random ids are uniformly random, as the SDK's are."""
         return True
 
 
