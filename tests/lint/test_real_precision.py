@@ -148,7 +148,7 @@ typed map (`additionalProperties: {"type": "string"}`) and a named standard (IAN
 their form, and a "JSON document" or "JSON file" as the referent, not the argument's form (DESC-009): held_out_3
 87.6%, held_out_4 91.3%, held_out_7 91.9%, held_out_8 77.7%, held_out_9 86.3%, held_out_10 75.6%, held_out_11 73.8%,
 held_out_12 91.5%; recall lost only the three DESC-007 labels (tuned 95.8%, held_out 96.5%). SCH-010 then read a
-file-name suffix demanded in prose ("must end with .png, .jpg, or .jpeg"): held_out_11 recall 90.5%, held_out_7 85.6%."""
+file-name suffix demanded in prose ("must end with .png, .jpg or .jpeg"): held_out_11 recall 90.5%, held_out_7 85.6%."""
 
 
 @pytest.mark.parametrize("group", sorted(SEEN_HALVES_FLOORS))
