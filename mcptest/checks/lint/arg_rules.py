@@ -403,7 +403,8 @@ def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
     """A string argument lists its allowed values in the description but declares no enum.
 
     What it flags: a string (or untyped) argument without `enum`/`const` whose description spells out a fixed
-    set ("one of open, closed, or pending", "allowed values: low, medium, high", "'json' or 'csv'", or three or
+    set ("one of open, closed, or pending", "allowed values: low, medium, high", "Supported buttons: BACK (android
+    only), HOME, ENTER" (a value's note in parentheses is not a value), "'json' or 'csv'", or three or
     more upper-case constants in parentheses right after the words naming the argument: "Logging level (DEBUG,
     INFO, WARNING, ERROR)", or a note that opens on the quoted values, each with what it takes: `operation: "list"
     (no args), "get" (board_id_or_name)`); an argument the schema leaves bare is read from its line in the tool
