@@ -23,6 +23,9 @@ _ITEM_SPLIT = re.compile(r"\s*(?:,|\band\b|\bor\b)\s*", re.IGNORECASE)
 
 
 def _own_claim(text: str) -> str | None:
+    lower = text.lower()
+    if "required" not in lower and "optional" not in lower:  # every claim names one: spare the regexes
+        return None
     lead = _LEADING.match(text)
     if lead and not _CONDITION.search(lead.group("rest")):
         return lead.group(1).lower()
