@@ -78,7 +78,7 @@ def sch_005_server_managed_field(tool: Tool, server_managed: Iterable[str] = DEF
     seen. Every exposed field is also paid for on every model call (`mcptest doctor --model-view` shows how
     much). It is a warning: the rule judges by name, and a server may accept a client-chosen id on purpose. It is
     pedantic (off by default) since issue 33's ninth round: none of its 7 findings on labelled real catalogs was
-    true (real servers name client-chosen ids `id`); document 002's catalog, written against, is where it pays.
+    true; document 002's catalog, which it was written against, is where it pays.
     Example: `create_project` with `"owner_id": {"anyOf": [{"type": "string"}, {"type": "null"}]}`
     Fix: drop the field from the inputSchema and fill it on the server (from the session or the auth context).
     """
