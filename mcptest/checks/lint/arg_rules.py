@@ -315,6 +315,8 @@ def desc_008_inverted_information_density(tool: Tool) -> Iterator[Hit]:
     What it flags: a tool with one or more arguments whose description has more characters than the tool's own
     (non-empty) description, reported once per tool naming every such argument (the fix is one: the tool
     description). An empty tool description is DESC-001's finding, not this one.
+    Worth acting on: when the tool description is too thin to choose the tool by ("Search"); a format or
+    example list in a long argument description belongs there and is not a reason to act.
     Why it matters: the tool description is what the agent reads to choose the tool; when the detail lives in
     an argument, the choice is made on the thinner text (inverted information density). It is pedantic (off by
     default; `--strict` or `--select DESC-008` turns it on): on real servers the longer argument text is mostly a

@@ -73,6 +73,8 @@ def sch_005_server_managed_field(tool: Tool, server_managed: Iterable[str] = DEF
     `get_test_run(id)`), and a tool that only reads (`readOnlyHint: true`, or a name starting with get, list,
     search, find, read, query, fetch, describe, show, count, lookup, view or browse, also after a server prefix
     that is no verb: `linear_search_issues`, `hubspot-list-objects`), where an `owner_id` is a filter.
+    Worth acting on: when the server really assigns the field (an id it generates, the caller's own user id from
+    the session); a client-chosen id that happens to have one of these names is not a defect.
     Why it matters: document 002's agent spent tokens filling `id`, `owner_id` and `assignee_id` on create calls
     and sent `""` or `null`, which the server rejected: a validation loop over a field it should never have
     seen. Every exposed field is also paid for on every model call (`mcptest doctor --model-view` shows how
