@@ -83,9 +83,9 @@ SEEN_HALVES_FLOORS = {
     "held_out_6": (0.96, 0.96),
     "held_out_8": (0.77, 0.77),
     "held_out_9": (0.86, 0.94),
-    "held_out_7": (0.91, 0.84),  # the stick no rule was tuned on: a floor now that the round is in
+    "held_out_7": (0.91, 0.85),  # the stick no rule was tuned on: a floor now that the round is in
     "held_out_10": (0.75, 0.88),  # seen since its first sight (64.3% / 79.5%), tuned on in the eighth round
-    "held_out_11": (0.73, 0.88),  # seen since the ninth round read its false classes (first sight 67.7% / 88.7%)
+    "held_out_11": (0.74, 0.91),  # seen since the ninth round read its false classes (first sight 67.7% / 88.7%)
     "held_out_12": (0.91, 0.95),  # likewise (first sight 83.7% / 95.6%)
 }
 """Reached on issue 33's groups: tuning 92.7% / 94.1%; the first held-out half 97.4% / 96.7% after its
@@ -147,7 +147,8 @@ labelled sets, none of the 28 on servers no rule was tuned on), read a union of 
 typed map (`additionalProperties: {"type": "string"}`) and a named standard (IANA, ISO 4217, a MIME type) as showing
 their form, and a "JSON document" or "JSON file" as the referent, not the argument's form (DESC-009): held_out_3
 87.6%, held_out_4 91.3%, held_out_7 91.9%, held_out_8 77.7%, held_out_9 86.3%, held_out_10 75.6%, held_out_11 73.8%,
-held_out_12 91.5%; recall lost only the three DESC-007 labels (tuned 95.8%, held_out 96.5%)."""
+held_out_12 91.5%; recall lost only the three DESC-007 labels (tuned 95.8%, held_out 96.5%). SCH-010 then read a
+file-name suffix demanded in prose ("must end with .png, .jpg or .jpeg"): held_out_11 recall 90.5%, held_out_7 85.6%."""
 
 
 @pytest.mark.parametrize("group", sorted(SEEN_HALVES_FLOORS))

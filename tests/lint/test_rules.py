@@ -49,6 +49,8 @@ def test_every_rule_documents_what_why_example_and_fix(rule) -> None:
     assert rule.summary and not rule.summary.startswith(rule.code)
     positions = [rule.docs.find(section) for section in SECTIONS]
     assert all(p > 0 for p in positions) and positions == sorted(positions), rule.docs
+    # issue 33: the condition under which a finding is worth acting on, stated before the example
+    assert positions[0] < rule.docs.find("Worth acting on:") < positions[2], rule.docs
 
 
 def test_registry_codes_are_unique_well_formed_and_in_order() -> None:

@@ -17,6 +17,7 @@ def desc_011_non_boolean_annotation(tool: Tool) -> Iterator[Hit]:
 
     What it flags: `readOnlyHint`, `destructiveHint`, `idempotentHint` or `openWorldHint` holding anything but
     `true` or `false` (a string "true", a number, null). It inspects only the JSON type.
+    Worth acting on: always; the fix is the JSON type, and a client's safety prompt depends on it.
     Why it matters: clients decide whether to ask for confirmation from these hints; a client that reads
     `"false"` (a non-empty string) as truthy, or ignores it, treats a destructive tool as safe or the reverse.
     Example: `"annotations": {"readOnlyHint": "true"}`
@@ -36,6 +37,8 @@ def desc_012_missing_annotations(tool: Tool) -> Iterator[Hit]:
     """A tool declares no annotations object at all.
 
     What it flags: a tool without an `annotations` object. An object that is present, even empty, passes.
+    Worth acting on: always on a tool that writes, deletes or reaches outside; on a tool that only reads, one
+    `readOnlyHint: true` spares the user a confirmation on every call.
     Why it matters: without annotations a client cannot tell whether a call is read-only, destructive,
     idempotent or reaches the outside world, so it must either ask the user every time or never.
     Example: `{"name": "delete_file", "description": "...", "inputSchema": {...}}`
@@ -60,6 +63,7 @@ def desc_015_invalid_task_support(tool: Tool) -> Iterator[Hit]:
     What it flags: `execution` holding anything but a JSON object, and `execution.taskSupport` holding anything
     but one of the three values MCP 2025-11-25 defines (a misspelling, another case, a boolean). Absent values pass:
     they mean `forbidden`.
+    Worth acting on: always; the value is read by clients, not people, and any other spelling means `forbidden`.
     Why it matters: clients decide from `taskSupport` whether to call the tool as a task. A client that cannot
     read the value treats the tool as `forbidden` and calls it plainly, so a tool that needs a task fails every
     call with "method not found"; one that allows tasks is never run as one.

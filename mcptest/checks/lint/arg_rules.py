@@ -315,6 +315,8 @@ def desc_008_inverted_information_density(tool: Tool) -> Iterator[Hit]:
     What it flags: a tool with one or more arguments whose description has more characters than the tool's own
     (non-empty) description, reported once per tool naming every such argument (the fix is one: the tool
     description). An empty tool description is DESC-001's finding, not this one.
+    Worth acting on: when the tool description is too thin to choose the tool by ("Search"); a format or
+    example list in a long argument description belongs there and is not a reason to act.
     Why it matters: the tool description is what the agent reads to choose the tool; when the detail lives in
     an argument, the choice is made on the thinner text (inverted information density). It is pedantic (off by
     default; `--strict` or `--select DESC-008` turns it on): on real servers the longer argument text is mostly a
@@ -403,7 +405,8 @@ def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
     """A string argument lists its allowed values in the description but declares no enum.
 
     What it flags: a string (or untyped) argument without `enum`/`const` whose description spells out a fixed
-    set ("one of open, closed, or pending", "allowed values: low, medium, high", "'json' or 'csv'", or three or
+    set ("one of open, closed, or pending", "allowed values: low, medium, high", "Supported buttons: BACK (android
+    only), HOME, ENTER" (a value's note in parentheses is not a value), "'json' or 'csv'", or three or
     more upper-case constants in parentheses right after the words naming the argument: "Logging level (DEBUG,
     INFO, WARNING, ERROR)", or a note that opens on the quoted values, each with what it takes: `operation: "list"
     (no args), "get" (board_id_or_name)`); an argument the schema leaves bare is read from its line in the tool

@@ -269,7 +269,7 @@ def _branchless(path: tuple[str | int, ...]) -> tuple[str | int, ...]:
 
 
 def sch_010_limit_only_in_prose(tool: Tool) -> Iterator[Hit]:
-    """A limit the argument's description states is missing from its schema.
+    """A limit (or a file-name suffix) the argument's description states is missing from its schema.
 
     What it flags: a property, at any depth, whose own description states an upper limit as a number ("max 200",
     "max: 50", "maximum 100", "at most 10", "up to 25", "no more than 5", "(1-500)", "(0.0-1.0, default 0.6)",
@@ -280,7 +280,9 @@ def sch_010_limit_only_in_prose(tool: Tool) -> Iterator[Hit]:
     `entries`, or the array's own noun: "One to 20 Yahoo Finance symbols" on `symbols`). A string limit without a
     unit is left alone (400 what?), and so is "Maximum number of results" with no figure; so is an item's length
     said of an array ("Each instruction MUST be no more than 20 words"), another noun's count ("Max 20 pages" on
-    page ranges) and an integer type's own range ("(0-4294967295)").
+    page ranges) and an integer type's own range ("(0-4294967295)"). A file-name format stated the same way
+    ("Filename must end with .png, .jpg, or .jpeg", "must end in .html") is flagged on a string without a `pattern`,
+    `format` or `enum` (issue 33 names it: a format in prose that the schema lacks).
     Worth acting on: always when the server enforces the limit; the fix is one keyword. In the default tier since
     issue 33's seventh round (32 findings on the ten labelled groups rules may be tuned on, all true).
     Why it matters: a validating client checks the schema, not the prose; the agent that sends 500 learns the
@@ -294,6 +296,16 @@ def sch_010_limit_only_in_prose(tool: Tool) -> Iterator[Hit]:
         text = description_of(node.schema)
         if not text and len(node.path) == 2 and node.path[0] == "properties":  # a bare argument: its `Args:` line
             text = argument_text(tool, str(node.path[1]), node.schema)
+        suffixes = _prose_suffixes(text)
+        textual = "string" in types_of(node.schema) | _branch_types(node.schema)
+        if suffixes and textual and not _shapes_text(node.schema):
+            shown = ", ".join(suffixes)
+            yield Hit(
+                f"{node.where}: the description says the value must end with {shown}, the schema has no pattern",
+                f'Add "pattern": "{_suffix_pattern(suffixes)}".',
+                node.pointer,
+            )
+            continue
         limit = _prose_limit(text)
         if limit is None:
             continue
@@ -315,6 +327,34 @@ def sch_010_limit_only_in_prose(tool: Tool) -> Iterator[Hit]:
             f'Add "{missing}": {figure}.',
             node.pointer,
         )
+
+
+_SUFFIX_RULE = re.compile(
+    r"\b(?:must|should|has to|needs? to)\s+(?:end|finish)\s+(?:with|in)\s+(?P<list>[\"'`]?\.\w{1,6}[\"'`]?"
+    r"(?:\s*(?:,|\bor\b|,\s*or\b)\s*[\"'`]?\.\w{1,6}[\"'`]?)*)",
+    re.IGNORECASE,
+)
+"""A file-name format written in prose: "Filename must end with .png, .jpg, or .jpeg", "must end in .html"."""
+
+
+def _prose_suffixes(text: str) -> list[str]:
+    """The file extensions a description says the value must end with, in order, or none."""
+    match = _SUFFIX_RULE.search(text)
+    return re.findall(r"\.\w{1,6}", match.group("list")) if match else []
+
+
+def _suffix_pattern(suffixes: list[str]) -> str:
+    names = "|".join(s[1:] for s in suffixes)
+    return f"\\\\.({names})$" if len(suffixes) > 1 else f"\\\\.{names}$"
+
+
+def _branch_types(schema: dict[str, Any]) -> set[str]:
+    return {t for key in ("anyOf", "oneOf") for b in schema.get(key) or () if isinstance(b, dict) for t in types_of(b)}
+
+
+def _shapes_text(schema: dict[str, Any]) -> bool:
+    """Whether the schema (or one of its branches) already constrains the text: a pattern, a format or an enum."""
+    return bool(_bound_keys(schema) & {"pattern", "format", "enum", "const"})
 
 
 _TYPE_RANGES = frozenset([2**31 - 1, 2**32 - 1, 2**53 - 1, 2**63 - 1, 2**64 - 1])

@@ -46,6 +46,8 @@ def sch_006_non_empty_array_without_min_items(tool: Tool) -> Iterator[Hit]:
     same sentence). Demands: "must not be empty", "cannot be empty", "non-empty", "not an empty list", "at
     least one" (but not "at least one of"), "must include", "always include". The demand alone decides: an
     optional array that is sent must still be non-empty.
+    Worth acting on: when the server rejects or mishandles `[]` (an empty set created, a bulk call that does
+    nothing); not when the prose only describes what the entries are.
     Why it matters: the schema accepts `[]`, so the call succeeds and does nothing useful. Document 002's agent
     created test sets with no tests: `create_test_set_bulk` said "always include tests" and required `tests`,
     but nothing stopped an empty array; `categories: []` failed the same way. It is a warning: the server may
@@ -76,6 +78,8 @@ def sch_007_nullable_hides_constraint(tool: Tool) -> Iterator[Hit]:
     `const`, `format` or `pattern` while the description spells out a value set ("one of low, medium,
     high"). The string case is only checked below the top level: a top-level argument with values in prose is
     DESC-013's finding, and one problem is reported once.
+    Worth acting on: when the non-null branch has a range or value set the server enforces; a nullable number
+    with no natural bound (an expiry, a score) has nothing to add.
     Why it matters: this is the shape pydantic gives `priority: int | None`, and it is where document 002's
     agent looped: it sent "High", "Medium", "medium" and "" and got back "is not valid under any of the given
     schemas", an error that names no branch and no valid value, so the agent guessed again. It is a warning:

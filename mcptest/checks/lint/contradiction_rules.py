@@ -23,6 +23,9 @@ _ITEM_SPLIT = re.compile(r"\s*(?:,|\band\b|\bor\b)\s*", re.IGNORECASE)
 
 
 def _own_claim(text: str) -> str | None:
+    lower = text.lower()
+    if "required" not in lower and "optional" not in lower:  # every claim names one: spare the regexes
+        return None
     lead = _LEADING.match(text)
     if lead and not _CONDITION.search(lead.group("rest")):
         return lead.group(1).lower()
@@ -100,6 +103,7 @@ def desc_014_description_contradicts_schema(tool: Tool) -> Iterator[Hit]:
       that shares at least one value with the enum and names another outside it (case-insensitive). A set
       preceded by "not", "never", "no", "avoid", "instead of" ('NOT "gte" or "lte"') is a warning to the reader,
       not a claim.
+    Worth acting on: always; every call that follows one of the two is rejected by the other.
     Why it matters: the agent trusts the prose, the validator the schema, so every call that follows the
     description fails. Document 002's agent sent `score_type: "binary"` and looped on "'binary' is not one of
     ['numeric', 'categorical']". It is critical: the detection only fires on an explicit claim, so a finding

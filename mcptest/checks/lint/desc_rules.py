@@ -105,6 +105,8 @@ def desc_003_description_equals_name(tool: Tool) -> Iterator[Hit]:
 
     What it flags: a description that is the tool name again, ignoring case, punctuation and the
     `_`/`-` separators (`get_weather` described as "Get weather.").
+    Worth acting on: always; the description tells the agent nothing the name did not, so it chooses between
+    similar tools by guesswork.
     Why it matters: it repeats what the agent already read and adds no signal to choose by.
     Example: `{"name": "list_users", "description": "List users"}`
     Fix: describe the behaviour the name cannot: "List the users of a workspace, newest first, with

@@ -393,6 +393,8 @@ def sch_002_additional_properties_open(tool: Tool) -> Iterator[Hit]:
     What it flags: any object schema in the input that declares at least one property and whose
     `additionalProperties` is absent or anything but `false`. An object without properties (a tool that takes
     no arguments, `properties: {}`, or a free-form map) has no argument name to misspell and is left alone.
+    Worth acting on: on every object whose fields the agent fills, above all one with optional fields, where a
+    misspelled name is dropped without an error; a free-form map (no `properties`) is never flagged.
     Why it matters: an open object accepts misspelled or invented argument names silently; the agent's typo
     (`citty`) is dropped instead of rejected, and the call does something other than intended.
     Example: `{"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}`
@@ -414,6 +416,8 @@ def sch_003_untyped_property(tool: Tool) -> Iterator[Hit]:
 
     What it flags: a property, at any depth, with no `type` and no `enum`. A property that declares `const`,
     a `$ref`, or `anyOf`/`oneOf`/`allOf` branches counts as typed; each branch is then checked in turn.
+    Worth acting on: when the value has one kind the server expects (a string, an object of known fields); where
+    any JSON value is accepted on purpose, a description saying so is the fix, not a type.
     Why it matters: an untyped property accepts anything, so the agent has to guess between a string, a
     number and an object; it is the first cause of validation loops (see a string `priority` sent to an
     integer field).

@@ -73,12 +73,14 @@ def sch_005_server_managed_field(tool: Tool, server_managed: Iterable[str] = DEF
     `get_test_run(id)`), and a tool that only reads (`readOnlyHint: true`, or a name starting with get, list,
     search, find, read, query, fetch, describe, show, count, lookup, view or browse, also after a server prefix
     that is no verb: `linear_search_issues`, `hubspot-list-objects`), where an `owner_id` is a filter.
+    Worth acting on: when the server really assigns the field (an id it generates, the caller's own user id from
+    the session); a client-chosen id that happens to have one of these names is not a defect.
     Why it matters: document 002's agent spent tokens filling `id`, `owner_id` and `assignee_id` on create calls
     and sent `""` or `null`, which the server rejected: a validation loop over a field it should never have
     seen. Every exposed field is also paid for on every model call (`mcptest doctor --model-view` shows how
     much). It is a warning: the rule judges by name, and a server may accept a client-chosen id on purpose. It is
     pedantic (off by default) since issue 33's ninth round: none of its 7 findings on labelled real catalogs was
-    true (real servers name client-chosen ids `id`); document 002's catalog, written against, is where it pays.
+    true; document 002's catalog, which it was written against, is where it pays.
     Example: `create_project` with `"owner_id": {"anyOf": [{"type": "string"}, {"type": "null"}]}`
     Fix: drop the field from the inputSchema and fill it on the server (from the session or the auth context).
     """

@@ -83,7 +83,8 @@ _TAG = re.compile(r"^\s*\[[^\]]{1,40}\]")
 _CAMEL = re.compile(r"([a-z])([A-Z])")
 _ENUM_LEAD = re.compile(
     r"\b(?:(?P<weak>must\s+be|can\s+be|should\s+be)|one\s+of|either|options\s+are"
-    r"|(?:allowed|valid|possible|accepted|supported)\s+(?:values?|options?))\b\s*(?:is|are)?\s*:?\s*(?P<tail>[^.;()\n]*)",
+    r"|(?:allowed|valid|possible|accepted|supported)\s+(?:values?|options?|[a-z]+s\b(?=\s*:)))\b\s*(?:is|are)?\s*:?\s*"
+    r"(?P<tail>(?:[^.;()\n]|\([^().;\n]{1,40}\))*)",
     re.IGNORECASE,
 )
 _EXAMPLES_ANYWHERE = re.compile(r"e\.g\.|for example|for instance|such as", re.IGNORECASE)
@@ -97,6 +98,7 @@ _EXAMPLES_LEAD = re.compile(
 )
 _QUOTED_ITEM = re.compile(r"""["'`]([^"'`]{1,40})["'`]""")
 _CONSTANTS = re.compile(r"\((?P<list>\s*[A-Z][A-Z0-9_]+(?:\s*,\s*[A-Z][A-Z0-9_]+){2,}\s*)\)")
+_NOTE = re.compile(r"\s*\([^()]*\)")
 _ARTICLE = re.compile(r"^(?:an?|the)\s+", re.IGNORECASE)
 _LIST_SPLIT = re.compile(r"\s*(?:,|\bor\b|\band\b|\|)\s*", re.IGNORECASE)
 _QUOTED = re.compile(r"""^["'`][^"'`]{1,40}["'`]$""")
@@ -229,6 +231,7 @@ def prose_value_sets(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
         if quoted:  # '"or" or "and"': the separators are outside the quotes, the values inside
             yield match.span(), quoted
             continue
+        tail = _NOTE.sub("", tail) if "(" in tail else tail  # `BACK (android only), HOME`: a value's note
         items = [_ARTICLE.sub("", i) for i in _LIST_SPLIT.split(tail) if i]
         token = _QUOTED if match.groupdict().get("weak") else _TOKEN
         if len(items) >= 2 and all(token.match(i) for i in items):
