@@ -142,7 +142,7 @@ recall tuning 96.0%, held_out 97.4%, held_out_5 96.7%, held_out_6 91.1% -> 96.8%
 where an agent would not fail: no precision change) and DESC-009 took a record's string fields named as free text
 (`content`, described or not) as showing their form: held_out_2 95.2%, held_out_3 86.5%, held_out_8 75.7%, held_out_9
 82.0% (with the eighth round's changes merged).
-The ninth round moved DESC-007, SCH-005, SCH-006 and SCH-007 to the pedantic tier (3 true of 30 findings on the
+The ninth round moved DESC-007, SCH-005, SCH-006 and SCH-007 to the pedantic tier (3 true of 52 findings on the
 labelled sets, none of the 28 on servers no rule was tuned on), read a union of numbers or null as a number, a
 typed map (`additionalProperties: {"type": "string"}`) and a named standard (IANA, ISO 4217, a MIME type) as showing
 their form, and a "JSON document" or "JSON file" as the referent, not the argument's form (DESC-009): held_out_3
