@@ -52,3 +52,34 @@ def test_desc_001_short_but_naming_an_action_and_its_object_is_a_warning(descrip
         Tool({"name": "t", "description": description, "inputSchema": {"type": "object"}})
     )
     assert finding.severity.value == severity
+
+
+def test_sch_003_is_critical_on_a_required_property_and_a_warning_on_one_the_agent_can_leave_out() -> None:
+    tool = Tool(
+        {
+            "name": "create_flag",
+            "description": "Create a feature flag.",
+            "inputSchema": {
+                "type": "object",
+                "properties": {
+                    "payload": {"description": "What to send"},
+                    "variations": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "properties": {"value": {}, "name": {"anyOf": [{}, {"type": "null"}]}},
+                        },
+                    },
+                    "filter": {"type": "object", "properties": {"value": {}}, "required": ["value"]},
+                },
+                "required": ["payload"],
+            },
+        }
+    )
+    found = {f.pointer: f.severity.value for f in get_rule("SCH-003").run(tool)}
+    assert found == {
+        "/inputSchema/properties/payload": "critical",  # the agent must fill it, guessing its kind
+        "/inputSchema/properties/variations/items/properties/value": "warning",  # optional: it can be left out
+        "/inputSchema/properties/variations/items/properties/name/anyOf/0": "warning",  # a branch of an optional one
+        "/inputSchema/properties/filter/properties/value": "critical",  # required by its own object
+    }

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from mcptest.checks.findings import Hit, pointer
+from mcptest.checks.findings import Hit, Severity, pointer
 from mcptest.checks.lint.text import arguments, description_of, normalized, required, sentences, types_of
 from mcptest.records.catalog import Tool
 
@@ -417,16 +417,33 @@ def sch_003_untyped_property(tool: Tool) -> Iterator[Hit]:
     What it flags: a property, at any depth, with no `type` and no `enum`. A property that declares `const`,
     a `$ref`, or `anyOf`/`oneOf`/`allOf` branches counts as typed; each branch is then checked in turn.
     Worth acting on: when the value has one kind the server expects (a string, an object of known fields); where
-    any JSON value is accepted on purpose, a description saying so is the fix, not a type.
+    any JSON value is accepted on purpose, a description saying so is the fix, not a type. It is critical on a
+    required property, which the agent must fill by guessing its kind; on an optional one, which it can leave out,
+    it is a warning (an any-JSON `value` of a flag variation, an `items` keyword in a schema the user writes).
     Why it matters: an untyped property accepts anything, so the agent has to guess between a string, a
     number and an object; it is the first cause of validation loops (see a string `priority` sent to an
     integer field).
     Example: `"properties": {"priority": {"description": "How urgent"}}`
     Fix: `"priority": {"type": "integer", "minimum": 1, "maximum": 5, "description": "How urgent"}`
     """
-    for node in walk(tool.input_schema):
+    nodes = walk(tool.input_schema)
+    at = {node.path: node.schema for node in nodes}
+    for node in nodes:
         if node.is_property and not any(key in node.schema for key in _TYPED_BY):
-            yield Hit(f"{node.where}: neither type nor enum", "Declare a type (or an enum).", node.pointer)
+            lower = None if _required_at(node.path, at) else Severity.WARNING
+            yield Hit(f"{node.where}: neither type nor enum", _DECLARE, node.pointer, severity=lower)
+
+
+_DECLARE = "Declare a type (or an enum)."
+
+
+def _required_at(path: tuple[str | int, ...], at: dict[tuple[str | int, ...], dict[str, Any]]) -> bool:
+    """Whether the property a path leads to (or a union branch of it) is in its object's `required` list."""
+    for i in range(len(path) - 1, 0, -1):
+        if path[i - 1] == "properties":
+            required = at.get(path[: i - 1], {}).get("required")
+            return isinstance(required, list) and path[i] in required
+    return False
 
 
 def sch_008_unresolved_ref(tool: Tool) -> Iterator[Hit]:
