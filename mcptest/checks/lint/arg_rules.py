@@ -11,6 +11,7 @@ from mcptest.checks.lint.text import (
     COMMON_VERBS,
     argument_text,
     arguments,
+    branch_types,
     description_of,
     english,
     has_common_verb,
@@ -447,7 +448,7 @@ def _mentions(text: str, value: Any) -> bool:
 def _needs_example(name: str, schema: dict[str, Any], needed: bool = True, text: str | None = None) -> bool:
     """Whether an argument's form is not evident from its name, type and description (see DESC-009); `text` is
     what documents it, when not its own description (its line in the tool description's `Args:` section)."""
-    types = types_of(schema) or {t for b in _branches(schema) for t in types_of(b)}
+    types = types_of(schema) or branch_types(schema)
     if "enum" in schema or "const" in schema or types & {"boolean", "number", "integer", "null"} == types != set():
         return False  # a number, a flag, or one of them or null (pydantic's `int | None`): nothing to show
     if types & {"object", "array"}:

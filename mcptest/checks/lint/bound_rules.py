@@ -11,6 +11,7 @@ from mcptest.checks.lint.schema_rules import Node, walk
 from mcptest.checks.lint.text import (
     argument_text,
     arguments,
+    branch_types,
     description_of,
     has_verb_in,
     prose_enum,
@@ -297,7 +298,7 @@ def sch_010_limit_only_in_prose(tool: Tool) -> Iterator[Hit]:
         if not text and len(node.path) == 2 and node.path[0] == "properties":  # a bare argument: its `Args:` line
             text = argument_text(tool, str(node.path[1]), node.schema)
         suffixes = _prose_suffixes(text)
-        textual = "string" in types_of(node.schema) | _branch_types(node.schema)
+        textual = "string" in types_of(node.schema) | branch_types(node.schema)
         if suffixes and textual and not _shapes_text(node.schema):
             shown = ", ".join(suffixes)
             yield Hit(
@@ -346,10 +347,6 @@ def _prose_suffixes(text: str) -> list[str]:
 def _suffix_pattern(suffixes: list[str]) -> str:
     names = "|".join(s[1:] for s in suffixes)
     return f"\\\\.({names})$" if len(suffixes) > 1 else f"\\\\.{names}$"
-
-
-def _branch_types(schema: dict[str, Any]) -> set[str]:
-    return {t for key in ("anyOf", "oneOf") for b in schema.get(key) or () if isinstance(b, dict) for t in types_of(b)}
 
 
 def _shapes_text(schema: dict[str, Any]) -> bool:

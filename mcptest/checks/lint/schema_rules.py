@@ -427,9 +427,10 @@ def sch_003_untyped_property(tool: Tool) -> Iterator[Hit]:
     Fix: `"priority": {"type": "integer", "minimum": 1, "maximum": 5, "description": "How urgent"}`
     """
     nodes = walk(tool.input_schema)
-    at = {node.path: node.schema for node in nodes}
+    at: dict[tuple[str | int, ...], dict[str, Any]] = {}
     for node in nodes:
         if node.is_property and not any(key in node.schema for key in _TYPED_BY):
+            at = at or {n.path: n.schema for n in nodes}  # only a tool with an untyped property needs the index
             lower = None if _required_at(node.path, at) else Severity.WARNING
             yield Hit(f"{node.where}: neither type nor enum", _DECLARE, node.pointer, severity=lower)
 

@@ -379,3 +379,8 @@ def types_of(schema: dict[str, Any]) -> set[str]:
     """The JSON types a schema declares via `type` (a string or a list of strings)."""
     t = schema.get("type")
     return {t} if isinstance(t, str) else {x for x in t if isinstance(x, str)} if isinstance(t, list) else set()
+
+
+def branch_types(schema: dict[str, Any]) -> set[str]:
+    """The JSON types the schema's `anyOf`/`oneOf` branches declare (pydantic's `int | None`: integer and null)."""
+    return {t for key in ("anyOf", "oneOf") for b in schema.get(key) or () if isinstance(b, dict) for t in types_of(b)}
