@@ -3,14 +3,16 @@ server started early behaves as one the SDK started: same environment, same sess
 
 from __future__ import annotations
 
+import gc
 import json
 import subprocess
+import warnings
 from pathlib import Path
 
 import anyio
 import pytest
 
-from mcptest.server.early_stdio import default_environment
+from mcptest.server.early_stdio import default_environment, discard, spawn
 from mcptest.server.session import ServerUnavailable, SessionPool
 from mcptest.suite.models import StdioServer
 from tests.conftest import PYTHON, ROOT, gone_within
@@ -56,6 +58,29 @@ def test_a_server_started_early_that_no_test_used_ends_with_the_pool(tmp_path: P
 
     server, sleeper = anyio.run(start_only)
     assert gone_within(server, 5) and gone_within(sleeper, 5)
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("dies", ["on_its_own", "when_signalled"])
+def test_a_discarded_server_is_reaped_before_the_run_goes_on(tmp_path: Path, dies: str) -> None:
+    # the group can be gone before the event loop has seen the exit; a run that ended then left the transport
+    # open, and it warned when collected, in whichever later test the collector ran (a flaky CI failure)
+    code = "import sys" if dies == "on_its_own" else "import time; time.sleep(1000)"
+
+    async def start_and_discard() -> tuple[int | None, bool]:
+        with (tmp_path / "stderr").open("wb") as errlog:
+            process = await spawn(PYTHON, ["-c", code], {}, tmp_path, errlog)
+            await discard(process)
+            transport = process._process._transport  # type: ignore[attr-defined]
+            return process.returncode, transport._closed
+
+    for _ in range(5):  # the race is timing-dependent: a few rounds give it several chances to show
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            returncode, closed = anyio.run(start_and_discard)
+            gc.collect()
+        assert returncode is not None and closed
+        assert not [w for w in caught if issubclass(w.category, ResourceWarning)]
 
 
 @pytest.mark.timeout(60)

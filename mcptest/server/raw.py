@@ -117,9 +117,7 @@ class StdioChannel(Channel):
                     finally:
                         tg.cancel_scope.cancel()
             finally:
-                await discard(self.process)
-                with anyio.CancelScope(shield=True), anyio.move_on_after(5):
-                    await self.process.aclose()  # reaps it and closes its pipes (no unclosed transport left)
+                await discard(self.process)  # reaped, its pipes closed: no unclosed transport left
 
     def stderr_tail(self) -> str:
         if self.stderr is None:
