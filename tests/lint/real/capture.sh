@@ -2,7 +2,8 @@
 # Capture the `tools/list` catalogs of a held-out set (issue 33) into tests/lint/real/: SET=2 (default) the second
 # held-out set (second round), SET=3 the third (third round), SET=4, SET=5 and SET=6 the fourth, fifth and sixth, SET=7,
 # SET=8 and SET=9 the held-out measuring sticks of the sixth round, SET=10 the eighth round's (npm and PyPI), SET=11 the
-# ninth round's final stick (npm and PyPI), SET=12 a second one (one PyPI server), SET=13 the tenth round's (npm and PyPI).
+# ninth round's final stick (npm and PyPI), SET=12 a second one (one PyPI server), SET=13 the tenth round's (npm and PyPI),
+# SET=14 the stick built after held_out_13 was measured (npm and PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -318,6 +319,33 @@ if [ "$SET" = 13 ]; then  # held_out_13 (issue 33, tenth round): a new stick, np
     "blender-mcp||blender-mcp"  # lists its tools without a running Blender
     "mcp-server-sentry||mcp-server-sentry --auth-token dummy"
     "dynamodb-mcp-server|AWS_REGION=us-east-1 AWS_ACCESS_KEY_ID=dummy AWS_SECRET_ACCESS_KEY=dummy|awslabs.dynamodb-mcp-server"
+  )
+fi
+
+if [ "$SET" = 14 ]; then  # held_out_14 (issue 33, after held_out_13): a new stick, npm and PyPI, no rule tuned on it
+  NPM=(
+    "argocd-mcp@0.9.0"
+    "flightradar-mcp-server@0.1.2"
+    "reddit-mcp-buddy@1.1.14"
+    "@roychri/mcp-server-asana@1.8.0"
+    "@skanda-yutori/mcp-send-email@1.0.0"
+    "@remotion/mcp@4.0.527"
+  )
+  PYPI=(
+    "astro-airflow-mcp==0.9.1 fastmcp==3.4.11 mcp==1.30.0"  # the SDKs that generate its schemas, pinned
+    "office-powerpoint-mcp-server==2.0.7 mcp==1.30.0"  # written for the 1.x SDK (mcp.server.fastmcp)
+    "awslabs.memcached-mcp-server==1.1.1 mcp==2.3.0"  # written for the 2.x SDK (mcp.server.mcpserver)
+  )
+  SERVERS=(
+    "argocd-mcp|ARGOCD_BASE_URL=http://127.0.0.1:1 ARGOCD_API_TOKEN=dummy|node node_modules/argocd-mcp/dist/index.js stdio"
+    "flightradar-mcp-server|FR24_API_KEY=dummy|node node_modules/flightradar-mcp-server/build/index.js"
+    "reddit-mcp-buddy||node node_modules/reddit-mcp-buddy/dist/cli.js"
+    "asana-mcp-server|ASANA_ACCESS_TOKEN=dummy|node node_modules/@roychri/mcp-server-asana/dist/index.js"
+    "mcp-send-email|RESEND_API_KEY=re_dummy|node node_modules/@skanda-yutori/mcp-send-email/build/index.js"
+    "remotion-mcp||node node_modules/@remotion/mcp/dist/esm/index.mjs"
+    "astro-airflow-mcp|AIRFLOW_API_URL=http://127.0.0.1:1|astro-airflow-mcp"
+    "powerpoint-mcp-server||ppt_mcp_server"
+    "memcached-mcp-server|MEMCACHED_HOST=127.0.0.1 MEMCACHED_PORT=1|awslabs.memcached-mcp-server"
   )
 fi
 
