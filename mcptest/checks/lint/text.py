@@ -69,6 +69,14 @@ _OTHER_TOOLS_RESULT = re.compile(
     re.IGNORECASE,
 )
 """Another tool's result ("If hubspot-list-objects tool's response isn't helpful"): says nothing of this tool's."""
+_CODE = re.compile(r"```.*?```|`[^`\n]*`", re.DOTALL)
+"""Code in a description (`return r;` in a sample edit, a `Result` column): not prose about this tool's result."""
+_NOT_THIS_RESULT = re.compile(
+    r"\b(?:[Ii]n\s+response\s+to|[Rr]espond(?:s|ed|ing)?\s+to)\b"  # "in response to user behavior"
+    r"|\b(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+[A-Z]\w*)\s+(?:returns?|results?|outputs?|responses?)\b"
+)
+"""Return words that are not about this tool's result: "respond to", and another tool's result named by its
+snake_case or camelCase identifier ("when rename_symbol returns"; not a compound such as "anti-enumeration")."""
 READ_VERBS = frozenset(
     """
     get show list read fetch retrieve search find lookup display view print echo query describe count calculate
@@ -180,7 +188,9 @@ def mentions_return(text: str) -> bool:
     list that "will be displayed showing ...", or a sentence that starts with a read verb and names its object
     (`READ_VERBS`: "Shows the commit logs", "List Git branches", "This tool retrieves the property's metadata"; a
     bare "Search" names nothing)."""
-    if _RETURN_WORDS.search(_OTHER_TOOLS_RESULT.sub(" ", text) if "tool" in text.lower() else text):
+    text = _CODE.sub(" ", text) if "`" in text else text
+    said = _OTHER_TOOLS_RESULT.sub(" ", text) if "tool" in text.lower() else text
+    if _RETURN_WORDS.search(_NOT_THIS_RESULT.sub(" ", said)):
         return True
     return any(len(w) > 1 and has_verb_in(w[0], READ_VERBS) for w in (_subject_dropped(s) for s in sentences(text)))
 
