@@ -159,8 +159,11 @@ def desc_010_missing_return_format(tool: Tool) -> Iterator[Hit]:
     What it flags: a non-empty description with no return/output/result/response/yield word, on a tool
     that declares no `outputSchema`, or, for a tool that writes (creates, updates, deletes ...), one that is any
     object (`{"type": "object", "additionalProperties": true}`: it names no field; a read's result is the thing it
-    names). A description written mostly in another script than Latin is left alone (the
-    rule reads English words only).
+    names). A description written mostly in another script than Latin is read only in Chinese or
+    Japanese, and only for a write verb (作成, 更新, 削除, 创建, 发送 ...) with no word of a read or a
+    result (取得, 查询, 一覧, 返回, 結果 ...; "400エラーを返します" names the failure only):
+    "新しいグループチャットを作成します" is flagged, "将经纬度坐标转换为地址信息" is left alone; other
+    scripts are left alone.
     Why it matters: an agent plans its next step from what a call gives back; without it, it calls the tool
     just to find out. The check is coarse (it sees whether the description gestures at a result at all,
     not whether it is accurate), which is why it is a warning.
@@ -177,7 +180,11 @@ def desc_010_missing_return_format(tool: Tool) -> Iterator[Hit]:
     `outputSchema`.
     """
     text = tool.description
-    if text.strip() and _shapeless(tool.output_schema) and english(text) and not mentions_return(text):
+    if text.strip() and _shapeless(tool.output_schema) and not english(text):
+        if _CJK_WRITE.search(text) and not _CJK_READ_OR_RESULT.search(_CJK_ERROR_RETURN.sub("", text)):
+            yield Hit("description never says what the tool returns", _RETURN_FIX, _AT)
+        return
+    if text.strip() and _shapeless(tool.output_schema) and not mentions_return(text):
         if _reads_matches(text) or _takes_picture(tool) or _READ_ONLY.search(text):
             return
         if tool.output_schema is not None and not _WRITE_WORD.search(text):
@@ -186,9 +193,21 @@ def desc_010_missing_return_format(tool: Tool) -> Iterator[Hit]:
             "description never says what the tool returns, and there is no outputSchema"
             if tool.output_schema is None
             else "description never says what the tool returns, and its outputSchema is any object",
-            "Add 'Returns ...' describing the result's shape, or declare an outputSchema.",
+            _RETURN_FIX,
             _AT,
         )
+
+
+_RETURN_FIX = "Add 'Returns ...' describing the result's shape, or declare an outputSchema."
+# Chinese and Japanese: the verbs of a write, and the words of a read or of a result (返回/返します,
+# 结果/結果, 输出/出力, 获取/取得, 查询/検索, 一覧 ...). "400エラーを返します" says what comes back on failure only.
+_CJK_WRITE = re.compile(
+    "作成|追加|変更|更新|削除|投稿|承認|拒否|退席|既読|未読|送信|登録|创建|添加|修改|删除|发送|提交|上传|アップロード"
+)
+_CJK_READ_OR_RESULT = re.compile(
+    "返回|返[しすさ]|返却|结果|結果|输出|出力|响应|応答|レスポンス|获取|取得|查询|検索|搜索|一覧|列出|查看|表示|读取|読み"
+)
+_CJK_ERROR_RETURN = re.compile("(?:错误|エラー)を?返[しすさ回]\\w*")
 
 
 def _shapeless(schema: dict[str, object] | None) -> bool:
