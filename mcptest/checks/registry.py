@@ -33,8 +33,13 @@ def selected_codes(rules: Sequence[Rule], values: Sequence[str]) -> list[str]:
 
 
 def with_settings(rules: Sequence[Rule], settings: Mapping[str, Any]) -> tuple[Rule, ...]:
-    """The rules, each given the settings its function takes as keyword parameters (the others it never sees)."""
-    return tuple(replace(r, options=tuple((k, v) for k, v in settings.items() if k in _accepts(r))) for r in rules)
+    """The rules, each given the settings its function takes as keyword parameters (the others it never sees), on top
+    of those it already has."""
+    out = []
+    for r in rules:
+        given = {k: v for k, v in settings.items() if k in _accepts(r)}
+        out.append(replace(r, options=tuple((dict(r.options) | given).items())) if given else r)
+    return tuple(out)
 
 
 def _accepts(rule: Rule) -> set[str]:

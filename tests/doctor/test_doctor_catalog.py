@@ -162,3 +162,21 @@ def test_a_broken_catalog_exits_2_pointing_at_the_line(capsys: pytest.CaptureFix
     out = cli(capsys, "doctor", "--catalog", path, "--lint-descriptions")
     assert (out.code, out.stdout) == (2, "")
     assert out.stderr == f"{path}:3:1: JSON syntax error: Expecting ',' delimiter\n"
+
+
+def test_strict_lowers_the_long_description_bound_to_500(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    words = "Lists the open invoices of one customer, newest first, with their totals and due dates. "
+    tools = [
+        {"name": name, "description": (words * 20)[:size], "inputSchema": {"type": "object", "properties": {}}}
+        for name, size in (("medium", 700), ("long", 1200))
+    ]
+    catalog = tmp_path / "catalog.json"
+    catalog.write_text(json.dumps({"tools": tools}))
+
+    def long_ones(*flags: str) -> set[str]:
+        args = ("doctor", "--catalog", str(catalog), "--lint-descriptions", "--json", "--select", "DESC-002", *flags)
+        lint = cli(capsys, *args).json()["lint"][0]
+        return {t["name"] for t in lint["tools"] for f in t["findings"] if f["rule"] == "DESC-002"}
+
+    assert long_ones() == {"long"}
+    assert long_ones("--strict") == {"medium", "long"}

@@ -74,19 +74,20 @@ def test_the_labelled_halves_are_the_recorded_random_split() -> None:
 
 
 SEEN_HALVES_FLOORS = {
-    "tuning": (0.95, 0.96),
-    "held_out": (0.98, 0.96),  # kubectl's two `output` DESC-007 labels are found under --strict since the ninth round
-    "held_out_2": (0.95, 0.96),
-    "held_out_3": (0.87, 0.86),
-    "held_out_4": (0.91, 0.90),
-    "held_out_5": (0.97, 0.96),
-    "held_out_6": (0.96, 0.96),
-    "held_out_8": (0.77, 0.77),
-    "held_out_9": (0.86, 0.94),
-    "held_out_7": (0.91, 0.85),  # the stick no rule was tuned on: a floor now that the round is in
-    "held_out_10": (0.75, 0.88),  # seen since its first sight (64.3% / 79.5%), tuned on in the eighth round
-    "held_out_11": (0.74, 0.91),  # seen since the ninth round read its false classes (first sight 67.7% / 88.7%)
-    "held_out_12": (0.91, 0.95),  # likewise (first sight 83.7% / 95.6%)
+    "tuning": (0.98, 0.89),  # recall: DESC-002 over 1,000 since the eleventh round (see below)
+    "held_out": (0.98, 0.95),  # kubectl's two `output` DESC-007 labels are found under --strict since the ninth round
+    "held_out_2": (0.96, 0.93),
+    "held_out_3": (0.90, 0.84),
+    "held_out_4": (0.93, 0.89),
+    "held_out_5": (0.97, 0.95),
+    "held_out_6": (0.96, 0.95),
+    "held_out_8": (0.84, 0.91),
+    "held_out_9": (0.87, 0.93),
+    "held_out_7": (0.94, 0.85),  # the stick no rule was tuned on: a floor now that the round is in
+    "held_out_10": (0.78, 0.88),  # seen since its first sight (64.3% / 79.5%), tuned on in the eighth round
+    "held_out_11": (0.78, 0.91),  # seen since the ninth round read its false classes (first sight 67.7% / 88.7%)
+    "held_out_12": (0.94, 0.95),  # likewise (first sight 83.7% / 95.6%)
+    "held_out_13": (0.87, 0.86),  # seen since the eleventh round (first sight 85.8% / 87.0%)
 }
 """Reached on issue 33's groups: tuning 92.7% / 94.1%; the first held-out half 97.4% / 96.7% after its
 false-positive classes were fixed (it was 73.1% / 96.2% when first measured; once looked at, it counts as seen); the
@@ -148,7 +149,15 @@ typed map (`additionalProperties: {"type": "string"}`) and a named standard (IAN
 their form, and a "JSON document" or "JSON file" as the referent, not the argument's form (DESC-009): held_out_3
 87.6%, held_out_4 91.3%, held_out_7 91.9%, held_out_8 77.7%, held_out_9 86.3%, held_out_10 75.6%, held_out_11 73.8%,
 held_out_12 91.5%; recall lost only the three DESC-007 labels (tuned 95.8%, held_out 96.5%). SCH-010 then read a
-file-name suffix demanded in prose ("must end with .png, .jpg or .jpeg"): held_out_11 recall 90.5%, held_out_7 85.6%."""
+file-name suffix demanded in prose ("must end with .png, .jpg or .jpeg"): held_out_11 recall 90.5%, held_out_7 85.6%.
+The eleventh round found Chinese and Japanese writes that never say what comes back (DESC-010: chatwork's 16 labels,
+held_out_8 recall 91.2%) and moved DESC-002's default bound to 1,000 characters (500 stays under --strict): of the
+descriptions of 500 to 1,000 characters, the groups labelled by hand before the lint ran (held_out_3 to held_out_13)
+called 13 of 73 worth shortening, the earlier labellers 24 of 29. Precision rose wherever the hand labellers' line held
+(held_out_3 90.7%, held_out_7 94.6%, held_out_10 78.6%, held_out_11 78.6%, held_out_12 94.7%) and recall fell where
+the earlier line did (tuning 96.0% -> 89.7%, held_out 96.5% -> 95.2%, held_out_2 96.3% -> 94.0%, held_out_3 86.1% ->
+84.8%, held_out_4 90.6% -> 89.5%, held_out_5 96.7% -> 95.6%, held_out_6 96.8% -> 95.6%, held_out_9 94.3% -> 93.6%):
+over the fifteen groups, 89.2% / 92.3% -> 91.0% / 91.1%."""
 
 
 @pytest.mark.parametrize("group", sorted(SEEN_HALVES_FLOORS))

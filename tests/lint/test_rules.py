@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from mcptest.checks.findings import Severity
-from mcptest.checks.lint import RULES, get_rule
+from mcptest.checks.lint import RULES, get_rule, select_rules
 from mcptest.records.catalog import Tool
 
 CASES = Path(__file__).parent / "cases"
@@ -27,7 +27,9 @@ def _cases() -> list[pytest.param]:
 
 @pytest.mark.parametrize(("code", "kind", "case"), _cases())
 def test_rule_case(code: str, kind: str, case: dict) -> None:
-    findings = get_rule(code).run(Tool(case["tool"]))
+    """A case marked `strict` runs the rule as `--strict` configures it (DESC-002's bound is 500 there)."""
+    rule = select_rules([code], strict=True)[0] if case.get("strict") else get_rule(code)
+    findings = rule.run(Tool(case["tool"]))
     if kind == "passes":
         assert findings == []
     else:

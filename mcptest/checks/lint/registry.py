@@ -14,6 +14,7 @@ from mcptest.checks.lint import contradiction_rules as con_desc
 from mcptest.checks.lint import desc_rules as desc
 from mcptest.checks.lint import schema_rules as sch
 from mcptest.checks.lint import server_managed as managed
+from mcptest.checks.lint.text import LONG_CHARS
 from mcptest.checks.registry import rule_by_code, selected_codes, with_settings
 
 RULES: tuple[Rule, ...] = (
@@ -70,7 +71,13 @@ def select_rules(select: Sequence[str] = (), ignore: Sequence[str] = (), *, stri
     """
     codes = _codes(select)
     chosen = [r for r in RULES if (not codes or any(_matches(r, s) for s in codes)) and _tier_allows(r, codes, strict)]
-    return tuple(r for r in chosen if not any(_matches(r, i) for i in _codes(ignore)))
+    kept = tuple(r for r in chosen if not any(_matches(r, i) for i in _codes(ignore)))
+    return with_settings(kept, STRICT_SETTINGS) if strict else kept
+
+
+STRICT_SETTINGS = {"long_chars": LONG_CHARS}
+"""What `--strict` changes in a default-tier rule besides adding the pedantic ones: DESC-002 at document 000's
+500 characters instead of 1,000."""
 
 
 def selection_label(select: Sequence[str] = (), ignore: Sequence[str] = (), *, strict: bool = False) -> str:

@@ -12,7 +12,11 @@ from mcptest.records.catalog import Tool
 SHORT_CHARS = 20
 """DESC-001: a description under this many characters (after trimming) carries too little signal."""
 LONG_CHARS = 500
-"""DESC-002: a description over this many characters is probably doing the schema's job."""
+"""A description over this many characters is probably doing the schema's job: document 000's bound, where the TDQS
+conciseness score starts to fall and where DESC-002 fires under `--strict`."""
+VERY_LONG_CHARS = 1000
+"""DESC-002's bound in the default tier: twice document 000's. Between the two, length alone was rarely worth acting
+on: in the groups labelled by hand before the lint ran, 13 of 73 such findings were true (docs/quality.md)."""
 
 # Base forms of the verbs tool descriptions use to say what they do; inflections are matched by `_stems`.
 COMMON_VERBS = frozenset(
