@@ -164,9 +164,10 @@ def desc_010_missing_return_format(tool: Tool) -> Iterator[Hit]:
     What it flags: a non-empty description with no return/output/result/response/yield word, on a tool
     that declares no `outputSchema`, or, for a tool that writes (creates, updates, deletes ...), one that is any
     object (`{"type": "object", "additionalProperties": true}`: it names no field; a read's result is the thing it
-    names). A description written mostly in another script than Latin is read only in Chinese or
-    Japanese, and only for a write verb (作成, 更新, 削除, 创建, 发送 ...) with no word of a read or a
-    result (取得, 查询, 一覧, 返回, 結果 ...; "400エラーを返します" names the failure only):
+    names), or FastMCP's wrapped result (`{"result": ...}`) holding any object or one untitled string.
+    A description written mostly in another script than Latin is read only in Chinese or Japanese,
+    and only for a write verb (作成, 更新, 削除, 创建, 发送 ...) with no word of a read or a result
+    (取得, 查询, 一覧, 返回, 結果 ...; "400エラーを返します" names the failure only):
     "新しいグループチャットを作成します" is flagged, "将经纬度坐标转换为地址信息" is left alone; other
     scripts are left alone.
     Why it matters: an agent plans its next step from what a call gives back; without it, it calls the tool
@@ -220,6 +221,11 @@ def _shapeless(schema: dict[str, object] | None) -> bool:
     declares for a function returning a `dict`): it names no field, so it says no more than none."""
     if schema is None:
         return True
+    props = schema.get("properties")
+    if isinstance(props, dict) and list(props) == ["result"] and isinstance(props["result"], dict):
+        schema = props["result"]  # FastMCP's wrapped result (`x-fastmcp-wrap-result`): what it holds is what comes back
+        if schema.get("type") == "string" and not (set(schema) - {"type", "title"}):
+            return True  # one untitled string: a message? an id? the new value?
     keys = set(schema) - {"type", "additionalProperties", "title", "$schema"}
     anything = schema.get("additionalProperties") in (None, True, {})
     return not keys and schema.get("type") in ("object", None) and anything
