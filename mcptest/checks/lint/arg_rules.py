@@ -405,16 +405,17 @@ def desc_009_missing_examples(tool: Tool) -> Iterator[Hit]:
 def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
     """A string argument lists its allowed values in the description but declares no enum.
 
-    What it flags: a string (or untyped) argument without `enum`/`const` whose description spells out a fixed
-    set ("one of open, closed, or pending", "allowed values: low, medium, high", "Supported buttons: BACK (android
-    only), HOME, ENTER" (a value's note in parentheses is not a value), "'json' or 'csv'", or three or
-    more upper-case constants in parentheses right after the words naming the argument: "Logging level (DEBUG,
-    INFO, WARNING, ERROR)", or a note that opens on the quoted values, each with what it takes: `operation: "list"
-    (no args), "get" (board_id_or_name)`); an argument the schema leaves bare is read from its line in the tool
-    description's `Args:` section or its inline note there. A list after "e.g.", "example:" or "such as" is
-    examples, not a set; one after "format", "bad ...:", "instead of" or "not" is a form or a counter-example; and
-    a pair of the tool's own argument names
-    ("either 'content' or 'content_file'") is an argument group (SCH-009's finding): none of these is flagged.
+    What it flags: a string (or untyped) argument without `enum`/`const` whose description spells out a fixed set
+    ("one of open, closed, or pending", "allowed values: low, medium, high", "Supported buttons: BACK (android
+    only), HOME, ENTER" (a value's note in parentheses is not a value), "'json' or 'csv'", or three or more
+    upper-case constants in parentheses right after the words naming the argument: "Logging level (DEBUG, INFO,
+    WARNING, ERROR)", or a note that opens on the quoted values, each with what it takes: `operation: "list" (no
+    args), "get" (board_id_or_name)`, or a note that is nothing but three or more lower-case values, the last joined
+    by "or": "polyhaven, sketchfab or polypizza.", "Sort direction (asc/desc)"); an argument the schema leaves bare
+    is read from its line in the tool description's `Args:` section or its inline note there. A list after "e.g.",
+    "example:" or "such as" is examples, not a set; one after "format", "bad ...:", "instead of" or "not" is a form
+    or a counter-example; and a pair of the tool's own argument names ("either 'content' or 'content_file'") is an
+    argument group (SCH-009's finding): none of these is flagged.
     Worth acting on: when the listed values are the only ones the server accepts.
     Why it matters: values in prose are not validated; the agent sends "High" for "high" and loops on
     errors. It is the inverse of DESC-007.

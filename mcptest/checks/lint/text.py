@@ -234,6 +234,7 @@ def prose_value_sets(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
     """Every value set `prose_enum` recognises in `text`, with the span of its lead phrase and list."""
     yield from _parenthesised_values(text)
     yield from _leading_values(text)
+    yield from _bare_list(text)
     if "(" in text:
         yield from _constant_list(text)
     candidates = [m for m in _ENUM_LEAD.finditer(text)] + [m for m in _QUOTED_OR.finditer(text)]
@@ -267,6 +268,25 @@ def _leading_values(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
         values = _QUOTED_ITEM.findall(re.sub(r"\([^)]*\)", "", match.group("list")))
         if all(re.fullmatch(r"[a-z][a-z0-9_-]*", v) for v in values):  # `"Sheet1" (name) or "0" (index)`: samples
             yield match.span(), values
+
+
+_BARE_ITEM = r"[a-z0-9][a-z0-9_.-]{0,30}(?:\s*\([^()\n]{1,60}\))?"
+_BARE_LIST = re.compile(
+    rf"^\s*(?:[a-z]+(?:\s+only)?(?:,\s*(?:required|optional))?\s*:\s*)?"  # "polyhaven only: ", "polyhaven, optional: "
+    rf"(?P<list>{_BARE_ITEM}(?:\s*,\s*{_BARE_ITEM})+,?\s+or\s+{_BARE_ITEM})\s*(?:[.;]|$)"
+)
+_SLASH_PAIR = re.compile(r"^[^()\n]{1,40}\((?P<list>[a-z]{2,12}(?:/[a-z]{2,12}){1,3})\)\s*\.?\s*$")
+
+
+def _bare_list(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
+    """A note that is nothing but the values: "polyhaven, sketchfab or polypizza.", "auto (default), tripo,
+    hunyuan3d, hyper3d or meshy", "polyhaven only: hdris, textures, models or all" (three or more lower-case words,
+    the last joined by "or", each perhaps with a note in parentheses); or a name with its values in parentheses,
+    slashed: "Sort direction (asc/desc)"."""
+    match = _BARE_LIST.match(text) or _SLASH_PAIR.match(text)
+    if match:
+        listed = _NOTE.sub("", match.group("list"))
+        yield match.span(), [v.rstrip(".") for v in re.split(r"\s*(?:,|/|\bor\b)\s*", listed) if v.rstrip(".")]
 
 
 def _constant_list(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
