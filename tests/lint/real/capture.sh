@@ -3,7 +3,8 @@
 # held-out set (second round), SET=3 the third (third round), SET=4, SET=5 and SET=6 the fourth, fifth and sixth, SET=7,
 # SET=8 and SET=9 the held-out measuring sticks of the sixth round, SET=10 the eighth round's (npm and PyPI), SET=11 the
 # ninth round's final stick (npm and PyPI), SET=12 a second one (one PyPI server), SET=13 the tenth round's (npm and PyPI),
-# SET=14 the stick built after held_out_13 was measured (npm and PyPI).
+# SET=14 the stick built after held_out_13 was measured (npm and PyPI), SET=15 the one built after held_out_14 was
+# measured (npm and PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -349,6 +350,30 @@ if [ "$SET" = 14 ]; then  # held_out_14 (issue 33, after held_out_13): a new sti
   )
 fi
 
+if [ "$SET" = 15 ]; then  # held_out_15 (issue 33, after held_out_14): a new stick, npm and PyPI, no rule tuned on it
+  NPM=(
+    "xcodebuildmcp@2.7.0"
+    "@browserstack/mcp-server@1.4.2"
+    "@mui/mcp@0.1.6"
+    "mcp-deepwiki@0.0.10"
+  )
+  PYPI=(
+    "awslabs.aws-iac-mcp-server==1.0.26 fastmcp==3.4.11 mcp==1.30.0"  # the SDKs that generate its schemas, pinned
+    "chroma-mcp==0.2.6"  # pins mcp[cli]==1.6.0, which fails on pydantic 2.14 and predates the client's protocol:
+  )
+  PIP_AFTER=(
+    "venv-chroma-mcp|mcp==1.30.0"  # so mcp 1.30.0 replaces it once it is installed (pip refuses the pair in one install)
+  )
+  SERVERS=(
+    "xcodebuildmcp||node node_modules/xcodebuildmcp/build/cli.js mcp"  # lists its tools without Xcode
+    "browserstack-mcp-server|BROWSERSTACK_USERNAME=dummy BROWSERSTACK_ACCESS_KEY=dummy|node node_modules/@browserstack/mcp-server/dist/index.js"
+    "mui-mcp||node node_modules/@mui/mcp/stdio.js"
+    "mcp-deepwiki||node node_modules/mcp-deepwiki/bin/cli.mjs"
+    "aws-iac-mcp-server|AWS_REGION=us-east-1 AWS_ACCESS_KEY_ID=dummy AWS_SECRET_ACCESS_KEY=dummy|awslabs.aws-iac-mcp-server"
+    "chroma-mcp||chroma-mcp --client-type ephemeral"  # an in-memory Chroma: no server to reach
+  )
+fi
+
 install() {
   mkdir -p "$WORK" && cd "$WORK" || exit 2
   [ -f package.json ] || echo '{"private": true}' > package.json
@@ -358,6 +383,9 @@ install() {
     [ -d "$dir" ] || "$PYTHON" -m venv "$dir"
     "$dir/bin/pip" install -q $pkg ||  # unquoted: an entry may add a pin ("pkg==1.0 mcp<2")
       echo "pip install $pkg failed"
+  done
+  for row in ${PIP_AFTER[@]+"${PIP_AFTER[@]}"}; do  # a pin that must replace a dependency's own (SET=15)
+    "${row%%|*}/bin/pip" install -q ${row#*|} || echo "pip install ${row#*|} into ${row%%|*} failed"
   done
 }
 
