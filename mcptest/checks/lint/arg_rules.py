@@ -367,7 +367,8 @@ def desc_009_missing_examples(tool: Tool) -> Iterator[Hit]:
     `format` or `pattern` shows its form; a free-form object named as a map by convention (`params` of a query,
     `headers`, `variables`, `labels`, `env`) takes the names the agent already has as keys; and a fenced code block
     in the tool description (a worked query) shows the one argument that would otherwise lack an example. An
-    undescribed wrapper (`request`, `body`) is judged field by field.
+    object whose fields are declared (a generated `request` wrapper, a REST call's `body`) shows its form through
+    them: in the labelled real catalogs, 13 of the 17 findings on such objects were dismissed.
     Worth acting on: when the flagged argument is one the agent must fill in a form it cannot guess; a careful
     author adds one sample value.
     Why it matters: Anthropic's advanced-tool-use guidance reports worked examples raising accuracy from 72%
@@ -546,10 +547,7 @@ def _structured_container(name: str, schema: dict[str, Any]) -> bool:
             return False  # a typed map (`{"type": "object", "additionalProperties": {"type": "string"}}`): key: value
         return _MAP_ROLE.match(name) is None  # a free-form object: nothing says what goes in it, but a map's role
     if target is schema:
-        # A wrapper (a REST call's `body`, a generated `request`): its form is its fields', each judged as an
-        # argument of its own.
-        inner = set(target.get("required") or ())
-        return any(isinstance(p, dict) and _needs_example(n, p, n in inner) for n, p in props.items())
+        return False  # an object whose fields are declared (a generated `request` wrapper): they show its form
     text = [p for n, p in props.items() if isinstance(p, dict) and not (_evident_by_type(p) or _free_text_field(n, p))]
     return bool(text) and 2 * sum(1 for p in text if _shows_example(p)) < len(text)
 

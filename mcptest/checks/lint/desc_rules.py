@@ -162,7 +162,8 @@ def desc_010_missing_return_format(tool: Tool) -> Iterator[Hit]:
     """The description never says what the tool returns.
 
     What it flags: a non-empty description with no return/output/result/response/yield word, on a tool
-    that declares no `outputSchema`, or, for a tool that writes (creates, updates, deletes ...), one that is any
+    that declares no `outputSchema`, or, for a tool that writes (creates, updates, deletes, adds, sets, pushes,
+    sends, moves, turns off ...), one that is any
     object (`{"type": "object", "additionalProperties": true}`: it names no field; a read's result is the thing it
     names), or FastMCP's wrapped result (`{"result": ...}`) holding any object or one untitled string.
     A description written mostly in another script than Latin is read only in Chinese or Japanese,
@@ -234,7 +235,11 @@ def _shapeless(schema: dict[str, object] | None) -> bool:
 _READ_QUERY = re.compile(
     r"\bsearch(?:es)?\b|\bSELECT quer(?:y|ies)\b|\bread-only (?:\w+ )?quer(?:y|ies)\b", re.IGNORECASE
 )
-_WRITE_WORD = re.compile(r"\b(?:replace|insert|update|delete|write|create|remove|modify|save)\b", re.IGNORECASE)
+_WRITE_WORD = re.compile(
+    r"\b(?:replace|insert|update|delete|write|create|remove|modify|save|add|set|push|append|send|post|upload|move"
+    r"|rename|archive|enable|disable|turn|record|assign|apply|publish|trigger|install|deploy|cancel|reset|clear)s?\b",
+    re.IGNORECASE,
+)
 
 
 _READ_ONLY = re.compile(r"\bread-only\b|\bread operations?\b", re.IGNORECASE)

@@ -109,7 +109,7 @@ _OPTIONAL = re.compile(
 """An argument described as optional on purpose ("Optional: ...", "Omit to check all", "defaults to 10")."""
 _GROUP_CUE = re.compile(
     r"\beither\b|\b(?:exactly|at least) one of\b|\bone of\b|\brequired (?:if|when|unless)\b"
-    r"|\bmust be (?:provided|given|supplied|specified|set)\b|\bis required\b|\b(?:use )?this or\b",
+    r"|\bmust be (?:provided|given|supplied|specified|set)\b|\bis required\b|\b(?:use )?this or\b|\bprovide\b",
     re.IGNORECASE,
 )
 
@@ -134,6 +134,8 @@ _last_groups: tuple[Any, list[tuple[str, ...]]] = (None, [])
 
 def _argument_groups(tool: Tool) -> list[tuple[str, ...]]:
     names = [n for n, _ in arguments(tool)]
+    if len(names) == 1:  # one wrapper object (`params`) carrying every argument: its fields are the arguments
+        names = list(_wrapped(tool.input_schema, names[0]))
     texts = [(None, tool.description)] + [(n, description_of(s)) for n, s in arguments(tool)]
     if len(names) < 2 or not any(_GROUP_CUE.search(text) for _, text in texts):
         return []
@@ -150,6 +152,19 @@ def _argument_groups(tool: Tool) -> list[tuple[str, ...]]:
             if len(group) >= 2 and group not in groups:
                 groups.append(group)
     return groups
+
+
+def _root_groups(tool: Tool) -> bool:
+    """Whether the prose asks for one of several root arguments (a wrapper's fields are not the root's)."""
+    top = {n for n, _ in arguments(tool)}
+    return any(set(g) <= top for g in argument_groups(tool))
+
+
+def _wrapped(root: dict[str, Any], name: str) -> dict[str, Any]:
+    """The properties of the root's one object argument `name`, when it is an object that declares them."""
+    sub = (root.get("properties") or {}).get(name)
+    props = sub.get("properties") if isinstance(sub, dict) else None
+    return props if isinstance(props, dict) else {}
 
 
 def sch_001_no_required_list(tool: Tool) -> Iterator[Hit]:
@@ -188,7 +203,7 @@ def sch_001_no_required_list(tool: Tool) -> Iterator[Hit]:
         props = node.schema.get("properties")
         if not props or isinstance(node.schema.get("required"), list) or not isinstance(props, dict):
             continue
-        if _all_defaulted(props) or _optional_by_design(props) or (not node.path and argument_groups(tool)):
+        if _all_defaulted(props) or _optional_by_design(props) or (not node.path and _root_groups(tool)):
             continue
         if not node.path and _listing(tool) and not any(isinstance(p, dict) and _is_object(p) for p in props.values()):
             continue  # every argument of a listing narrows it: a call with none lists everything
@@ -364,8 +379,10 @@ def sch_009_argument_group_not_in_schema(tool: Tool) -> Iterator[Hit]:
 
     What it flags: a tool whose description, or an argument's, names two or more of its arguments as
     alternatives ("either 'content' or 'content_file' must be provided", "exactly one of project_key or
-    issue_key", "Required if issue_key is not given") while none of them is in `required` and the input schema
-    has no `anyOf`/`oneOf` at its root. Reported once per group.
+    issue_key", "Required if issue_key is not given", "Provide card_refs OR query") while none of them is in
+    `required` and the input schema has no `anyOf`/`oneOf` at its root. When the tool's one argument is an object
+    wrapping all the others (`params`), its fields are the arguments, its `required` and `anyOf` the schema's
+    say. Reported once per group.
     Worth acting on: always when the server rejects a call without one of them; a `required` list cannot say
     "A or B", so the fix is an `anyOf` (at least one) or `oneOf` (exactly one) of required sets.
     Why it matters: a client validating against the schema lets the call through with neither argument, and the
@@ -374,9 +391,11 @@ def sch_009_argument_group_not_in_schema(tool: Tool) -> Iterator[Hit]:
     Fix: `"oneOf": [{"required": ["content"]}, {"required": ["content_file"]}]` at the input schema's root.
     """
     schema = tool.input_schema
-    if any(isinstance(schema.get(k), list) for k in ("anyOf", "oneOf")):
+    top = [n for n, _ in arguments(tool)]
+    wrapper = schema.get("properties", {}).get(top[0]) if len(top) == 1 and _wrapped(schema, top[0]) else None
+    if any(isinstance(s.get(k), list) for s in (schema, wrapper or {}) for k in ("anyOf", "oneOf")):
         return
-    req = set(required(tool))
+    req = set(required(tool)) | set((wrapper or {}).get("required") or ())
     for group in argument_groups(tool):
         if not req & set(group):
             names = ", ".join(group)
