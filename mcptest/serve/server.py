@@ -8,7 +8,7 @@ import math
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import anyio
 import anyio.to_thread
@@ -31,6 +31,11 @@ from mcptest.serve.paths import OutsideRoot
 
 CHECKOUT = Path(__file__).resolve().parent.parent.parent
 """The repository root when mcptest runs from a checkout (site-packages when installed)."""
+
+Severity = Literal["critical", "warning", "never"]
+"""The `fail_on` of the lint and the security scan: the finding severity that makes `ok` false."""
+Impact = Literal["breaking", "risky", "never"]
+"""The `fail_on` of the catalog diff: the change impact that makes `ok` false."""
 
 
 def docs_dir(checkout: Path = CHECKOUT, prefix: Path | None = None) -> Path:
@@ -154,7 +159,7 @@ def build(root: Path) -> MCPServer:
             str | None,
             Field(description="Instead of a suite: a saved catalog file (tools/list JSON) to lint, e.g. catalog.json."),
         ] = None,
-        fail_on: Annotated[str, Field(description="critical (default), warning or never.")] = "critical",
+        fail_on: Annotated[Severity, Field(description="The severity that fails: critical by default.")] = "critical",
         strict: Annotated[bool, Field(description="Also run the pedantic rules.")] = False,
     ) -> LintOutcome:
         """Lint a server's tool descriptions and input schemas with the DESC and SCH rules (doctor's lint).
@@ -176,7 +181,7 @@ def build(root: Path) -> MCPServer:
         catalogs: Annotated[
             list[str] | None, Field(description="Instead of a suite: saved catalogs or cassettes, scanned together.")
         ] = None,
-        fail_on: Annotated[str, Field(description="critical (default), warning or never.")] = "critical",
+        fail_on: Annotated[Severity, Field(description="The severity that fails: critical by default.")] = "critical",
     ) -> ScanOutcome:
         """Scan what servers tell the model (tools, resources, prompts) with the SEC rules: poisoning, shadowing,
         exfiltration, hidden text and secrets. Give a suite or saved catalogs; ok is false at fail_on."""
@@ -192,7 +197,7 @@ def build(root: Path) -> MCPServer:
             str | None, Field(description="Instead of new: a suite whose one server (or `server`) is listed live.")
         ] = None,
         server: Annotated[str | None, Field(description="The suite's server to list.")] = None,
-        fail_on: Annotated[str, Field(description="breaking (default), risky or never.")] = "breaking",
+        fail_on: Annotated[Impact, Field(description="The impact that fails: breaking by default.")] = "breaking",
     ) -> DiffOutcome:
         """Classify every change between two catalogs (breaking, risky, compatible), as `mcptest diff`.
 
