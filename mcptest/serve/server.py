@@ -8,7 +8,7 @@ import math
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 import anyio
 import anyio.to_thread
@@ -28,14 +28,10 @@ from mcptest.records.report import TestResult
 from mcptest.serve import tools
 from mcptest.serve.models import DiffOutcome, LintOutcome, RuleDoc, RunOutcome, ScanOutcome, TestList, Validation
 from mcptest.serve.paths import OutsideRoot
+from mcptest.serve.tools import DiffFailOn, LintFailOn
 
 CHECKOUT = Path(__file__).resolve().parent.parent.parent
 """The repository root when mcptest runs from a checkout (site-packages when installed)."""
-
-Severity = Literal["critical", "warning", "never"]
-"""The `fail_on` of the lint and the security scan: the finding severity that makes `ok` false."""
-Impact = Literal["breaking", "risky", "never"]
-"""The `fail_on` of the catalog diff: the change impact that makes `ok` false."""
 
 
 def docs_dir(checkout: Path = CHECKOUT, prefix: Path | None = None) -> Path:
@@ -159,7 +155,7 @@ def build(root: Path) -> MCPServer:
             str | None,
             Field(description="Instead of a suite: a saved catalog file (tools/list JSON) to lint, e.g. catalog.json."),
         ] = None,
-        fail_on: Annotated[Severity, Field(description="The severity that fails: critical by default.")] = "critical",
+        fail_on: Annotated[LintFailOn, Field(description="The severity that fails: critical by default.")] = "critical",
         strict: Annotated[bool, Field(description="Also run the pedantic rules.")] = False,
     ) -> LintOutcome:
         """Lint a server's tool descriptions and input schemas with the DESC and SCH rules (doctor's lint).
@@ -181,7 +177,7 @@ def build(root: Path) -> MCPServer:
         catalogs: Annotated[
             list[str] | None, Field(description="Instead of a suite: saved catalogs or cassettes, scanned together.")
         ] = None,
-        fail_on: Annotated[Severity, Field(description="The severity that fails: critical by default.")] = "critical",
+        fail_on: Annotated[LintFailOn, Field(description="The severity that fails: critical by default.")] = "critical",
     ) -> ScanOutcome:
         """Scan what servers tell the model (tools, resources, prompts) with the SEC rules: poisoning, shadowing,
         exfiltration, hidden text and secrets. Give a suite or saved catalogs; ok is false at fail_on."""
@@ -197,7 +193,7 @@ def build(root: Path) -> MCPServer:
             str | None, Field(description="Instead of new: a suite whose one server (or `server`) is listed live.")
         ] = None,
         server: Annotated[str | None, Field(description="The suite's server to list.")] = None,
-        fail_on: Annotated[Impact, Field(description="The impact that fails: breaking by default.")] = "breaking",
+        fail_on: Annotated[DiffFailOn, Field(description="The impact that fails: breaking by default.")] = "breaking",
     ) -> DiffOutcome:
         """Classify every change between two catalogs (breaking, risky, compatible), as `mcptest diff`.
 

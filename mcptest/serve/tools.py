@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal, get_args
 
 from mcptest.serve.models import (
     DiffOutcome,
@@ -29,8 +29,11 @@ if TYPE_CHECKING:
     from mcptest.run.selection import Selection
     from mcptest.suite.models import Suite
 
-LINT_FAIL_ON = ("critical", "warning", "never")
-DIFF_FAIL_ON = ("breaking", "risky", "never")
+LintFailOn = Literal["critical", "warning", "never"]
+"""The `fail_on` of the lint and the security scan: the finding severity that makes `ok` false."""
+DiffFailOn = Literal["breaking", "risky", "never"]
+"""The `fail_on` of the catalog diff: the change impact that makes `ok` false."""
+DIFF_FAIL_ON: tuple[str, ...] = get_args(DiffFailOn)
 
 
 def validate_suite(root: Path, suite: str) -> Validation:

@@ -187,22 +187,23 @@ def desc_010_missing_return_format(tool: Tool) -> Iterator[Hit]:
     `outputSchema`.
     """
     text = tool.description
-    if text.strip() and _shapeless(tool.output_schema) and not english(text):
+    if not text.strip() or not _shapeless(tool.output_schema):
+        return
+    if not english(text):
         if _CJK_WRITE.search(text) and not _CJK_READ_OR_RESULT.search(_CJK_ERROR_RETURN.sub("", text)):
             yield Hit("description never says what the tool returns", _RETURN_FIX, _AT)
         return
-    if text.strip() and _shapeless(tool.output_schema) and not mentions_return(text):
-        if _reads_matches(text) or _takes_picture(tool) or _READ_ONLY.search(text):
-            return
-        if tool.output_schema is not None and not _WRITE_WORD.search(text):
-            return  # any object from a read: the thing it names ("Compact context for one card") is what comes back
-        yield Hit(
-            "description never says what the tool returns, and there is no outputSchema"
-            if tool.output_schema is None
-            else "description never says what the tool returns, and its outputSchema is any object",
-            _RETURN_FIX,
-            _AT,
-        )
+    if mentions_return(text) or _reads_matches(text) or _takes_picture(tool) or _READ_ONLY.search(text):
+        return
+    if tool.output_schema is not None and not _WRITE_WORD.search(text):
+        return  # any object from a read: the thing it names ("Compact context for one card") is what comes back
+    yield Hit(
+        "description never says what the tool returns, and there is no outputSchema"
+        if tool.output_schema is None
+        else "description never says what the tool returns, and its outputSchema is any object",
+        _RETURN_FIX,
+        _AT,
+    )
 
 
 _RETURN_FIX = "Add 'Returns ...' describing the result's shape, or declare an outputSchema."

@@ -133,9 +133,8 @@ _last_groups: tuple[Any, list[tuple[str, ...]]] = (None, [])
 
 
 def _argument_groups(tool: Tool) -> list[tuple[str, ...]]:
-    names = [n for n, _ in arguments(tool)]
-    if len(names) == 1:  # one wrapper object (`params`) carrying every argument: its fields are the arguments
-        names = list(_wrapped(tool.input_schema, names[0]))
+    wrapper = _wrapper(tool)  # one object (`params`) carrying every argument: its fields are the arguments
+    names = list(wrapper["properties"]) if wrapper else [n for n, _ in arguments(tool)]
     texts = [(None, tool.description)] + [(n, description_of(s)) for n, s in arguments(tool)]
     if len(names) < 2 or not any(_GROUP_CUE.search(text) for _, text in texts):
         return []
@@ -160,11 +159,11 @@ def _root_groups(tool: Tool) -> bool:
     return any(set(g) <= top for g in argument_groups(tool))
 
 
-def _wrapped(root: dict[str, Any], name: str) -> dict[str, Any]:
-    """The properties of the root's one object argument `name`, when it is an object that declares them."""
-    sub = (root.get("properties") or {}).get(name)
-    props = sub.get("properties") if isinstance(sub, dict) else None
-    return props if isinstance(props, dict) else {}
+def _wrapper(tool: Tool) -> dict[str, Any] | None:
+    """The tool's one argument, when it is an object that declares properties (CircleCI's `params`)."""
+    args = list(arguments(tool))
+    sub = args[0][1] if len(args) == 1 else None
+    return sub if isinstance(sub, dict) and isinstance(sub.get("properties"), dict) and sub["properties"] else None
 
 
 def sch_001_no_required_list(tool: Tool) -> Iterator[Hit]:
@@ -391,8 +390,7 @@ def sch_009_argument_group_not_in_schema(tool: Tool) -> Iterator[Hit]:
     Fix: `"oneOf": [{"required": ["content"]}, {"required": ["content_file"]}]` at the input schema's root.
     """
     schema = tool.input_schema
-    top = [n for n, _ in arguments(tool)]
-    wrapper = schema.get("properties", {}).get(top[0]) if len(top) == 1 and _wrapped(schema, top[0]) else None
+    wrapper = _wrapper(tool)
     if any(isinstance(s.get(k), list) for s in (schema, wrapper or {}) for k in ("anyOf", "oneOf")):
         return
     req = set(required(tool)) | set((wrapper or {}).get("required") or ())
