@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 from mcptest.checks.findings import Finding, Rule, Severity
@@ -12,6 +13,7 @@ from mcptest.checks.lint import tdqs
 from mcptest.checks.lint.registry import DEFAULT_RULES, PASS_RULE
 from mcptest.checks.lint.smells import smell_counts
 from mcptest.checks.lint.surface import tool_tokens
+from mcptest.core.forked import split_map
 from mcptest.records.catalog import Catalog, Tool
 
 
@@ -31,8 +33,13 @@ def lint_tools(tools: Sequence[Tool], rules: Sequence[Rule] = DEFAULT_RULES) -> 
     once: on the first tool that has it, its message naming every tool it affects (one defect, one finding). A
     repeat is a finding on a definition several tools share (the same `$defs` entry, word for word), or a schema
     rule's finding, with the same message, on a property schema written out word for word in several tools (a
-    pattern the server copies into each tool: the author fixes it once, where it is written)."""
-    found = [_run(tool, rules) for tool in tools]
+    pattern the server copies into each tool: the author fixes it once, where it is written). The tools of a
+    large catalog are linted on every core (`split_map`)."""
+    return _grouped(tools, split_map(partial(_run, rules=rules), tools))
+
+
+def _grouped(tools: Sequence[Tool], found: list[list[Finding]]) -> list[list[Finding]]:
+    """Each tool's findings with every repeated defect reported once (`lint_tools`)."""
     shared: dict[tuple[str, str, str], list[tuple[int, Finding]]] = {}
     for index, findings in enumerate(found):
         for finding in findings:
@@ -199,14 +206,21 @@ class QualityReport:
 
 
 def assess(catalog: Catalog, rules: Sequence[Rule] = DEFAULT_RULES) -> QualityReport:
-    """Lint, score and count every tool of `catalog` (with the default tier of rules unless told otherwise)."""
+    """Lint, score and count every tool of `catalog` (with the default tier of rules unless told otherwise); the
+    tools of a large catalog are linted and scored on every core (`split_map`)."""
     tools = tuple(catalog.tools)
-    found = lint_tools(tools, rules)
+    judged = split_map(partial(_judged, rules=rules), tools)
+    found = _grouped(tools, [findings for findings, _ in judged])
     return QualityReport(
-        tuple(_tool_report(t, fs) for t, fs in zip(tools, found, strict=True)), tuple(r.code for r in rules)
+        tuple(_tool_report(t, fs, v) for t, fs, (_, v) in zip(tools, found, judged, strict=True)),
+        tuple(r.code for r in rules),
     )
 
 
-def _tool_report(tool: Tool, findings: list[Finding]) -> ToolReport:
-    values = tdqs.heuristics(tool)
+def _judged(tool: Tool, rules: Sequence[Rule]) -> tuple[list[Finding], dict[str, float]]:
+    """A tool's own findings and TDQS heuristics: the per-tool work of `assess`."""
+    return _run(tool, rules), tdqs.heuristics(tool)
+
+
+def _tool_report(tool: Tool, findings: list[Finding], values: dict[str, float]) -> ToolReport:
     return ToolReport(tool.name, tuple(findings), tdqs.mean(values), values, tool_tokens(tool))

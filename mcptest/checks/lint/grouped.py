@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from functools import cached_property
 
 from mcptest.checks.findings import Finding, Severity
 from mcptest.checks.lint.engine import QualityReport, ToolReport
@@ -42,9 +43,9 @@ class ToolGroup:
     tool: ToolReport
     lines: tuple[RuleLine, ...]
 
-    @property
+    @cached_property
     def counts(self) -> Counter[Severity]:
-        """Findings per severity."""
+        """Findings per severity (asked for twice by the sort, once by the text: counted once)."""
         return Counter(f.severity for line in self.lines for f in line.findings)
 
 
