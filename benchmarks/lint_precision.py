@@ -21,7 +21,8 @@ way after the one before was measured), and `held_out_10` (thirteen npm and PyPI
 eighth round), and `held_out_11` and `held_out_12` (six more, then Redis' server, labelled the same way in the ninth
 round: the sticks the final rules are measured on), and `held_out_13` (seven npm and PyPI servers labelled the same
 way in the tenth round), and `held_out_14` (nine npm and PyPI servers labelled the same way after held_out_13 was
-measured), and `held_out_15` (six npm and PyPI servers labelled the same way after held_out_14 was measured);
+measured), and `held_out_15` (six npm and PyPI servers labelled the same way after held_out_14 was measured),
+and `held_out_16` (six npm servers labelled the same way after held_out_15 was measured);
 tests/lint/real/split.json records the groups. Each group's figures are printed apart.
 
 precision = reported findings labelled TP / reported findings
@@ -39,6 +40,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections import Counter
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -65,6 +67,7 @@ GROUPS = (
     "held_out_13",
     "held_out_14",
     "held_out_15",
+    "held_out_16",
 )
 
 
@@ -104,13 +107,24 @@ def group_of(data: dict) -> str:
     return str(data.get("half", "tuned"))
 
 
-def measure(select: list[str] | None = None, strict: bool = False, group: str | None = None) -> Tally:
-    """Lint every labelled catalog (of one group, or all) with the chosen rules and tally findings against labels."""
+def measure(
+    select: list[str] | None = None,
+    strict: bool = False,
+    group: str | None = None,
+    labels_dir: Path = LABELS,
+    names: Collection[str] | None = None,
+) -> Tally:
+    """Lint every labelled catalog (of one group, or all) with the chosen rules and tally findings against labels.
+
+    `labels_dir` is where the label files are read from (another labeller's set, benchmarks/label_agreement.py);
+    `names` keeps only the label files with these stems."""
     from mcptest.checks.lint import lint_tools, select_rules
 
     rules = select_rules(select or (), (), strict=strict)
     tally = Tally()
-    for path in sorted(LABELS.glob("*.json")):
+    for path in sorted(labels_dir.glob("*.json")):
+        if names is not None and path.stem not in names:
+            continue
         data = json.loads(path.read_text(encoding="utf-8"))
         if group is not None and group_of(data) != group:
             continue

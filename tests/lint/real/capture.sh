@@ -4,7 +4,7 @@
 # SET=8 and SET=9 the held-out measuring sticks of the sixth round, SET=10 the eighth round's (npm and PyPI), SET=11 the
 # ninth round's final stick (npm and PyPI), SET=12 a second one (one PyPI server), SET=13 the tenth round's (npm and PyPI),
 # SET=14 the stick built after held_out_13 was measured (npm and PyPI), SET=15 the one built after held_out_14 was
-# measured (npm and PyPI).
+# measured (npm and PyPI), SET=16 the one built after held_out_15 was measured (npm).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -371,6 +371,27 @@ if [ "$SET" = 15 ]; then  # held_out_15 (issue 33, after held_out_14): a new sti
     "mcp-deepwiki||node node_modules/mcp-deepwiki/bin/cli.mjs"
     "aws-iac-mcp-server|AWS_REGION=us-east-1 AWS_ACCESS_KEY_ID=dummy AWS_SECRET_ACCESS_KEY=dummy|awslabs.aws-iac-mcp-server"
     "chroma-mcp||chroma-mcp --client-type ephemeral"  # an in-memory Chroma: no server to reach
+  )
+fi
+
+if [ "$SET" = 16 ]; then  # held_out_16 (issue 33, after held_out_15): a new stick, npm, no rule tuned on it
+  NPM=(
+    "@cyanheads/pubmed-mcp-server@2.7.4"
+    "@akutishevsky/lunchmoney-mcp@3.0.0"
+    "hevy-mcp@6.1.13"
+    "@openzeppelin/contracts-mcp@0.7.1"
+    "@coding-solo/godot-mcp@0.1.1"
+    "@transloadit/mcp-server@0.3.31"
+    "zod@4.6.7"  # what pubmed, contracts and transloadit resolve when each is installed alone: with lunchmoney's zod 3
+  )              # hoisted instead, the shared SDK drops their argument descriptions and bounds
+  PYPI=()
+  SERVERS=(
+    "pubmed-mcp-server||node node_modules/@cyanheads/pubmed-mcp-server/dist/index.js"  # lists its tools without reaching NCBI
+    "lunchmoney-mcp|LUNCHMONEY_API_TOKEN=dummy|node node_modules/@akutishevsky/lunchmoney-mcp/build/index.js"
+    "hevy-mcp|HEVY_API_KEY=dummy|node node_modules/hevy-mcp/dist/cli.mjs"
+    "contracts-mcp||node node_modules/@openzeppelin/contracts-mcp/dist/cli.js"
+    "godot-mcp||node node_modules/@coding-solo/godot-mcp/build/index.js"  # lists its tools without a Godot binary
+    "transloadit-mcp-server|TRANSLOADIT_KEY=dummy TRANSLOADIT_SECRET=dummy|node node_modules/@transloadit/mcp-server/dist/cli.js"
   )
 fi
 
