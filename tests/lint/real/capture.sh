@@ -4,7 +4,8 @@
 # SET=8 and SET=9 the held-out measuring sticks of the sixth round, SET=10 the eighth round's (npm and PyPI), SET=11 the
 # ninth round's final stick (npm and PyPI), SET=12 a second one (one PyPI server), SET=13 the tenth round's (npm and PyPI),
 # SET=14 the stick built after held_out_13 was measured (npm and PyPI), SET=15 the one built after held_out_14 was
-# measured (npm and PyPI), SET=16 the one built after held_out_15 was measured (npm).
+# measured (npm and PyPI), SET=16 the one built after held_out_15 was measured (npm), SET=17 the one built after
+# held_out_16 was captured (npm and PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -392,6 +393,30 @@ if [ "$SET" = 16 ]; then  # held_out_16 (issue 33, after held_out_15): a new sti
     "contracts-mcp||node node_modules/@openzeppelin/contracts-mcp/dist/cli.js"
     "godot-mcp||node node_modules/@coding-solo/godot-mcp/build/index.js"  # lists its tools without a Godot binary
     "transloadit-mcp-server|TRANSLOADIT_KEY=dummy TRANSLOADIT_SECRET=dummy|node node_modules/@transloadit/mcp-server/dist/cli.js"
+  )
+fi
+
+if [ "$SET" = 17 ]; then  # held_out_17 (issue 33, after held_out_16): a new stick, npm and PyPI, no rule tuned on it
+  NPM=(
+    "replicate-mcp@0.9.0"
+    "@postman/postman-mcp-server@2.13.0"
+    "howtocook-mcp@0.2.2"
+    "mcp-searxng@2.4.0"
+    "dataforseo-mcp-server@3.1.1"
+    "zod@4.6.7"  # what dataforseo resolves when installed alone: with the zod 3 of replicate, postman and howtocook
+  )              # hoisted instead, the shared SDK drops its argument descriptions (those three give the same catalogs)
+  PYPI=(
+    "awslabs.redshift-mcp-server==0.1.2 mcp==2.3.0"  # the SDK that generates its schemas, pinned
+    "awslabs.aws-location-mcp-server==2.1.1 mcp==2.3.0"
+  )
+  SERVERS=(
+    "replicate-mcp|REPLICATE_API_TOKEN=r8_dummy|node node_modules/replicate-mcp/index.js"
+    "postman-mcp-server|POSTMAN_API_KEY=PMAK-dummy|node node_modules/@postman/postman-mcp-server/dist/src/index.js"
+    "howtocook-mcp||node node_modules/howtocook-mcp/build/index.js"
+    "mcp-searxng|SEARXNG_URL=http://127.0.0.1:1|node node_modules/mcp-searxng/dist/cli.js"
+    "dataforseo-mcp-server|DATAFORSEO_USERNAME=dummy DATAFORSEO_PASSWORD=dummy|node node_modules/dataforseo-mcp-server/dist/index.js"
+    "redshift-mcp-server|AWS_REGION=us-east-1 AWS_ACCESS_KEY_ID=dummy AWS_SECRET_ACCESS_KEY=dummy|awslabs.redshift-mcp-server"
+    "aws-location-mcp-server|AWS_REGION=us-east-1 AWS_ACCESS_KEY_ID=dummy AWS_SECRET_ACCESS_KEY=dummy|awslabs.aws-location-mcp-server"
   )
 fi
 
