@@ -75,7 +75,7 @@ def test_the_labelled_halves_are_the_recorded_random_split() -> None:
 
 SEEN_HALVES_FLOORS = {
     "tuning": (0.98, 0.89),  # recall: DESC-002 over 1,000 since the eleventh round (see below)
-    "held_out": (0.98, 0.95),  # kubectl's two `output` DESC-007 labels are found under --strict since the ninth round
+    "held_out": (0.98, 0.94),  # kubectl's `output` DESC-007 labels: --strict since the ninth round; 0.94: see below
     "held_out_2": (0.96, 0.93),
     "held_out_3": (0.90, 0.84),
     "held_out_4": (0.93, 0.89),
@@ -157,7 +157,12 @@ called 13 of 73 worth shortening, the earlier labellers 24 of 29. Precision rose
 (held_out_3 90.7%, held_out_7 94.6%, held_out_10 78.6%, held_out_11 78.6%, held_out_12 94.7%) and recall fell where
 the earlier line did (tuning 96.0% -> 89.7%, held_out 96.5% -> 95.2%, held_out_2 96.3% -> 94.0%, held_out_3 86.1% ->
 84.8%, held_out_4 90.6% -> 89.5%, held_out_5 96.7% -> 95.6%, held_out_6 96.8% -> 95.6%, held_out_9 94.3% -> 93.6%):
-over the fifteen groups, 89.2% / 92.3% -> 91.0% / 91.1%."""
+over the fifteen groups, 89.2% / 92.3% -> 91.0% / 91.1%. The twelfth round read "required if/when B is set" as a
+dependency between two arguments, not a choice of one (SCH-009 had reported "asks for one of A, B" on it): the labellers
+of held_out_11, held_out_15 and held_out_16 left such dependencies alone (10 of held_out_16's first-sight false
+findings); earlier ones had labelled some true under the rule's reading (firecrawl's `goal`, "required when `queries`
+are set": held_out recall 95.2% -> 94.8%; CircleCI's `branch`, "required when using projectSlug": held_out_2 recall
+94.9% -> 94.0%)."""
 
 
 @pytest.mark.parametrize("group", sorted(SEEN_HALVES_FLOORS))

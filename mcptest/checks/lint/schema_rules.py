@@ -114,6 +114,23 @@ _GROUP_CUE = re.compile(
 )
 
 
+_CONDITION = re.compile(r"(?P<before>\b\w+\s+)?\brequired (?:if|when)\b(?P<cond>[^.;,)\n]*)", re.IGNORECASE)
+_NEGATIVE = re.compile(
+    r"\b(?:not|no|none|neither|without|omit\w*|absent|missing|empty|unset|unless)\b|n't\b", re.IGNORECASE
+)
+
+
+def _dependency_only(sentence: str) -> bool:
+    """Whether the sentence's only cue is "required if/when" another argument is set: a dependency ("Required when
+    votes is enabled", "Required if end_date is set": B needs A), not a choice between them. Only a negative
+    condition makes one of the two necessary ("Required if issue_key is not given", "not required if ref is
+    provided", "required when omitting `path`"), as does any other cue in the sentence ("Either ...")."""
+    conditions = list(_CONDITION.finditer(sentence))
+    if not conditions or _GROUP_CUE.search(_CONDITION.sub(" ", sentence)):
+        return False
+    return not any(_NEGATIVE.search(m.group("cond")) or _NEGATIVE.search(m.group("before") or "") for m in conditions)
+
+
 def _optional_by_design(props: dict[str, Any]) -> bool:
     """Every property has a default or is described as optional: an all-optional object on purpose."""
     return all(isinstance(p, dict) and ("default" in p or _OPTIONAL.search(description_of(p))) for p in props.values())
@@ -144,6 +161,8 @@ def _argument_groups(tool: Tool) -> list[tuple[str, ...]]:
             if not _GROUP_CUE.search(sentence) or not re.search(
                 r"\bor\b|\brequired (?:if|when|unless)\b", sentence, re.IGNORECASE
             ):
+                continue
+            if _dependency_only(sentence):
                 continue
             named = [n for n in names if re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", sentence)]
             named = ([own] if own and own not in named else []) + named
@@ -379,9 +398,12 @@ def sch_009_argument_group_not_in_schema(tool: Tool) -> Iterator[Hit]:
     What it flags: a tool whose description, or an argument's, names two or more of its arguments as
     alternatives ("either 'content' or 'content_file' must be provided", "exactly one of project_key or
     issue_key", "Required if issue_key is not given", "Provide card_refs OR query") while none of them is in
-    `required` and the input schema has no `anyOf`/`oneOf` at its root. When the tool's one argument is an object
-    wrapping all the others (`params`), its fields are the arguments, its `required` and `anyOf` the schema's
-    say. Reported once per group.
+    `required` and the input schema has no `anyOf`/`oneOf` at its root. A "required if/when" whose condition is
+    another argument being set ("Required if end_date is set", "Required when votes is enabled") states a
+    dependency, not a choice (neither argument is needed), and is left alone; a negative one ("if issue_key is not
+    given", "not required if ref is given", "when omitting `path`") makes one of the two necessary. When the
+    tool's one argument is an object wrapping all the others (`params`), its fields are the arguments, its
+    `required` and `anyOf` the schema's say. Reported once per group.
     Worth acting on: always when the server rejects a call without one of them; a `required` list cannot say
     "A or B", so the fix is an `anyOf` (at least one) or `oneOf` (exactly one) of required sets.
     Why it matters: a client validating against the schema lets the call through with neither argument, and the
