@@ -5,7 +5,7 @@
 # ninth round's final stick (npm and PyPI), SET=12 a second one (one PyPI server), SET=13 the tenth round's (npm and PyPI),
 # SET=14 the stick built after held_out_13 was measured (npm and PyPI), SET=15 the one built after held_out_14 was
 # measured (npm and PyPI), SET=16 the one built after held_out_15 was measured (npm), SET=17 the one built after
-# held_out_16 was captured (npm and PyPI).
+# held_out_16 was captured (npm and PyPI), SET=18 the one built after held_out_17 was captured (npm and PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -417,6 +417,25 @@ if [ "$SET" = 17 ]; then  # held_out_17 (issue 33, after held_out_16): a new sti
     "dataforseo-mcp-server|DATAFORSEO_USERNAME=dummy DATAFORSEO_PASSWORD=dummy|node node_modules/dataforseo-mcp-server/dist/index.js"
     "redshift-mcp-server|AWS_REGION=us-east-1 AWS_ACCESS_KEY_ID=dummy AWS_SECRET_ACCESS_KEY=dummy|awslabs.redshift-mcp-server"
     "aws-location-mcp-server|AWS_REGION=us-east-1 AWS_ACCESS_KEY_ID=dummy AWS_SECRET_ACCESS_KEY=dummy|awslabs.aws-location-mcp-server"
+  )
+fi
+
+if [ "$SET" = 18 ]; then  # held_out_18 (issue 33, after held_out_17): a new stick, npm and PyPI, no rule tuned on it
+  NPM=(
+    "@modelcontextprotocol/server-sheet-music@2.0.3"
+    "@modelcontextprotocol/server-shadertoy@2.0.3"
+    "@cloudinary/asset-management-mcp@0.11.0"
+  )
+  PYPI=(
+    "elevenlabs-mcp==0.12.2 mcp==1.30.0"  # the SDK that generates its schemas, pinned
+    "office-word-mcp-server==1.1.11 fastmcp==4.2.3 mcp==2.3.0"
+  )
+  SERVERS=(
+    "server-sheet-music||node node_modules/@modelcontextprotocol/server-sheet-music/dist/index.js --stdio"
+    "server-shadertoy||node node_modules/@modelcontextprotocol/server-shadertoy/dist/index.js --stdio"
+    "cloudinary-asset-management-mcp|CLOUDINARY_URL=cloudinary://111:dummy@dummy|node node_modules/@cloudinary/asset-management-mcp/bin/mcp-server.js start"
+    "elevenlabs-mcp|ELEVENLABS_API_KEY=dummy|elevenlabs-mcp"
+    "office-word-mcp-server||word_mcp_server"
   )
 fi
 
