@@ -76,7 +76,9 @@ def desc_006_undocumented_required_argument(tool: Tool) -> Iterator[Hit]:
     guess and the listing gave it. Two more say what they are: a field every sign-up or map form has
     (`username`, `email`, `password`, `latitude`, `longitude`), and a tagged request, an object (or a union of
     objects) that requires a field fixed by a `const` (`{"operation": {"const": "get-deploy"}, "params": ...}`):
-    its tag names the operation and its fields are its form. And an argument
+    its tag names the operation and its fields are its form. So do a boolean (its name is the yes-or-no question:
+    `is_private`) and a paging control (`page`, `page_size`, `limit`, `offset`, `cursor`), in the arguments or in a
+    wrapper's fields: all four such findings in the labelled groups were dismissed. And an argument
     the tool description documents in a docstring-style section (`Args:` then `    project: Project name`, what
     FastMCP sends when a function's docstring becomes the description) is described: the agent reads that line
     with the tool, and the author has written what the finding asks for.
@@ -97,7 +99,7 @@ def desc_006_undocumented_required_argument(tool: Tool) -> Iterator[Hit]:
         schema = props.get(name, {})
         if argument_text(tool, name, schema) or _evident_record(schema) or _quoted_in(tool.description, name):
             continue
-        if _tagged_request(schema) or name.lower() in _COMMON_FIELDS:
+        if _tagged_request(schema) or name.lower() in _COMMON_FIELDS or _says_itself(name, schema):
             continue
         if _names_its_object(tool.description) and (name.lower() in ("id", "name") or _numeric_key(tool, name, schema)):
             continue
@@ -111,6 +113,17 @@ def desc_006_undocumented_required_argument(tool: Tool) -> Iterator[Hit]:
             _at(name),
             severity=severity,
         )
+
+
+def _says_itself(name: str, schema: dict[str, Any]) -> bool:
+    """A boolean (its name is the yes-or-no question) or a paging control (`page`, `limit`, `offset`, `cursor`,
+    `page_size`): no form to guess and nothing a description would add."""
+    if types_of(schema) == {"boolean"}:
+        return True
+    return normalized(name) in _PAGING and not (types_of(schema) - {"integer", "number", "string"})
+
+
+_PAGING = frozenset(["page", "page size", "per page", "limit", "offset", "cursor", "page number", "page token"])
 
 
 _FORMED_NAMES = frozenset(
@@ -173,6 +186,8 @@ def _undescribed_fields(tool: Tool, schema: dict[str, Any], at: tuple[str, ...],
         if _fields(inner) and depth < 4:
             yield from _undescribed_fields(tool, inner, inner_at, depth + 1)
         elif name in needed and not _quoted_in(tool.description, name) and name.lower() not in _COMMON_FIELDS:
+            if _says_itself(name, field):
+                continue
             if _names_its_object(tool.description) and (
                 name.lower() in ("id", "name") or _numeric_key(tool, name, field)
             ):
