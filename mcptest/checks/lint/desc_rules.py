@@ -179,7 +179,9 @@ def desc_010_missing_return_format(tool: Tool) -> Iterator[Hit]:
     sentence that opens on a read verb, extract included ("Extract structured data from the page"), after "Use this
     tool to" or a bracketed tag ("[COURSE] Gets the current status ..."), and a tool that opens with "Take a
     screenshot" and has no argument saying where to keep it (`name`, `path`): the picture comes back; and a tool
-    that says it is read-only or runs read operations: it changes nothing, what it reads comes back.
+    that says it is read-only or runs read operations: it changes nothing, what it reads comes back. What comes
+    back when the call fails ("returns a 403 Forbidden response if ...", "an HTTP 411 error response", "returns an
+    error") says nothing of a call that succeeds, and is not read as an answer.
     Worth acting on: an action or write tool whose result (the new id, the new state, nothing) the agent cannot
     know without calling it.
     Example: "Create an invoice for a customer."

@@ -208,8 +208,12 @@ def sch_001_no_required_list(tool: Tool) -> Iterator[Hit]:
     argument), or a value of up to three numbers. Which of several fields a call needs is the author's knowledge (a
     git tool's `branch`, `path` and `mode` may each be left out; a REST call's `query` object holds optional
     filters; a plain field beside two or more options, `depth` beside a defaulted `path`, `remote` and `prune`, is
-    one more option), so such an object is left alone. A continuation token ("Continuation token to get the next
-    page") is paging, like a cursor.
+    one more option), so such an object is left alone, except at the root of a tool that gets, updates or deletes
+    one existing object (`get_models`, `delete_deployments`; its first sentence does not speak of a list, history
+    or search) with an argument that is that object's key (`model_owner`, `model_name`, `deployment_id`, a bare
+    `id`) not described as optional or as needed only in some calls: without it the call has no target (the REST
+    path `/models/{model_owner}/{model_name}` such tools are generated from cannot be built). A continuation token
+    ("Continuation token to get the next page") is paging, like a cursor.
     Worth acting on: when an argument the tool cannot work without is left optional.
     Why it matters: without `required` every argument is optional, so the agent cannot tell what it must send
     and the server has to reject incomplete calls itself.
@@ -225,9 +229,54 @@ def sch_001_no_required_list(tool: Tool) -> Iterator[Hit]:
             continue
         if not node.path and _listing(tool) and not any(isinstance(p, dict) and _is_object(p) for p in props.values()):
             continue  # every argument of a listing narrows it: a call with none lists everything
-        if _optional_group(root, node, props) or not _plainly_needed(props):
+        if _optional_group(root, node, props) or not (_plainly_needed(props) or (not node.path and _target_key(tool))):
             continue
         yield Hit(f"{node.where}: properties but no required list", "Add a required list.", node.pointer)
+
+
+_ACTS_ON_ONE = frozenset(
+    [
+        "get",
+        "read",
+        "fetch",
+        "describe",
+        "show",
+        "view",
+        "update",
+        "patch",
+        "edit",
+        "delete",
+        "remove",
+        "cancel",
+        "download",
+        "retrieve",
+    ]
+)
+_KEY_PARTS = frozenset(["id", "name", "owner", "key", "slug", "uuid", "number"])
+
+
+def _target_key(tool: Tool) -> bool:
+    """Whether a top-level argument names the key of the one existing object the tool acts on: its name says it
+    gets, updates or deletes one (`get_models`, `delete_models_versions`) and an argument is that object's key
+    (`model_owner`, `model_name`, `version_id`, `deploymentName`; a bare `id`). A call without it has no target:
+    the REST path such tools are generated from (`/models/{model_owner}/{model_name}`) cannot be built."""
+    parts = normalized(tool.name).split()
+    first = next(iter(sentences(tool.description)), "")
+    if len(parts) < 2 or parts[0] not in _ACTS_ON_ONE or _MANY.search(first):
+        return False
+    nouns = {p[:-1] if p.endswith("s") and len(p) > 3 else p for p in parts[1:]}
+    for name, schema in arguments(tool):
+        words = normalized(name).split()
+        is_key = words == ["id"] or (len(words) == 2 and words[0] in nouns and words[1] in _KEY_PARTS)
+        if is_key and not _reads_optional(name, schema) and not _CONDITIONAL_NEED.search(description_of(schema)):
+            return True
+    return False
+
+
+_MANY = re.compile(r"\b(?:list|lists|history|recent|all|search|find)\b", re.IGNORECASE)
+"""A first sentence that says the tool returns many objects: its arguments filter them, none is a target's key."""
+_CONDITIONAL_NEED = re.compile(r"\brequired (?:when|if|unless)\b|\bor\b", re.IGNORECASE)
+"""A key described as needed only in some calls ("Required when not using a URL"): SCH-009's question."""
 
 
 def _plainly_needed(props: dict[str, Any]) -> bool:
@@ -358,7 +407,7 @@ def _option_group_at(
     return kinds != {"number"} or len(props) > 3  # only a few numbers (lat/lng, width/height) make one value
 
 
-_SETTINGS_DESC = re.compile(r"(?:configuration|settings|options|preferences)", re.IGNORECASE)
+_SETTINGS_DESC = re.compile(r"\b(?:configuration|settings|options|preferences)\b", re.IGNORECASE)
 """An object described as a bundle of settings ("Style configuration for the chart")."""
 
 

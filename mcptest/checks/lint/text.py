@@ -78,9 +78,13 @@ _CODE = re.compile(r"```.*?```|`[^`\n]*`", re.DOTALL)
 _NOT_THIS_RESULT = re.compile(
     r"\b(?:[Ii]n\s+response\s+to|[Rr]espond(?:s|ed|ing)?\s+to)\b"  # "in response to user behavior"
     r"|\b(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+[A-Z]\w*)\s+(?:returns?|results?|outputs?|responses?)\b"
+    r"|\breturns?\s+(?:an?\s+)?(?:HTTP\s+)?(?:error|`?[45]\d\d)\b(?:[^.\n]{0,40}?\bresponses?\b)?"  # "returns a 403"
+    r"|\b(?:[45]\d\d\b[^.\n]{0,40}\b)?error\s+(?:responses?|results?|outputs?)\b"  # "a 411 ... error response"
 )
-"""Return words that are not about this tool's result: "respond to", and another tool's result named by its
-snake_case or camelCase identifier ("when rename_symbol returns"; not a compound such as "anti-enumeration")."""
+"""Return words that are not about this tool's result: "respond to", another tool's result named by its snake_case
+or camelCase identifier ("when rename_symbol returns"; not a compound such as "anti-enumeration"), and what comes
+back when the call fails ("returns a 403 Forbidden response if ...", "an HTTP 411 error response", "returns an
+error"), which says nothing of what a call that succeeds gives back."""
 READ_VERBS = frozenset(
     """
     get show list read fetch retrieve search find lookup display view print echo query describe count calculate
