@@ -5,7 +5,8 @@
 # ninth round's final stick (npm and PyPI), SET=12 a second one (one PyPI server), SET=13 the tenth round's (npm and PyPI),
 # SET=14 the stick built after held_out_13 was measured (npm and PyPI), SET=15 the one built after held_out_14 was
 # measured (npm and PyPI), SET=16 the one built after held_out_15 was measured (npm), SET=17 the one built after
-# held_out_16 was captured (npm and PyPI), SET=18 the one built after held_out_17 was captured (npm and PyPI).
+# held_out_16 was captured (npm and PyPI), SET=18 the one built after held_out_17 was captured (npm and PyPI), SET=19
+# the one built after held_out_18 was captured (npm and PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -439,6 +440,28 @@ if [ "$SET" = 18 ]; then  # held_out_18 (issue 33, after held_out_17): a new sti
   )
 fi
 
+if [ "$SET" = 19 ]; then  # held_out_19 (issue 33, after held_out_18): a new stick, npm and PyPI, no rule tuned on it
+  NPM=(
+    "@modelcontextprotocol/server-threejs@2.0.3"
+    "@modelcontextprotocol/server-budget-allocator@2.0.3"
+    "@pandacss/mcp@1.12.1"
+    "@supabase/mcp-server-supabase@0.13.0"
+  )
+  PYPI=(
+    "awslabs.billing-cost-management-mcp-server==0.0.42 fastmcp==4.2.3 mcp==2.3.0"  # the SDK that generates its schemas, pinned
+    "adif-mcp==2.1.0 fastmcp==4.2.3 mcp==2.3.0"
+  )
+  SERVERS=(
+    "server-threejs||node node_modules/@modelcontextprotocol/server-threejs/dist/index.js --stdio"
+    "server-budget-allocator||node node_modules/@modelcontextprotocol/server-budget-allocator/dist/index.js --stdio"
+    "pandacss-mcp||node node_modules/@pandacss/mcp/bin.js"  # reads panda.config.mjs (an empty one) from $WORK
+    # every feature but docs, whose search_docs tool fetches its schema from Supabase's content API to list
+    "supabase-mcp-server|SUPABASE_ACCESS_TOKEN=sbp_dummy|node node_modules/@supabase/mcp-server-supabase/dist/cli.js --features=account,database,debugging,development,functions,branching,storage"
+    "billing-cost-management-mcp-server|AWS_REGION=us-east-1 AWS_ACCESS_KEY_ID=dummy AWS_SECRET_ACCESS_KEY=dummy|awslabs.billing-cost-management-mcp-server"
+    "adif-mcp||adif-mcp"
+  )
+fi
+
 install() {
   mkdir -p "$WORK" && cd "$WORK" || exit 2
   [ -f package.json ] || echo '{"private": true}' > package.json
@@ -459,6 +482,7 @@ capture() {
   mkdir -p excel lean  # a workbook folder (SET=2), an empty Lean project and a cclsp config (SET=10)
   [ -f lean/lean-toolchain ] || { echo "leanprover/lean4:v4.20.0" > lean/lean-toolchain; touch lean/lakefile.toml; }
   [ -f cclsp.json ] || echo '{"servers": [{"extensions": ["py"], "command": ["pylsp"]}]}' > cclsp.json
+  [ -f panda.config.mjs ] || echo 'export default {}' > panda.config.mjs  # an empty Panda CSS config (SET=19)
   [ -f gcal-oauth.json ] || echo '{"installed": {"client_id": "dummy.apps.googleusercontent.com", "client_secret": "dummy", "redirect_uris": ["http://localhost"]}}' > gcal-oauth.json  # SET=11
   for row in "${SERVERS[@]}"; do
     IFS='|' read -r name envs cmd <<<"$row"
