@@ -53,7 +53,6 @@ def test_the_pedantic_tier_is_shown_in_the_list_the_documentation_and_json(capsy
     assert [line.split()[0] for line in lines[: len(RULES)] if "pedantic" in line] == [
         "DESC-007",
         "DESC-008",
-        "DESC-016",
         "SCH-005",
         "SCH-006",
         "SCH-007",
@@ -69,7 +68,6 @@ def test_the_pedantic_tier_is_shown_in_the_list_the_documentation_and_json(capsy
     assert [r["code"] for r in rows if r["tier"] == "pedantic"] == [
         "DESC-007",
         "DESC-008",
-        "DESC-016",
         "SCH-005",
         "SCH-006",
         "SCH-007",

@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterator
 
 from mcptest.checks.findings import Hit, pointer
+from mcptest.checks.lint.text import sentences
 from mcptest.records.catalog import Tool
 
 HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
@@ -102,10 +103,14 @@ def desc_016_annotations_contradict_name(tool: Tool) -> Iterator[Hit]:
     name starts with a destroying verb (delete, remove, drop, purge, destroy, erase, wipe, truncate, kill,
     terminate, uninstall) annotated `readOnlyHint: true` or `destructiveHint: false`; and one whose name starts
     with a reading verb (get, list, read, search, find, fetch, show, view, describe, query, lookup, count,
-    inspect, retrieve, browse) annotated `destructiveHint: true` without `readOnlyHint: true`. Only explicit
-    hints are judged: a missing one is DESC-012's finding, and a name whose first word is a prefix (`hubspot-...`)
-    is left alone. It is pedantic (off by default) until its precision is measured on servers it was not written
-    against.
+    inspect, retrieve, browse) annotated `destructiveHint: true` without `readOnlyHint: true`, unless the name
+    also names a write (`search_and_replace`). From the description: `readOnlyHint: true` on a tool a sentence of
+    whose description opens on a write it does, in the third person and with its object ("Saves output file to
+    directory", "Adds Percy snapshot commands to the specified test files"; an imperative such as "Write it as
+    ..." instructs the agent), and `destructiveHint: false` on one that "replaces (all) the contents" or
+    "overwrites the existing". Only explicit hints are judged: a missing one is DESC-012's finding, and a name
+    whose first word is a prefix (`hubspot-...`) is left alone. In the default tier since issue 33's twelfth round:
+    11 findings on the labelled real catalogs, all true.
     Worth acting on: always; one of the two is wrong, and a client believes the hint.
     Why it matters: clients skip the confirmation for a read-only or non-destructive call; a delete marked so runs
     unasked, and a read marked destructive makes the user confirm every lookup.
@@ -121,11 +126,54 @@ def desc_016_annotations_contradict_name(tool: Tool) -> Iterator[Hit]:
         problem, at = f"a '{verb}' tool is annotated readOnlyHint: true", "readOnlyHint"
     elif verb in _DESTRUCTIVE_VERBS and destructive is False and read_only is not True:
         problem, at = f"a '{verb}' tool is annotated destructiveHint: false", "destructiveHint"
-    elif verb in _READ_VERBS and destructive is True and read_only is not True:
+    elif verb in _READ_VERBS and destructive is True and read_only is not True and not _writes_too(tool.name):
         problem, at = f"a '{verb}' tool is annotated destructiveHint: true", "destructiveHint"
+    elif read_only is True and (said := _said_write(tool.description)):
+        problem, at = f"annotated readOnlyHint: true, but the description says it {said}", "readOnlyHint"
+    elif destructive is False and read_only is not True and (said := _said_replace(tool.description)):
+        problem, at = f"annotated destructiveHint: false, but the description says it {said}", "destructiveHint"
     else:
         return
     yield Hit(problem, "Make the hints say what the call does.", pointer("annotations", at))
+
+
+_WRITE_OPENING = re.compile(
+    r"^(?:(?:this tool|the tool|it)\s+)?(?P<verb>(?:saves|writes|stores|uploads|deletes|removes|overwrites|modifies"
+    r"|updates)\s+\w[^.\n]{0,60}|adds\s+\w[^.\n]{0,60}?\bto\b[^.\n]{0,40})",
+    re.IGNORECASE,
+)
+"""A sentence that opens on a write the tool does, in the third person and with its object ("Saves output file to
+directory", "Adds Percy snapshot commands to the test files"): what the call does besides what it returns. An
+imperative ("Write it as `bar and not foo`") tells the agent what to do, and a bare heading ("Writes") says
+nothing."""
+_REPLACE = re.compile(
+    r"\b(?P<verb>replaces? (?:all )?(?:of )?the (?:existing )?contents?|overwrites? (?:the )?existing"
+    r"|removes? the existing)\b",
+    re.IGNORECASE,
+)
+"""A description that says the call destroys what was there ("Replaces all the contents of an environment")."""
+
+
+def _writes_too(name: str) -> bool:
+    """Whether a name that opens on a read also names a write (`search_and_replace`, `find_and_delete`)."""
+    return bool(set(re.split(r"[_\-\s]+|(?<=[a-z])(?=[A-Z])", name.lower())) & _NAMED_WRITES)
+
+
+_NAMED_WRITES = frozenset(["replace", "update", "delete", "remove", "set", "write", "edit", "move", "rename", "drop"])
+
+
+def _said_write(description: str) -> str | None:
+    """The write a sentence of the description opens on, lowercased, or None."""
+    for sentence in sentences(description):
+        found = _WRITE_OPENING.match(sentence.strip())
+        if found:
+            return found.group("verb").strip().lower()
+    return None
+
+
+def _said_replace(description: str) -> str | None:
+    found = _REPLACE.search(description)
+    return found.group("verb").lower() if found else None
 
 
 def _first_word(name: str) -> str:

@@ -274,16 +274,20 @@ def sch_010_limit_only_in_prose(tool: Tool) -> Iterator[Hit]:
 
     What it flags: a property, at any depth, whose own description states an upper limit as a number ("max 200",
     "max: 50", "maximum 100", "at most 10", "up to 25", "no more than 5", "(1-500)", "(0.0-1.0, default 0.6)",
-    "(-180 to 180)", "between 1 and 100", "from 1 to 100", "One to 20 symbols"; a bare argument's line in the tool
-    description's `Args:` section counts as its description) that the schema does not carry: a number or integer
-    without `maximum`/`exclusiveMaximum`, a string whose limit is counted in characters ("max 400 chars") without
-    `maxLength`, an array without `maxItems` when the limit counts its items (no noun after the figure, `items` or
-    `entries`, or the array's own noun: "One to 20 Yahoo Finance symbols" on `symbols`). A string limit without a
-    unit is left alone (400 what?), and so is "Maximum number of results" with no figure; so is an item's length
-    said of an array ("Each instruction MUST be no more than 20 words"), another noun's count ("Max 20 pages" on
-    page ranges) and an integer type's own range ("(0-4294967295)"). A file-name format stated the same way
-    ("Filename must end with .png, .jpg, or .jpeg", "must end in .html") is flagged on a string without a `pattern`,
-    `format` or `enum` (issue 33 names it: a format in prose that the schema lacks).
+    "(-180 to 180)", "between 1 and 100", "between 10000ms and 300000ms", "from 1 to 100", "One to 20 symbols",
+    "Range is 0 to 1", "Maximum - 500"; a bare argument's line in the tool description's `Args:` section counts as
+    its description) that the schema does not carry: a number or integer without `maximum`/`exclusiveMaximum`, a
+    string whose limit is counted in characters ("max 400 chars") without `maxLength`, an array without `maxItems`
+    when the limit counts its items (no noun after the figure, `items` or `entries`, or the array's own noun: "One
+    to 20 Yahoo Finance symbols" on `symbols`); a nullable number (`anyOf: [{type: integer}, {type: null}]`) is a
+    number, and a `maximum` that is only the integer type's range (zod's `9007199254740991`) is no bound. The same
+    field in several variants of one union is one finding, its `pointers` naming every branch. A limit on the
+    value's precision ("Up to 4 decimal places") is not one on the value. A string limit without a unit is left
+    alone (400 what?), and so is "Maximum number of results" with no figure; so is an item's length said of an array
+    ("Each instruction MUST be no more than 20 words"), another noun's count ("Max 20 pages" on page ranges) and an
+    integer type's own range ("(0-4294967295)"). A file-name format stated the same way ("Filename must end with
+    .png, .jpg, or .jpeg", "must end in .html") is flagged on a string without a `pattern`, `format` or `enum`
+    (issue 33 names it: a format in prose that the schema lacks).
     Worth acting on: always when the server enforces the limit; the fix is one keyword. In the default tier since
     issue 33's seventh round (32 findings on the ten labelled groups rules may be tuned on, all true).
     Why it matters: a validating client checks the schema, not the prose; the agent that sends 500 learns the
@@ -291,6 +295,7 @@ def sch_010_limit_only_in_prose(tool: Tool) -> Iterator[Hit]:
     Example: `"limit": {"type": "number", "description": "Maximum number of users to return (default 100, max 200)"}`
     Fix: `"maximum": 200` (and `"minimum": 1` when the prose gives a floor).
     """
+    limited: dict[tuple[str | int, ...], tuple[str, list[str], str]] = {}
     for node in walk(tool.input_schema):
         if not node.is_property:
             continue
@@ -311,7 +316,7 @@ def sch_010_limit_only_in_prose(tool: Tool) -> Iterator[Hit]:
         if limit is None:
             continue
         figure, unit, after = limit
-        types = types_of(node.schema) - {"null"}
+        types = (types_of(node.schema) | branch_types(node.schema)) - {"null"}
         keys = _bound_keys(node.schema)
         if types & {"number", "integer"} and not keys & {"maximum", "exclusiveMaximum"}:
             if figure in _TYPE_RANGES or (unit and unit.lower().startswith(_TEXT_UNITS)):
@@ -323,11 +328,17 @@ def sch_010_limit_only_in_prose(tool: Tool) -> Iterator[Hit]:
             missing = "maxItems"
         else:
             continue
-        yield Hit(
+        key = _branchless(node.path)
+        if key in limited:  # the same field in another variant of one union: one field to bound, one finding
+            limited[key][1].append(node.pointer)
+            continue
+        limited[key] = (
             f"{node.where}: the description states a limit of {figure} that the schema lacks (no {missing})",
+            [node.pointer],
             f'Add "{missing}": {figure}.',
-            node.pointer,
         )
+    for message, pointers, fix in limited.values():
+        yield Hit(message, fix, pointers[0], tuple(pointers) if len(pointers) > 1 else ())
 
 
 _SUFFIX_RULE = re.compile(
@@ -356,7 +367,9 @@ def _shapes_text(schema: dict[str, Any]) -> bool:
 
 _TYPE_RANGES = frozenset([2**31 - 1, 2**32 - 1, 2**53 - 1, 2**63 - 1, 2**64 - 1])
 """Upper ends of integer types (`(0-4294967295)`): the type's range, not a limit the server chose."""
-_TEXT_UNITS = ("char", "letter", "word", "byte", "line")
+_TEXT_UNITS = ("char", "letter", "word", "byte", "line", "decimal", "digit", "significant")
+"""Units of a limit that is not the value's: a length ("max 400 chars" said of a number) or its precision ("Up to 4
+decimal places", "18 digits")."""
 _ITEM_UNITS = frozenset(["item", "entry", "element", "value", "result"])
 
 
@@ -384,14 +397,16 @@ def _singular(word: str) -> str:
 
 
 _PROSE_LIMIT = re.compile(
-    r"\b(?:max(?:imum)?|at most|up to|no more than)\b\s*:?\s*(?:of\s+)?(?P<a>\d[\d,]*)\s*(?P<ua>[a-z]+)?"
+    r"\b(?:max(?:imum)?|at most|up to|no more than)\b\s*(?:[:–]|\s-)?\s*(?:of\s+)?(?P<a>\d[\d,]*)\s*(?P<ua>[a-z]+)?"
     r"|\(\s*-?\d+(?:\.\d+)?\s*(?:[-–]|\bto\b)\s*(?P<b>-?\d[\d,]*(?:\.\d+)?)\s*(?P<ub>[a-z]+)?\s*[),]"
-    r"|\bbetween\s+\d+\s+and\s+(?P<c>\d[\d,]*)\s*(?P<uc>[a-z]+)?"
-    r"|\b(?:from\s+\d+|one)\s+to\s+(?P<d>\d[\d,]*)\b\s*(?P<ud>[a-z]+)?",
+    r"|\bbetween\s+-?\d+(?:\.\d+)?\s*[a-z]*\s+and\s+(?P<c>\d[\d,]*(?:\.\d+)?)\s*(?P<uc>[a-z]+)?"
+    r"|\b(?:from\s+\d+|one)\s+to\s+(?P<d>\d[\d,]*)\b\s*(?P<ud>[a-z]+)?"
+    r"|\brange\s+(?:is|of)\s+-?\d+(?:\.\d+)?\s+to\s+(?P<e>\d[\d,]*(?:\.\d+)?)\b\s*(?P<ue>[a-z]+)?",
     re.IGNORECASE,
 )
-"""An upper limit written in prose: "max 200", "max: 50", "up to 25 items", "(1-500)", "(0.0-1.0, default 0.6)",
-"(-180 to 180)", "between 1 and 100", "from 1 to 100", "One to 20 symbols"."""
+"""An upper limit written in prose: "max 200", "max: 50", "Maximum - 500", "up to 25 items", "(1-500)", "(0.0-1.0,
+default 0.6)", "(-180 to 180)", "between 1 and 100", "between 0.5 and 5 seconds", "between 10000ms and 300000ms",
+"from 1 to 100", "One to 20 symbols", "Range is 0 to 1"."""
 
 
 def _prose_limit(text: str) -> tuple[float, str | None, list[str]] | None:
@@ -399,17 +414,17 @@ def _prose_limit(text: str) -> tuple[float, str | None, list[str]] | None:
     match = _PROSE_LIMIT.search(text)
     if match is None:
         return None
-    group = next(g for g in "abcd" if match.group(g))
+    group = next(g for g in "abcde" if match.group(g))
     figure = match.group(group).replace(",", "")
-    unit = match.group("ua") or match.group("ub") or match.group("uc") or match.group("ud")
+    unit = next((u for u in (match.group("u" + g) for g in "abcde") if u), None)
     return (float(figure) if "." in figure else int(figure)), unit, words(text[match.end(group) :])[:4]
 
 
 def _bound_keys(schema: dict[str, Any]) -> set[str]:
-    """The keywords of the schema and of its anyOf/oneOf branches (a nullable number keeps its bound in a branch)."""
-    keys = set(schema)
-    for key in ("anyOf", "oneOf"):
-        for branch in schema.get(key) or ():
-            if isinstance(branch, dict):
-                keys |= set(branch)
+    """The keywords of the schema and of its anyOf/oneOf branches (a nullable number keeps its bound in a branch),
+    without a `maximum` that is only the integer type's range: zod's `.int()` writes `maximum: 9007199254740991`
+    (and `minimum: -9007199254740991`) on every integer, which bounds nothing the server chose."""
+    keys = set()
+    for part in (schema, *(b for k in ("anyOf", "oneOf") for b in schema.get(k) or () if isinstance(b, dict))):
+        keys |= {k for k, v in part.items() if not (k == "maximum" and v in _TYPE_RANGES)}
     return keys

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import Any
 
 from mcptest.checks.findings import Hit, Severity, pointer
 from mcptest.checks.lint.shapes import properties
@@ -165,7 +166,9 @@ def desc_010_missing_return_format(tool: Tool) -> Iterator[Hit]:
     that declares no `outputSchema`, or, for a tool that writes (creates, updates, deletes, adds, sets, pushes,
     sends, moves, turns off ...), one that is any
     object (`{"type": "object", "additionalProperties": true}`: it names no field; a read's result is the thing it
-    names), or FastMCP's wrapped result (`{"result": ...}`) holding any object or one untitled string.
+    names), or FastMCP's wrapped result (`{"result": ...}`) holding any object or one untitled string, or only MCP's
+    own content-block model (what FastMCP derives from a function returning `TextContent`: a text comes back, saying
+    what?).
     A description written mostly in another script than Latin is read only in Chinese or Japanese,
     and only for a write verb (作成, 更新, 削除, 创建, 发送 ...) with no word of a read or a result
     (取得, 查询, 一覧, 返回, 結果 ...; "400エラーを返します" names the failure only):
@@ -202,6 +205,8 @@ def desc_010_missing_return_format(tool: Tool) -> Iterator[Hit]:
     yield Hit(
         "description never says what the tool returns, and there is no outputSchema"
         if tool.output_schema is None
+        else "description never says what the tool returns, and its outputSchema is only MCP's content block"
+        if _content_blocks(tool.output_schema, tool.output_schema)
         else "description never says what the tool returns, and its outputSchema is any object",
         _RETURN_FIX,
         _AT,
@@ -223,7 +228,7 @@ _CJK_ERROR_RETURN = re.compile("(?:错误|エラー)を?返[しすさ回]\\w*")
 def _shapeless(schema: dict[str, object] | None) -> bool:
     """No outputSchema, or one that is any object (`{"type": "object", "additionalProperties": true}`, what FastMCP
     declares for a function returning a `dict`): it names no field, so it says no more than none."""
-    if schema is None:
+    if schema is None or _content_blocks(schema, schema):
         return True
     props = schema.get("properties")
     if isinstance(props, dict) and list(props) == ["result"] and isinstance(props["result"], dict):
@@ -233,6 +238,30 @@ def _shapeless(schema: dict[str, object] | None) -> bool:
     keys = set(schema) - {"type", "additionalProperties", "title", "$schema"}
     anything = schema.get("additionalProperties") in (None, True, {})
     return not keys and schema.get("type") in ("object", None) and anything
+
+
+_CONTENT_KINDS = frozenset(["text", "image", "audio", "resource", "resource_link"])
+_CONTENT_MODELS = frozenset(["TextContent", "ImageContent", "AudioContent", "EmbeddedResource", "ResourceLink"])
+
+
+def _content_blocks(schema: dict[str, Any], root: dict[str, Any]) -> bool:
+    """Whether an outputSchema is only MCP's own content-block model, what FastMCP derives from a function that returns
+    `TextContent` (`{type: const "text", text, annotations, _meta}`) or a union of content blocks under `result`:
+    it says a text (or an image, a resource) comes back, not what it holds, so it answers nothing."""
+    props = schema.get("properties")
+    if isinstance(props, dict) and list(props) == ["result"] and isinstance(props["result"], dict):
+        schema = props["result"]
+    branches = [b for k in ("anyOf", "oneOf") for b in schema.get(k) or () if isinstance(b, dict)] or [schema]
+    return all(_content_block(b, root) for b in branches)
+
+
+def _content_block(schema: dict[str, Any], root: dict[str, Any]) -> bool:
+    ref = schema.get("$ref")
+    if isinstance(ref, str):
+        return ref.rsplit("/", 1)[-1] in _CONTENT_MODELS and ref.startswith(("#/$defs/", "#/definitions/"))
+    props = schema.get("properties")
+    kind = props.get("type") if isinstance(props, dict) else None
+    return isinstance(kind, dict) and kind.get("const") in _CONTENT_KINDS
 
 
 _READ_QUERY = re.compile(

@@ -33,7 +33,7 @@ RULES: tuple[Rule, ...] = (
     Rule("DESC-013", S.WARNING, arg.desc_013_enum_in_prose),
     Rule("DESC-014", S.CRITICAL, con_desc.desc_014_description_contradicts_schema),
     Rule("DESC-015", S.WARNING, ann.desc_015_invalid_task_support),
-    Rule("DESC-016", S.WARNING, ann.desc_016_annotations_contradict_name, pedantic=True),
+    Rule("DESC-016", S.WARNING, ann.desc_016_annotations_contradict_name),
     Rule("DESC-017", S.WARNING, desc.desc_017_documented_argument_absent),
     Rule("SCH-001", S.WARNING, sch.sch_001_no_required_list),
     Rule("SCH-002", S.WARNING, sch.sch_002_additional_properties_open),

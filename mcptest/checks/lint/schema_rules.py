@@ -480,7 +480,10 @@ def sch_002_additional_properties_open(tool: Tool) -> Iterator[Hit]:
 
     What it flags: any object schema in the input that declares at least one property and whose
     `additionalProperties` is absent or anything but `false`. An object without properties (a tool that takes
-    no arguments, `properties: {}`, or a free-form map) has no argument name to misspell and is left alone.
+    no arguments, `properties: {}`, or a free-form map) has no argument name to misspell and is left alone, and so
+    is a member of an `allOf`: each member sees only its own properties, so `false` on one would reject the
+    fields the others declare (closing a composition takes `unevaluatedProperties: false` on the whole, which
+    draft-07 clients lack); on the labelled real catalogs all 8 such findings were dismissed.
     Worth acting on: on every object whose fields the agent fills, above all one with optional fields, where a
     misspelled name is dropped without an error; a free-form map (no `properties`) is never flagged.
     Why it matters: an open object accepts misspelled or invented argument names silently; the agent's typo
@@ -493,6 +496,7 @@ def sch_002_additional_properties_open(tool: Tool) -> Iterator[Hit]:
             _is_object(node.schema)
             and node.schema.get("properties")
             and node.schema.get("additionalProperties") is not False
+            and not (len(node.path) >= 2 and node.path[-2] == "allOf")
         ):
             yield Hit(
                 f"{node.where}: additionalProperties is not false", "Add additionalProperties: false.", node.pointer
