@@ -6,7 +6,8 @@
 # SET=14 the stick built after held_out_13 was measured (npm and PyPI), SET=15 the one built after held_out_14 was
 # measured (npm and PyPI), SET=16 the one built after held_out_15 was measured (npm), SET=17 the one built after
 # held_out_16 was captured (npm and PyPI), SET=18 the one built after held_out_17 was captured (npm and PyPI), SET=19
-# the one built after held_out_18 was captured (npm and PyPI).
+# the one built after held_out_18 was captured (npm and PyPI), SET=20 the one built after held_out_19 was captured (npm
+# and PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -459,6 +460,25 @@ if [ "$SET" = 19 ]; then  # held_out_19 (issue 33, after held_out_18): a new sti
     "supabase-mcp-server|SUPABASE_ACCESS_TOKEN=sbp_dummy|node node_modules/@supabase/mcp-server-supabase/dist/cli.js --features=account,database,debugging,development,functions,branching,storage"
     "billing-cost-management-mcp-server|AWS_REGION=us-east-1 AWS_ACCESS_KEY_ID=dummy AWS_SECRET_ACCESS_KEY=dummy|awslabs.billing-cost-management-mcp-server"
     "adif-mcp||adif-mcp"
+  )
+fi
+
+if [ "$SET" = 20 ]; then  # held_out_20 (issue 33, after held_out_19): a new stick, npm and PyPI, no rule tuned on it
+  NPM=(
+    "@modelcontextprotocol/server-scenario-modeler@2.0.3"
+    "nx-mcp@0.25.0"
+    "robloxstudio-mcp@2.6.0"
+  )
+  PYPI=(
+    "minimax-coding-plan-mcp==0.0.5 mcp==2.3.0"  # the SDK that generates its schemas, pinned
+    "mcpforunityserver==10.3.0 fastmcp==3.4.11 mcp==1.30.0"
+  )
+  SERVERS=(
+    "server-scenario-modeler||node node_modules/@modelcontextprotocol/server-scenario-modeler/dist/index.js --stdio"
+    "nx-mcp||node node_modules/nx-mcp/main.js"  # no Nx workspace: it lists its docs tool only
+    "robloxstudio-mcp||node node_modules/robloxstudio-mcp/dist/index.js"  # lists its tools without Roblox Studio
+    "minimax-coding-plan-mcp|MINIMAX_API_KEY=dummy MINIMAX_API_HOST=https://api.minimax.io|minimax-coding-plan-mcp"
+    "mcp-for-unity||mcp-for-unity --transport stdio"  # lists its tools without a Unity Editor
   )
 fi
 
