@@ -183,11 +183,24 @@ def english(text: str) -> bool:
 
 
 def positional_phrases(text: str) -> list[str]:
-    """Phrases like "see above" or "previous tool" that only make sense in a particular tool order."""
+    """Phrases like "see above" or "previous tool" that only make sense in a particular tool order. A pointer that
+    names no tool ("see below", "as above", "listed below") is the description's own when its text goes on in that
+    direction, on a line before "above" or after "below" (a long description's sections: "Also returns
+    `data.time_range` (see below)" above a "READING THE RESPONSE" section): only on a description's first line
+    (for above) or last line (for below) has it nothing of its own to point at."""
     lower = text.lower()
     if not any(word in lower for word in _POSITIONAL_WORDS):  # the cheap test spares most texts the regex
         return []
-    return [m.group(0) for m in _POSITIONAL.finditer(text)]
+    return [m.group(0) for m in _POSITIONAL.finditer(text) if not _points_inside(text, m)]
+
+
+def _points_inside(text: str, match: re.Match[str]) -> bool:
+    phrase = match.group(0).lower()
+    if re.search(r"\b(?:tool|function|command)s?\b|\bsame\s+as\b|aforementioned", phrase):
+        return False
+    if phrase.endswith("below"):
+        return bool(text[match.end() :].split("\n", 1)[1:] and text[match.end() :].split("\n", 1)[1].strip())
+    return "\n" in text[: match.start()].strip()
 
 
 @lru_cache(maxsize=1024)  # DESC-010 and the return_format score ask of the same description
