@@ -436,10 +436,13 @@ def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
     What it flags: a string (or untyped) argument without `enum`/`const` whose description spells out a fixed set
     ("one of open, closed, or pending", "allowed values: low, medium, high", "Supported buttons: BACK (android
     only), HOME, ENTER" (a value's note in parentheses is not a value), "'json' or 'csv'", or three or more
-    upper-case constants in parentheses right after the words naming the argument: "Logging level (DEBUG, INFO,
-    WARNING, ERROR)", or a note that opens on the quoted values, each with what it takes: `operation: "list" (no
+    upper-case constants in parentheses right after the words naming the argument (at most eight): "Logging level
+    (DEBUG, INFO, WARNING, ERROR)", two joined by "or" ("(DAILY or MONTHLY)") or quoted commands ("('get_a',
+    'get_b')"), or a note that opens on constants joined by "or" ("ONE_YEAR or THREE_YEARS."), or on the quoted
+    values, each with what it takes: `operation: "list" (no
     args), "get" (board_id_or_name)`, or a note that is nothing but three or more lower-case values, the last joined
-    by "or": "polyhaven, sketchfab or polypizza.", "Sort direction (asc/desc)"); an argument the schema leaves bare
+    by "or": "polyhaven, sketchfab or polypizza.", "Sort direction (asc/desc)"; a list wrapped onto the next line
+    after a comma is one list); an argument the schema leaves bare
     is read from its line in the tool description's `Args:` section or its inline note there. A list after "e.g.",
     "example:" or "such as" is examples, not a set; one after "format", "bad ...:", "instead of" or "not" is a form
     or a counter-example; and a pair of the tool's own argument names ("either 'content' or 'content_file'") is an
