@@ -436,10 +436,15 @@ def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
     What it flags: a string (or untyped) argument without `enum`/`const` whose description spells out a fixed set
     ("one of open, closed, or pending", "allowed values: low, medium, high", "Supported buttons: BACK (android
     only), HOME, ENTER" (a value's note in parentheses is not a value), "'json' or 'csv'", or three or more
-    upper-case constants in parentheses right after the words naming the argument: "Logging level (DEBUG, INFO,
-    WARNING, ERROR)", or a note that opens on the quoted values, each with what it takes: `operation: "list" (no
+    upper-case constants in parentheses right after the words naming the argument (at most eight): "Logging level
+    (DEBUG, INFO, WARNING, ERROR)", two joined by "or" ("(DAILY or MONTHLY)") or quoted commands ("('get_a',
+    'get_b')"), or a note that opens on constants joined by "or" ("ONE_YEAR or THREE_YEARS."), or on the quoted
+    values, each with what it takes: `operation: "list" (no
     args), "get" (board_id_or_name)`, or a note that is nothing but three or more lower-case values, the last joined
-    by "or": "polyhaven, sketchfab or polypizza.", "Sort direction (asc/desc)"); an argument the schema leaves bare
+    by "or": "polyhaven, sketchfab or polypizza.", "Sort direction (asc/desc)"; a list wrapped onto the next line
+    after a comma is one list), or a selector argument (`operation`, `action`, `command`, ...) whose operations the
+    tool description numbers one by one ("1) getCostAndUsage — ...", "2. get_automation_event: ..."); an argument
+    the schema leaves bare
     is read from its line in the tool description's `Args:` section or its inline note there. A list after "e.g.",
     "example:" or "such as" is examples, not a set; one after "format", "bad ...:", "instead of" or "not" is a form
     or a counter-example; and a pair of the tool's own argument names ("either 'content' or 'content_file'") is an
@@ -455,13 +460,33 @@ def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
         types = types_of(schema)
         if (types and "string" not in types) or "enum" in schema or "const" in schema:
             continue
-        values = prose_enum(argument_text(tool, name, schema))
+        values = prose_enum(argument_text(tool, name, schema)) or _listed_operations(tool, name)
         if values and not set(values) <= names:  # "either 'content' or 'content_file'": arguments, not values
             yield Hit(
                 f"argument '{name}' lists values in prose ({', '.join(values)}) but declares no enum",
                 f'Declare them: "enum": {values!r}'.replace("'", '"'),
                 _at(name),
             )
+
+
+def _listed_operations(tool: Tool, name: str) -> list[str] | None:
+    """The operations a selector argument (`operation`, `action`, `command`, ...) takes when the tool description
+    lists them one per numbered item, each opening on the identifier ("1) getCostAndUsage — account-level cost",
+    "2. get_automation_event: ..."; bullets list fields and arguments): two or more, each a snake_case or
+    camelCase word that is not one of the tool's arguments (a parameter list's items open on those)."""
+    if name.lower() not in _SELECTORS:
+        return None
+    arguments_named = {n for n, _ in arguments(tool)}  # an item that opens on an argument documents the argument
+    found = [op for op in dict.fromkeys(m.group("op") for m in _OPERATION_ITEM.finditer(tool.description))]
+    found = [op for op in found if op not in arguments_named]
+    return found if len(found) >= 2 else None
+
+
+_SELECTORS = frozenset(["operation", "action", "command", "op", "mode", "method"])
+_OPERATION_ITEM = re.compile(
+    r"^[ \t]*\d+[.)][ \t]+[`*]*(?P<op>[a-z]+(?:_[a-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+)[`*]*[ \t]*(?:[:(—–]|-\s)",
+    re.MULTILINE,
+)
 
 
 def _enum_values(schema: dict[str, Any]) -> list[Any]:

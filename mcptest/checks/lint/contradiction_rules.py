@@ -19,6 +19,9 @@ _PAREN = r"\(\s*(required|optional)\s*\)"
 _NOUN = r"(?:\s+(?:field|parameter|argument|param|array|list|object|value|input)s?)?"
 _LIST = re.compile(rf"\b(required|optional){_NOUN}\s*:\s*(?P<names>[^.;\n]+)", re.IGNORECASE)
 _FIX = "Make the description and the schema agree."
+_REQUIRED_LISTS = re.compile(rf"\brequired{_NOUN}\s*:", re.IGNORECASE)
+"""A "Required:" list. Several in one description are the lists of its operations (a multi-operation tool's
+'1) getCostAndUsage ... Required: operation="getCostAndUsage", start_date'), each true only for its operation."""
 _ITEM_SPLIT = re.compile(r"\s*(?:,|\band\b|\bor\b)\s*", re.IGNORECASE)
 
 
@@ -36,11 +39,14 @@ def _own_claim(text: str) -> str | None:
 def _tool_claims(text: str, names: set[str]) -> dict[str, str]:
     """What the tool description says of each top-level argument it names: `required` or `optional`."""
     claims: dict[str, str] = {}
+    per_variant = len(_REQUIRED_LISTS.findall(text)) > 1
     for sentence in sentences(text):
         lower = sentence.lower()
         if "required" not in lower and "optional" not in lower:  # every claim names one: spare the regexes
             continue
         for listed in _LIST.finditer(sentence):
+            if per_variant or "=" in listed.group("names"):
+                continue  # one list per operation ('Required: operation="getCostForecast", metric'): conditional
             for item in (i.strip(" \"'`") for i in _ITEM_SPLIT.split(listed.group("names"))):
                 if item in names:
                     claims[item] = listed.group(1).lower()
@@ -49,6 +55,17 @@ def _tool_claims(text: str, names: set[str]) -> dict[str, str]:
             if claim:
                 claims[name] = claim
     return claims
+
+
+def _per_operation(description: str, names: set[str]) -> bool:
+    """Whether the tool is several operations behind one selector argument (`operation`, `action`, `command`,
+    `mode`, `method`) whose description lists them one by one ("1. get_automation_event: ... Params: event_id
+    (required)"): what each item calls required is required for that operation only."""
+    return bool(names & _SELECTORS) and len(_LIST_ITEM.findall(description)) >= 2
+
+
+_SELECTORS = frozenset(["operation", "action", "command", "op", "mode", "method"])
+_LIST_ITEM = re.compile(r"^\s*(?:\d+[.)]|[-*])\s+\S", re.MULTILINE)
 
 
 def _named_claim(sentence: str, name: str) -> str | None:
@@ -96,7 +113,10 @@ def desc_014_description_contradicts_schema(tool: Tool) -> Iterator[Hit]:
       first clause, by if/when/unless/only/for/with/except) or contains "(required)"/"(optional)"; or a tool
       description that says "Required fields: a, b", "Optional parameters: c", "`a` (required)" or "the 'a'
       array is required" about a top-level argument; when the schema says the opposite. A property whose object
-      declares no `required` list is left to SCH-001 (the schema makes no claim to contradict).
+      declares no `required` list is left to SCH-001 (the schema makes no claim to contradict). A tool that is
+      several operations behind a selector argument (`operation`, `action`, `command`, ...) whose description
+      lists them one by one, or a description with one "Required:" list per operation ('Required:
+      operation="getCostForecast", metric'), makes claims that hold for one operation each: not read.
     - values: a property with an `enum` (or `const`, in a `$ref`, a nullable branch or array `items`) whose
       own description, or a tool-description phrase whose nearest argument name (same sentence) is this one,
       spells out a value set (as DESC-013 recognises them: "one of a, b", "allowed values: ...", "'a' or 'b'")
@@ -113,7 +133,7 @@ def desc_014_description_contradicts_schema(tool: Tool) -> Iterator[Hit]:
     Fix: make the two agree: correct the description, or the schema (`required`, the `enum`) if the prose is right.
     """
     root, names = tool.input_schema, {p.name for p in properties(tool.input_schema) if p.top_level}
-    claims = _tool_claims(tool.description, names)
+    claims = {} if _per_operation(tool.description, names) else _tool_claims(tool.description, names)
     for prop in properties(root):
         at, own = pointer("inputSchema", *prop.path), description_of(prop.schema)
         said = [(at, _own_claim(own))] + ([(pointer("description"), claims.get(prop.name))] if prop.top_level else [])

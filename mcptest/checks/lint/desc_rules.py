@@ -148,7 +148,9 @@ def desc_005_positional_phrase(tool: Tool) -> Iterator[Hit]:
     What it flags: phrases that refer to a position in a list ("see above", "as described below",
     "the previous tool", "the aforementioned"), and "the other tool" (one tool the text never names). Tools in
     general are no reference: "pass the tabId to any other tool", "slower than other tools", "before calling other
-    tools" point at no position.
+    tools" point at no position. Nor is a pointer that names no tool ("see below", "as above") inside a description
+    whose own text goes on in that direction, on a line after "below" or before "above": it points at the
+    description's own section (in the labelled real catalogs, 8 such findings, all dismissed).
     Worth acting on: always; the phrase points at a tool the agent cannot identify.
     Why it matters: an agent sees a flat catalog whose order is not guaranteed; "above" points at nothing,
     and the reference breaks as soon as tools are added, removed or merged from several servers.

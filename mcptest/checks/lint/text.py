@@ -113,7 +113,11 @@ _EXAMPLES_LEAD = re.compile(
     re.IGNORECASE,
 )
 _QUOTED_ITEM = re.compile(r"""["'`]([^"'`]{1,40})["'`]""")
-_CONSTANTS = re.compile(r"\((?P<list>\s*[A-Z][A-Z0-9_]+(?:\s*,\s*[A-Z][A-Z0-9_]+){2,}\s*)\)")
+_CONSTANTS = re.compile(
+    r"\((?P<list>\s*[A-Z][A-Z0-9_]+(?:\s*,\s*[A-Z][A-Z0-9_]+){2,}\s*"
+    r"|\s*[A-Z][A-Z0-9_]+(?:\s*,\s*[A-Z][A-Z0-9_]+)*,?\s+or\s+[A-Z][A-Z0-9_]+\s*"  # (DAILY or MONTHLY)
+    r"|\s*(['\"`])[a-z][a-z0-9_]{1,40}\2(?:\s*,\s*(['\"`])[a-z][a-z0-9_]{1,40}\3)+\s*)\)"  # ('get_a', 'get_b')
+)
 _NOTE = re.compile(r"\s*\([^()]*\)")
 _ARTICLE = re.compile(r"^(?:an?|the)\s+", re.IGNORECASE)
 _LIST_SPLIT = re.compile(r"\s*(?:,|\bor\b|\band\b|\|)\s*", re.IGNORECASE)
@@ -183,11 +187,24 @@ def english(text: str) -> bool:
 
 
 def positional_phrases(text: str) -> list[str]:
-    """Phrases like "see above" or "previous tool" that only make sense in a particular tool order."""
+    """Phrases like "see above" or "previous tool" that only make sense in a particular tool order. A pointer that
+    names no tool ("see below", "as above", "listed below") is the description's own when its text goes on in that
+    direction, on a line before "above" or after "below" (a long description's sections: "Also returns
+    `data.time_range` (see below)" above a "READING THE RESPONSE" section): only on a description's first line
+    (for above) or last line (for below) has it nothing of its own to point at."""
     lower = text.lower()
     if not any(word in lower for word in _POSITIONAL_WORDS):  # the cheap test spares most texts the regex
         return []
-    return [m.group(0) for m in _POSITIONAL.finditer(text)]
+    return [m.group(0) for m in _POSITIONAL.finditer(text) if not _points_inside(text, m)]
+
+
+def _points_inside(text: str, match: re.Match[str]) -> bool:
+    phrase = match.group(0).lower()
+    if re.search(r"\b(?:tool|function|command)s?\b|\bsame\s+as\b|aforementioned", phrase):
+        return False
+    if phrase.endswith("below"):
+        return bool(text[match.end() :].split("\n", 1)[1:] and text[match.end() :].split("\n", 1)[1].strip())
+    return "\n" in text[: match.start()].strip()
 
 
 @lru_cache(maxsize=1024)  # DESC-010 and the return_format score ask of the same description
@@ -235,7 +252,11 @@ def prose_enum(text: str) -> list[str] | None:
 
 
 def prose_value_sets(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
-    """Every value set `prose_enum` recognises in `text`, with the span of its lead phrase and list."""
+    """Every value set `prose_enum` recognises in `text`, with the span of its lead phrase and list. A list wrapped
+    onto the next line after a comma ("One of: get_workload_estimate,\\n list_workload_estimates, ...") is read
+    as one line."""
+    if ",\n" in text:
+        text = _WRAPPED_LIST.sub(", ", text)
     yield from _parenthesised_values(text)
     yield from _leading_values(text)
     yield from _bare_list(text)
@@ -282,11 +303,22 @@ _BARE_LIST = re.compile(
 _SLASH_PAIR = re.compile(r"^[^()\n]{1,40}\((?P<list>[a-z]{2,12}(?:/[a-z]{2,12}){1,3})\)\s*\.?\s*$")
 
 
+_LEADING_CONSTANTS = re.compile(
+    r"^\s*(?P<list>[A-Z][A-Z0-9]*_[A-Z0-9_]+(?:\s*,\s*[A-Z][A-Z0-9_]+)*,?\s+or\s+[A-Z][A-Z0-9]*_?[A-Z0-9_]*)\s*[.;]"
+)
+"""A note that opens on upper-case constants joined by "or", one of them written with an underscore so it reads as
+a constant and not a word ("ONE_YEAR or THREE_YEARS.", "NO_UPFRONT, PARTIAL_UPFRONT, or ALL_UPFRONT.")."""
+
+
 def _bare_list(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
     """A note that is nothing but the values: "polyhaven, sketchfab or polypizza.", "auto (default), tripo,
     hunyuan3d, hyper3d or meshy", "polyhaven only: hdris, textures, models or all" (three or more lower-case words,
     the last joined by "or", each perhaps with a note in parentheses); or a name with its values in parentheses,
     slashed: "Sort direction (asc/desc)"."""
+    constants = _LEADING_CONSTANTS.match(text)
+    if constants:
+        yield constants.span(), [v for v in re.split(r"\s*(?:,\s*or\b|,|\bor\b)\s*", constants.group("list")) if v]
+        return
     match = _BARE_LIST.match(text) or _SLASH_PAIR.match(text)
     if match:
         listed = _NOTE.sub("", match.group("list"))
@@ -299,8 +331,9 @@ def _constant_list(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
     argument's own values. Deeper in the text such a list is about something else ("boolean operators (AND, OR,
     ANDNOT)" of a query syntax, "binary files (PNG, JPG, PDF)")."""
     match = _CONSTANTS.search(text)
-    if match and len(words(text[: match.start()])) <= 5 and not _EXAMPLES_LEAD.search(text[: match.start()][-30:]):
-        yield match.span(), [v.strip() for v in match.group("list").split(",")]
+    if match and len(words(text[: match.start()])) <= 8 and not _EXAMPLES_LEAD.search(text[: match.start()][-30:]):
+        listed = re.split(r"\s*(?:,\s*or\b|,|\bor\b)\s*", match.group("list").strip())
+        yield match.span(), [v.strip().strip("'\"`") for v in listed if v.strip()]
 
 
 def _parenthesised_values(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
@@ -337,6 +370,7 @@ def nearest_name(sentence: str, span: tuple[int, int], names: Iterable[str]) -> 
     return ranked[0][0]
 
 
+_WRAPPED_LIST = re.compile(r",[ \t]*\n[ \t]*")
 _ARGS_HEADING = re.compile(r"^[ \t]*(?:Args|Arguments|Parameters|Params)[ \t]*:[ \t]*$", re.MULTILINE)
 _ARGS_END = re.compile(r"\n[ \t]*\n|^[ \t]*(?:Returns?|Raises|Yields?|Examples?|Notes?)[ \t]*:", re.MULTILINE)
 _ARG_LINE = re.compile(
