@@ -7,7 +7,7 @@
 # measured (npm and PyPI), SET=16 the one built after held_out_15 was measured (npm), SET=17 the one built after
 # held_out_16 was captured (npm and PyPI), SET=18 the one built after held_out_17 was captured (npm and PyPI), SET=19
 # the one built after held_out_18 was captured (npm and PyPI), SET=20 the one built after held_out_19 was captured (npm
-# and PyPI).
+# and PyPI), SET=21 the one built after held_out_20 was captured (npm and PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -479,6 +479,33 @@ if [ "$SET" = 20 ]; then  # held_out_20 (issue 33, after held_out_19): a new sti
     "robloxstudio-mcp||node node_modules/robloxstudio-mcp/dist/index.js"  # lists its tools without Roblox Studio
     "minimax-coding-plan-mcp|MINIMAX_API_KEY=dummy MINIMAX_API_HOST=https://api.minimax.io|minimax-coding-plan-mcp"
     "mcp-for-unity||mcp-for-unity --transport stdio"  # lists its tools without a Unity Editor
+  )
+fi
+
+if [ "$SET" = 21 ]; then  # held_out_21 (issue 33, after held_out_20): a new stick, npm and PyPI, no rule tuned on it
+  NPM=(
+    "ios-simulator-mcp@2.1.0"
+    "@google-cloud/observability-mcp@0.2.3"
+    "@google-cloud/gcloud-mcp@0.5.3"
+    "fetcher-mcp@0.3.9"
+    "@sylphx/pdf-reader-mcp@2.4.0"
+    "backlog-mcp-server@0.20.4"
+  )
+  PYPI=(
+    "awslabs.eks-mcp-server==0.2.1 mcp==2.3.0"  # the SDK that generates its schemas, pinned
+    "awslabs.bedrock-kb-retrieval-mcp-server==1.1.2 mcp==2.3.0"
+    "jcodemunch-mcp==1.108.399 mcp==1.30.0"
+  )
+  SERVERS=(
+    "ios-simulator-mcp||node node_modules/ios-simulator-mcp/build/index.js"  # lists its tools without Xcode or a simulator
+    "observability-mcp||node node_modules/@google-cloud/observability-mcp/dist/bundle.js"  # lists its tools without Google credentials
+    "gcloud-mcp||node node_modules/@google-cloud/gcloud-mcp/dist/bundle.js"  # lists its tool without a gcloud binary
+    "fetcher-mcp||node node_modules/fetcher-mcp/build/index.js"  # no browser is started to list
+    "pdf-reader-mcp||node node_modules/@sylphx/pdf-reader-mcp/dist/index.js"
+    "backlog-mcp-server|BACKLOG_DOMAIN=example.backlog.com BACKLOG_API_KEY=dummy|node node_modules/backlog-mcp-server/build/index.js"
+    "eks-mcp-server|AWS_REGION=us-east-1 AWS_ACCESS_KEY_ID=dummy AWS_SECRET_ACCESS_KEY=dummy|awslabs.eks-mcp-server"
+    "bedrock-kb-retrieval-mcp-server|AWS_REGION=us-east-1 AWS_ACCESS_KEY_ID=dummy AWS_SECRET_ACCESS_KEY=dummy|awslabs.bedrock-kb-retrieval-mcp-server"  # lists its tools without reaching AWS
+    "jcodemunch-mcp||jcodemunch-mcp"
   )
 fi
 
