@@ -3,13 +3,12 @@ benchmarks/label_agreement.py counts the agreement of two label sets right."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.lint.benchmark_module import load
 from tests.lint.test_real_precision import test_every_label_says_why_and_names_a_real_catalog as check_label_file
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -18,12 +17,7 @@ SECOND = REAL / "labels_second"
 
 
 def _agreement():
-    spec = importlib.util.spec_from_file_location("label_agreement", ROOT / "benchmarks" / "label_agreement.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault(spec.name, module)  # its dataclasses look their module up while being built
-    spec.loader.exec_module(module)
-    return module
+    return load("label_agreement")
 
 
 @pytest.mark.parametrize("path", sorted(SECOND.glob("*.json")), ids=lambda p: p.stem)

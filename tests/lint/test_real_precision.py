@@ -3,12 +3,12 @@ of the default rules stay at the figures reached (benchmarks/lint_precision.py p
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.lint.benchmark_module import load
 
 ROOT = Path(__file__).resolve().parents[2]
 LABELS = ROOT / "tests" / "lint" / "real" / "labels"
@@ -27,12 +27,7 @@ git_branch twice, sequentialthinking) are no longer reported; DESC-008's one is 
 
 
 def _benchmark():
-    spec = importlib.util.spec_from_file_location("lint_precision", ROOT / "benchmarks" / "lint_precision.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault(spec.name, module)  # its dataclasses look their module up while being built
-    spec.loader.exec_module(module)
-    return module
+    return load("lint_precision")
 
 
 def test_every_finding_of_the_default_and_the_strict_rules_carries_a_label() -> None:

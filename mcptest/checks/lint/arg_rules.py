@@ -439,16 +439,16 @@ def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
     upper-case constants in parentheses right after the words naming the argument (at most eight): "Logging level
     (DEBUG, INFO, WARNING, ERROR)", two joined by "or" ("(DAILY or MONTHLY)") or quoted commands ("('get_a',
     'get_b')"), or a note that opens on constants joined by "or" ("ONE_YEAR or THREE_YEARS."), or on the quoted
-    values, each with what it takes: `operation: "list" (no
-    args), "get" (board_id_or_name)`, or a note that is nothing but three or more lower-case values, the last joined
-    by "or": "polyhaven, sketchfab or polypizza.", "Sort direction (asc/desc)"; a list wrapped onto the next line
-    after a comma is one list), or a selector argument (`operation`, `action`, `command`, ...) whose operations the
-    tool description numbers one by one ("1) getCostAndUsage — ...", "2. get_automation_event: ..."); an argument
-    the schema leaves bare
-    is read from its line in the tool description's `Args:` section or its inline note there. A list after "e.g.",
-    "example:" or "such as" is examples, not a set; one after "format", "bad ...:", "instead of" or "not" is a form
-    or a counter-example; and a pair of the tool's own argument names ("either 'content' or 'content_file'") is an
-    argument group (SCH-009's finding): none of these is flagged.
+    values, each with what it takes: `operation: "list" (no args), "get" (board_id_or_name)`, or a note that is
+    nothing but three or more lower-case values, the last joined by "or": "polyhaven, sketchfab or polypizza.",
+    "Sort direction (asc/desc)"; a list wrapped onto the next line after a comma is one list; yes-or-no words,
+    "(true/false)", ask for a boolean type instead, and formats named on a path, "Path to the image (PNG, JPG)", are
+    the file's), or a selector argument (`operation`, `action`, `command`, ...) whose operations the tool
+    description numbers one by one ("1) getCostAndUsage — ...", "2. get_automation_event: ..."); an argument the
+    schema leaves bare is read from its line in the tool description's `Args:` section or its inline note there. A
+    list after "e.g.", "example:" or "such as" is examples, not a set; one after "format", "bad ...:", "instead of"
+    or "not" is a form or a counter-example; and a pair of the tool's own argument names ("either 'content' or
+    'content_file'") is an argument group (SCH-009's finding): none of these is flagged.
     Worth acting on: when the listed values are the only ones the server accepts.
     Why it matters: values in prose are not validated; the agent sends "High" for "high" and loops on
     errors. It is the inverse of DESC-007.
@@ -461,12 +461,28 @@ def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
         if (types and "string" not in types) or "enum" in schema or "const" in schema:
             continue
         values = prose_enum(argument_text(tool, name, schema)) or _listed_operations(tool, name)
+        if values and _not_a_value_set(name, values):
+            continue
         if values and not set(values) <= names:  # "either 'content' or 'content_file'": arguments, not values
             yield Hit(
                 f"argument '{name}' lists values in prose ({', '.join(values)}) but declares no enum",
                 f'Declare them: "enum": {values!r}'.replace("'", '"'),
                 _at(name),
             )
+
+
+def _not_a_value_set(name: str, values: list[str]) -> bool:
+    """Values that are not the argument's set: yes-or-no words ("(true, false)": the fix is a boolean type, not an
+    enum), and formats named on a path or file argument ("Path to the image (PNG, JPG, BMP, TGA)": the file's
+    type, not the value's)."""
+    if {v.lower() for v in values} <= _FLAG_WORDS:
+        return True
+    last = (normalized(name).split() or [""])[-1]
+    return last in _FILE_WORDS and all(v.isupper() and v.isalnum() and len(v) <= 5 for v in values)
+
+
+_FLAG_WORDS = frozenset(["true", "false", "yes", "no", "on", "off", "0", "1"])
+_FILE_WORDS = frozenset(["path", "paths", "file", "files", "filename", "filepath", "url", "uri"])
 
 
 def _listed_operations(tool: Tool, name: str) -> list[str] | None:

@@ -273,7 +273,7 @@ def _target_key(tool: Tool) -> bool:
     return False
 
 
-_MANY = re.compile(r"\b(?:list|lists|history|recent|all|search|find)\b", re.IGNORECASE)
+_MANY = re.compile(r"\b(?:list|lists|history|recent|all|available|search|find)\b", re.IGNORECASE)
 """A first sentence that says the tool returns many objects: its arguments filter them, none is a target's key."""
 _CONDITIONAL_NEED = re.compile(r"\brequired (?:when|if|unless)\b|\bor\b", re.IGNORECASE)
 """A key described as needed only in some calls ("Required when not using a URL"): SCH-009's question."""
@@ -298,10 +298,19 @@ def _plainly_needed(props: dict[str, Any]) -> bool:
 
 
 def _listing(tool: Tool) -> bool:
-    """Whether the tool lists a collection: its name starts with `list` (`list_tags`, `listDocuments`). Its plain
+    """Whether the tool lists a collection: its name starts with `list` (`list_tags`, `listDocuments`), or its first
+    sentence says it gives many ("Get available services", "Returns all ...", "a list of"). Its plain
     arguments (page, search, a tag id, `name__icontains`) narrow the list; an object argument (a `params` bag)
     is the call's input, and is judged as usual."""
-    return (normalized(tool.name).split() or [""])[0] == "list"
+    verb = (normalized(tool.name).split() or [""])[0]
+    if verb in ("list", "search", "find", "query"):
+        return verb == "list"  # a search's query is what it runs on, however many matches come back
+    first = next(iter(sentences(tool.description)), "")
+    return _MANY_RESULTS.search(first) is not None  # "Get available services and their children"
+
+
+_MANY_RESULTS = re.compile(r"\b(?:list|lists|all|available|history)\b", re.IGNORECASE)
+"""A first sentence that says many things come back: the tool lists them, whatever its name."""
 
 
 _MODIFIER_WORDS = frozenset(
