@@ -153,9 +153,9 @@ def _argument_groups(tool: Tool) -> list[tuple[str, ...]]:
     wrapper = _wrapper(tool)  # one object (`params`) carrying every argument: its fields are the arguments
     names = list(wrapper["properties"]) if wrapper else [n for n, _ in arguments(tool)]
     texts = [(None, tool.description)] + [(n, description_of(s)) for n, s in arguments(tool)]
+    groups: list[tuple[str, ...]] = [] if wrapper else _key_pairs(tool)
     if len(names) < 2 or not any(_GROUP_CUE.search(text) for _, text in texts):
-        return []
-    groups: list[tuple[str, ...]] = []
+        return groups
     for own, text in texts:
         for sentence in sentences(text):
             if not _GROUP_CUE.search(sentence) or not re.search(
@@ -170,6 +170,29 @@ def _argument_groups(tool: Tool) -> list[tuple[str, ...]]:
             if len(group) >= 2 and group not in groups:
                 groups.append(group)
     return groups
+
+
+def _key_pairs(tool: Tool) -> list[tuple[str, ...]]:
+    """Alternative keys of one object among the top-level arguments: two or more named after the same object with
+    different key words (`issueId` and `issueKey`, `projectId` and `projectKey`, `repoId` and `repoName`), none of
+    them required. Each names the object its own way, so a call gives one: a group no `required` list can say."""
+    by_object: dict[str, list[str]] = {}
+    parts: dict[str, set[str]] = {}
+    for name, _ in arguments(tool):
+        words = normalized(name).split()
+        if len(words) == 2 and words[1] in _KEY_WORDS:
+            by_object.setdefault(words[0], []).append(name)
+            parts.setdefault(words[0], set()).add(words[1])
+    needed = set(required(tool))
+    if _SETS_DEFAULTS.search(tool.name) or _SETS_DEFAULTS.search(next(iter(sentences(tool.description)), "")):
+        return []  # a tool that sets defaults or preferences takes any of them, or none
+    return [
+        tuple(sorted(names)) for noun, names in by_object.items() if len(parts[noun]) >= 2 and not needed & set(names)
+    ]
+
+
+_KEY_WORDS = frozenset(["id", "key", "name", "slug", "uuid", "number"])
+_SETS_DEFAULTS = re.compile(r"defaults?|settings?|preferences?|config", re.IGNORECASE)
 
 
 def _root_groups(tool: Tool) -> bool:
@@ -456,7 +479,10 @@ def sch_009_argument_group_not_in_schema(tool: Tool) -> Iterator[Hit]:
     What it flags: a tool whose description, or an argument's, names two or more of its arguments as
     alternatives ("either 'content' or 'content_file' must be provided", "exactly one of project_key or
     issue_key", "Required if issue_key is not given", "Provide card_refs OR query") while none of them is in
-    `required` and the input schema has no `anyOf`/`oneOf` at its root. A "required if/when" whose condition is
+    `required` and the input schema has no `anyOf`/`oneOf` at its root; and, with no prose at all, two or more
+    top-level arguments that are keys of one object named their own ways (`issueId` and `issueKey`, `projectId`
+    and `projectKey`, `repoId` and `repoName`), none required, outside a tool that sets defaults or settings: a
+    call names the object by one of them. A "required if/when" whose condition is
     another argument being set ("Required if end_date is set", "Required when votes is enabled") states a
     dependency, not a choice (neither argument is needed), and is left alone; a negative one ("if issue_key is not
     given", "not required if ref is given", "when omitting `path`") makes one of the two necessary. When the
@@ -474,11 +500,17 @@ def sch_009_argument_group_not_in_schema(tool: Tool) -> Iterator[Hit]:
     if any(isinstance(s.get(k), list) for s in (schema, wrapper or {}) for k in ("anyOf", "oneOf")):
         return
     req = set(required(tool)) | set((wrapper or {}).get("required") or ())
+    keys = set(_key_pairs(tool)) if not wrapper else set()
     for group in argument_groups(tool):
         if not req & set(group):
             names = ", ".join(group)
+            said = (
+                f"{names} are keys of one object, and a call names it by one of them"
+                if group in keys
+                else f"the description asks for one of {names}"
+            )
             yield Hit(
-                f"the description asks for one of {names}; the schema requires none of them",
+                f"{said}; the schema requires none of them",
                 'Add "anyOf" (or "oneOf") of required sets: ' + ", ".join(f'{{"required": ["{n}"]}}' for n in group),
                 pointer("inputSchema"),
             )
