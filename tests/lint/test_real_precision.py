@@ -93,6 +93,8 @@ SEEN_HALVES_FLOORS = {
     "held_out_17": (0.80, 0.83),  # likewise (first sight 79.8% / 77.4%)
     "held_out_18": (0.73, 0.83),  # likewise (first sight 68.2% / 73.7%)
     "held_out_19": (0.85, 0.83),  # likewise (first sight with the round's rules then 75.3% / 74.9%)
+    "held_out_20": (0.79, 0.73),  # likewise (first sight 79.3% / 74.2%)
+    "held_out_21": (0.89, 0.92),  # likewise (first sight 87.3% / 83.6%)
 }
 """Reached on issue 33's groups: tuning 92.7% / 94.1%; the first held-out half 97.4% / 96.7% after its
 false-positive classes were fixed (it was 73.1% / 96.2% when first measured; once looked at, it counts as seen); the
