@@ -3,7 +3,8 @@
 The lint of a large catalog is pure Python over tools that are already in memory, and its results (findings) are a
 small fraction of its inputs. A forked child inherits the inputs for free, maps its slice, and sends back only the
 results, pickled through a pipe, while this process maps the first slice. On the 2-core machine the lint benchmark
-runs on, 1,000 and 10,000 tools then lint in about half the wall time of the rules (benchmarks/lint_speed.py).
+runs on, whole `doctor --lint-descriptions` runs of 1,000 tools took a tenth less wall time and of 10,000 tools a
+fifth less (benchmarks/lint_speed.py); the two cores share caches, so the split gains less than half.
 
 It falls back to a plain map, with identical results, wherever a fork is unsafe or of no use: off Linux (macOS
 frameworks are not fork-safe), when another thread is running (a fork copies the locks other threads hold, not the
