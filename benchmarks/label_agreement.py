@@ -81,15 +81,10 @@ class Agreement:
         """A's TP labels that B also lists as TP, over all A's TP labels."""
         return self._share(len(self.both), len(self.a))
 
-    @property
-    def precision_a(self) -> float:
-        """A's TP labels that B also lists, over all A's TP labels (B's recall against A)."""
-        return self._share(len(self.both), len(self.a))
-
-    @property
-    def recall_a(self) -> float:
-        """B's TP labels that A also lists, over all B's TP labels (B's precision against A)."""
-        return self._share(len(self.both), len(self.b))
+    precision_a = recall_b
+    """A's precision against B is B's recall against A."""
+    recall_a = precision_b
+    """A's recall against B is B's precision against A."""
 
     @property
     def place_only(self) -> frozenset[tuple[str, str]]:

@@ -9,6 +9,7 @@ from typing import Any
 from mcptest.checks.findings import Hit, Severity, pointer
 from mcptest.checks.lint.text import (
     COMMON_VERBS,
+    SELECTORS,
     argument_text,
     arguments,
     branch_types,
@@ -490,7 +491,7 @@ def _listed_operations(tool: Tool, name: str) -> list[str] | None:
     lists them one per numbered item, each opening on the identifier ("1) getCostAndUsage — account-level cost",
     "2. get_automation_event: ..."; bullets list fields and arguments): two or more, each a snake_case or
     camelCase word that is not one of the tool's arguments (a parameter list's items open on those)."""
-    if name.lower() not in _SELECTORS:
+    if name.lower() not in SELECTORS:
         return None
     arguments_named = {n for n, _ in arguments(tool)}  # an item that opens on an argument documents the argument
     found = [op for op in dict.fromkeys(m.group("op") for m in _OPERATION_ITEM.finditer(tool.description))]
@@ -498,7 +499,6 @@ def _listed_operations(tool: Tool, name: str) -> list[str] | None:
     return found if len(found) >= 2 else None
 
 
-_SELECTORS = frozenset(["operation", "action", "command", "op", "mode", "method"])
 _OPERATION_ITEM = re.compile(
     r"^[ \t]*\d+[.)][ \t]+[`*]*(?P<op>[a-z]+(?:_[a-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+)[`*]*[ \t]*(?:[:(—–]|-\s)",
     re.MULTILINE,

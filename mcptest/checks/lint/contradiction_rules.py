@@ -9,7 +9,7 @@ from typing import Any
 
 from mcptest.checks.findings import Hit, pointer
 from mcptest.checks.lint.shapes import Prop, enum_values, properties
-from mcptest.checks.lint.text import description_of, nearest_name, prose_value_sets, sentences
+from mcptest.checks.lint.text import SELECTORS, description_of, nearest_name, prose_value_sets, sentences
 from mcptest.records.catalog import Tool
 
 _CONDITION = re.compile(r"\b(?:if|when|unless|only|for|with|except)\b", re.IGNORECASE)
@@ -61,10 +61,9 @@ def _per_operation(description: str, names: set[str]) -> bool:
     """Whether the tool is several operations behind one selector argument (`operation`, `action`, `command`,
     `mode`, `method`) whose description lists them one by one ("1. get_automation_event: ... Params: event_id
     (required)"): what each item calls required is required for that operation only."""
-    return bool(names & _SELECTORS) and len(_LIST_ITEM.findall(description)) >= 2
+    return bool(names & SELECTORS) and len(_LIST_ITEM.findall(description)) >= 2
 
 
-_SELECTORS = frozenset(["operation", "action", "command", "op", "mode", "method"])
 _LIST_ITEM = re.compile(r"^\s*(?:\d+[.)]|[-*])\s+\S", re.MULTILINE)
 
 

@@ -192,6 +192,7 @@ def _key_pairs(tool: Tool) -> list[tuple[str, ...]]:
 
 
 _KEY_WORDS = frozenset(["id", "key", "name", "slug", "uuid", "number"])
+"""Key words an object's alternative keys end in (`issueId`, `issueKey`); an owner is part of a key, not another."""
 _SETS_DEFAULTS = re.compile(r"defaults?|settings?|preferences?|config", re.IGNORECASE)
 
 
@@ -275,7 +276,7 @@ _ACTS_ON_ONE = frozenset(
         "retrieve",
     ]
 )
-_KEY_PARTS = frozenset(["id", "name", "owner", "key", "slug", "uuid", "number"])
+_KEY_PARTS = _KEY_WORDS | {"owner"}
 
 
 def _target_key(tool: Tool) -> bool:
@@ -296,7 +297,8 @@ def _target_key(tool: Tool) -> bool:
     return False
 
 
-_MANY = re.compile(r"\b(?:list|lists|history|recent|all|available|search|find)\b", re.IGNORECASE)
+_MANY_WORDS = "list|lists|history|all|available"
+_MANY = re.compile(rf"\b(?:{_MANY_WORDS}|recent|search|find)\b", re.IGNORECASE)
 """A first sentence that says the tool returns many objects: its arguments filter them, none is a target's key."""
 _CONDITIONAL_NEED = re.compile(r"\brequired (?:when|if|unless)\b|\bor\b", re.IGNORECASE)
 """A key described as needed only in some calls ("Required when not using a URL"): SCH-009's question."""
@@ -332,7 +334,7 @@ def _listing(tool: Tool) -> bool:
     return _MANY_RESULTS.search(first) is not None  # "Get available services and their children"
 
 
-_MANY_RESULTS = re.compile(r"\b(?:list|lists|all|available|history)\b", re.IGNORECASE)
+_MANY_RESULTS = re.compile(rf"\b(?:{_MANY_WORDS})\b", re.IGNORECASE)
 """A first sentence that says many things come back: the tool lists them, whatever its name."""
 
 

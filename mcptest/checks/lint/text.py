@@ -370,6 +370,8 @@ def nearest_name(sentence: str, span: tuple[int, int], names: Iterable[str]) -> 
     return ranked[0][0]
 
 
+SELECTORS = frozenset(["operation", "action", "command", "op", "mode", "method"])
+"""Names of the argument that picks one of a multi-operation tool's operations (`operation: "get_credits"`)."""
 _WRAPPED_LIST = re.compile(r",[ \t]*\n[ \t]*")
 _ARGS_HEADING = re.compile(r"^[ \t]*(?:Args|Arguments|Parameters|Params)[ \t]*:[ \t]*$", re.MULTILINE)
 _ARGS_END = re.compile(r"\n[ \t]*\n|^[ \t]*(?:Returns?|Raises|Yields?|Examples?|Notes?)[ \t]*:", re.MULTILINE)
