@@ -494,8 +494,8 @@ def _listed_operations(tool: Tool, name: str) -> list[str] | None:
     if name.lower() not in SELECTORS:
         return None
     arguments_named = {n for n, _ in arguments(tool)}  # an item that opens on an argument documents the argument
-    found = [op for op in dict.fromkeys(m.group("op") for m in _OPERATION_ITEM.finditer(tool.description))]
-    found = [op for op in found if op not in arguments_named]
+    listed = dict.fromkeys(m.group("op") for m in _OPERATION_ITEM.finditer(tool.description))
+    found = [op for op in listed if op not in arguments_named]
     return found if len(found) >= 2 else None
 
 

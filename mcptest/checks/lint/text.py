@@ -203,7 +203,8 @@ def _points_inside(text: str, match: re.Match[str]) -> bool:
     if re.search(r"\b(?:tool|function|command)s?\b|\bsame\s+as\b|aforementioned", phrase):
         return False
     if phrase.endswith("below"):
-        return bool(text[match.end() :].split("\n", 1)[1:] and text[match.end() :].split("\n", 1)[1].strip())
+        _, newline, rest = text[match.end() :].partition("\n")
+        return bool(newline and rest.strip())
     return "\n" in text[: match.start()].strip()
 
 
