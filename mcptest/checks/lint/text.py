@@ -89,7 +89,7 @@ READ_VERBS = frozenset(
     """
     get show list read fetch retrieve search find lookup display view print echo query describe count calculate
     compute convert summarize translate preview inspect download analyze analyse compare capture extract
-    diagnose identify check
+    diagnose identify check discover browse explore
     """.split()  # noqa: SIM905
 )
 """DESC-010: a sentence that starts with one of these verbs names what comes back ("Shows the commit logs")."""
@@ -222,12 +222,13 @@ def mentions_return(text: str) -> bool:
 
 
 def _subject_dropped(sentence: str) -> list[str]:
-    """A sentence's words without a leading "This tool", "It", "Use this tool to" or a bracketed tag ("This tool
-    retrieves detailed information about a property" reads as "retrieves detailed information ...", "[COURSE] Gets
-    the status" as "Gets the status"): the verb that follows says what the tool does."""
+    """A sentence's words without a leading "This tool", "It", "Use this ... to" or a bracketed tag ("This tool
+    retrieves detailed information about a property" reads as "retrieves detailed information ...", "Use this as the
+    primary tool to list the log names" as "list the log names", "[COURSE] Gets the status" as "Gets the status"):
+    the verb that follows says what the tool does."""
     ws = words(_TAG.sub("", sentence))
-    if ws[:4] in (["use", "this", "tool", "to"], ["call", "this", "tool", "to"]):
-        return ws[4:]
+    if ws[:2] in (["use", "this"], ["call", "this"]) and "to" in ws[2:8]:
+        return ws[ws.index("to", 2) + 1 :]
     if ws[:2] in (["this", "tool"], ["the", "tool"]):
         return ws[2:]
     return ws[1:] if ws[:1] == ["it"] else ws
