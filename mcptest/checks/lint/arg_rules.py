@@ -399,7 +399,8 @@ def desc_009_missing_examples(tool: Tool) -> Iterator[Hit]:
     syntax it follows ("matching the syntax of the filter argument of db.collection.find()", "Elasticsearch query
     DSL object") is shown by that documentation, which every model has read. A union one of whose branches has a
     `format` or `pattern` shows its form; a free-form object named as a map by convention (`params` of a query,
-    `headers`, `variables`, `labels`, `env`) takes the names the agent already has as keys; and a fenced code block
+    `headers`, `variables`, `labels`, `env`, the `arguments` of the tool it runs, a `mapping` to store, a
+    workspace's `custom_fields`) takes the names the agent already has as keys; and a fenced code block
     in the tool description (a worked query) shows the one argument that would otherwise lack an example. An
     object whose fields are declared (a generated `request` wrapper, a REST call's `body`) shows its form through
     them: in the labelled real catalogs, 13 of the 17 findings on such objects were dismissed; so does a list of
@@ -612,9 +613,14 @@ def _worked_call(description: str, names: list[str]) -> bool:
     return False
 
 
-_MAP_ROLE = re.compile(r"^(?:params|parameters|variables|vars|headers|labels|env|environment)$", re.I)
+_MAP_ROLE = re.compile(
+    r"^(?:params|parameters|variables|vars|headers|labels|env|environment|args|arguments|mapping|custom_?fields)$",
+    re.I,
+)
 """Names of a free-form object that is a map by convention: a query's parameters, a request's headers, labels,
-environment variables; its keys are the names the agent already has (the query's `$name`s), its values theirs."""
+environment variables, the arguments of the tool or command it runs, a key-value mapping, a workspace's custom
+fields; its keys are the names the agent already has (the query's `$name`s, the fields a listing gave), its values
+theirs."""
 
 
 def _structured_container(name: str, schema: dict[str, Any]) -> bool:
