@@ -98,7 +98,8 @@ _TAG = re.compile(r"^\s*\[[^\]]{1,40}\]")
 """A bracketed tag a server puts before its sentence (`[🎓 COURSE] Gets ...`): a label, not the verb."""
 _CAMEL = re.compile(r"([a-z])([A-Z])")
 _ENUM_LEAD = re.compile(
-    r"\b(?:(?P<weak>must\s+be|can\s+be|should\s+be)|one\s+of|either|options\s+are"
+    r"\b(?:(?P<weak>(?:must|can|should)\s+be(?!\s*:|\s+(?:one\s+of|either)\b))|(?:must|can|should)\s+be(?=\s*:)"
+    r"|one\s+of|either|options\s+are|options(?=\s*:)"
     r"|(?:allowed|valid|possible|accepted|supported)\s+(?:values?|options?|[a-z]+s\b(?=\s*:)))\b\s*(?:is|are)?\s*:?\s*"
     r"(?P<tail>(?:[^.;()\n]|\([^().;\n]{1,40}\))*)",
     re.IGNORECASE,
@@ -247,8 +248,10 @@ def normalized(text: str) -> str:
 def prose_enum(text: str) -> list[str] | None:
     """The fixed set of values a description spells out ("one of open, closed, or pending"), if any.
 
-    "must/can/should be" only counts when the values are quoted ("can be 'json' or 'csv'"): "can be absolute or
-    relative" describes a path, not a value set. A list introduced by "e.g." or "such as" is examples, not a set.
+    A plain "must/can/should be" only counts when the values are quoted ("can be 'json' or 'csv'"): "can be
+    absolute or relative" describes a path, not a value set; with a colon ("Can be: list, board") it introduces
+    the set, as "Options:" does, and "Can be one of: ..." reads as "one of". A list introduced by "e.g." or "such
+    as" is examples, not a set.
     """
     return next((values for _, values in prose_value_sets(text)), None)
 
