@@ -451,8 +451,9 @@ def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
     only), HOME, ENTER" (a value's note in parentheses is not a value), "'json' or 'csv'", or three or more
     upper-case constants in parentheses right after the words naming the argument (at most eight): "Logging level
     (DEBUG, INFO, WARNING, ERROR)", two joined by "or" ("(DAILY or MONTHLY)") or quoted commands ("('get_a',
-    'get_b')"), or a note that opens on constants joined by "or" ("ONE_YEAR or THREE_YEARS."), or on the quoted
-    values, each with what it takes: `operation: "list" (no args), "get" (board_id_or_name)`, or a note that is
+    'get_b')"), or a note that opens on constants joined by "or" ("ONE_YEAR or THREE_YEARS.", "PAYER or
+    LINKED."; after a dash too: "The type — MAX_SAVINGS or CUSTOM_COMMITMENT"), or on the quoted values, each
+    with what it takes: `operation: "list" (no args), "get" (board_id_or_name)`, or a note that is
     nothing but three or more lower-case values, the last joined by "or": "polyhaven, sketchfab or polypizza.",
     "Sort direction (asc/desc)"; a list wrapped onto the next line after a comma is one list; yes-or-no words,
     "(true/false)", ask for a boolean type instead, and formats named on a path, "Path to the image (PNG, JPG)", are

@@ -309,10 +309,11 @@ _SLASH_PAIR = re.compile(r"^[^()\n]{1,40}\((?P<list>[a-z]{2,12}(?:/[a-z]{2,12}){
 
 
 _LEADING_CONSTANTS = re.compile(
-    r"^\s*(?P<list>[A-Z][A-Z0-9]*_[A-Z0-9_]+(?:\s*,\s*[A-Z][A-Z0-9_]+)*,?\s+or\s+[A-Z][A-Z0-9]*_?[A-Z0-9_]*)\s*[.;]"
+    r"(?:^|—|–|\s-\s)\s*(?P<list>[A-Z][A-Z0-9_]{3,}(?:\s*,\s*[A-Z][A-Z0-9_]{3,})*,?\s+or\s+[A-Z][A-Z0-9_]{3,})\s*(?:[.;]|$)"
 )
-"""A note that opens on upper-case constants joined by "or", one of them written with an underscore so it reads as
-a constant and not a word ("ONE_YEAR or THREE_YEARS.", "NO_UPFRONT, PARTIAL_UPFRONT, or ALL_UPFRONT.")."""
+"""A note that opens on upper-case constants joined by "or", or lists them after a dash ("The type of analysis —
+MAX_SAVINGS, CUSTOM_COMMITMENT, or TARGET_AVERAGE_COVERAGE."), each of four characters or more so that it reads as
+a constant and not a short form word ("ONE_YEAR or THREE_YEARS.", "PAYER or LINKED.", not "ID or URL")."""
 
 
 def _bare_list(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
@@ -320,7 +321,7 @@ def _bare_list(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
     hunyuan3d, hyper3d or meshy", "polyhaven only: hdris, textures, models or all" (three or more lower-case words,
     the last joined by "or", each perhaps with a note in parentheses); or a name with its values in parentheses,
     slashed: "Sort direction (asc/desc)"."""
-    constants = _LEADING_CONSTANTS.match(text)
+    constants = _LEADING_CONSTANTS.search(text)
     if constants:
         yield constants.span(), [v for v in re.split(r"\s*(?:,\s*or\b|,|\bor\b)\s*", constants.group("list")) if v]
         return
