@@ -68,6 +68,14 @@ _RETURN_WORDS = re.compile(
     r"|\b(?:will be|is|are) (?:displayed|shown|printed)\b[^.\n]{0,60}\b(?:showing|with|listing)\b",
     re.IGNORECASE,
 )
+_ALSO_WRITES = re.compile(
+    r"\b(?:and|or|then)\s+(?:then\s+)?(?:replace|insert|update|delete|write|create|remove|modify|save|add|push"
+    r"|append|send|upload|move|rename|archive|apply)s?\b",
+    re.IGNORECASE,
+)
+"""A write joined to the read verb a sentence opens on ("Search for text and replace all occurrences", "List, get,
+or create boards", "Download an attachment and save it"): the sentence writes, so its read says nothing of what
+comes back."""
 _OTHER_TOOLS_RESULT = re.compile(
     r"\b(?:[a-z]+[-_][\w-]+|other|another|previous|that)\s+tool(?:'s)?\s+(?:respon\w*|results?|outputs?)\b",
     re.IGNORECASE,
@@ -77,12 +85,14 @@ _CODE = re.compile(r"```.*?```|`[^`\n]*`", re.DOTALL)
 """Code in a description (`return r;` in a sample edit, a `Result` column): not prose about this tool's result."""
 _NOT_THIS_RESULT = re.compile(
     r"\b(?:[Ii]n\s+response\s+to|[Rr]espond(?:s|ed|ing)?\s+to)\b"  # "in response to user behavior"
-    r"|\b(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+[A-Z]\w*)\s+(?:returns?|results?|outputs?|responses?)\b"
+    r"|\b(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+[A-Z]\w*)\s+\(?(?:returns?|results?|outputs?|responses?)\b"
+    r"|\breturned\s+by\s+`?(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+[A-Z]\w*)\b"  # "one returned by get_currencies"
     r"|\breturns?\s+(?:an?\s+)?(?:HTTP\s+)?(?:error|`?[45]\d\d)\b(?:[^.\n]{0,40}?\bresponses?\b)?"  # "returns a 403"
     r"|\b(?:[45]\d\d\b[^.\n]{0,40}\b)?error\s+(?:responses?|results?|outputs?)\b"  # "a 411 ... error response"
 )
 """Return words that are not about this tool's result: "respond to", another tool's result named by its snake_case
-or camelCase identifier ("when rename_symbol returns"; not a compound such as "anti-enumeration"), and what comes
+or camelCase identifier ("when rename_symbol returns", "get_single_transaction (returns the parent ...)", "one
+returned by get_supported_cryptocurrencies"; not a compound such as "anti-enumeration"), and what comes
 back when the call fails ("returns a 403 Forbidden response if ...", "an HTTP 411 error response", "returns an
 error"), which says nothing of what a call that succeeds gives back."""
 READ_VERBS = frozenset(
@@ -214,12 +224,16 @@ def mentions_return(text: str) -> bool:
     """Whether `text` says what comes back: a return/output/result/response/yield word, "echoes back", a table or
     list that "will be displayed showing ...", or a sentence that starts with a read verb and names its object
     (`READ_VERBS`: "Shows the commit logs", "List Git branches", "This tool retrieves the property's metadata"; a
-    bare "Search" names nothing)."""
+    bare "Search" names nothing, and a read joined to a write, "Search for text and replace all occurrences", is a
+    write)."""
     text = _CODE.sub(" ", text) if "`" in text else text
     said = _OTHER_TOOLS_RESULT.sub(" ", text) if "tool" in text.lower() else text
     if _RETURN_WORDS.search(_NOT_THIS_RESULT.sub(" ", said)):
         return True
-    return any(len(w) > 1 and has_verb_in(w[0], READ_VERBS) for w in (_subject_dropped(s) for s in sentences(text)))
+    return any(
+        len(w) > 1 and has_verb_in(w[0], READ_VERBS) and not _ALSO_WRITES.search(" ".join(w[1:8]))
+        for w in (_subject_dropped(s) for s in sentences(text))
+    )
 
 
 def _subject_dropped(sentence: str) -> list[str]:
