@@ -86,7 +86,9 @@ def desc_006_undocumented_required_argument(tool: Tool) -> Iterator[Hit]:
     objects) that requires a field fixed by a `const` (`{"operation": {"const": "get-deploy"}, "params": ...}`):
     its tag names the operation and its fields are its form. So do a boolean (its name is the yes-or-no question:
     `is_private`) and a paging control (`page`, `page_size`, `limit`, `offset`, `cursor`), in the arguments or in a
-    wrapper's fields: all four such findings in the labelled groups were dismissed. And an argument
+    wrapper's fields: all four such findings in the labelled groups were dismissed; and so does a number of a
+    table's or page's layout (`rows`, `cols`, `start_row`, `end_col`, `left`, `top`, `width`, `height`, `zoom`,
+    `bearing`: 17 findings, all dismissed), but not an index (`slide_index`: from 0 or from 1?). And an argument
     the tool description documents in a docstring-style section (`Args:` then `    project: Project name`, what
     FastMCP sends when a function's docstring becomes the description) is described: the agent reads that line
     with the tool, and the author has written what the finding asks for.
@@ -124,14 +126,22 @@ def desc_006_undocumented_required_argument(tool: Tool) -> Iterator[Hit]:
 
 
 def _says_itself(name: str, schema: dict[str, Any]) -> bool:
-    """A boolean (its name is the yes-or-no question) or a paging control (`page`, `limit`, `offset`, `cursor`,
-    `page_size`): no form to guess and nothing a description would add."""
+    """A boolean (its name is the yes-or-no question), a paging control (`page`, `limit`, `offset`, `cursor`,
+    `page_size`) or a number of a table's or page's layout (`_LAYOUT`): no form to guess and nothing a description
+    would add."""
     if types_of(schema) == {"boolean"}:
         return True
+    if types_of(schema) and not types_of(schema) - {"integer", "number"}:
+        ws = normalized(name).split()
+        if ws and ws[-1] in _LAYOUT and set(ws[:-1]) <= {"start", "end", "min", "max"}:
+            return True
     return normalized(name) in _PAGING and not (types_of(schema) - {"integer", "number", "string"})
 
 
 _PAGING = frozenset(["page", "page size", "per page", "limit", "offset", "cursor", "page number", "page token"])
+_LAYOUT = frozenset("rows cols columns row col column width height left top x y zoom bearing".split())  # noqa: SIM905
+"""A number that is a table's size or a cell in it, or a place or size on a page or map (`rows`, `start_col`,
+`left`, `width`, `zoom`): its name is all it needs. An index (`slide_index`) is not: counted from 0 or from 1?"""
 
 
 _FORMED_NAMES = frozenset(
@@ -373,7 +383,8 @@ def desc_009_missing_examples(tool: Tool) -> Iterator[Hit]:
     ("JSON" there is the argument's form, not a "JSON document" or "JSON file" the argument names). Self-evident
     arguments never need one: booleans, numbers (alone or in a union with null: pydantic's `int | None`), enums and
     consts, typed maps (`additionalProperties: {"type": "string"}`: key-value pairs), strings with a `format` or
-    `pattern`, described ids, names, titles, URLs, selectors, and free text (a message, a body, a comment), and
+    `pattern`, described ids, names, titles, URLs, selectors, and free text (a message, a body, a comment, a search
+    term, an author, a password), and
     undescribed strings whose name says their form (a URL, an e-mail, an opaque `id` or `scrapeId` copied from an
     earlier result, a question or prompt). An example counts wherever it is: a worked call in the tool's description
     (a code block or JSON object with the call's `"arguments"`, or setting two or more of its arguments: it shows
@@ -388,7 +399,8 @@ def desc_009_missing_examples(tool: Tool) -> Iterator[Hit]:
     syntax it follows ("matching the syntax of the filter argument of db.collection.find()", "Elasticsearch query
     DSL object") is shown by that documentation, which every model has read. A union one of whose branches has a
     `format` or `pattern` shows its form; a free-form object named as a map by convention (`params` of a query,
-    `headers`, `variables`, `labels`, `env`) takes the names the agent already has as keys; and a fenced code block
+    `headers`, `variables`, `labels`, `env`, the `arguments` of the tool it runs, a `mapping` to store, a
+    workspace's `custom_fields`) takes the names the agent already has as keys; and a fenced code block
     in the tool description (a worked query) shows the one argument that would otherwise lack an example. An
     object whose fields are declared (a generated `request` wrapper, a REST call's `body`) shows its form through
     them: in the labelled real catalogs, 13 of the 17 findings on such objects were dismissed; so does a list of
@@ -439,14 +451,17 @@ def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
     only), HOME, ENTER" (a value's note in parentheses is not a value), "'json' or 'csv'", or three or more
     upper-case constants in parentheses right after the words naming the argument (at most eight): "Logging level
     (DEBUG, INFO, WARNING, ERROR)", two joined by "or" ("(DAILY or MONTHLY)") or quoted commands ("('get_a',
-    'get_b')"), or a note that opens on constants joined by "or" ("ONE_YEAR or THREE_YEARS."), or on the quoted
-    values, each with what it takes: `operation: "list" (no args), "get" (board_id_or_name)`, or a note that is
+    'get_b')"), or a note that opens on constants joined by "or" ("ONE_YEAR or THREE_YEARS.", "PAYER or
+    LINKED."; after a dash too: "The type — MAX_SAVINGS or CUSTOM_COMMITMENT"), or on the quoted values, each
+    with what it takes: `operation: "list" (no args), "get" (board_id_or_name)`, or a note that is
     nothing but three or more lower-case values, the last joined by "or": "polyhaven, sketchfab or polypizza.",
     "Sort direction (asc/desc)"; a list wrapped onto the next line after a comma is one list; yes-or-no words,
     "(true/false)", ask for a boolean type instead, and formats named on a path, "Path to the image (PNG, JPG)", are
     the file's), or a selector argument (`operation`, `action`, `command`, ...) whose operations the tool
     description numbers one by one ("1) getCostAndUsage — ...", "2. get_automation_event: ..."); an argument the
     schema leaves bare is read from its line in the tool description's `Args:` section or its inline note there. A
+    list of forms with a placeholder ("'YYYY-MM-DD' or 'YYYY-MM'", "'projects/{projectID}' or
+    'projects/{projectNumber}'") is templates of many values, which a `pattern` states, not an enum. A
     list after "e.g.", "example:" or "such as" is examples, not a set; one after "format", "bad ...:", "instead of"
     or "not" is a form or a counter-example; and a pair of the tool's own argument names ("either 'content' or
     'content_file'") is an argument group (SCH-009's finding): none of these is flagged.
@@ -475,13 +490,17 @@ def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
 def _not_a_value_set(name: str, values: list[str]) -> bool:
     """Values that are not the argument's set: yes-or-no words ("(true, false)": the fix is a boolean type, not an
     enum), and formats named on a path or file argument ("Path to the image (PNG, JPG, BMP, TGA)": the file's
-    type, not the value's)."""
+    type, not the value's), and forms with a placeholder ("YYYY-MM-DD or YYYY-MM", "projects/{projectID} or
+    projects/{projectNumber}": templates of many values, which `pattern` states, not an enum)."""
     if {v.lower() for v in values} <= _FLAG_WORDS:
+        return True
+    if any(_TEMPLATE.search(v) for v in values):
         return True
     last = (normalized(name).split() or [""])[-1]
     return last in _FILE_WORDS and all(v.isupper() and v.isalnum() and len(v) <= 5 for v in values)
 
 
+_TEMPLATE = re.compile(r"\{[^{}]+\}|<[^<>]+>|\bY{2,4}\b|\bYYYY|\bMM\b|\bDD\b|\bHH\b")
 _FLAG_WORDS = frozenset(["true", "false", "yes", "no", "on", "off", "0", "1"])
 _FILE_WORDS = frozenset(["path", "paths", "file", "files", "filename", "filepath", "url", "uri"])
 
@@ -567,11 +586,12 @@ or size, a geometry, a service-specific code (`region`: `us-en`? `wt-wt`?), or a
 
 _FREE_TEXT = re.compile(
     r"(?:message|content|body|text|comment|thought|query|note|title|name|summary|description|sql|script|code|question"
-    r"|prompt|request|details|reason|keyword|phrase"
+    r"|prompt|request|details|reason|keyword|phrase|term|author|password"
     r"|goal|instructions?|url|uri|link|href|email|id|ids)s?$|[a-z](?:Id|Ids|Key|Keys|Url|Uri)$|[a-z]_keys?$",
     re.I,
 )
-"""An argument name whose form is evident without a description: free text, a URL or e-mail, an opaque id, or the key
+"""An argument name whose form is evident without a description: free text (a search term, an author's name, a
+password: written as the user gives it), a URL or e-mail, an opaque id, or the key
 of a named object (`item_key`, `projectKey`: copied from the listing or the result that returned it; a bare `key`
 names no object, and may be a config key or a sort key)."""
 _TEXT_LOOKUP = re.compile(r"__i?(?:exact|contains|startswith|endswith)$")
@@ -594,9 +614,14 @@ def _worked_call(description: str, names: list[str]) -> bool:
     return False
 
 
-_MAP_ROLE = re.compile(r"^(?:params|parameters|variables|vars|headers|labels|env|environment)$", re.I)
+_MAP_ROLE = re.compile(
+    r"^(?:params|parameters|variables|vars|headers|labels|env|environment|args|arguments|mapping|custom_?fields)$",
+    re.I,
+)
 """Names of a free-form object that is a map by convention: a query's parameters, a request's headers, labels,
-environment variables; its keys are the names the agent already has (the query's `$name`s), its values theirs."""
+environment variables, the arguments of the tool or command it runs, a key-value mapping, a workspace's custom
+fields; its keys are the names the agent already has (the query's `$name`s, the fields a listing gave), its values
+theirs."""
 
 
 def _structured_container(name: str, schema: dict[str, Any]) -> bool:

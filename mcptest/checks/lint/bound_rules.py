@@ -25,8 +25,6 @@ LABEL_WORDS = frozenset(
         "name",
         "title",
         "label",
-        "type",
-        "kind",
         "query",
         "q",
         "term",
@@ -66,7 +64,7 @@ LOOKUP_VERBS = frozenset(
         "preview",
     ]
 )
-"""Tool actions whose name, title or type arguments look an existing value up rather than make a new one."""
+"""Tool actions whose name or title arguments look an existing value up rather than make a new one."""
 ACTED_ON = frozenset(["query", "q", "term", "keyword"])
 """Label words a search acts on whatever the tool's verb: never a lookup key."""
 _REFERENCE = re.compile(
@@ -109,20 +107,17 @@ CREATE_VERBS = frozenset(
         "tag",
     ]
 )
-"""Tool actions that make a new thing: a name, title or type they take is the new value the server stores."""
-KIND_WORDS = frozenset(["type", "kind"])
+"""Tool actions that make a new thing: a name or title they take is the new value the server stores."""
 KEY_WORDS = frozenset(["name", "title", "label"])
+KIND_WORDS = frozenset(["type", "kind"])
+"""Last words of a name that names a member of a set the server defines (`nodeType`, `shape_type`): no label word,
+except as a field of the records a tool stores (`entities[].entityType` in `create_entities`), which it keeps as
+given."""
 _IDENTIFIER = re.compile(r"(?:^|_)(?:id|key|number|uuid|slug)$|[a-z](?:Id|Key|Number|Uuid)$|^(?:id|key)$", re.I)
 """An argument name that identifies the thing acted on: then a name or title beside it is the new value."""
 _NEW_VALUE = re.compile(
     r"\b(?:name|title|label)\s+(?:for|to give|to assign)\b|\b(?:new|output|resulting)\b", re.IGNORECASE
 )
-_LISTED_KINDS = re.compile(r"\((?:e\.g\.,?\s*)?[a-z][\w-]*(?:,\s*[a-z][\w-]*)+(?:,?\s*(?:etc\.?|\.\.\.))?\)")
-"""A kind whose usual values the description lists: "(namespace, configmap, deployment, etc.)", "(e.g. pod, job)"."""
-_VALID_VALUES = re.compile(
-    r"\b(?:valid|allowed|possible|supported|accepted|common)\s+(?:values|types|kinds)\b|\bvalues\s+include\b", re.I
-)
-"""A kind described with the values the server accepts ("Valid values include: companies, contacts, ...")."""
 _EXTERNAL_FORM = re.compile(
     r"\b(?:SQL|SELECT|INSERT|UPDATE|DELETE|CREATE TABLE|statement|Cypher|GraphQL|SPARQL|query language|MIME"
     r"|media type|content[- ]type|ISO[- ]?\d+|RFC ?\d+|regex|regular expression|glob)\b"
@@ -132,8 +127,6 @@ _LOCAL_FILTER = re.compile(r"\b(?:filter|fuzzy)|\b(?:key|name)\s+prefix\b", re.I
 """A query described as a filter over what the server already holds: no engine limit to state."""
 _EITHER_KEY = re.compile(r"id_?or_?name|name_?or_?id", re.IGNORECASE)
 """An argument that takes an existing thing's id or name (`attachmentFieldIdOrName`): a lookup key."""
-_MEDIA_TYPE = re.compile(r"^(?:content|mime|media)_?type$", re.IGNORECASE)
-"""A MIME type by its argument's name (`contentType`), described or not: a standard, not a length, bounds it."""
 _CAMEL = re.compile(r"([a-z0-9])([A-Z])")
 _FIRST_WORD = re.compile(r"[A-Za-z]+")
 
@@ -199,13 +192,12 @@ def _unbounded_label(tool: Tool, node: Node, lookup_tool: bool) -> str | None:
     word = _name_words(str(at[-1]))[-1]
     desc = description_of(own) or description_of(schema)
     bounded = any(k in schema for k in ("maxLength", "enum", "const", "format", "pattern"))
-    if bounded or word not in LABEL_WORDS or prose_enum(desc) or _EXTERNAL_FORM.search(desc):
+    stored_kind = word in KIND_WORDS and len(at) > 2 and at[-3] == "items" and _creating_tool(tool)
+    if bounded or not (word in LABEL_WORDS or stored_kind) or prose_enum(desc) or _EXTERNAL_FORM.search(desc):
         return None
     if word in ACTED_ON:
         return None if _LOCAL_FILTER.search(desc) else "string without maxLength"
-    if word in KIND_WORDS and (_LISTED_KINDS.search(desc) or _VALID_VALUES.search(desc) or not _creating_tool(tool)):
-        return None  # a kind named from a set the server defines: the fix is an enum, not a length
-    if lookup_tool or _REFERENCE.search(desc) or _EITHER_KEY.search(str(at[-1])) or _MEDIA_TYPE.search(str(at[-1])):
+    if lookup_tool or _REFERENCE.search(desc) or _EITHER_KEY.search(str(at[-1])):
         return None
     if len(at) > 2 and _read_only(tool):
         return None  # a name or label inside a read-only tool's records is data it reads or draws, not one it keeps
@@ -218,17 +210,19 @@ def sch_004_unbounded_string_or_array(tool: Tool) -> Iterator[Hit]:
     """A short label, name or query that the server stores or hands to an engine has no `maxLength`.
 
     What it flags: a property (or its anyOf/oneOf branch), at any depth, typed `string` without `maxLength`,
-    `enum`, `const`, `format` or `pattern`, whose name ends in a label word (name, title, label, type, kind,
-    query, q, term, keyword, topic, subject, tag, category, caption: `branch_name`, `entityType`, `title`).
+    `enum`, `const`, `format` or `pattern`, whose name ends in a label word (name, title, label, query, q, term,
+    keyword, topic, subject, tag, category, caption: `branch_name`, `title`).
     It leaves alone what a length does not bound:
     - strings whose validity comes from an external format or language: paths, URLs, globs, git refs, time
       zones, dates (no label word, or a `format`/`pattern`), and values described as a SQL (or Cypher, GraphQL)
       statement, a MIME or content type, an ISO or RFC code, a regex or a glob;
     - open-ended payloads (file content, messages, text) and a label whose description lists its values
       (DESC-013's finding: the fix is an enum);
-    - a `type` or `kind` named from a set the server defines: in a tool that makes nothing new, or described
-      with its usual values ("(namespace, configmap, deployment, etc.)"): the fix would be an enum;
-    - lookup keys that only have to match an existing value: a name, title or type in a tool whose name or first
+    - a `type` or `kind` (`nodeType`, `shape_type`, `workItemType`) names a member of a set the server defines,
+      even in a tool that makes a new thing: the fix would be an enum, not a length (22 of the 24 such findings
+      in the labelled groups were dismissed); it is flagged only as a field of the records a tool stores
+      (`entities[].entityType` in `create_entities`: a knowledge graph keeps each record's type as given);
+    - lookup keys that only have to match an existing value: a name or title in a tool whose name or first
       word is get, list, read, open, show, view, fetch, retrieve, describe, find, lookup, select, use, delete,
       remove, checkout, switch, resolve or search, or described as "existing", "must match", "refers to",
       "available", "configured", "depends on", "the name of the Helm release to ..."; and a top-level name,

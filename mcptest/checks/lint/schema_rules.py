@@ -103,10 +103,11 @@ def _all_defaulted(props: Any) -> bool:
 
 _OPTIONAL = re.compile(
     r"\boptional\b|\bomit|\bif (?:not|omitted|absent|empty)\b|\bleave (?:it )?(?:empty|blank|out)\b"
-    r"|\bdefaults? (?:to|is)\b|\(default",
+    r"|\bdefaults? (?:to|is)\b|\(default|\bcan (?:also )?be set (?:with|by|via|in|from)\b|\bfalls? back\b",
     re.IGNORECASE,
 )
-"""An argument described as optional on purpose ("Optional: ...", "Omit to check all", "defaults to 10")."""
+"""An argument described as optional on purpose ("Optional: ...", "Omit to check all", "defaults to 10"), or given
+another source ("can also be set with the IDB_UDID env var", "falls back to the current project")."""
 _GROUP_CUE = re.compile(
     r"\beither\b|\b(?:exactly|at least) one of\b|\bone of\b|\brequired (?:if|when|unless)\b"
     r"|\bmust be (?:provided|given|supplied|specified|set)\b|\bis required\b|\b(?:use )?this or\b|\bprovide\b",
@@ -215,7 +216,8 @@ def sch_001_no_required_list(tool: Tool) -> Iterator[Hit]:
     What it flags: an object schema in the input (the root, an array's items, a required nested object, an
     anyOf branch) with non-empty `properties`, no `required` array, and at least one property that does not
     read as optional. A property reads as optional when it has a `default`, is described as optional
-    ("Optional: ...", "Omit to check all", "defaults to 10"), is a boolean, or is a modifier of the call: a
+    ("Optional: ...", "Omit to check all", "defaults to 10") or as having another source ("can also be set with the
+    IDB_UDID env var"), is a boolean, or is a modifier of the call: a
     paging, sorting or output control by name (limit, offset, cursor, page, sort, order, direction, format,
     output, context, timeout, verbose) or a filter by description ("API group to filter by", "If true, only
     ...", "an entry matches if it contains any of them", "Match against the request URL"). An object whose every

@@ -89,7 +89,7 @@ READ_VERBS = frozenset(
     """
     get show list read fetch retrieve search find lookup display view print echo query describe count calculate
     compute convert summarize translate preview inspect download analyze analyse compare capture extract
-    diagnose identify check
+    diagnose identify check discover browse explore
     """.split()  # noqa: SIM905
 )
 """DESC-010: a sentence that starts with one of these verbs names what comes back ("Shows the commit logs")."""
@@ -98,7 +98,8 @@ _TAG = re.compile(r"^\s*\[[^\]]{1,40}\]")
 """A bracketed tag a server puts before its sentence (`[🎓 COURSE] Gets ...`): a label, not the verb."""
 _CAMEL = re.compile(r"([a-z])([A-Z])")
 _ENUM_LEAD = re.compile(
-    r"\b(?:(?P<weak>must\s+be|can\s+be|should\s+be)|one\s+of|either|options\s+are"
+    r"\b(?:(?P<weak>(?:must|can|should)\s+be(?!\s*:|\s+(?:one\s+of|either)\b))|(?:must|can|should)\s+be(?=\s*:)"
+    r"|one\s+of|either|options\s+are|options(?=\s*:)"
     r"|(?:allowed|valid|possible|accepted|supported)\s+(?:values?|options?|[a-z]+s\b(?=\s*:)))\b\s*(?:is|are)?\s*:?\s*"
     r"(?P<tail>(?:[^.;()\n]|\([^().;\n]{1,40}\))*)",
     re.IGNORECASE,
@@ -222,12 +223,13 @@ def mentions_return(text: str) -> bool:
 
 
 def _subject_dropped(sentence: str) -> list[str]:
-    """A sentence's words without a leading "This tool", "It", "Use this tool to" or a bracketed tag ("This tool
-    retrieves detailed information about a property" reads as "retrieves detailed information ...", "[COURSE] Gets
-    the status" as "Gets the status"): the verb that follows says what the tool does."""
+    """A sentence's words without a leading "This tool", "It", "Use this ... to" or a bracketed tag ("This tool
+    retrieves detailed information about a property" reads as "retrieves detailed information ...", "Use this as the
+    primary tool to list the log names" as "list the log names", "[COURSE] Gets the status" as "Gets the status"):
+    the verb that follows says what the tool does."""
     ws = words(_TAG.sub("", sentence))
-    if ws[:4] in (["use", "this", "tool", "to"], ["call", "this", "tool", "to"]):
-        return ws[4:]
+    if ws[:2] in (["use", "this"], ["call", "this"]) and "to" in ws[2:8]:
+        return ws[ws.index("to", 2) + 1 :]
     if ws[:2] in (["this", "tool"], ["the", "tool"]):
         return ws[2:]
     return ws[1:] if ws[:1] == ["it"] else ws
@@ -246,8 +248,10 @@ def normalized(text: str) -> str:
 def prose_enum(text: str) -> list[str] | None:
     """The fixed set of values a description spells out ("one of open, closed, or pending"), if any.
 
-    "must/can/should be" only counts when the values are quoted ("can be 'json' or 'csv'"): "can be absolute or
-    relative" describes a path, not a value set. A list introduced by "e.g." or "such as" is examples, not a set.
+    A plain "must/can/should be" only counts when the values are quoted ("can be 'json' or 'csv'"): "can be
+    absolute or relative" describes a path, not a value set; with a colon ("Can be: list, board") it introduces
+    the set, as "Options:" does, and "Can be one of: ..." reads as "one of". A list introduced by "e.g." or "such
+    as" is examples, not a set.
     """
     return next((values for _, values in prose_value_sets(text)), None)
 
@@ -305,10 +309,11 @@ _SLASH_PAIR = re.compile(r"^[^()\n]{1,40}\((?P<list>[a-z]{2,12}(?:/[a-z]{2,12}){
 
 
 _LEADING_CONSTANTS = re.compile(
-    r"^\s*(?P<list>[A-Z][A-Z0-9]*_[A-Z0-9_]+(?:\s*,\s*[A-Z][A-Z0-9_]+)*,?\s+or\s+[A-Z][A-Z0-9]*_?[A-Z0-9_]*)\s*[.;]"
+    r"(?:^|—|–|\s-\s)\s*(?P<list>[A-Z][A-Z0-9_]{3,}(?:\s*,\s*[A-Z][A-Z0-9_]{3,})*,?\s+or\s+[A-Z][A-Z0-9_]{3,})\s*(?:[.;]|$)"
 )
-"""A note that opens on upper-case constants joined by "or", one of them written with an underscore so it reads as
-a constant and not a word ("ONE_YEAR or THREE_YEARS.", "NO_UPFRONT, PARTIAL_UPFRONT, or ALL_UPFRONT.")."""
+"""A note that opens on upper-case constants joined by "or", or lists them after a dash ("The type of analysis —
+MAX_SAVINGS, CUSTOM_COMMITMENT, or TARGET_AVERAGE_COVERAGE."), each of four characters or more so that it reads as
+a constant and not a short form word ("ONE_YEAR or THREE_YEARS.", "PAYER or LINKED.", not "ID or URL")."""
 
 
 def _bare_list(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
@@ -316,7 +321,7 @@ def _bare_list(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
     hunyuan3d, hyper3d or meshy", "polyhaven only: hdris, textures, models or all" (three or more lower-case words,
     the last joined by "or", each perhaps with a note in parentheses); or a name with its values in parentheses,
     slashed: "Sort direction (asc/desc)"."""
-    constants = _LEADING_CONSTANTS.match(text)
+    constants = _LEADING_CONSTANTS.search(text)
     if constants:
         yield constants.span(), [v for v in re.split(r"\s*(?:,\s*or\b|,|\bor\b)\s*", constants.group("list")) if v]
         return

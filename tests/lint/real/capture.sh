@@ -7,8 +7,8 @@
 # measured (npm and PyPI), SET=16 the one built after held_out_15 was measured (npm), SET=17 the one built after
 # held_out_16 was captured (npm and PyPI), SET=18 the one built after held_out_17 was captured (npm and PyPI), SET=19
 # the one built after held_out_18 was captured (npm and PyPI), SET=20 the one built after held_out_19 was captured (npm
-# and PyPI), SET=21 the one built after held_out_20 was captured (npm and PyPI), SET=23 the one built alongside
-# held_out_22 (npm and PyPI).
+# and PyPI), SET=21 the one built after held_out_20 was captured (npm and PyPI), SET=22 the one built after held_out_21
+# was captured (npm and PyPI), SET=23 the one built alongside held_out_22 (npm and PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -510,6 +510,27 @@ if [ "$SET" = 21 ]; then  # held_out_21 (issue 33, after held_out_20): a new sti
   )
 fi
 
+if [ "$SET" = 22 ]; then  # held_out_22 (issue 33, after held_out_21): a new stick, npm and PyPI, no rule tuned on it
+  NPM=(
+    "@modelcontextprotocol/server-gdrive@2025.1.14"
+    "@modelcontextprotocol/server-transcript@2.0.3"
+    "@modelcontextprotocol/server-cohort-heatmap@2.0.3"
+    "@gongrzhe/server-gmail-autoauth-mcp@1.1.11"
+  )
+  PYPI=(
+    "mcp-grafana==2.1.1"  # Grafana's server, shipped as a binary in a wheel
+    "code-review-graph==2.3.9 fastmcp==3.4.11 mcp==1.30.0"  # the SDKs that generate its schemas, pinned
+  )
+  SERVERS=(
+    "server-gdrive|GDRIVE_CREDENTIALS_PATH=$WORK/dummy-token.json|node node_modules/@modelcontextprotocol/server-gdrive/dist/index.js"
+    "server-transcript||node node_modules/@modelcontextprotocol/server-transcript/dist/index.js --stdio"
+    "server-cohort-heatmap||node node_modules/@modelcontextprotocol/server-cohort-heatmap/dist/index.js --stdio"
+    "server-gmail-autoauth-mcp|GMAIL_OAUTH_PATH=$WORK/gcal-oauth.json GMAIL_CREDENTIALS_PATH=$WORK/dummy-token.json|node node_modules/@gongrzhe/server-gmail-autoauth-mcp/dist/index.js"
+    "mcp-grafana|GRAFANA_URL=http://127.0.0.1:1 GRAFANA_SERVICE_ACCOUNT_TOKEN=dummy|mcp-grafana"  # lists its tools without reaching Grafana
+    "code-review-graph||code-review-graph serve"  # lists its tools without a built graph
+  )
+fi
+
 if [ "$SET" = 23 ]; then  # held_out_23 (issue 33, built alongside held_out_22): a new stick, npm and PyPI, no rule tuned on it
   NPM=(
     "@brightdata/mcp@2.11.3"
@@ -555,6 +576,7 @@ capture() {
   [ -f cclsp.json ] || echo '{"servers": [{"extensions": ["py"], "command": ["pylsp"]}]}' > cclsp.json
   [ -f panda.config.mjs ] || echo 'export default {}' > panda.config.mjs  # an empty Panda CSS config (SET=19)
   [ -f gcal-oauth.json ] || echo '{"installed": {"client_id": "dummy.apps.googleusercontent.com", "client_secret": "dummy", "redirect_uris": ["http://localhost"]}}' > gcal-oauth.json  # SET=11
+  [ -f dummy-token.json ] || echo '{"access_token": "dummy", "refresh_token": "dummy"}' > dummy-token.json  # SET=22
   for row in "${SERVERS[@]}"; do
     IFS='|' read -r name envs cmd <<<"$row"
     if [ $# -gt 0 ] && [[ " $* " != *" $name "* ]]; then continue; fi
