@@ -27,7 +27,8 @@ and `held_out_16` (six npm servers labelled the same way after held_out_15 was m
 PyPI servers labelled the same way after held_out_17 was captured), and `held_out_19` (six npm and PyPI servers labelled
 the same way after held_out_18 was captured), and `held_out_20` (five npm and PyPI servers labelled the same way after
 held_out_19 was captured), and `held_out_21` (nine npm and PyPI servers labelled the same way after held_out_20 was
-captured), and `held_out_22` (six npm and PyPI servers labelled the same way after held_out_21 was captured);
+captured), and `held_out_22` (six npm and PyPI servers labelled the same way after held_out_21 was captured), and
+`held_out_23` (six npm and PyPI servers labelled the same way alongside held_out_22);
 tests/lint/real/split.json records the groups. Each group's figures are printed apart.
 
 precision = reported findings labelled TP / reported findings
@@ -79,6 +80,7 @@ GROUPS = (
     "held_out_20",
     "held_out_21",
     "held_out_22",
+    "held_out_23",
 )
 
 

@@ -8,7 +8,7 @@
 # held_out_16 was captured (npm and PyPI), SET=18 the one built after held_out_17 was captured (npm and PyPI), SET=19
 # the one built after held_out_18 was captured (npm and PyPI), SET=20 the one built after held_out_19 was captured (npm
 # and PyPI), SET=21 the one built after held_out_20 was captured (npm and PyPI), SET=22 the one built after held_out_21
-# was captured (npm and PyPI).
+# was captured (npm and PyPI), SET=23 the one built alongside held_out_22 (npm and PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -528,6 +528,29 @@ if [ "$SET" = 22 ]; then  # held_out_22 (issue 33, after held_out_21): a new sti
     "server-gmail-autoauth-mcp|GMAIL_OAUTH_PATH=$WORK/gcal-oauth.json GMAIL_CREDENTIALS_PATH=$WORK/dummy-token.json|node node_modules/@gongrzhe/server-gmail-autoauth-mcp/dist/index.js"
     "mcp-grafana|GRAFANA_URL=http://127.0.0.1:1 GRAFANA_SERVICE_ACCOUNT_TOKEN=dummy|mcp-grafana"  # lists its tools without reaching Grafana
     "code-review-graph||code-review-graph serve"  # lists its tools without a built graph
+  )
+fi
+
+if [ "$SET" = 23 ]; then  # held_out_23 (issue 33, built alongside held_out_22): a new stick, npm and PyPI, no rule tuned on it
+  NPM=(
+    "@brightdata/mcp@2.11.3"
+    "@larksuiteoapi/lark-mcp@0.5.1"
+    "agentation-mcp@1.3.2"
+    "n8n-mcp@2.87.0"
+    "zod@4.6.7"  # what lark-mcp resolves when installed alone (with the SDK below): with brightdata's SDK 1.21.2
+    "@modelcontextprotocol/sdk@1.32.2"  # and zod 3 hoisted instead, lark's schemas lose their properties; the
+  )              # four catalogs match lone installs (each package in its own directory) with these two pins
+  PYPI=(
+    "zammad-mcp==0.1.1 mcp==2.3.0"  # the SDK that generates its schemas, pinned
+    "zendesk-mcp==0.1.6 mcp==2.3.0"
+  )
+  SERVERS=(
+    "brightdata-mcp|API_TOKEN=dummy|node node_modules/@brightdata/mcp/server.js"  # its default (rapid) tool set
+    "lark-mcp||node node_modules/@larksuiteoapi/lark-mcp/dist/cli.js mcp -a dummy -s dummy"  # its default preset
+    "agentation-mcp||node node_modules/agentation-mcp/dist/cli.js server"
+    "n8n-mcp|MCP_MODE=stdio N8N_API_URL=http://127.0.0.1:1 N8N_API_KEY=dummy|node node_modules/n8n-mcp/dist/mcp/stdio-wrapper.js"  # a dummy instance adds the management tools
+    "zammad-mcp|ZAMMAD_URL=http://127.0.0.1:1 ZAMMAD_TOKEN=dummy|zammad-mcp"
+    "zendesk-mcp|ZENDESK_SUBDOMAIN=example ZENDESK_EMAIL=a@example.com ZENDESK_API_TOKEN=dummy|zendesk-mcp"
   )
 fi
 
