@@ -269,19 +269,19 @@ def sch_010_limit_only_in_prose(tool: Tool) -> Iterator[Hit]:
     What it flags: a property, at any depth, whose own description states an upper limit as a number ("max 200",
     "max: 50", "maximum 100", "at most 10", "up to 25", "no more than 5", "(1-500)", "(0.0-1.0, default 0.6)",
     "(-180 to 180)", "between 1 and 100", "between 10000ms and 300000ms", "from 1 to 100", "One to 20 symbols",
-    "Range is 0 to 1", "Maximum - 500"; a bare argument's line in the tool description's `Args:` section counts as
-    its description) that the schema does not carry: a number or integer without `maximum`/`exclusiveMaximum`, a
-    string whose limit is counted in characters ("max 400 chars") without `maxLength`, an array without `maxItems`
-    when the limit counts its items (no noun after the figure, `items` or `entries`, or the array's own noun: "One
-    to 20 Yahoo Finance symbols" on `symbols`); a nullable number (`anyOf: [{type: integer}, {type: null}]`) is a
-    number, and a `maximum` that is only the integer type's range (zod's `9007199254740991`) is no bound. The same
-    field in several variants of one union is one finding, its `pointers` naming every branch. A limit on the
-    value's precision ("Up to 4 decimal places") is not one on the value. A string limit without a unit is left
-    alone (400 what?), and so is "Maximum number of results" with no figure; so is an item's length said of an array
-    ("Each instruction MUST be no more than 20 words"), another noun's count ("Max 20 pages" on page ranges) and an
-    integer type's own range ("(0-4294967295)"). A file-name format stated the same way ("Filename must end with
-    .png, .jpg, or .jpeg", "must end in .html") is flagged on a string without a `pattern`, `format` or `enum`
-    (issue 33 names it: a format in prose that the schema lacks).
+    "Range is 0 to 1", "Valid range: 1-100", "Maximum - 500"; a bare argument's line in the tool description's
+    `Args:` section counts as its description) that the schema does not carry: a number or integer without
+    `maximum`/`exclusiveMaximum`, a string whose limit is counted in characters ("max 400 chars") without
+    `maxLength`, an array without `maxItems` when the limit counts its items (no noun after the figure, `items` or
+    `entries`, or the array's own noun: "One to 20 Yahoo Finance symbols" on `symbols`); a nullable number (`anyOf:
+    [{type: integer}, {type: null}]`) is a number, and a `maximum` that is only the integer type's range (zod's
+    `9007199254740991`) is no bound. The same field in several variants of one union is one finding, its `pointers`
+    naming every branch. A limit on the value's precision ("Up to 4 decimal places") is not one on the value. A
+    string limit without a unit is left alone (400 what?), and so is "Maximum number of results" with no figure; so
+    is an item's length said of an array ("Each instruction MUST be no more than 20 words"), another noun's count
+    ("Max 20 pages" on page ranges) and an integer type's own range ("(0-4294967295)"). A file-name format stated
+    the same way ("Filename must end with .png, .jpg, or .jpeg", "must end in .html") is flagged on a string without
+    a `pattern`, `format` or `enum` (issue 33 names it: a format in prose that the schema lacks).
     Worth acting on: always when the server enforces the limit; the fix is one keyword. In the default tier since
     issue 33's seventh round (32 findings on the ten labelled groups rules may be tuned on, all true).
     Why it matters: a validating client checks the schema, not the prose; the agent that sends 500 learns the
@@ -395,12 +395,12 @@ _PROSE_LIMIT = re.compile(
     r"|\(\s*-?\d+(?:\.\d+)?\s*(?:[-–]|\bto\b)\s*(?P<b>-?\d[\d,]*(?:\.\d+)?)\s*(?P<ub>[a-z]+)?\s*[),]"
     r"|\bbetween\s+-?\d+(?:\.\d+)?\s*[a-z]*\s+and\s+(?P<c>\d[\d,]*(?:\.\d+)?)\s*(?P<uc>[a-z]+)?"
     r"|\b(?:from\s+\d+|one)\s+to\s+(?P<d>\d[\d,]*)\b\s*(?P<ud>[a-z]+)?"
-    r"|\brange\s+(?:is|of)\s+-?\d+(?:\.\d+)?\s+to\s+(?P<e>\d[\d,]*(?:\.\d+)?)\b\s*(?P<ue>[a-z]+)?",
+    r"|\brange\s*(?:is|of|:)\s*-?\d+(?:\.\d+)?\s*(?:to|[-–])\s*(?P<e>\d[\d,]*(?:\.\d+)?)\b\s*(?P<ue>[a-z]+)?",
     re.IGNORECASE,
 )
 """An upper limit written in prose: "max 200", "max: 50", "Maximum - 500", "up to 25 items", "(1-500)", "(0.0-1.0,
 default 0.6)", "(-180 to 180)", "between 1 and 100", "between 0.5 and 5 seconds", "between 10000ms and 300000ms",
-"from 1 to 100", "One to 20 symbols", "Range is 0 to 1"."""
+"from 1 to 100", "One to 20 symbols", "Range is 0 to 1", "Valid range: 1-100"."""
 
 
 def _prose_limit(text: str) -> tuple[float, str | None, list[str]] | None:
