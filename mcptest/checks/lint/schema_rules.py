@@ -154,7 +154,7 @@ def _argument_groups(tool: Tool) -> list[tuple[str, ...]]:
     wrapper = _wrapper(tool)  # one object (`params`) carrying every argument: its fields are the arguments
     names = list(wrapper["properties"]) if wrapper else [n for n, _ in arguments(tool)]
     texts = [(None, tool.description)] + [(n, description_of(s)) for n, s in arguments(tool)]
-    groups: list[tuple[str, ...]] = [] if wrapper else _key_pairs(tool)
+    groups: list[tuple[str, ...]] = [] if wrapper else _key_pairs(tool) + _worded_pairs(tool)
     if len(names) < 2 or not any(_GROUP_CUE.search(text) for _, text in texts):
         return groups
     for own, text in texts:
@@ -192,6 +192,30 @@ def _key_pairs(tool: Tool) -> list[tuple[str, ...]]:
     ]
 
 
+def _worded_pairs(tool: Tool) -> list[tuple[str, ...]]:
+    """Two optional top-level arguments the tool description offers as the ways to make the call, by a word of each
+    one's name: "Fetch the latest Assembly status by URL or ID" (`assembly_url`, `assembly_id`), "Add a comment to
+    a task or project" (`task_id`, `project_id`), "Specify by text or paragraph index" (`target_text`,
+    `target_paragraph_index`). Each word must name exactly one argument, and neither argument may be required."""
+    needed = set(required(tool))
+    optional = [(n, normalized(n).split()) for n, _ in arguments(tool) if n not in needed]
+    found: list[tuple[str, ...]] = []
+    for match in _WORDED_CHOICE.finditer(tool.description):
+        picked = []
+        for word in (match["a"], match["b"]):
+            hits = [n for n, ws in optional if word.lower() in ws]
+            picked.append(hits[0] if len(hits) == 1 else None)
+        if None not in picked and picked[0] != picked[1]:
+            pair = tuple(sorted(p for p in picked if p))
+            if pair not in found:
+                found.append(pair)
+    return found
+
+
+_WORDED_CHOICE = re.compile(
+    r"\b(?:by|for|to|on)\s+(?:an?\s+|the\s+|its\s+)?(?P<a>[A-Za-z]+)\s*,?\s+or\s+(?:by\s+)?(?:an?\s+|the\s+|its\s+)?"
+    r"(?P<b>[A-Za-z]+)\b"
+)
 _KEY_WORDS = frozenset(["id", "key", "name", "slug", "uuid", "number"])
 """Key words an object's alternative keys end in (`issueId`, `issueKey`); an owner is part of a key, not another."""
 _SETS_DEFAULTS = re.compile(r"defaults?|settings?|preferences?|config", re.IGNORECASE)
@@ -480,18 +504,20 @@ def resolve_path(root: Any, path: tuple[str | int, ...]) -> Any:
 def sch_009_argument_group_not_in_schema(tool: Tool) -> Iterator[Hit]:
     """The description asks for one of several arguments, and the schema does not say so.
 
-    What it flags: a tool whose description, or an argument's, names two or more of its arguments as
-    alternatives ("either 'content' or 'content_file' must be provided", "exactly one of project_key or
-    issue_key", "Required if issue_key is not given", "Provide card_refs OR query") while none of them is in
-    `required` and the input schema has no `anyOf`/`oneOf` at its root; and, with no prose at all, two or more
-    top-level arguments that are keys of one object named their own ways (`issueId` and `issueKey`, `projectId`
-    and `projectKey`, `repoId` and `repoName`), none required, outside a tool that sets defaults or settings: a
-    call names the object by one of them. A "required if/when" whose condition is
-    another argument being set ("Required if end_date is set", "Required when votes is enabled") states a
-    dependency, not a choice (neither argument is needed), and is left alone; a negative one ("if issue_key is not
-    given", "not required if ref is given", "when omitting `path`") makes one of the two necessary. When the
-    tool's one argument is an object wrapping all the others (`params`), its fields are the arguments, its
-    `required` and `anyOf` the schema's say. Reported once per group.
+    What it flags: a tool whose description, or an argument's, names two or more of its arguments as alternatives
+    ("either 'content' or 'content_file' must be provided", "exactly one of project_key or issue_key", "Required if
+    issue_key is not given", "Provide card_refs OR query") while none of them is in `required` and the input schema
+    has no `anyOf`/`oneOf` at its root; and, with no prose at all, two or more top-level arguments that are keys of
+    one object named their own ways (`issueId` and `issueKey`, `projectId` and `projectKey`, `repoId` and
+    `repoName`), none required, outside a tool that sets defaults or settings: a call names the object by one of
+    them; and two optional arguments the tool description offers as the ways to make the call by a word of each
+    one's name ("status by URL or ID": `assembly_url`, `assembly_id`; "a comment to a task or project": `task_id`,
+    `project_id`), each word naming exactly one argument. A "required if/when" whose condition is another argument
+    being set ("Required if end_date is set", "Required when votes is enabled") states a dependency, not a choice
+    (neither argument is needed), and is left alone; a negative one ("if issue_key is not given", "not required if
+    ref is given", "when omitting `path`") makes one of the two necessary. When the tool's one argument is an object
+    wrapping all the others (`params`), its fields are the arguments, its `required` and `anyOf` the schema's say.
+    Reported once per group.
     Worth acting on: always when the server rejects a call without one of them; a `required` list cannot say
     "A or B", so the fix is an `anyOf` (at least one) or `oneOf` (exactly one) of required sets.
     Why it matters: a client validating against the schema lets the call through with neither argument, and the
