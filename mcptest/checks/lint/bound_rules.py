@@ -69,9 +69,13 @@ ACTED_ON = frozenset(["query", "q", "term", "keyword"])
 """Label words a search acts on whatever the tool's verb: never a lookup key."""
 _REFERENCE = re.compile(
     r"\b(?:existing|must\s+match|refers?\s+to|available|configured|depends?\s+on)\b"
-    r"|\b(?:name|id|type|title|label)\s+of\s+(?:the|an?)\s+(?:\w+\s+){1,3}(?:to|where|containing|from|that|which|in|whose)\b",
+    r"|\b(?:name|id|type|title|label)\s+of\s+(?:the|an?)\s+(?:\w+\s+){1,3}"
+    r"(?:to(?!\s+(?:be\s+)?(?:create|make|register)[ds]?\b)|where|containing|from|that"
+    r"|which|in|whose)\b",
     re.IGNORECASE,
 )
+"""A name that refers to an existing thing: "existing", "must match", "the name of the Helm release to upgrade";
+not "The name of the secret to create" (a new value the server stores)."""
 CREATE_VERBS = frozenset(
     [
         "create",
@@ -225,7 +229,8 @@ def sch_004_unbounded_string_or_array(tool: Tool) -> Iterator[Hit]:
     - lookup keys that only have to match an existing value: a name or title in a tool whose name or first
       word is get, list, read, open, show, view, fetch, retrieve, describe, find, lookup, select, use, delete,
       remove, checkout, switch, resolve or search, or described as "existing", "must match", "refers to",
-      "available", "configured", "depends on", "the name of the Helm release to ..."; and a top-level name,
+      "available", "configured", "depends on", "the name of the Helm release to ..." (but not "the name of the
+      secret to create": a new value); and a top-level name,
       title or label in a tool that makes nothing new (no create, add, install, save, write, ... verb), when no
       other argument identifies the target (`upgrade_helm_chart(name)`; beside a `sprint_id`, `name` is the new
       value) and the description does not call it new or the output's;
