@@ -48,6 +48,7 @@ _DOCUMENTED_SYNTAX = re.compile(
     # a named syntax ("full NCBI syntax", "JQL query syntax"), not a data format's
     r"|\b(?!(?:JSON|YAML|XML|CSV|HTML) )[A-Z][A-Za-z0-9.-]*[A-Z0-9][A-Za-z0-9.-]*(?: query)? (?i:syntax)\b"
     r"|\b(?i:matching|pattern) /[^/\n]{3,}/"  # "In readable date time format matching /^(\d+) +(day|week)s?$/"
+    r"|\b(?:PromQL|LogQL|TraceQL|MetricsQL|GraphQL|SPARQL|Cypher|KQL|JMESPath|JSONPath|XPath)\b"  # a query language
 )
 """An argument that follows a documented syntax by name ("matching the syntax of the query argument of
 db.collection.find()", "Complete Elasticsearch query DSL object", "supports full NCBI syntax", "a JQL query syntax
@@ -408,7 +409,7 @@ def desc_009_missing_examples(tool: Tool) -> Iterator[Hit]:
     findings, the groups labelled by hand before the lint ran dismissed 17 and called none true). A union of
     consts (`anyOf: [{const: "blocknumber"}, {const: "timestamp"}]`) is an enum spelt out, and a description that
     states the value's pattern ("matching /^(\\d+) +(day|week)s?$/") or names a documented syntax ("supports
-    full NCBI syntax", "JQL syntax") shows its form.
+    full NCBI syntax", "JQL syntax", or a query language by name: PromQL, LogQL, GraphQL, XPath ...) shows its form.
     Worth acting on: when the flagged argument is one the agent must fill in a form it cannot guess; a careful
     author adds one sample value.
     Why it matters: Anthropic's advanced-tool-use guidance reports worked examples raising accuracy from 72%
