@@ -99,7 +99,7 @@ READ_VERBS = frozenset(
     """
     get show list read fetch retrieve search find lookup display view print echo query describe count calculate
     compute convert summarize translate preview inspect download analyze analyse compare capture extract
-    diagnose identify check discover browse explore
+    diagnose identify check discover browse explore obtain
     """.split()  # noqa: SIM905
 )
 """DESC-010: a sentence that starts with one of these verbs names what comes back ("Shows the commit logs")."""
@@ -230,10 +230,18 @@ def mentions_return(text: str) -> bool:
     said = _OTHER_TOOLS_RESULT.sub(" ", text) if "tool" in text.lower() else text
     if _RETURN_WORDS.search(_NOT_THIS_RESULT.sub(" ", said)):
         return True
+    if _CRUMBS.match(text):  # "[Feishu/Lark]-Docs-Base-Field-List fields-Get all fields ...": one step per segment
+        text = _CRUMB_STEP.sub(". ", text)
     return any(
         len(w) > 1 and has_verb_in(w[0], READ_VERBS) and not _ALSO_WRITES.search(" ".join(w[1:8]))
         for w in (_subject_dropped(s) for s in sentences(text))
     )
+
+
+_CRUMBS = re.compile(r"^\s*\[[^\]]{1,40}\]-\w")
+"""A description written as a breadcrumb after a bracketed tag, its parts joined by hyphens ("[Feishu/Lark]-Docs-
+Base-Field-List fields-Get all fields according to app_token"): the last parts say what the tool does."""
+_CRUMB_STEP = re.compile(r"(?<=[\w)])-(?=[A-Z\[])")
 
 
 def _subject_dropped(sentence: str) -> list[str]:
