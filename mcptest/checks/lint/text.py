@@ -287,6 +287,7 @@ def prose_value_sets(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
     yield from _parenthesised_values(text)
     yield from _leading_values(text)
     yield from _bare_list(text)
+    yield from _labelled_list(text)
     if "(" in text:
         yield from _constant_list(text)
     candidates = [m for m in _ENUM_LEAD.finditer(text)] + [m for m in _QUOTED_OR.finditer(text)]
@@ -351,6 +352,35 @@ def _bare_list(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
     if match:
         listed = _NOTE.sub("", match.group("list"))
         yield match.span(), [v.rstrip(".") for v in re.split(r"\s*(?:,|/|\bor\b)\s*", listed) if v.rstrip(".")]
+
+
+_ITEM = r"""(?:["'`][\w.=!~-]{1,30}["'`]|[\w.=!~-]{1,30})(?:\s*\([^()\n]{1,60}\))?"""
+_LABELLED_LIST = re.compile(
+    rf"^\s*(?P<label>[A-Za-z][\w '-]{{0,50}}?)\s*:\s*(?P<list>{_ITEM}(?:\s*,\s*{_ITEM})*,?\s+or\s+{_ITEM}"
+    rf"|{_ITEM}(?:\s*/\s*{_ITEM}){{2,}}|{_ITEM}(?:\s*,\s*{_ITEM}){{2,}})\s*(?:[.;(]|$)"
+)
+_TWO_WORDS = re.compile(r"^\s*(?P<list>[a-z][\w-]{1,20}\s+or\s+[a-z][\w-]{1,20})\s*\.?\s*$")
+
+
+def _labelled_list(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
+    """A note that names what the value is, a colon, then nothing but the values: "Sort column: criticality, depth,
+    node_count, or name.", "Theme for the rendered image: light or dark", "Query type: 'range' (default) or
+    'instant'", "priority: low/normal/high/urgent" (three or more slashed, or joined by commas); or a note that
+    is only two words joined by "or" ("asc or desc.", "proxy or direct"). A label that introduces examples
+    ("Example:", "e.g.:"), a note, a default or a syntax is not a set's."""
+    match = _LABELLED_LIST.match(text)
+    if match and not _EXAMPLES_LEAD.search(match["label"] + ":") and not _NOT_A_SET_LABEL.search(match["label"]):
+        listed = _NOTE.sub("", match["list"])
+        values = [v.strip("\"'`.") for v in re.split(r"\s*(?:,\s*or\b|,|/|\bor\b)\s*", listed) if v.strip("\"'`.")]
+        if len(values) >= 2 and values[-1].lower() not in ("etc", "..."):  # "edit, server, client-1, etc": open
+            yield match.span("list"), values
+        return
+    two = _TWO_WORDS.match(text)
+    if two:
+        yield two.span("list"), re.split(r"\s+or\s+", two["list"])
+
+
+_NOT_A_SET_LABEL = re.compile(r"\b(?:examples?|e\.g|note|default|see|usage|pattern|syntax)\b", re.IGNORECASE)
 
 
 def _constant_list(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
