@@ -288,6 +288,7 @@ def prose_value_sets(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
     yield from _leading_values(text)
     yield from _bare_list(text)
     yield from _labelled_list(text)
+    yield from _bulleted_values(text)
     if "(" in text:
         yield from _constant_list(text)
     candidates = [m for m in _ENUM_LEAD.finditer(text)] + [m for m in _QUOTED_OR.finditer(text)]
@@ -378,6 +379,29 @@ def _labelled_list(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
     two = _TWO_WORDS.match(text)
     if two:
         yield two.span("list"), re.split(r"\s+or\s+", two["list"])
+
+
+_BULLET_LEAD = re.compile(
+    r"\b(?:optional|allowed|valid|possible|supported|accepted)\s+values(?:\s+are)?\W{0,4}:", re.IGNORECASE
+)
+_BULLET_VALUE = re.compile(r"(?:^|(?<=[\s\w.)*]))-\s*(`?)(?P<value>[A-Za-z0-9_.-]{1,40})\1(?=\s*(?::|-|$))")
+_BULLETS_END = re.compile(r"\*\*|\n\s*\n")
+
+
+def _bulleted_values(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
+    """Values listed as bullets after "Optional values are:" or "Valid values:", each a word (or a backticked word)
+    after a hyphen, perhaps with what it means after a colon, as Lark's OpenAPI server writes them ("**Optional
+    values are**:- `private`: A private group- `public`: A public group", "**Optional values**:- text- post-
+    image") and as docstrings list them ("Valid values:\n - create: Create a new resource\n - replace: ...")."""
+    lead = _BULLET_LEAD.search(text)
+    if lead is None:
+        return
+    start = lead.end()
+    end = _BULLETS_END.search(text, start + 2)
+    body = text[start : end.start() if end else len(text)]
+    values = [m["value"] for m in _BULLET_VALUE.finditer(body)]
+    if len(values) >= 2 and values[-1].lower() != "etc":
+        yield (lead.start(), start + len(body)), values
 
 
 _NOT_A_SET_LABEL = re.compile(r"\b(?:examples?|e\.g|note|default|see|usage|pattern|syntax)\b", re.IGNORECASE)
