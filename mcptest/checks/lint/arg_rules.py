@@ -65,34 +65,32 @@ def _at(name: str) -> str:
 def desc_006_undocumented_required_argument(tool: Tool) -> Iterator[Hit]:
     """A required argument has no description.
 
-    What it flags: each name in `inputSchema.required` whose property has no non-empty `description`
-    (a `title` does not count: it is a label, not an explanation).
-    Why it matters: the agent must fill a required argument on every call; with only a name such as `id` or
-    `repo_path` to go on, it guesses the format and loops on validation errors (arXiv:2602.14878,
-    "opaque parameters").
-    Two undescribed arguments say what they are all the same, and are left alone: a record whose every field is a
-    number, a boolean or an enum (`{longitude, latitude}`, `{width, height}`, or an array of such records), or an
-    object whose every field is that or described (a REST call's `body`): its fields are its documentation; and
-    an argument the tool's description names in quotes or backticks ("Provide 'requestId' and 'taskId'",
-    "`polygon1` and `polygon2` are each an array of rings"): the description is where the agent reads about it.
-    A third is left alone too: a required argument named exactly `id` or `name`, in a tool whose English
-    description names its action and so the one object it acts on
-    ("Get a specific document by ID", "Delete a monitor", "Describe the configuration of a Pinecone index"): it is
-    that object's key (the one a listing returned, or the new object's name), its type gives its form, and a
-    careful author would not add "The ID of the document" (tests/lint/real/labels/PRINCIPLE.md); and, decided in
-    the seventh round, a number key named after an object the tool's name or description names (`topic_id` in
-    "Read topic metadata", `tag_ids` in `bulk_edit_tags`, `issue_number` in `get_issue`): a number has no form to
-    guess and the listing gave it. Two more say what they are: a field every sign-up or map form has
-    (`username`, `email`, `password`, `latitude`, `longitude`), and a tagged request, an object (or a union of
-    objects) that requires a field fixed by a `const` (`{"operation": {"const": "get-deploy"}, "params": ...}`):
-    its tag names the operation and its fields are its form. So do a boolean (its name is the yes-or-no question:
-    `is_private`) and a paging control (`page`, `page_size`, `limit`, `offset`, `cursor`), in the arguments or in a
-    wrapper's fields: all four such findings in the labelled groups were dismissed; and so does a number of a
-    table's or page's layout (`rows`, `cols`, `start_row`, `end_col`, `left`, `top`, `width`, `height`, `zoom`,
-    `bearing`: 17 findings, all dismissed), but not an index (`slide_index`: from 0 or from 1?). And an argument
-    the tool description documents in a docstring-style section (`Args:` then `    project: Project name`, what
-    FastMCP sends when a function's docstring becomes the description) is described: the agent reads that line
-    with the tool, and the author has written what the finding asks for.
+    What it flags: each name in `inputSchema.required` whose property has no non-empty `description` (a `title` does
+    not count: it is a label, not an explanation). Why it matters: the agent must fill a required argument on every
+    call; with only a name such as `id` or `repo_path` to go on, it guesses the format and loops on validation
+    errors (arXiv:2602.14878, "opaque parameters"). Two undescribed arguments say what they are all the same, and
+    are left alone: a record whose every field is a number, a boolean or an enum (`{longitude, latitude}`, `{width,
+    height}`, or an array of such records), or an object whose every field is that or described (a REST call's
+    `body`): its fields are its documentation; and an argument the tool's description names in quotes or backticks
+    ("Provide 'requestId' and 'taskId'", "`polygon1` and `polygon2` are each an array of rings"): the description is
+    where the agent reads about it. A third is left alone too: a required argument named exactly `id` or `name`, in
+    a tool whose English description names its action and so the one object it acts on ("Get a specific document by
+    ID", "Delete a monitor", "Describe the configuration of a Pinecone index"): it is that object's key (the one a
+    listing returned, or the new object's name), its type gives its form, and a careful author would not add "The ID
+    of the document" (tests/lint/real/labels/PRINCIPLE.md); and, decided in the seventh round, a number key named
+    after an object the tool's name or description names (`topic_id` in "Read topic metadata", `tag_ids` in
+    `bulk_edit_tags`, `issue_number` in `get_issue`): a number has no form to guess and the listing gave it. Two
+    more say what they are: a field every sign-up or map form has (`username`, `email`, `password`, `latitude`,
+    `longitude`), and a tagged request, an object (or a union of objects) that requires a field fixed by a `const`
+    (`{"operation": {"const": "get-deploy"}, "params": ...}`): its tag names the operation and its fields are its
+    form. So do a boolean (its name is the yes-or-no question: `is_private`) and a paging control (`page`,
+    `page_size`, `limit`, `offset`, `cursor`), in the arguments or in a wrapper's fields: all four such findings in
+    the labelled groups were dismissed; and so does a number of a table's or page's layout (`rows`, `cols`,
+    `start_row`, `end_col`, `left`, `top`, `width`, `height`, `zoom`, `bearing`: 17 findings, all dismissed), but
+    not an index (`slide_index`: from 0 or from 1?). And an argument the tool description documents in a
+    docstring-style section (`Args:` then `    project: Project name`, what FastMCP sends when a function's
+    docstring becomes the description) is described: the agent reads that line with the tool, and the author has
+    written what the finding asks for.
     It is critical only where the agent would fail calls: nothing gives the value space (no type, or an enum with
     no value), or the name says the value has a form to get right (`repo_path`, `sessionId`, `start_date`) and
     nothing else gives it, or an object or list whose structure is undeclared, or a list of lists (a polygon's
@@ -385,31 +383,30 @@ def desc_009_missing_examples(tool: Tool) -> Iterator[Hit]:
     arguments never need one: booleans, numbers (alone or in a union with null: pydantic's `int | None`), enums and
     consts, typed maps (`additionalProperties: {"type": "string"}`: key-value pairs), strings with a `format` or
     `pattern`, described ids, names, titles, URLs, selectors, and free text (a message, a body, a comment, a search
-    term, an author, a password), and
-    undescribed strings whose name says their form (a URL, an e-mail, an opaque `id` or `scrapeId` copied from an
-    earlier result, a question or prompt). An example counts wherever it is: a worked call in the tool's description
-    (a code block or JSON object with the call's `"arguments"`, or setting two or more of its arguments: it shows
-    the call's form), an `examples` array (tool or `inputSchema`), an argument's `examples`, `example` or a
-    `default` that shows a value, or prose in the argument's or the tool's description (`e.g. '2103.12345'`, an
-    "Example" line, "such as", a quoted sample value, `YYYY-MM-DD`, "ISO 8601", "HH:MM", a standard that defines the
-    form: an IANA time zone name, ISO 4217, BCP 47, a MIME type), including the argument's own line of a parameter
-    list in the tool description (`- filter (optional): ... (e.g., "bedrock")`, or a docstring `Args:` line, which
-    also documents an argument the schema leaves bare). A search `keyword` or `phrase`, like a `query`, is free
-    text, and so is the value of a Django-style text lookup (`name__icontains`: a piece of the name; a date lookup
-    such as `created__date__gte` still has a form to show). An argument whose description names the documented
-    syntax it follows ("matching the syntax of the filter argument of db.collection.find()", "Elasticsearch query
-    DSL object") is shown by that documentation, which every model has read. A union one of whose branches has a
-    `format` or `pattern` shows its form; a free-form object named as a map by convention (`params` of a query,
-    `headers`, `variables`, `labels`, `env`, the `arguments` of the tool it runs, a `mapping` to store, a
-    workspace's `custom_fields`) takes the names the agent already has as keys; and a fenced code block
-    in the tool description (a worked query) shows the one argument that would otherwise lack an example. An
-    object whose fields are declared (a generated `request` wrapper, a REST call's `body`) shows its form through
-    them: in the labelled real catalogs, 13 of the 17 findings on such objects were dismissed; so does a list of
-    records whose text fields are each described without naming a structured form ("The header's key.": of such
-    findings, the groups labelled by hand before the lint ran dismissed 17 and called none true). A union of
+    term, an author, a password), and undescribed strings whose name says their form (a URL, an e-mail, an opaque
+    `id` or `scrapeId` copied from an earlier result, a question or prompt). An example counts wherever it is: a
+    worked call in the tool's description (a code block or JSON object with the call's `"arguments"`, or setting two
+    or more of its arguments: it shows the call's form), an `examples` array (tool or `inputSchema`), an argument's
+    `examples`, `example` or a `default` that shows a value, or prose in the argument's or the tool's description
+    (`e.g. '2103.12345'`, an "Example" line, "such as", a quoted sample value, `YYYY-MM-DD`, "ISO 8601", "HH:MM", a
+    standard that defines the form: an IANA time zone name, ISO 4217, BCP 47, a MIME type), including the argument's
+    own line of a parameter list in the tool description (`- filter (optional): ... (e.g., "bedrock")`, or a
+    docstring `Args:` line, which also documents an argument the schema leaves bare). A search `keyword` or
+    `phrase`, like a `query`, is free text, and so is the value of a Django-style text lookup (`name__icontains`: a
+    piece of the name; a date lookup such as `created__date__gte` still has a form to show). An argument whose
+    description names the documented syntax it follows ("matching the syntax of the filter argument of
+    db.collection.find()", "Elasticsearch query DSL object") is shown by that documentation, which every model has
+    read. A union one of whose branches has a `format` or `pattern` shows its form; a free-form object named as a
+    map by convention (`params` of a query, `headers`, `variables`, `labels`, `env`, the `arguments` of the tool it
+    runs, a `mapping` to store, a workspace's `custom_fields`) takes the names the agent already has as keys; and a
+    fenced code block in the tool description (a worked query) shows the one argument that would otherwise lack an
+    example. An object whose fields are declared (a generated `request` wrapper, a REST call's `body`) shows its
+    form through them: in the labelled real catalogs, 13 of the 17 findings on such objects were dismissed; so does
+    a list of records whose text fields are each described without naming a structured form ("The header's key.": of
+    such findings, the groups labelled by hand before the lint ran dismissed 17 and called none true). A union of
     consts (`anyOf: [{const: "blocknumber"}, {const: "timestamp"}]`) is an enum spelt out, and a description that
-    states the value's pattern ("matching /^(\\d+) +(day|week)s?$/") or names a documented syntax ("supports
-    full NCBI syntax", "JQL syntax", or a query language by name: PromQL, LogQL, GraphQL, XPath ...) shows its form.
+    states the value's pattern ("matching /^(\\d+) +(day|week)s?$/") or names a documented syntax ("supports full
+    NCBI syntax", "JQL syntax", or a query language by name: PromQL, LogQL, GraphQL, XPath ...) shows its form.
     Worth acting on: when the flagged argument is one the agent must fill in a form it cannot guess; a careful
     author adds one sample value.
     Why it matters: Anthropic's advanced-tool-use guidance reports worked examples raising accuracy from 72%
@@ -452,22 +449,21 @@ def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
     only), HOME, ENTER" (a value's note in parentheses is not a value), "'json' or 'csv'", or three or more
     upper-case constants in parentheses right after the words naming the argument (at most eight): "Logging level
     (DEBUG, INFO, WARNING, ERROR)", two joined by "or" ("(DAILY or MONTHLY)") or quoted commands ("('get_a',
-    'get_b')"), or a note that opens on constants joined by "or" ("ONE_YEAR or THREE_YEARS.", "PAYER or
-    LINKED."; after a dash too: "The type — MAX_SAVINGS or CUSTOM_COMMITMENT"), or on the quoted values, each
-    with what it takes: `operation: "list" (no args), "get" (board_id_or_name)`, or a note that is
-    nothing but three or more lower-case values, the last joined by "or": "polyhaven, sketchfab or polypizza.",
-    "Sort direction (asc/desc)", or a label, a colon and only the values: "Sort column: criticality, depth, or
-    name", "priority: low/normal/high/urgent", or only two words joined by "or": "asc or desc."; a list wrapped
-    onto the next line after a comma is one list; yes-or-no words,
-    "(true/false)", ask for a boolean type instead, and formats named on a path, "Path to the image (PNG, JPG)", are
-    the file's), or a selector argument (`operation`, `action`, `command`, ...) whose operations the tool
-    description numbers one by one ("1) getCostAndUsage — ...", "2. get_automation_event: ..."); an argument the
-    schema leaves bare is read from its line in the tool description's `Args:` section or its inline note there. A
-    list of forms with a placeholder ("'YYYY-MM-DD' or 'YYYY-MM'", "'projects/{projectID}' or
-    'projects/{projectNumber}'") is templates of many values, which a `pattern` states, not an enum. A
-    list after "e.g.", "example:" or "such as" is examples, not a set; one after "format", "bad ...:", "instead of"
-    or "not" is a form or a counter-example; and a pair of the tool's own argument names ("either 'content' or
-    'content_file'") is an argument group (SCH-009's finding): none of these is flagged.
+    'get_b')"), or a note that opens on constants joined by "or" ("ONE_YEAR or THREE_YEARS.", "PAYER or LINKED.";
+    after a dash too: "The type — MAX_SAVINGS or CUSTOM_COMMITMENT"), or on the quoted values, each with what it
+    takes: `operation: "list" (no args), "get" (board_id_or_name)`, or a note that is nothing but three or more
+    lower-case values, the last joined by "or": "polyhaven, sketchfab or polypizza.", "Sort direction (asc/desc)",
+    or a label, a colon and only the values: "Sort column: criticality, depth, or name", "priority:
+    low/normal/high/urgent", or only two words joined by "or": "asc or desc."; a list wrapped onto the next line
+    after a comma is one list; yes-or-no words, "(true/false)", ask for a boolean type instead, and formats named on
+    a path, "Path to the image (PNG, JPG)", are the file's), or a selector argument (`operation`, `action`,
+    `command`, ...) whose operations the tool description numbers one by one ("1) getCostAndUsage — ...", "2.
+    get_automation_event: ..."); an argument the schema leaves bare is read from its line in the tool description's
+    `Args:` section or its inline note there. A list of forms with a placeholder ("'YYYY-MM-DD' or 'YYYY-MM'",
+    "'projects/{projectID}' or 'projects/{projectNumber}'") is templates of many values, which a `pattern` states,
+    not an enum. A list after "e.g.", "example:" or "such as" is examples, not a set; one after "format", "bad
+    ...:", "instead of" or "not" is a form or a counter-example; and a pair of the tool's own argument names
+    ("either 'content' or 'content_file'") is an argument group (SCH-009's finding): none of these is flagged.
     Worth acting on: when the listed values are the only ones the server accepts.
     Why it matters: values in prose are not validated; the agent sends "High" for "high" and loops on
     errors. It is the inverse of DESC-007.

@@ -181,13 +181,16 @@ def desc_010_missing_return_format(tool: Tool) -> Iterator[Hit]:
     not whether it is accurate), which is why it is a warning.
     A tool whose first sentence runs a search or a read-only query and nothing else ("Perform an Elasticsearch
     search", "Execute a SELECT query on the SQLite database") returns its matches or rows: left alone. So does a
-    sentence that opens on a read verb, extract included ("Extract structured data from the page"), after a
-    lead-in such as "Use this tool to" or "Use this as the primary tool to", or a bracketed tag ("[COURSE] Gets
-    the current status ..."), and a tool that opens with "Take a screenshot" and has no argument saying where to
-    keep it (`name`, `path`): the picture comes back; and a tool
-    that says it is read-only or runs read operations: it changes nothing, what it reads comes back. What comes
-    back when the call fails ("returns a 403 Forbidden response if ...", "an HTTP 411 error response", "returns an
-    error") says nothing of a call that succeeds, and is not read as an answer.
+    sentence that opens on a read verb, extract included ("Extract structured data from the page"), after a lead-in
+    such as "Use this tool to" or "Use this as the primary tool to", or a bracketed tag ("[COURSE] Gets the current
+    status ..."), and a tool that opens with "Take a screenshot" and has no argument saying where to keep it
+    (`name`, `path`): the picture comes back; and a tool that says it is read-only or runs read operations: it
+    changes nothing, what it reads comes back. What comes back when the call fails ("returns a 403 Forbidden
+    response if ...", "an HTTP 411 error response", "returns an error") says nothing of a call that succeeds, and is
+    not read as an answer. A read joined to a write in its sentence ("Search for text and replace all occurrences")
+    is a write; a return word about another tool ("one returned by get_supported_cryptocurrencies") says nothing of
+    this one's; a breadcrumb after a bracketed tag ("[Feishu/Lark]-Docs-Base-Field-List fields-Get all fields") is
+    read a part at a time.
     Worth acting on: an action or write tool whose result (the new id, the new state, nothing) the agent cannot
     know without calling it.
     Example: "Create an invoice for a customer."
