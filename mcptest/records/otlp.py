@@ -411,8 +411,8 @@ def _typed(line: bytes, keep: str | None) -> list[_Span] | None:
                             span_id.lower(),
                             parent.lower() if parent else "",
                             sp.name,
-                            int(sp.startTimeUnixNano),
-                            int(sp.endTimeUnixNano),
+                            sp.startTimeUnixNano,
+                            sp.endTimeUnixNano,
                             attrs,
                             status is not None and status.code in _ERROR_CODES,
                             res_attrs,
@@ -853,20 +853,19 @@ def _call(span: _Span, missing: set[str]) -> ToolCall:
     `model_construct` itself looks every default up on each call: it took longer than validating, and 3 times as
     long as this (benchmarks/otel.py). A call of other types is validated as any trace is. The common case (plain
     text arguments and result) is read inline: this runs once per tool call (150,000 in the benchmark file)."""
-    get = span.attrs.get
+    attrs = span.attrs
+    get = attrs.get
     name = get("gen_ai.tool.name") or get("tool.name")
     if not name and span.name.startswith("tools/call "):
         name = span.name[len("tools/call ") :]
     if type(name) is not str:
         name = str(name or "")
     server = get("mcptest.server")
-    given = {"name"} if server is None else {"name", "server"}
+    flags = 0 if server is None else _SERVER  # which fields the span gave: `_GIVEN` turns it into the fields-set
     args: Any = {}
     unparseable = False
-    raw_args = get("gen_ai.tool.call.arguments", _ABSENT)  # present, even null, it wins over `input.value`
-    if raw_args is _ABSENT:
-        raw_args = get("input.value")
-    if raw_args is None:
+    raw_args = attrs["gen_ai.tool.call.arguments"] if "gen_ai.tool.call.arguments" in attrs else get("input.value")
+    if raw_args is None:  # (present, even null, `gen_ai.tool.call.arguments` wins over `input.value`)
         missing.add(FIELD_ARGS)
     else:
         args = raw_args
@@ -875,13 +874,11 @@ def _call(span: _Span, missing: set[str]) -> ToolCall:
                 args = _fast_loads(raw_args)
             except ValueError:
                 args = _loads(raw_args, raw_args)
-        given.add("args")
+        flags |= _ARGS
         if not isinstance(args, dict) and isinstance(raw_args, str):
             unparseable = True
-            given.add("unparseable_arguments")
-    raw = get("gen_ai.tool.call.result", _ABSENT)
-    if raw is _ABSENT:
-        raw = get("output.value")
+            flags |= _UNPARSEABLE
+    raw = attrs["gen_ai.tool.call.result"] if "gen_ai.tool.call.result" in attrs else get("output.value")
     erred = span.error or get("error.type") is not None
     content: list[Any] = []
     structured = None
@@ -896,17 +893,17 @@ def _call(span: _Span, missing: set[str]) -> ToolCall:
             content, structured, result_error = _result(raw)
             erred = erred or result_error
             if structured is not None:
-                given.add("structured_content")
-        given.add("content")
+                flags |= _STRUCTURED
+        flags |= _CONTENT
     if erred:
-        given.add("is_error")
+        flags |= _ERROR
     latency = None
     if span.end > span.start:  # an instant span: no latency recorded
         latency = (span.end - span.start) / 1e6
-        given.add("latency_ms")
+        flags |= _LATENCY
     unknown = get("mcptest.unknown_tool") is True
     if unknown:
-        given.add("unknown_tool")
+        flags |= _UNKNOWN
     values = {
         "server": server,
         "name": name,
@@ -919,14 +916,25 @@ def _call(span: _Span, missing: set[str]) -> ToolCall:
         "unknown_tool": unknown,
         "unparseable_arguments": unparseable,
     }
+    given = _GIVEN[flags]
     if (server is None or type(server) is str) and (plain or all(type(block) is dict for block in content)):
         made = _new_call(ToolCall)
         _set_dict(made, values)
-        _set_fields_set(made, given)
+        _set_fields_set(made, set(given))
         _set_extra(made, None)
         _set_private(made, None)
         return made
     return ToolCall.model_validate({k: v for k, v in values.items() if k in given})
+
+
+_SERVER, _ARGS, _UNPARSEABLE, _CONTENT, _STRUCTURED, _ERROR, _LATENCY, _UNKNOWN = (1 << k for k in range(8))
+_FLAG_FIELDS = (
+    "server", "args", "unparseable_arguments", "content", "structured_content", "is_error", "latency_ms",
+    "unknown_tool",
+)  # fmt: skip
+_GIVEN = [frozenset({"name", *(f for k, f in enumerate(_FLAG_FIELDS) if flags >> k & 1)}) for flags in range(1 << 8)]
+"""The fields a call's span gave, by the bits `_call` sets: copied into each call's fields-set (a set of its own,
+as validation would make), without adding names one by one."""
 
 
 _ABSENT: Any = object()

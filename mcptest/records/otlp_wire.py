@@ -40,8 +40,8 @@ class Span(Struct, gc=False):
     spanId: str
     parentSpanId: str | None = None
     name: str = ""
-    startTimeUnixNano: str | int = 0
-    endTimeUnixNano: str | int = 0
+    startTimeUnixNano: int = 0  # a string of digits in OTLP JSON: the lax decoder converts it (in C)
+    endTimeUnixNano: int = 0
     attributes: list[KeyValue] | None = None
     status: Status | None = None
 
@@ -64,8 +64,10 @@ class Request(Struct, gc=False):
     resourceSpans: list[ResourceSpans] | None
 
 
-decode_request = msgspec.json.Decoder(Request).decode
-"""A JSON line as a `Request`; a msgspec `DecodeError` (a ValueError) for any other shape or for bad JSON."""
+decode_request = msgspec.json.Decoder(Request, strict=False).decode
+"""A JSON line as a `Request`; a msgspec `DecodeError` (a ValueError) for any other shape or for bad JSON. Lax
+(`strict=False`) so that the timestamps, strings of digits, arrive as integers; a string that is no number still
+fails, and the checked reading then says where."""
 
 decode = msgspec.json.Decoder().decode
 """Any JSON text as Python values (arguments and results); a `DecodeError` (a ValueError) for what it refuses."""
