@@ -453,6 +453,7 @@ def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
     after a dash too: "The type — MAX_SAVINGS or CUSTOM_COMMITMENT"), or on the quoted values, each with what it
     takes: `operation: "list" (no args), "get" (board_id_or_name)`, or a note that is nothing but three or more
     lower-case values, the last joined by "or": "polyhaven, sketchfab or polypizza.", "Sort direction (asc/desc)",
+    or quoted values each followed by what it gives ('"standard" for full output, "minimal" for compact summary'),
     or a label, a colon and only the values: "Sort column: criticality, depth, or name", "priority:
     low/normal/high/urgent", or only two words joined by "or": "asc or desc."; a list wrapped onto the next line
     after a comma is one list; yes-or-no words, "(true/false)", ask for a boolean type instead, and formats named on

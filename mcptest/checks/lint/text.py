@@ -286,6 +286,7 @@ def prose_value_sets(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
         text = _WRAPPED_LIST.sub(", ", text)
     yield from _parenthesised_values(text)
     yield from _leading_values(text)
+    yield from _explained_values(text)
     yield from _bare_list(text)
     yield from _labelled_list(text)
     yield from _bulleted_values(text)
@@ -322,6 +323,25 @@ def _leading_values(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
         values = _QUOTED_ITEM.findall(re.sub(r"\([^)]*\)", "", match.group("list")))
         if all(re.fullmatch(r"[a-z][a-z0-9_-]*", v) for v in values):  # `"Sheet1" (name) or "0" (index)`: samples
             yield match.span(), values
+
+
+_EXPLAINED = re.compile(
+    r"""(?:^|[,;]\s*|\.\s+|\bor\s+)["'`](?P<value>[a-z][\w-]{0,30})["'`]\s*(?:\([^()\n]{1,40}\)\s*)?"""
+    r"(?:for|returns?|gives|means|to|=|:|—|–)\s",
+)
+
+
+def _explained_values(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
+    """A note that opens on a quoted value and what it does, then names the others the same way: '"standard" for
+    full output, "minimal" for compact summary', '"standard" (default) returns full flow data; "minimal" returns
+    only ...': each value a lower-case word in quotes, at the note's start or after a comma, a semicolon, a sentence
+    end or "or", followed by what it gives."""
+    first = _EXPLAINED.match(text)
+    if first is None:
+        return
+    values = list(dict.fromkeys(m["value"] for m in _EXPLAINED.finditer(text)))
+    if len(values) >= 2:
+        yield (first.start(), len(text)), values
 
 
 _BARE_ITEM = r"[a-z0-9][a-z0-9_.-]{0,30}(?:\s*\([^()\n]{1,60}\))?"
