@@ -367,12 +367,12 @@ def _bare_list(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
     slashed: "Sort direction (asc/desc)"."""
     constants = _LEADING_CONSTANTS.search(text)
     if constants:
-        yield constants.span(), [v for v in re.split(r"\s*(?:,\s*or\b|,|\bor\b)\s*", constants.group("list")) if v]
+        yield constants.span(), _split_values(constants.group("list"))
         return
     match = _BARE_LIST.match(text) or _SLASH_PAIR.match(text)
     if match:
         listed = _NOTE.sub("", match.group("list"))
-        yield match.span(), [v.rstrip(".") for v in re.split(r"\s*(?:,|/|\bor\b)\s*", listed) if v.rstrip(".")]
+        yield match.span(), _split_values(listed)
 
 
 _ITEM = r"""(?:["'`][\w.=!~-]{1,30}["'`]|[\w.=!~-]{1,30})(?:\s*\([^()\n]{1,60}\))?"""
@@ -392,13 +392,13 @@ def _labelled_list(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
     match = _LABELLED_LIST.match(text)
     if match and not _EXAMPLES_LEAD.search(match["label"] + ":") and not _NOT_A_SET_LABEL.search(match["label"]):
         listed = _NOTE.sub("", match["list"])
-        values = [v.strip("\"'`.") for v in re.split(r"\s*(?:,\s*or\b|,|/|\bor\b)\s*", listed) if v.strip("\"'`.")]
+        values = _split_values(listed)
         if len(values) >= 2 and values[-1].lower() not in ("etc", "..."):  # "edit, server, client-1, etc": open
             yield match.span("list"), values
         return
     two = _TWO_WORDS.match(text)
     if two:
-        yield two.span("list"), re.split(r"\s+or\s+", two["list"])
+        yield two.span("list"), _split_values(two["list"])
 
 
 _BULLET_LEAD = re.compile(
@@ -427,6 +427,15 @@ def _bulleted_values(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
 _NOT_A_SET_LABEL = re.compile(r"\b(?:examples?|e\.g|note|default|see|usage|pattern|syntax)\b", re.IGNORECASE)
 
 
+def _split_values(listed: str) -> list[str]:
+    """The values of a list written "a, b, or c", "a/b/c" or "'a' or 'b'": split at commas, slashes and "or", each
+    without its quotes, surrounding spaces or closing period."""
+    return [v for v in (p.strip(" \"'`.") for p in _VALUE_SEPARATOR.split(listed)) if v]
+
+
+_VALUE_SEPARATOR = re.compile(r"\s*(?:,\s*or\b|,|/|\bor\b)\s*")
+
+
 def _constant_list(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
     """ "Logging level (DEBUG, INFO, WARNING, ERROR)", "HTTP method to use (GET, POST, PUT, DELETE)": three or more
     upper-case constants in parentheses right after the few words that name the argument (at most five): the
@@ -434,8 +443,7 @@ def _constant_list(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
     ANDNOT)" of a query syntax, "binary files (PNG, JPG, PDF)")."""
     match = _CONSTANTS.search(text)
     if match and len(words(text[: match.start()])) <= 8 and not _EXAMPLES_LEAD.search(text[: match.start()][-30:]):
-        listed = re.split(r"\s*(?:,\s*or\b|,|\bor\b)\s*", match.group("list").strip())
-        yield match.span(), [v.strip().strip("'\"`") for v in listed if v.strip()]
+        yield match.span(), _split_values(match.group("list"))
 
 
 def _parenthesised_values(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
