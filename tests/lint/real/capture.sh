@@ -8,7 +8,8 @@
 # held_out_16 was captured (npm and PyPI), SET=18 the one built after held_out_17 was captured (npm and PyPI), SET=19
 # the one built after held_out_18 was captured (npm and PyPI), SET=20 the one built after held_out_19 was captured (npm
 # and PyPI), SET=21 the one built after held_out_20 was captured (npm and PyPI), SET=22 the one built after held_out_21
-# was captured (npm and PyPI), SET=23 the one built alongside held_out_22 (npm and PyPI).
+# was captured (npm and PyPI), SET=23 the one built alongside held_out_22 (npm and PyPI), SET=24 the one built after
+# held_out_23 was measured (npm and PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -551,6 +552,24 @@ if [ "$SET" = 23 ]; then  # held_out_23 (issue 33, built alongside held_out_22):
     "n8n-mcp|MCP_MODE=stdio N8N_API_URL=http://127.0.0.1:1 N8N_API_KEY=dummy|node node_modules/n8n-mcp/dist/mcp/stdio-wrapper.js"  # a dummy instance adds the management tools
     "zammad-mcp|ZAMMAD_URL=http://127.0.0.1:1 ZAMMAD_TOKEN=dummy|zammad-mcp"
     "zendesk-mcp|ZENDESK_SUBDOMAIN=example ZENDESK_EMAIL=a@example.com ZENDESK_API_TOKEN=dummy|zendesk-mcp"
+  )
+fi
+
+if [ "$SET" = 24 ]; then  # held_out_24 (issue 33, after held_out_23 was measured): a new stick, npm and PyPI, no rule tuned on it
+  NPM=(
+    "@cognitionai/metabase-mcp-server@2.2.0"
+    "@masonator/coolify-mcp@3.5.0"
+    "zod@3.25.76"  # what metabase's fastmcp resolves when installed alone: with coolify's zod 4 hoisted instead, its
+  )                # schemas change; both catalogs match lone installs (each package in its own directory) with this pin
+  PYPI=(
+    "ac-mcp-server==0.12.0 fastmcp==2.12.5 mcp==1.16.0 pydantic==2.11.10"  # it needs fastmcp 2 (fastmcp 4 drops log_level)
+    "mfa-servicenow-mcp==1.25.4 mcp==2.3.0"  # the SDK that generates its schemas, pinned
+  )
+  SERVERS=(
+    "ac-mcp-server|AC_API_URL=http://127.0.0.1:1 AC_API_TOKEN=dummy|ac-mcp-server"
+    "mfa-servicenow-mcp|SERVICENOW_INSTANCE_URL=https://example.service-now.com SERVICENOW_USERNAME=dummy SERVICENOW_PASSWORD=dummy SERVICENOW_AUTH_TYPE=basic|servicenow-mcp"  # its default tool package
+    "metabase-mcp-server|METABASE_URL=http://127.0.0.1:1 METABASE_API_KEY=dummy|metabase-mcp-server"
+    "coolify-mcp|COOLIFY_BASE_URL=http://127.0.0.1:1 COOLIFY_ACCESS_TOKEN=dummy|coolify-mcp"
   )
 fi
 
