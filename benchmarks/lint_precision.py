@@ -29,7 +29,8 @@ the same way after held_out_18 was captured), and `held_out_20` (five npm and Py
 held_out_19 was captured), and `held_out_21` (nine npm and PyPI servers labelled the same way after held_out_20 was
 captured), and `held_out_22` (six npm and PyPI servers labelled the same way after held_out_21 was captured), and
 `held_out_23` (six npm and PyPI servers labelled the same way alongside held_out_22), and `held_out_24` (four PyPI and
-npm servers labelled the same way after held_out_23 was measured);
+npm servers labelled the same way after held_out_23 was measured), and `held_out_25` (six PyPI and npm servers labelled
+the same way alongside held_out_24);
 tests/lint/real/split.json records the groups. Each group's figures are printed apart.
 
 precision = reported findings labelled TP / reported findings
@@ -83,6 +84,7 @@ GROUPS = (
     "held_out_22",
     "held_out_23",
     "held_out_24",
+    "held_out_25",
 )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
@@ -39,6 +39,9 @@ class Hit:
     """Every field a tool-level finding concerns (DESC-008 names each long argument); empty for one field."""
     severity: Severity | None = None
     """A lower severity for this one hit, where the rule's own would overstate it (None: the rule's)."""
+    same: tuple[str, ...] = ()
+    """What makes this defect one with the same rule's hits on other tools of the catalog, beyond a shared schema
+    (SCH-004: the same field of the same kind of record, in each tool that writes it); empty for none."""
 
 
 @dataclass(frozen=True)
@@ -55,6 +58,8 @@ class Finding:
     """Every field a tool-level finding concerns, when it concerns several (`pointer` is then the first)."""
     also: tuple[str, ...] = ()
     """The other tools the same defect appears in, when one finding reports it for several (`lint_tools`)."""
+    same: tuple[str, ...] = field(default=(), compare=False)
+    """The hit's `same` key (`lint_tools` reports the findings sharing one once); not part of the finding's JSON."""
 
     def to_json(self) -> dict[str, Any]:
         """The finding as a JSON object (absent fields omitted)."""
@@ -104,7 +109,9 @@ class Rule:
         found = []
         for h in self.check(tool, **dict(self.options)) if self.options else self.check(tool):
             severity = h.severity or self.severity
-            found.append(Finding(self.code, severity, tool.name, h.message, h.suggestion, h.pointer, h.pointers))
+            found.append(
+                Finding(self.code, severity, tool.name, h.message, h.suggestion, h.pointer, h.pointers, (), h.same)
+            )
         return found
 
 

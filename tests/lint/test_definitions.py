@@ -86,3 +86,17 @@ def test_a_property_of_the_same_name_with_another_schema_is_its_own_defect() -> 
     found = lint_tools([tools[0], Tool(changed)], select_rules(["SCH-004"], ()))
     title = [f for fs in found for f in fs if f.pointer == "/inputSchema/properties/title"]
     assert [f.tool for f in title] == ["generate_area_chart", "generate_bar_chart"] and not title[0].also
+
+
+def test_one_field_of_one_kind_of_record_is_one_defect_in_every_tool_that_writes_it() -> None:
+    """asana-mcp-server (real): `name` in create and update of a task, of a project and of a section, each unbounded
+    and each written out in its own words: one defect per kind of record, on the tool that creates it."""
+    catalog = json.loads((Path(__file__).parent / "real" / "asana-mcp-server.json").read_text(encoding="utf-8"))
+    found = lint_tools([Tool(t) for t in catalog["tools"]], select_rules(["SCH-004"], ()))
+    names = {f.tool: f for fs in found for f in fs if f.pointer == "/inputSchema/properties/name"}
+    assert names["asana_create_task"].also == ("asana_update_task",)
+    assert names["asana_create_project"].also == ("asana_update_project",)
+    assert names["asana_create_section"].also == ("asana_update_section",)
+    assert "one record's field, which 2 tools share" in names["asana_create_task"].message
+    assert not {"asana_update_task", "asana_update_project", "asana_update_section"} & set(names)
+    assert not names["asana_create_subtask"].also  # a subtask is another kind of record: its own defect

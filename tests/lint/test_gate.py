@@ -56,7 +56,7 @@ def test_the_catalog_targets_of_the_weak_catalog() -> None:
         "critical_count": 4,
         "warning_count": 13,  # get_ticket's undescribed `id` is an opaque id: no example needed (issue 33)
         "schema_criticals": 1,
-        "schema_warnings": 5,
+        "schema_warnings": 4,  # search's `q` is a query it hands on: no SCH-004 (issue 33, fourteenth round)
         "smell_total": 17,
         "tool_surface_tokens": 108,
         "smells": {
@@ -86,13 +86,13 @@ def test_per_rule_counts_add_up_to_the_severity_counts() -> None:
         "DESC-013": 1,
         "SCH-002": 3,
         "SCH-003": 1,
-        "SCH-004": 2,
+        "SCH-004": 1,
     }
     desc = sum(n for code, n in t["rules"].items() if code.startswith("DESC-"))
     sch = sum(n for code, n in t["rules"].items() if code.startswith("SCH-"))
     assert desc == t["critical_count"] + t["warning_count"]
     assert sch == t["schema_criticals"] + t["schema_warnings"]
-    assert lookup(t, 'rules["SCH-004"]') == 2
+    assert lookup(t, 'rules["SCH-004"]') == 1
 
 
 def test_the_counts_are_over_the_selected_rules_and_a_failure_names_the_selection() -> None:

@@ -76,7 +76,7 @@ SEEN_HALVES_FLOORS = {
     "tuning": (0.98, 0.89),  # recall: DESC-002 over 1,000 since the eleventh round (see below)
     "held_out": (0.98, 0.94),  # kubectl's `output` DESC-007 labels: --strict since the ninth round; 0.94: see below
     "held_out_2": (0.96, 0.93),
-    "held_out_3": (0.90, 0.84),
+    "held_out_3": (0.90, 0.83),  # 0.83: the fourteenth round, see below
     "held_out_4": (0.93, 0.89),
     "held_out_5": (0.97, 0.95),
     "held_out_6": (0.96, 0.95),
@@ -169,7 +169,9 @@ dependency between two arguments, not a choice of one (SCH-009 had reported "ask
 of held_out_11, held_out_15 and held_out_16 left such dependencies alone (10 of held_out_16's first-sight false
 findings); earlier ones had labelled some true under the rule's reading (firecrawl's `goal`, "required when `queries`
 are set": held_out recall 95.2% -> 94.8%; CircleCI's `branch`, "required when using projectSlug": held_out_2 recall
-94.9% -> 94.0%)."""
+94.9% -> 94.0%). The fourteenth round stopped reading a name inside a list of a record's parts as a record to bound
+(SCH-004: 24 findings the labellers dismissed, 4 they kept, three of them held_out_3's: hubspot's option `label`s and
+a task planner's `tasks[].title`): held_out_3 recall 85.1% -> 83.6%, its floor 0.84 -> 0.83."""
 
 
 @pytest.mark.parametrize("group", sorted(SEEN_HALVES_FLOORS))

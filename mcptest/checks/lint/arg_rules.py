@@ -79,7 +79,9 @@ def desc_006_undocumented_required_argument(tool: Tool) -> Iterator[Hit]:
     listing returned, or the new object's name), its type gives its form, and a careful author would not add "The ID
     of the document" (tests/lint/real/labels/PRINCIPLE.md); and, decided in the seventh round, a number key named
     after an object the tool's name or description names (`topic_id` in "Read topic metadata", `tag_ids` in
-    `bulk_edit_tags`, `issue_number` in `get_issue`): a number has no form to guess and the listing gave it. Two
+    `bulk_edit_tags`, `issue_number` in `get_issue`): a number has no form to guess and the listing gave it; and,
+    decided in the fourteenth round, the key of the one object the tool's name names under a longer name than `id`
+    (`task_id` in `get_task`, `voiceId` in `get_voice`), string or number, but not several keys in one string. Two
     more say what they are: a field every sign-up or map form has (`username`, `email`, `password`, `latitude`,
     `longitude`), and a tagged request, an object (or a union of objects) that requires a field fixed by a `const`
     (`{"operation": {"const": "get-deploy"}, "params": ...}`): its tag names the operation and its fields are its
@@ -110,7 +112,9 @@ def desc_006_undocumented_required_argument(tool: Tool) -> Iterator[Hit]:
             continue
         if _tagged_request(schema) or name.lower() in _COMMON_FIELDS or _says_itself(name, schema):
             continue
-        if _names_its_object(tool.description) and (name.lower() in ("id", "name") or _numeric_key(tool, name, schema)):
+        if _names_its_object(tool.description) and (
+            name.lower() in ("id", "name") or _numeric_key(tool, name, schema) or _own_key(tool, name, schema)
+        ):
             continue
         if _fields(schema):  # an undescribed wrapper (`request`, `body`): its fields are what the agent fills
             yield from _undescribed_fields(tool, schema, ("inputSchema", "properties", name), 0)
@@ -266,6 +270,19 @@ def _numeric_key(tool: Tool, name: str, schema: dict[str, Any]) -> bool:
     parts = parts[:-1]
     named = {_singular(w) for w in _name_parts(tool.name) + words(tool.description)}
     return bool(parts) and all(_singular(w) in named for w in parts)
+
+
+def _own_key(tool: Tool, name: str, schema: dict[str, Any]) -> bool:
+    """The key of the one object the tool's name names, under a longer name than `id` (`task_id` in `get_task`,
+    `voice_id` in `get_voice`, `item_key` in `zotero_item_metadata`): what the fifth-round decision says of `id`.
+    Several keys in one string (`task_ids: string`: comma-separated? a JSON array?) have a form to know: not taken."""
+    parts = _name_parts(name)
+    if len(parts) < 2 or parts[-1] not in _KEY_SUFFIXES:
+        return False
+    if parts[-1].endswith("s") and "string" in types_of(schema):
+        return False
+    named = {_singular(w) for w in _name_parts(tool.name)}
+    return all(_singular(w) in named for w in parts[:-1])
 
 
 def _names_its_object(description: str) -> bool:

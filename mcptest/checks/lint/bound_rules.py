@@ -1,4 +1,4 @@
-"""SCH-004: a size bound where it states a real intent (short labels, names, queries), not on every string."""
+"""SCH-004: a size bound where it states a real intent (short names and titles a server keeps), not on all strings."""
 
 from __future__ import annotations
 
@@ -25,10 +25,6 @@ LABEL_WORDS = frozenset(
         "name",
         "title",
         "label",
-        "query",
-        "q",
-        "term",
-        "keyword",
         "topic",
         "subject",
         "tag",
@@ -65,8 +61,6 @@ LOOKUP_VERBS = frozenset(
     ]
 )
 """Tool actions whose name or title arguments look an existing value up rather than make a new one."""
-ACTED_ON = frozenset(["query", "q", "term", "keyword"])
-"""Label words a search acts on whatever the tool's verb: never a lookup key."""
 _REFERENCE = re.compile(
     r"\b(?:existing|must\s+match|refers?\s+to|available|configured|depends?\s+on)\b"
     r"|\b(?:name|id|type|title|label)\s+of\s+(?:the|an?)\s+(?:\w+\s+){1,3}"
@@ -127,8 +121,6 @@ _EXTERNAL_FORM = re.compile(
     r"|media type|content[- ]type|ISO[- ]?\d+|RFC ?\d+|regex|regular expression|glob)\b"
 )
 """A value whose validity comes from a language or a standard (a SQL statement, a MIME type): not from a length."""
-_LOCAL_FILTER = re.compile(r"\b(?:filter|fuzzy)|\b(?:key|name)\s+prefix\b", re.IGNORECASE)
-"""A query described as a filter over what the server already holds: no engine limit to state."""
 _EITHER_KEY = re.compile(r"id_?or_?name|name_?or_?id", re.IGNORECASE)
 """An argument that takes an existing thing's id or name (`attachmentFieldIdOrName`): a lookup key."""
 _CAMEL = re.compile(r"([a-z0-9])([A-Z])")
@@ -199,23 +191,35 @@ def _unbounded_label(tool: Tool, node: Node, lookup_tool: bool) -> str | None:
     stored_kind = word in KIND_WORDS and len(at) > 2 and at[-3] == "items" and _creating_tool(tool)
     if bounded or not (word in LABEL_WORDS or stored_kind) or prose_enum(desc) or _EXTERNAL_FORM.search(desc):
         return None
-    if word in ACTED_ON:
-        return None if _LOCAL_FILTER.search(desc) else "string without maxLength"
     if lookup_tool or _REFERENCE.search(desc) or _EITHER_KEY.search(str(at[-1])):
         return None
     if len(at) > 2 and _read_only(tool):
         return None  # a name or label inside a read-only tool's records is data it reads or draws, not one it keeps
+    if "items" in at and not _named_records(tool, at):
+        return None
     if word in KEY_WORDS and len(at) == 2 and _names_the_target(tool, str(at[1]), desc):
         return None
     return "string without maxLength"
 
 
+def _named_records(tool: Tool, at: tuple[str | int, ...]) -> bool:
+    """Whether the innermost list a field sits in holds the records the tool is named for (`entities` in
+    `create_entities`, `objects` in `mass_create_objects`), not parts of another record (a workflow's `nodes`, an
+    event's `attendees`, a flag's `variations`)."""
+    index = len(at) - 1 - at[::-1].index("items")
+    if index < 1:
+        return False
+    listed = _name_words(str(at[index - 1]))[-1].removesuffix("s")
+    return listed in {w.removesuffix("s") for w in _name_words(tool.name)}
+
+
 def sch_004_unbounded_string_or_array(tool: Tool) -> Iterator[Hit]:
-    """A short label, name or query that the server stores or hands to an engine has no `maxLength`.
+    """A short name, title or label that the server stores has no `maxLength`.
 
     What it flags: a property (or its anyOf/oneOf branch), at any depth, typed `string` without `maxLength`,
-    `enum`, `const`, `format` or `pattern`, whose name ends in a label word (name, title, label, query, q, term,
-    keyword, topic, subject, tag, category, caption: `branch_name`, `title`).
+    `enum`, `const`, `format` or `pattern`, whose name ends in a label word (name, title, label, topic, subject,
+    tag, category, caption: `branch_name`, `title`). An optional string (`anyOf: [string, null]`) is reported at its
+    property.
     It leaves alone what a length does not bound:
     - strings whose validity comes from an external format or language: paths, URLs, globs, git refs, time
       zones, dates (no label word, or a `format`/`pattern`), and values described as a SQL (or Cypher, GraphQL)
@@ -234,19 +238,23 @@ def sch_004_unbounded_string_or_array(tool: Tool) -> Iterator[Hit]:
       title or label in a tool that makes nothing new (no create, add, install, save, write, ... verb), when no
       other argument identifies the target (`upgrade_helm_chart(name)`; beside a `sprint_id`, `name` is the new
       value) and the description does not call it new or the output's;
-    - a query, q, term or keyword is always acted on, unless described as a filter, fuzzy or name/key prefix
-      match over what the server already holds (no engine limit exists to state).
+    - a name inside a list of parts of the record a tool writes (a workflow's `nodes`, an event's `attendees`, a
+      flag's `variations`, a rich menu's `actions`): the records in a list are flagged only where the tool is named
+      for them (`entities` in `create_entities`): over the labelled groups this drops 24 findings the labellers
+      dismissed and 4 they kept;
+    - a search query (query, q, term, keyword): the server hands it on rather than keeps it, and an agent does not
+      write an over-long one; a limit the description states is SCH-010's finding (all 70 such findings in the
+      groups labelled since held_out_10 were dismissed; PRINCIPLE.md's fourteenth-round decision made it so
+      for all).
     The same field in several variants of one union (`actions.items.anyOf.0..8.properties.label`: a postback, a
     message, a URI action, each with its `label`) is one field to bound: it is reported once, its `pointers` naming
     every branch.
     Arrays are never flagged: how many tags, labels or categories a call carries is the caller's workload or a
     filter, and no real catalog showed a count limit a `maxItems` would have stated (a limit written only in
     prose is another defect).
-    Worth acting on: when the server stores the value (a title, a name it creates) or hands it to an engine with
-    a length limit (a search API's query).
-    Why it matters: a short label the server stores or acts on has a real size limit (a column width, an index
-    key, a search engine's query length); without the bound the agent learns it from a failed call, or pastes
-    a paragraph into a title.
+    Worth acting on: when the server stores the value (a title, a name it creates).
+    Why it matters: a short label the server stores has a real size limit (a column width, an index key); without
+    the bound the agent learns it from a failed call, or pastes a paragraph into a title.
     Example: `"title": {"type": "string"}` in `create_issue`
     Fix: `"title": {"type": "string", "maxLength": 200}`
     """
@@ -255,11 +263,44 @@ def sch_004_unbounded_string_or_array(tool: Tool) -> Iterator[Hit]:
     for node in walk(tool.input_schema):
         if node.is_property and _unbounded_label(tool, node, lookup_tool):
             found.setdefault(_branchless(node.path), []).append(node)
-    for nodes in found.values():
-        first = nodes[0]
+    record = _record_written(tool)
+    for path, nodes in found.items():
+        first = _optional_property(tool, nodes[0]) if len(nodes) == 1 else nodes[0]
         where = first.where if len(nodes) == 1 else f"{first.where} (and {len(nodes) - 1} other branches of its union)"
         pointers = tuple(n.pointer for n in nodes) if len(nodes) > 1 else ()
-        yield Hit(f"{where}: string without maxLength", "Add maxLength.", first.pointer, pointers)
+        same = (*record, "/".join(map(str, _property_path(path)))) if record else ()
+        yield Hit(f"{where}: string without maxLength", "Add maxLength.", first.pointer, pointers, same=same)
+
+
+WRITE_VERBS = frozenset(
+    ["create", "add", "new", "update", "edit", "modify", "set", "patch", "rename", "put", "upsert", "save", "write"]
+)
+"""The verbs of tools that write a kind of record: `create_task` and `update_task` both write a task."""
+
+
+def _record_written(tool: Tool) -> tuple[str, ...]:
+    """The kind of record a tool writes, as the words of its name beside a write verb (`asana_update_task` ->
+    asana, task; plural and singular alike), or () for a tool named for no write. The same unbounded field of one
+    kind of record is one defect, however many tools write it: the author bounds it once, in the record's model."""
+    names = _name_words(tool.name)
+    if not WRITE_VERBS.intersection(names):
+        return ()
+    kind = tuple(sorted(w.removesuffix("s") for w in names if w not in WRITE_VERBS))
+    return kind
+
+
+def _optional_property(tool: Tool, node: Node) -> Node:
+    """The property a string branch belongs to when its union's other branches are only `null` (an optional string
+    as Pydantic writes it, `anyOf: [{type: string}, {type: null}]`): the property is what an author reads as the
+    field (`subject`), and the bound goes beside its type. Any other node as it is."""
+    path = node.path
+    if len(path) < 3 or path[-2] not in ("anyOf", "oneOf"):
+        return node
+    union = _property_schema(tool.input_schema, path[:-2])
+    others = [b for i, b in enumerate(union.get(path[-2]) or ()) if i != path[-1]]
+    if others and all(isinstance(b, dict) and b.get("type") == "null" for b in others):
+        return Node(path[:-2], union, node.is_property)
+    return node
 
 
 def _branchless(path: tuple[str | int, ...]) -> tuple[str | int, ...]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
@@ -39,11 +39,25 @@ def lint_tools(tools: Sequence[Tool], rules: Sequence[Rule] = DEFAULT_RULES) -> 
 
 
 def _grouped(tools: Sequence[Tool], found: list[list[Finding]]) -> list[list[Finding]]:
-    """Each tool's findings with every repeated defect reported once (`lint_tools`)."""
-    shared: dict[tuple[str, str, str], list[tuple[int, Finding]]] = {}
+    """Each tool's findings with every repeated defect reported once (`lint_tools`): first the repeats of a shared
+    schema, then, among what is left, the findings a rule marked as one (`Finding.same`)."""
+    found = _merged(tools, found, _definition_key, _shared_what)
+    found = _merged(tools, found, _same_key, lambda _: "one record's field, which")
+    return [findings or [_passed(tool)] for tool, findings in zip(tools, found, strict=True)]
+
+
+def _merged(
+    tools: Sequence[Tool],
+    found: list[list[Finding]],
+    key_of: Callable[[Tool, Finding], Hashable | None],
+    what: Callable[[Finding], str],
+) -> list[list[Finding]]:
+    """`found` with the findings of one key on several tools reported once, on the first tool, its message naming
+    each tool (`what` they share) and `also` the others."""
+    shared: dict[Hashable, list[tuple[int, Finding]]] = {}
     for index, findings in enumerate(found):
         for finding in findings:
-            key = _definition_key(tools[index], finding)
+            key = key_of(tools[index], finding)
             if key is not None:
                 shared.setdefault(key, []).append((index, finding))
     drop: set[int] = set()
@@ -54,18 +68,22 @@ def _grouped(tools: Sequence[Tool], found: list[list[Finding]]) -> list[list[Fin
             continue
         first = places[0][1]
         shown = ", ".join(tool_names[:8]) + (f", +{len(tool_names) - 8} more" if len(tool_names) > 8 else "")
-        what = "a definition" if _in_definitions(first) else "the same schema in"
         rewrite[id(first)] = replace(
             first,
-            message=f"{first.message} ({what} {len(tool_names)} tools share: {shown})",
-            also=tuple(tool_names[1:]),
+            message=f"{first.message} ({what(first)} {len(tool_names)} tools share: {shown})",
+            also=(*first.also, *tool_names[1:]),
         )
         drop.update(id(f) for _, f in places[1:])
-    out = []
-    for tool, findings in zip(tools, found, strict=True):
-        kept = [rewrite.get(id(f), f) for f in findings if id(f) not in drop]
-        out.append(kept or [_passed(tool)])
-    return out
+    return [[rewrite.get(id(f), f) for f in findings if id(f) not in drop] for findings in found]
+
+
+def _shared_what(first: Finding) -> str:
+    return "a definition" if _in_definitions(first) else "the same schema in"
+
+
+def _same_key(tool: Tool, finding: Finding) -> tuple[str, tuple[str, ...]] | None:
+    """The key of a finding its rule marked as one defect with its hits on other tools (`Finding.same`)."""
+    return (finding.rule, finding.same) if finding.same else None
 
 
 def _passed(tool: Tool) -> Finding:

@@ -9,7 +9,7 @@
 # the one built after held_out_18 was captured (npm and PyPI), SET=20 the one built after held_out_19 was captured (npm
 # and PyPI), SET=21 the one built after held_out_20 was captured (npm and PyPI), SET=22 the one built after held_out_21
 # was captured (npm and PyPI), SET=23 the one built alongside held_out_22 (npm and PyPI), SET=24 the one built after
-# held_out_23 was measured (npm and PyPI).
+# held_out_23 was measured (npm and PyPI), SET=25 the one built alongside held_out_24 (npm and PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -572,6 +572,26 @@ if [ "$SET" = 24 ]; then  # held_out_24 (issue 33, after held_out_23 was measure
     "coolify-mcp|COOLIFY_BASE_URL=http://127.0.0.1:1 COOLIFY_ACCESS_TOKEN=dummy|coolify-mcp"
   )
 fi
+if [ "$SET" = 25 ]; then  # held_out_25 (issue 33, built alongside held_out_24): a new stick, npm and PyPI, no rule tuned on it
+  NPM=(
+    "@auth0/auth0-mcp-server@0.1.0-beta.19"
+  )
+  PYPI=(
+    "mcp-server-odoo==0.9.0 mcp==2.3.0"  # the SDK that generates its schemas, pinned
+    "mcp-alchemy==2026.10.15.202659 mcp==2.3.0"
+    "mcp-neo4j-data-modeling==0.8.2 fastmcp==4.2.3 mcp==2.3.0"
+    "mcp-google-sheets==0.6.3 mcp==1.30.0"  # written for the 1.x SDK (imports mcp.server.fastmcp)
+    "mcp-pandoc==0.11.1 mcp==2.3.0"
+  )
+  SERVERS=(
+    "auth0-mcp-server|AUTH0_TOKEN=dummy AUTH0_DOMAIN=example.auth0.com AUTH0_MCP_ANALYTICS=false|auth0-mcp run"
+    "mcp-server-odoo|ODOO_URL=http://127.0.0.1:1 ODOO_API_KEY=dummy ODOO_DB=none|mcp-server-odoo"
+    "mcp-alchemy|DB_URL=sqlite:///$WORK/empty.db|mcp-alchemy"  # an empty SQLite file
+    "mcp-neo4j-data-modeling||mcp-neo4j-data-modeling"
+    "mcp-google-sheets|TOKEN_PATH=$WORK/gsheets-token.json SERVICE_ACCOUNT_PATH=/nonexistent|mcp-google-sheets"  # a dummy unexpired OAuth token
+    "mcp-pandoc||mcp-pandoc"
+  )
+fi
 
 install() {
   mkdir -p "$WORK" && cd "$WORK" || exit 2
@@ -596,6 +616,7 @@ capture() {
   [ -f panda.config.mjs ] || echo 'export default {}' > panda.config.mjs  # an empty Panda CSS config (SET=19)
   [ -f gcal-oauth.json ] || echo '{"installed": {"client_id": "dummy.apps.googleusercontent.com", "client_secret": "dummy", "redirect_uris": ["http://localhost"]}}' > gcal-oauth.json  # SET=11
   [ -f dummy-token.json ] || echo '{"access_token": "dummy", "refresh_token": "dummy"}' > dummy-token.json  # SET=22
+  [ -f gsheets-token.json ] || echo '{"token": "dummy", "refresh_token": "dummy", "client_id": "dummy", "client_secret": "dummy", "expiry": "2099-01-01T00:00:00Z"}' > gsheets-token.json  # SET=25
   for row in "${SERVERS[@]}"; do
     IFS='|' read -r name envs cmd <<<"$row"
     if [ $# -gt 0 ] && [[ " $* " != *" $name "* ]]; then continue; fi
