@@ -77,7 +77,7 @@ SEEN_HALVES_FLOORS = {
     "held_out": (0.98, 0.94),  # kubectl's `output` DESC-007 labels: --strict since the ninth round; 0.94: see below
     "held_out_2": (0.96, 0.93),
     "held_out_3": (0.90, 0.83),  # 0.83: the fourteenth round, see below
-    "held_out_4": (0.93, 0.89),
+    "held_out_4": (0.93, 0.88),  # 0.88: the fourteenth round, see below
     "held_out_5": (0.97, 0.95),
     "held_out_6": (0.96, 0.95),
     "held_out_8": (0.84, 0.91),
@@ -171,7 +171,9 @@ findings); earlier ones had labelled some true under the rule's reading (firecra
 are set": held_out recall 95.2% -> 94.8%; CircleCI's `branch`, "required when using projectSlug": held_out_2 recall
 94.9% -> 94.0%). The fourteenth round stopped reading a name inside a list of a record's parts as a record to bound
 (SCH-004: 24 findings the labellers dismissed, 4 they kept, three of them held_out_3's: hubspot's option `label`s and
-a task planner's `tasks[].title`): held_out_3 recall 85.1% -> 83.6%, its floor 0.84 -> 0.83."""
+a task planner's `tasks[].title`): held_out_3 recall 85.1% -> 83.6%, its floor 0.84 -> 0.83. It then decided that an
+open nested record whose every field is required is no SCH-002 defect (PRINCIPLE.md; 80 TP labels became FP, 31 of
+them mapbox's, which lowers held_out_4's recall by the caught labels it loses: 89.5% -> 88.8%, floor 0.89 -> 0.88)."""
 
 
 @pytest.mark.parametrize("group", sorted(SEEN_HALVES_FLOORS))
