@@ -152,7 +152,8 @@ def measure(
             if finding.rule == "PASS":
                 continue
             tools = (finding.tool, *finding.also)  # a defect repeated across tools is reported once, for all
-            keys = [(t, finding.rule, p) for t in tools for p in finding.pointers or (finding.pointer or "",)]
+            places = dict.fromkeys((finding.pointer or "", *finding.pointers))  # its place and each field it names
+            keys = [(t, finding.rule, p) for t in tools for p in places]
             covered.update(keys)
             verdicts = {labels[k] for k in keys if k in labels}
             if not verdicts and data.get("unlisted") in ("TP", "FP"):

@@ -455,6 +455,7 @@ def desc_009_missing_examples(tool: Tool) -> Iterator[Hit]:
             f"argument{'s' if len(needing) > 1 else ''} {names} of a form not evident from the schema, and no example",
             "Show one sample value: `examples` on the argument, or 'e.g. ...' in its description.",
             pointer("inputSchema"),
+            tuple(_at(n) for n in needing),
         )
 
 
