@@ -15,6 +15,7 @@ from mcptest.checks.lint.text import (
     docstring_arguments,
     english,
     has_common_verb,
+    has_verb_in,
     lexicon,
     mentions_return,
     normalized,
@@ -185,7 +186,9 @@ def desc_010_missing_return_format(tool: Tool) -> Iterator[Hit]:
     such as "Use this tool to" or "Use this as the primary tool to", or a bracketed tag ("[COURSE] Gets the current
     status ..."), and a tool that opens with "Take a screenshot" and has no argument saying where to keep it
     (`name`, `path`): the picture comes back; and a tool that says it is read-only or runs read operations: it
-    changes nothing, what it reads comes back. What comes back when the call fails ("returns a 403 Forbidden
+    changes nothing, what it reads comes back; so does a read tool (annotated read-only, or named get, list, fetch,
+    describe ...) whose first sentence is a noun phrase ("Server details.", "Coolify API version"): the phrase is
+    what comes back. What comes back when the call fails ("returns a 403 Forbidden
     response if ...", "an HTTP 411 error response", "returns an error") says nothing of a call that succeeds, and is
     not read as an answer. A read joined to a write in its sentence ("Search for text and replace all occurrences")
     is a write; a return word about another tool ("one returned by get_supported_cryptocurrencies") says nothing of
@@ -205,6 +208,8 @@ def desc_010_missing_return_format(tool: Tool) -> Iterator[Hit]:
             yield Hit("description never says what the tool returns", _RETURN_FIX, _AT)
         return
     if mentions_return(text) or _reads_matches(text) or _takes_picture(tool) or _READ_ONLY.search(text):
+        return
+    if _names_what_it_reads(tool):
         return
     if tool.output_schema is not None and not _WRITE_WORD.search(text):
         return  # any object from a read: the thing it names ("Compact context for one card") is what comes back
@@ -292,6 +297,26 @@ def _takes_picture(tool: Tool) -> bool:
     (`name`, `path`, `filename`, `outputDir`): the picture is what comes back. With one, it may be stored rather
     than returned, and that is worth saying."""
     return _PICTURE.search(tool.description) is not None and not any(_STORED_AS.search(n) for n, _ in arguments(tool))
+
+
+_READ_NAMES = frozenset("get list read fetch show view describe find lookup retrieve inspect".split())  # noqa: SIM905
+"""A tool name's word that says the call reads (`get_server`, `list-domains`)."""
+
+
+def _names_what_it_reads(tool: Tool) -> bool:
+    """Whether a read tool's first sentence is a noun phrase, the thing that comes back ("Server details.", "Coolify
+    API version", "App diagnostics by UUID/name/domain"): a tool annotated read-only, or named for a read, whose
+    first sentence names no action. "Explicit tier override for the current session" on a `set_tool_tier` writes,
+    and is still asked what it returns."""
+    annotations = tool.raw.get("annotations")
+    reads = (isinstance(annotations, dict) and annotations.get("readOnlyHint") is True) or has_verb_in(
+        tool.name, _READ_NAMES
+    )
+    first = next(iter(sentences(tool.description)), "")
+    return reads and not has_verb_in(tool.name, _WRITE_NAMES) and not has_common_verb(first)
+
+
+_WRITE_NAMES = frozenset("set create add update delete remove write send post put patch move run".split())  # noqa: SIM905
 
 
 def _reads_matches(text: str) -> bool:
