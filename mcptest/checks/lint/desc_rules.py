@@ -307,15 +307,18 @@ def _names_what_it_reads(tool: Tool) -> bool:
     """Whether a read tool's first sentence is a noun phrase, the thing that comes back ("Server details.", "Coolify
     API version", "App diagnostics by UUID/name/domain"): a tool annotated read-only, or named for a read, whose
     first sentence names no action. "Explicit tier override for the current session" on a `set_tool_tier` writes,
-    and is still asked what it returns."""
+    and "Same as above, but for a single ticket" names no result: both are still asked what they return."""
     annotations = tool.raw.get("annotations")
     reads = (isinstance(annotations, dict) and annotations.get("readOnlyHint") is True) or has_verb_in(
         tool.name, _READ_NAMES
     )
     first = next(iter(sentences(tool.description)), "")
-    return reads and not has_verb_in(tool.name, _WRITE_NAMES) and not has_common_verb(first)
+    named = not has_common_verb(first) and not _POINTS_ELSEWHERE.search(first)
+    return reads and named and not has_verb_in(tool.name, _WRITE_NAMES)
 
 
+_POINTS_ELSEWHERE = re.compile(r"\b(?:above|below|same as|similar to|like|see)\b", re.IGNORECASE)
+"""A phrase that sends the reader elsewhere ("Same as above, but for a single ticket"): it names no result."""
 _WRITE_NAMES = frozenset("set create add update delete remove write send post put patch move run".split())  # noqa: SIM905
 
 
