@@ -85,7 +85,9 @@ def desc_006_undocumented_required_argument(tool: Tool) -> Iterator[Hit]:
     more say what they are: a field every sign-up or map form has (`username`, `email`, `password`, `latitude`,
     `longitude`), and a tagged request, an object (or a union of objects) that requires a field fixed by a `const`
     (`{"operation": {"const": "get-deploy"}, "params": ...}`): its tag names the operation and its fields are its
-    form. So do a boolean (its name is the yes-or-no question: `is_private`) and a paging control (`page`,
+    form. So do a boolean (its name is the yes-or-no question: `is_private`), a choice among two or more listed
+    values (an `enum`: `action: list|get|create`; decided in the fourteenth round, 37 of 45 such findings were
+    dismissed) and a paging control (`page`,
     `page_size`, `limit`, `offset`, `cursor`), in the arguments or in a wrapper's fields: all four such findings in
     the labelled groups were dismissed; and so does a number of a table's or page's layout (`rows`, `cols`,
     `start_row`, `end_col`, `left`, `top`, `width`, `height`, `zoom`, `bearing`: 17 findings, all dismissed), but
@@ -97,7 +99,7 @@ def desc_006_undocumented_required_argument(tool: Tool) -> Iterator[Hit]:
     no value), or the name says the value has a form to get right (`repo_path`, `sessionId`, `start_date`) and
     nothing else gives it, or an object or list whose structure is undeclared, or a list of lists (a polygon's
     rings: an order to know). A number, a boolean,
-    a non-empty enum, a record of declared fields or free text (`query`, `title`, `message`) is filled from its
+    a one-value enum, a record of declared fields or free text (`query`, `title`, `message`) is filled from its
     type and name, at worst less well: a warning.
     Worth acting on: when the agent has nothing but a bare name to fill the value from (`repo_path`, `scope`,
     `generalize`, a string `tableId` whose form it must know), or a nested array of numbers whose order nothing
@@ -129,16 +131,25 @@ def desc_006_undocumented_required_argument(tool: Tool) -> Iterator[Hit]:
 
 
 def _says_itself(name: str, schema: dict[str, Any]) -> bool:
-    """A boolean (its name is the yes-or-no question), a paging control (`page`, `limit`, `offset`, `cursor`,
-    `page_size`) or a number of a table's or page's layout (`_LAYOUT`): no form to guess and nothing a description
-    would add."""
-    if types_of(schema) == {"boolean"}:
+    """A boolean (its name is the yes-or-no question), a choice among listed values (an enum), a paging control
+    (`page`, `limit`, `offset`, `cursor`, `page_size`) or a number of a table's or page's layout (`_LAYOUT`): no
+    form to guess and nothing a description would add."""
+    if types_of(schema) == {"boolean"} or _listed_values(schema):
         return True
     if types_of(schema) and not types_of(schema) - {"integer", "number"}:
         ws = normalized(name).split()
         if ws and ws[-1] in _LAYOUT and set(ws[:-1]) <= {"start", "end", "min", "max"}:
             return True
     return normalized(name) in _PAGING and not (types_of(schema) - {"integer", "number", "string"})
+
+
+def _listed_values(schema: dict[str, Any]) -> bool:
+    """Whether the value is one of two or more listed values (an `enum`, of the argument or of its items): the list
+    is what the agent picks from (`action: list|get|create|delete`, `resource: application|database|service`)."""
+    for target in (schema, schema.get("items")):
+        if isinstance(target, dict) and isinstance(target.get("enum"), list) and len(target["enum"]) >= 2:
+            return True
+    return False
 
 
 _PAGING = frozenset(["page", "page size", "per page", "limit", "offset", "cursor", "page number", "page token"])
