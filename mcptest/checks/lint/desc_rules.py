@@ -135,11 +135,15 @@ def desc_004_no_common_verb(tool: Tool) -> Iterator[Hit]:
     cannot tell whether the tool reads, writes or deletes.
     Why it matters: agents sort tools by the action they perform; a noun phrase leaves the agent guessing.
     A description written mostly in another script than Latin (Chinese, Japanese, Cyrillic) is left alone: the
-    rule reads English words only.
+    rule reads English words only. So is a read tool (annotated read-only, or named get, list, fetch ...) whose
+    first sentence names what comes back ("Coolify API version" on `get_version`): its name or its annotation says
+    it reads, which is what the rule asks the agent to be told (DESC-010 reads such a tool alike).
     Example: `{"name": "weather", "description": "Information about the weather in a location"}`
     Fix: start with the action: "Get the current weather for a city."
     """
-    if tool.description.strip() and english(tool.description) and not has_common_verb(tool.description):
+    if not tool.description.strip() or not english(tool.description) or _names_what_it_reads(tool):
+        return
+    if not has_common_verb(tool.description):
         yield Hit("description names no action verb", "Start with the action the tool performs: 'Get ...'.", _AT)
 
 

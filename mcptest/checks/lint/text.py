@@ -161,7 +161,15 @@ def has_common_verb(text: str) -> bool:
 
 
 def _opens_with_verb(ws: list[str]) -> bool:
-    return bool(ws) and "verb" in lexicon().get(ws[0], frozenset())
+    """Whether the first word can be a verb, also with an undoing or repeating prefix the lexicon lacks ("Unmute a
+    host", "Uninstall an app", "Resync the index")."""
+    if not ws:
+        return False
+    known = lexicon()
+    first = ws[0]
+    return "verb" in known.get(first, frozenset()) or any(
+        first.startswith(prefix) and "verb" in known.get(first[len(prefix) :], frozenset()) for prefix in ("un", "re")
+    )
 
 
 @lru_cache(maxsize=1)
