@@ -100,3 +100,17 @@ def test_one_field_of_one_kind_of_record_is_one_defect_in_every_tool_that_writes
     assert "one record's field, which 2 tools share" in names["asana_create_task"].message
     assert not {"asana_update_task", "asana_update_project", "asana_update_section"} & set(names)
     assert not names["asana_create_subtask"].also  # a subtask is another kind of record: its own defect
+
+
+def test_one_record_inlined_at_several_places_of_a_tool_is_one_defect_there() -> None:
+    """mcp-neo4j-data-modeling (real): Pydantic inlines the Property record at `key_property` and in each of
+    `properties[]`, with a description only at the first; each open copy is the one defect, reported once."""
+    catalog = json.loads((Path(__file__).parent / "real" / "mcp-neo4j-data-modeling.json").read_text(encoding="utf-8"))
+    tools = [Tool(t) for t in catalog["tools"] if t["name"] == "validate_node"]
+    found = [f for fs in lint_tools(tools, select_rules(["SCH-002"], ())) for f in fs]
+    node = "/inputSchema/properties/node/anyOf/1/properties"
+    record = [f for f in found if f.pointer == f"{node}/key_property"]
+    assert len(record) == 1 and record[0].pointers == (f"{node}/key_property", f"{node}/properties/items")
+    assert "(the same schema at 1 more place)" in record[0].message
+    assert not any(f.pointer == f"{node}/properties/items" for f in found)
+    assert len(found) == 3  # the node, the Property record, its PropertySource record: three open records

@@ -41,9 +41,59 @@ def lint_tools(tools: Sequence[Tool], rules: Sequence[Rule] = DEFAULT_RULES) -> 
 def _grouped(tools: Sequence[Tool], found: list[list[Finding]]) -> list[list[Finding]]:
     """Each tool's findings with every repeated defect reported once (`lint_tools`): first the repeats of a shared
     schema, then, among what is left, the findings a rule marked as one (`Finding.same`)."""
+    found = [_within_tool(tool, findings) for tool, findings in zip(tools, found, strict=True)]
     found = _merged(tools, found, _definition_key, _shared_what)
     found = _merged(tools, found, _same_key, lambda _: "one record's field, which")
     return [findings or [_passed(tool)] for tool, findings in zip(tools, found, strict=True)]
+
+
+def _within_tool(tool: Tool, findings: list[Finding]) -> list[Finding]:
+    """`findings` with a schema rule's repeats inside one tool reported once: the same defect on the same schema,
+    written out at several places (a record Pydantic inlined at each use: a node's `key_property` and each of its
+    `properties[]`), is one finding on the first place, its `pointers` naming every place."""
+    groups: dict[tuple[str, str, str], list[Finding]] = {}
+    for finding in findings:
+        key = _repeat_key(tool, finding)
+        if key is not None:
+            groups.setdefault(key, []).append(finding)
+    if all(len(g) < 2 for g in groups.values()):
+        return findings
+    firsts: dict[int, Finding] = {}
+    drop: set[int] = set()
+    for same in groups.values():
+        if len(same) < 2:
+            continue
+        first = same[0]
+        places = tuple(dict.fromkeys(p for f in same for p in f.pointers or (f.pointer or "",)))
+        firsts[id(first)] = replace(
+            first, message=f"{first.message} (the same schema at {_more(len(same) - 1)})", pointers=places
+        )
+        drop.update(id(f) for f in same[1:])
+    return [firsts.get(id(f), f) for f in findings if id(f) not in drop]
+
+
+def _more(n: int) -> str:
+    return f"{n} more place" + ("s" if n > 1 else "")
+
+
+def _repeat_key(tool: Tool, finding: Finding) -> tuple[str, str, str] | None:
+    """A schema rule's finding below the root: its rule, what it says (without the place) and its schema's text
+    (without what a place says of its use: a record's description or default there)."""
+    if not finding.rule.startswith("SCH-") or finding.rule in _PER_TOOL or not finding.pointer:
+        return None
+    parts = _places(finding)
+    if not all(len(x) >= 2 and x[0] == "inputSchema" for x in parts):
+        return None
+    schemas = [_at(tool.input_schema, x[1:]) for x in parts]
+    if any(not isinstance(s, dict) for s in schemas):
+        return None
+    said = finding.message.split(": ", 1)[-1]
+    bare = [{k: v for k, v in s.items() if k not in _ABOUT_THE_USE} for s in schemas]
+    return finding.rule, said, json.dumps(bare, sort_keys=True, default=str)
+
+
+_ABOUT_THE_USE = frozenset(["description", "title", "default", "examples"])
+"""Keywords that say how a record is used at one place ("The key property of the node"), not what it is."""
 
 
 def _merged(
