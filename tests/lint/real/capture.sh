@@ -9,7 +9,8 @@
 # the one built after held_out_18 was captured (npm and PyPI), SET=20 the one built after held_out_19 was captured (npm
 # and PyPI), SET=21 the one built after held_out_20 was captured (npm and PyPI), SET=22 the one built after held_out_21
 # was captured (npm and PyPI), SET=23 the one built alongside held_out_22 (npm and PyPI), SET=24 the one built after
-# held_out_23 was measured (npm and PyPI), SET=25 the one built alongside held_out_24 (npm and PyPI).
+# held_out_23 was measured (npm and PyPI), SET=25 the one built alongside held_out_24 (npm and PyPI), SET=26 the one built
+# after held_out_25 was captured (PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -590,6 +591,21 @@ if [ "$SET" = 25 ]; then  # held_out_25 (issue 33, built alongside held_out_24):
     "mcp-neo4j-data-modeling||mcp-neo4j-data-modeling"
     "mcp-google-sheets|TOKEN_PATH=$WORK/gsheets-token.json SERVICE_ACCOUNT_PATH=/nonexistent|mcp-google-sheets"  # a dummy unexpired OAuth token
     "mcp-pandoc||mcp-pandoc"
+  )
+fi
+if [ "$SET" = 26 ]; then  # held_out_26 (issue 33, after held_out_25 was captured): a new stick, PyPI, no rule tuned on it
+  NPM=()
+  PYPI=(
+    "mcp-jenkins==3.6.0 fastmcp==4.2.3 mcp==2.3.0"  # the SDK that generates its schemas, pinned
+    "mcp-proxmox==1.2.3 mcp==1.30.0"  # written for the 1.x SDK (imports mcp.server.fastmcp)
+    "prefect-mcp==0.0.1b13 prefect==3.9.1 fastmcp==4.2.3 mcp==2.3.0"  # Prefect's own server
+    "mcp-server-rabbitmq==2.2.0 fastmcp==2.9.2 mcp==1.9.4 pydantic==2.11.7"  # fastmcp 4 lacks the BearerAuthProvider it imports
+  )
+  SERVERS=(
+    "mcp-jenkins||mcp-jenkins --jenkins-url http://127.0.0.1:1 --jenkins-username dummy --jenkins-password dummy"
+    "mcp-proxmox|PROXMOX_HOST=127.0.0.1 PROXMOX_USER=root@pam PROXMOX_TOKEN_NAME=dummy PROXMOX_TOKEN_VALUE=dummy|mcp-proxmox"
+    "prefect-mcp|PREFECT_API_URL=http://127.0.0.1:1/api|prefect-mcp-server"
+    "mcp-server-rabbitmq||mcp-server-rabbitmq --rabbitmq-host 127.0.0.1 --port 1 --username dummy --password dummy"
   )
 fi
 
