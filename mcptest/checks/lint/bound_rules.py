@@ -199,7 +199,26 @@ def _unbounded_label(tool: Tool, node: Node, lookup_tool: bool) -> str | None:
         return None
     if word in KEY_WORDS and len(at) == 2 and _names_the_target(tool, str(at[1]), desc):
         return None
+    if _names_another_thing(tool, str(at[-1])):
+        return None
     return "string without maxLength"
+
+
+_OWN_NAME_PARTS = frozenset(
+    "display full first last middle nick short long given family friendly screen new old original preferred".split()  # noqa: SIM905
+)
+"""Words before `name` that say which of the record's own names it is (`display_name`, `new_name`), not whose."""
+
+
+def _names_another_thing(tool: Tool, field: str) -> bool:
+    """Whether a `<thing>_name` names a thing other than the record the tool writes (`branchName` in `create_commit`,
+    `voice_name` in `text_to_speech`, `font_name` in `add_paragraph`): a reference to something that exists, looked
+    up, not a value the tool stores; `project_name` in `create_project` and `display_name` are the record's own."""
+    parts = _name_words(field)
+    if len(parts) < 2 or parts[-1] != "name" or parts[-2] in _OWN_NAME_PARTS:
+        return False
+    own = {w.removesuffix("s") for w in _name_words(tool.name)}
+    return parts[-2].removesuffix("s") not in own
 
 
 def _named_records(tool: Tool, at: tuple[str | int, ...]) -> bool:
@@ -238,6 +257,9 @@ def sch_004_unbounded_string_or_array(tool: Tool) -> Iterator[Hit]:
       title or label in a tool that makes nothing new (no create, add, install, save, write, ... verb), when no
       other argument identifies the target (`upgrade_helm_chart(name)`; beside a `sprint_id`, `name` is the new
       value) and the description does not call it new or the output's;
+    - the name of another thing than the record the tool writes (`branchName` in `create_commit`, `voice_name` in
+      `text_to_speech`, `font_name` in `add_paragraph`): a reference to something that exists, looked up; the
+      record's own names (`collection_name` in `chroma_create_collection`, `display_name`, `new_name`) stay;
     - a name inside a list of parts of the record a tool writes (a workflow's `nodes`, an event's `attendees`, a
       flag's `variations`, a rich menu's `actions`): the records in a list are flagged only where the tool is named
       for them (`entities` in `create_entities`): over the labelled groups this drops 24 findings the labellers
