@@ -459,16 +459,19 @@ def _singular(word: str) -> str:
 
 
 _PROSE_LIMIT = re.compile(
-    r"\b(?:max(?:imum)?|at most|up to|no more than)\b\s*(?:[:–]|\s-)?\s*(?:of\s+)?(?P<a>\d[\d,]*)\s*(?P<ua>[a-z]+)?"
+    r"\b(?:max(?:imum)?(?:\s+(?:length|value|size))?(?:\s+is)?|at most|up to|no more than|capped at)\b"
+    r"\s*(?:[:–]|\s-)?\s*(?:of\s+)?(?P<a>\d[\d,]*)\s*(?P<ua>[a-z]+)?"
     r"|\(\s*-?\d+(?:\.\d+)?\s*(?:[-–]|\bto\b)\s*(?P<b>-?\d[\d,]*(?:\.\d+)?)\s*(?P<ub>[a-z]+)?\s*[),]"
     r"|\bbetween\s+-?\d+(?:\.\d+)?\s*[a-z]*\s+and\s+(?P<c>\d[\d,]*(?:\.\d+)?)\s*(?P<uc>[a-z]+)?"
     r"|\b(?:from\s+\d+|one)\s+to\s+(?P<d>\d[\d,]*)\b\s*(?P<ud>[a-z]+)?"
-    r"|\brange\s*(?:is|of|:)\s*-?\d+(?:\.\d+)?\s*(?:to|[-–])\s*(?P<e>\d[\d,]*(?:\.\d+)?)\b\s*(?P<ue>[a-z]+)?",
+    r"|\brange\s*(?:is|of|:)\s*-?\d+(?:\.\d+)?\s*(?:to|[-–])\s*(?P<e>\d[\d,]*(?:\.\d+)?)\b\s*(?P<ue>[a-z]+)?"
+    r"|\brange\s*(?:is|of|:)?\s*\[\s*-?\d+(?:\.\d+)?\s*,\s*(?P<f>\d[\d,]*(?:\.\d+)?)\s*\]\s*(?P<uf>[a-z]+)?",
     re.IGNORECASE,
 )
 """An upper limit written in prose: "max 200", "max: 50", "Maximum - 500", "up to 25 items", "(1-500)", "(0.0-1.0,
 default 0.6)", "(-180 to 180)", "between 1 and 100", "between 0.5 and 5 seconds", "between 10000ms and 300000ms",
-"from 1 to 100", "One to 20 symbols", "Range is 0 to 1", "Valid range: 1-100"."""
+"from 1 to 100", "One to 20 symbols", "Range is 0 to 1", "Valid range: 1-100", "max length: 140 characters", "The
+maximum value is 500", "capped at 100", "Value range is [0,50]"."""
 
 
 def _prose_limit(text: str) -> tuple[float, str | None, list[str]] | None:
@@ -476,9 +479,9 @@ def _prose_limit(text: str) -> tuple[float, str | None, list[str]] | None:
     match = _PROSE_LIMIT.search(text)
     if match is None:
         return None
-    group = next(g for g in "abcde" if match.group(g))
+    group = next(g for g in "abcdef" if match.group(g))
     figure = match.group(group).replace(",", "")
-    unit = next((u for u in (match.group("u" + g) for g in "abcde") if u), None)
+    unit = next((u for u in (match.group("u" + g) for g in "abcdef") if u), None)
     return (float(figure) if "." in figure else int(figure)), unit, words(text[match.end(group) :])[:4]
 
 
