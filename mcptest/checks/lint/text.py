@@ -108,12 +108,15 @@ _TAG = re.compile(r"^\s*\[[^\]]{1,40}\]")
 """A bracketed tag a server puts before its sentence (`[🎓 COURSE] Gets ...`): a label, not the verb."""
 _CAMEL = re.compile(r"([a-z])([A-Z])")
 _ENUM_LEAD = re.compile(
-    r"\b(?:(?P<weak>(?:must|can|should)\s+be(?!\s*:|\s+(?:one\s+of|either)\b))|(?:must|can|should)\s+be(?=\s*:)"
-    r"|one\s+of|either|options\s+are|options(?=\s*:)"
+    r"\b(?:(?P<weak>(?:must|can|should)\s+be(?!\s*:|\s+(?:one\s+of|either)\b)|can\s+include)"
+    r"|(?:must|can|should)\s+be(?=\s*:)"
+    r"|one\s+(?:or\s+more\s+)?of|either|options\s+are|options(?=\s*:)"
     r"|(?:allowed|valid|possible|accepted|supported)\s+(?:values?|options?|[a-z]+s\b(?=\s*:)))\b\s*(?:is|are)?\s*:?\s*"
     r"(?P<tail>(?:[^.;()\n]|\([^().;\n]{1,40}\))*)",
     re.IGNORECASE,
 )
+_DEFAULT_NOTE = re.compile(r",?\s*(?:the\s+)?default\s*(?:is|:|=)\s*\S+\s*$", re.IGNORECASE)
+"""A closing note on which listed value is the default ("..., 'commit', default is 'load'"): not one more value."""
 _EXAMPLES_ANYWHERE = re.compile(r"e\.g\.|for example|for instance|such as", re.IGNORECASE)
 _PAREN_VALUE = re.compile(r"""\(\s*(["'`])(?P<value>[^"'`()]{1,40})\1\s*\)""")
 _QUOTED_OR = re.compile(
@@ -280,8 +283,9 @@ def prose_enum(text: str) -> list[str] | None:
 
     A plain "must/can/should be" only counts when the values are quoted ("can be 'json' or 'csv'"): "can be
     absolute or relative" describes a path, not a value set; with a colon ("Can be: list, board") it introduces
-    the set, as "Options:" does, and "Can be one of: ..." reads as "one of". A list introduced by "e.g." or "such
-    as" is examples, not a set.
+    the set, as "Options:" does, and "Can be one of: ..." reads as "one of", as "One or more of" does; "Can include"
+    counts with quoted values. A closing note on the default (", default is 'load'") is no value. A list introduced
+    by "e.g." or "such as" is examples, not a set.
     """
     return next((values for _, values in prose_value_sets(text)), None)
 
@@ -304,7 +308,7 @@ def prose_value_sets(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
     for match in candidates:
         if _EXAMPLES_LEAD.search(text[: match.start()][-30:]):
             continue
-        tail = match.group("tail").strip(" :")
+        tail = _DEFAULT_NOTE.sub("", match.group("tail")).strip(" :")
         quoted = _QUOTED_ITEM.findall(tail) if match.re is _QUOTED_OR else []
         if quoted:  # '"or" or "and"': the separators are outside the quotes, the values inside
             yield match.span(), quoted
