@@ -773,7 +773,7 @@ def _standard_codes(name: str, desc: str, values: list[Any]) -> bool:
 
 def _starts_with_verb(value: str) -> bool:
     first = (normalized(value).split() or [""])[0]
-    return first in COMMON_VERBS or "verb" in lexicon().get(first, frozenset())
+    return first in COMMON_VERBS or first in lexicon().verbs
 
 
 def _self_explanatory(values: list[Any]) -> bool:

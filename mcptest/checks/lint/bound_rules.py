@@ -199,7 +199,26 @@ def _unbounded_label(tool: Tool, node: Node, lookup_tool: bool) -> str | None:
         return None
     if word in KEY_WORDS and len(at) == 2 and _names_the_target(tool, str(at[1]), desc):
         return None
+    if _names_another_thing(tool, str(at[-1])):
+        return None
     return "string without maxLength"
+
+
+_OWN_NAME_PARTS = frozenset(
+    "display full first last middle nick short long given family friendly screen new old original preferred".split()  # noqa: SIM905
+)
+"""Words before `name` that say which of the record's own names it is (`display_name`, `new_name`), not whose."""
+
+
+def _names_another_thing(tool: Tool, field: str) -> bool:
+    """Whether a `<thing>_name` names a thing other than the record the tool writes (`branchName` in `create_commit`,
+    `voice_name` in `text_to_speech`, `font_name` in `add_paragraph`): a reference to something that exists, looked
+    up, not a value the tool stores; `project_name` in `create_project` and `display_name` are the record's own."""
+    parts = _name_words(field)
+    if len(parts) < 2 or parts[-1] != "name" or parts[-2] in _OWN_NAME_PARTS:
+        return False
+    own = {w.removesuffix("s") for w in _name_words(tool.name)}
+    return parts[-2].removesuffix("s") not in own
 
 
 def _named_records(tool: Tool, at: tuple[str | int, ...]) -> bool:
@@ -238,6 +257,9 @@ def sch_004_unbounded_string_or_array(tool: Tool) -> Iterator[Hit]:
       title or label in a tool that makes nothing new (no create, add, install, save, write, ... verb), when no
       other argument identifies the target (`upgrade_helm_chart(name)`; beside a `sprint_id`, `name` is the new
       value) and the description does not call it new or the output's;
+    - the name of another thing than the record the tool writes (`branchName` in `create_commit`, `voice_name` in
+      `text_to_speech`, `font_name` in `add_paragraph`): a reference to something that exists, looked up; the
+      record's own names (`collection_name` in `chroma_create_collection`, `display_name`, `new_name`) stay;
     - a name inside a list of parts of the record a tool writes (a workflow's `nodes`, an event's `attendees`, a
       flag's `variations`, a rich menu's `actions`): the records in a list are flagged only where the tool is named
       for them (`entities` in `create_entities`): over the labelled groups this drops 24 findings the labellers
@@ -437,16 +459,19 @@ def _singular(word: str) -> str:
 
 
 _PROSE_LIMIT = re.compile(
-    r"\b(?:max(?:imum)?|at most|up to|no more than)\b\s*(?:[:–]|\s-)?\s*(?:of\s+)?(?P<a>\d[\d,]*)\s*(?P<ua>[a-z]+)?"
+    r"\b(?:max(?:imum)?(?:\s+(?:length|value|size))?(?:\s+is)?|at most|up to|no more than|capped at)\b"
+    r"\s*(?:[:–]|\s-)?\s*(?:of\s+)?(?P<a>\d[\d,]*)\s*(?P<ua>[a-z]+)?"
     r"|\(\s*-?\d+(?:\.\d+)?\s*(?:[-–]|\bto\b)\s*(?P<b>-?\d[\d,]*(?:\.\d+)?)\s*(?P<ub>[a-z]+)?\s*[),]"
     r"|\bbetween\s+-?\d+(?:\.\d+)?\s*[a-z]*\s+and\s+(?P<c>\d[\d,]*(?:\.\d+)?)\s*(?P<uc>[a-z]+)?"
     r"|\b(?:from\s+\d+|one)\s+to\s+(?P<d>\d[\d,]*)\b\s*(?P<ud>[a-z]+)?"
-    r"|\brange\s*(?:is|of|:)\s*-?\d+(?:\.\d+)?\s*(?:to|[-–])\s*(?P<e>\d[\d,]*(?:\.\d+)?)\b\s*(?P<ue>[a-z]+)?",
+    r"|\brange\s*(?:is|of|:)\s*-?\d+(?:\.\d+)?\s*(?:to|[-–])\s*(?P<e>\d[\d,]*(?:\.\d+)?)\b\s*(?P<ue>[a-z]+)?"
+    r"|\brange\s*(?:is|of|:)?\s*\[\s*-?\d+(?:\.\d+)?\s*,\s*(?P<f>\d[\d,]*(?:\.\d+)?)\s*\]\s*(?P<uf>[a-z]+)?",
     re.IGNORECASE,
 )
 """An upper limit written in prose: "max 200", "max: 50", "Maximum - 500", "up to 25 items", "(1-500)", "(0.0-1.0,
 default 0.6)", "(-180 to 180)", "between 1 and 100", "between 0.5 and 5 seconds", "between 10000ms and 300000ms",
-"from 1 to 100", "One to 20 symbols", "Range is 0 to 1", "Valid range: 1-100"."""
+"from 1 to 100", "One to 20 symbols", "Range is 0 to 1", "Valid range: 1-100", "max length: 140 characters", "The
+maximum value is 500", "capped at 100", "Value range is [0,50]"."""
 
 
 def _prose_limit(text: str) -> tuple[float, str | None, list[str]] | None:
@@ -454,9 +479,9 @@ def _prose_limit(text: str) -> tuple[float, str | None, list[str]] | None:
     match = _PROSE_LIMIT.search(text)
     if match is None:
         return None
-    group = next(g for g in "abcde" if match.group(g))
+    group = next(g for g in "abcdef" if match.group(g))
     figure = match.group(group).replace(",", "")
-    unit = next((u for u in (match.group("u" + g) for g in "abcde") if u), None)
+    unit = next((u for u in (match.group("u" + g) for g in "abcdef") if u), None)
     return (float(figure) if "." in figure else int(figure)), unit, words(text[match.end(group) :])[:4]
 
 

@@ -74,7 +74,7 @@ def _action_and_object(text: str) -> bool:
     ws = words(text)
     if len(ws) != 2 or ws[1] in _NO_OBJECT or not has_common_verb(text):
         return False
-    return "noun" in lexicon().get(ws[1], frozenset()) or ws[1].endswith("s")
+    return ws[1] in lexicon().nouns or ws[1].endswith("s")
 
 
 def desc_002_long_description(tool: Tool, long_chars: int = VERY_LONG_CHARS) -> Iterator[Hit]:

@@ -10,7 +10,7 @@
 # and PyPI), SET=21 the one built after held_out_20 was captured (npm and PyPI), SET=22 the one built after held_out_21
 # was captured (npm and PyPI), SET=23 the one built alongside held_out_22 (npm and PyPI), SET=24 the one built after
 # held_out_23 was measured (npm and PyPI), SET=25 the one built alongside held_out_24 (npm and PyPI), SET=26 the one built
-# after held_out_25 was captured (PyPI).
+# after held_out_25 was captured (PyPI), SET=27 the one built alongside held_out_26 (PyPI and npm).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -606,6 +606,23 @@ if [ "$SET" = 26 ]; then  # held_out_26 (issue 33, after held_out_25 was capture
     "mcp-proxmox|PROXMOX_HOST=127.0.0.1 PROXMOX_USER=root@pam PROXMOX_TOKEN_NAME=dummy PROXMOX_TOKEN_VALUE=dummy|mcp-proxmox"
     "prefect-mcp|PREFECT_API_URL=http://127.0.0.1:1/api|prefect-mcp-server"
     "mcp-server-rabbitmq||mcp-server-rabbitmq --rabbitmq-host 127.0.0.1 --port 1 --username dummy --password dummy"
+  )
+fi
+
+if [ "$SET" = 27 ]; then  # held_out_27 (issue 33, built alongside held_out_26): a new stick, npm and PyPI, no rule tuned on it
+  NPM=(
+    "@kazuph/mcp-fetch@1.6.3"
+  )
+  PYPI=(
+    "awslabs.timestream-for-influxdb-mcp-server==0.1.2 mcp==2.3.0"  # the SDK that generates its schemas, pinned
+    "awslabs.cloudtrail-mcp-server==0.1.1 mcp==2.3.0"
+    "notebooklm-mcp-cli==0.15.8 fastmcp==4.2.3 mcp==2.3.0"
+  )
+  SERVERS=(
+    "mcp-fetch||mcp-fetch"
+    "timestream-for-influxdb-mcp-server|AWS_REGION=us-east-1 AWS_ACCESS_KEY_ID=dummy AWS_SECRET_ACCESS_KEY=dummy|awslabs.timestream-for-influxdb-mcp-server"
+    "cloudtrail-mcp-server|AWS_REGION=us-east-1 AWS_ACCESS_KEY_ID=dummy AWS_SECRET_ACCESS_KEY=dummy|awslabs.cloudtrail-mcp-server"
+    "notebooklm-mcp-cli|NOTEBOOKLM_COOKIES=dummy|notebooklm-mcp"  # a dummy cookie header; it lists its tools offline
   )
 fi
 
