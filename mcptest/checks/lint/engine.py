@@ -29,18 +29,22 @@ def _run(tool: Tool, rules: Sequence[Rule]) -> list[Finding]:
 
 
 def lint_tools(tools: Sequence[Tool], rules: Sequence[Rule] = DEFAULT_RULES) -> list[list[Finding]]:
-    """Each tool's findings, as `lint_tool` reports them, except that one defect repeated across tools is reported
-    once: on the first tool that has it, its message naming every tool it affects (one defect, one finding). A
-    repeat is a finding on a definition several tools share (the same `$defs` entry, word for word), or a schema
-    rule's finding, with the same message, on a property schema written out word for word in several tools (a
-    pattern the server copies into each tool: the author fixes it once, where it is written). The tools of a
-    large catalog are linted on every core (`split_map`)."""
+    """Each tool's findings, as `lint_tool` reports them, except that one defect repeated is reported once (one
+    defect, one finding). Inside one tool, a schema rule's finding on the same schema at several places (a record
+    Pydantic inlines at each use) is one finding, its `pointers` naming every place. Across tools, the repeat goes
+    on the first tool that has it, its message naming every tool it affects: a finding on a definition several
+    tools share (the same `$defs` entry, word for word), a schema rule's finding, with the same message, on a
+    property schema written out word for word in several tools (a pattern the server copies into each tool: the
+    author fixes it once, where it is written), and findings a rule marks as one (`Finding.same`: SCH-004's field of
+    one kind of record in each tool that writes it). The tools of a large catalog are linted on every core
+    (`split_map`)."""
     return _grouped(tools, split_map(partial(_run, rules=rules), tools))
 
 
 def _grouped(tools: Sequence[Tool], found: list[list[Finding]]) -> list[list[Finding]]:
-    """Each tool's findings with every repeated defect reported once (`lint_tools`): first the repeats of a shared
-    schema, then, among what is left, the findings a rule marked as one (`Finding.same`)."""
+    """Each tool's findings with every repeated defect reported once (`lint_tools`): first the repeats inside each
+    tool, then those of a shared schema across tools, then, among what is left, the findings a rule marked as one
+    (`Finding.same`)."""
     found = [_within_tool(tool, findings) for tool, findings in zip(tools, found, strict=True)]
     found = _merged(tools, found, _definition_key, _shared_what)
     found = _merged(tools, found, _same_key, lambda _: "one record's field, which")
