@@ -272,28 +272,29 @@ def _numeric_key(tool: Tool, name: str, schema: dict[str, Any]) -> bool:
     topic metadata", `tag_ids` in `bulk_edit_tags`, `issue_number` in `get_issue`): the agent takes it from the
     listing or the call that returned the object, and a number has no form to guess. A string key (`tableId`,
     `recordId`) may have one (`tblXXXX`, `rec...`) and is not taken here."""
-    parts = _name_parts(name)
     numeric = {"integer", "number"}
     if not (types_of(schema) & numeric or types_of(schema.get("items") or {}) & numeric):
         return False
-    if not parts or parts[-1] not in _KEY_SUFFIXES:
-        return False
-    parts = parts[:-1]
-    named = {_singular(w) for w in _name_parts(tool.name) + words(tool.description)}
-    return bool(parts) and all(_singular(w) in named for w in parts)
+    return _key_of_named(name, _name_parts(tool.name) + words(tool.description))
 
 
 def _own_key(tool: Tool, name: str, schema: dict[str, Any]) -> bool:
     """The key of the one object the tool's name names, under a longer name than `id` (`task_id` in `get_task`,
     `voice_id` in `get_voice`, `item_key` in `zotero_item_metadata`): what the fifth-round decision says of `id`.
     Several keys in one string (`task_ids: string`: comma-separated? a JSON array?) have a form to know: not taken."""
+    if name.lower().endswith("s") and "string" in types_of(schema):
+        return False
+    return _key_of_named(name, _name_parts(tool.name))
+
+
+def _key_of_named(name: str, named: list[str]) -> bool:
+    """Whether `name` is a key (`<object>_id`, `<object>Ids`, `<object>_number` ...) whose object words are all
+    among `named` (singular and plural alike)."""
     parts = _name_parts(name)
     if len(parts) < 2 or parts[-1] not in _KEY_SUFFIXES:
         return False
-    if parts[-1].endswith("s") and "string" in types_of(schema):
-        return False
-    named = {_singular(w) for w in _name_parts(tool.name)}
-    return all(_singular(w) in named for w in parts[:-1])
+    stems = {_singular(w) for w in named}
+    return all(_singular(w) in stems for w in parts[:-1])
 
 
 def _names_its_object(description: str) -> bool:

@@ -12,6 +12,7 @@ from mcptest.checks.lint.text import (
     argument_text,
     arguments,
     branch_types,
+    declared_read_only,
     description_of,
     has_verb_in,
     prose_enum,
@@ -148,12 +149,6 @@ def _property_schema(root: Any, path: tuple[str | int, ...]) -> dict[str, Any]:
     return root if isinstance(root, dict) else {}
 
 
-def _read_only(tool: Tool) -> bool:
-    """Whether the tool's annotations declare it read-only (`readOnlyHint: true`)."""
-    annotations = tool.raw.get("annotations")
-    return isinstance(annotations, dict) and annotations.get("readOnlyHint") is True
-
-
 def _lookup_tool(tool: Tool) -> bool:
     """Whether the tool's name, or the first word of its description, is a lookup action."""
     first = _FIRST_WORD.search(tool.description)
@@ -193,7 +188,7 @@ def _unbounded_label(tool: Tool, node: Node, lookup_tool: bool) -> str | None:
         return None
     if lookup_tool or _REFERENCE.search(desc) or _EITHER_KEY.search(str(at[-1])):
         return None
-    if len(at) > 2 and _read_only(tool):
+    if len(at) > 2 and declared_read_only(tool):
         return None  # a name or label inside a read-only tool's records is data it reads or draws, not one it keeps
     if "items" in at and not _named_records(tool, at):
         return None
@@ -217,8 +212,7 @@ def _names_another_thing(tool: Tool, field: str) -> bool:
     parts = _name_words(field)
     if len(parts) < 2 or parts[-1] != "name" or parts[-2] in _OWN_NAME_PARTS:
         return False
-    own = {w.removesuffix("s") for w in _name_words(tool.name)}
-    return parts[-2].removesuffix("s") not in own
+    return parts[-2].removesuffix("s") not in _name_stems(tool.name)
 
 
 def _named_records(tool: Tool, at: tuple[str | int, ...]) -> bool:
@@ -228,8 +222,12 @@ def _named_records(tool: Tool, at: tuple[str | int, ...]) -> bool:
     index = len(at) - 1 - at[::-1].index("items")
     if index < 1:
         return False
-    listed = _name_words(str(at[index - 1]))[-1].removesuffix("s")
-    return listed in {w.removesuffix("s") for w in _name_words(tool.name)}
+    return _name_words(str(at[index - 1]))[-1].removesuffix("s") in _name_stems(tool.name)
+
+
+def _name_stems(name: str) -> set[str]:
+    """The words of a name, plural and singular alike (`create_entities` -> create, entitie)."""
+    return {w.removesuffix("s") for w in _name_words(name)}
 
 
 def sch_004_unbounded_string_or_array(tool: Tool) -> Iterator[Hit]:
@@ -307,8 +305,7 @@ def _record_written(tool: Tool) -> tuple[str, ...]:
     names = _name_words(tool.name)
     if not WRITE_VERBS.intersection(names):
         return ()
-    kind = tuple(sorted(w.removesuffix("s") for w in names if w not in WRITE_VERBS))
-    return kind
+    return tuple(sorted(w.removesuffix("s") for w in names if w not in WRITE_VERBS))
 
 
 def _optional_property(tool: Tool, node: Node) -> Node:

@@ -12,6 +12,7 @@ from mcptest.checks.lint.text import (
     SHORT_CHARS,
     VERY_LONG_CHARS,
     arguments,
+    declared_read_only,
     docstring_arguments,
     english,
     has_common_verb,
@@ -141,9 +142,8 @@ def desc_004_no_common_verb(tool: Tool) -> Iterator[Hit]:
     Example: `{"name": "weather", "description": "Information about the weather in a location"}`
     Fix: start with the action: "Get the current weather for a city."
     """
-    if not tool.description.strip() or not english(tool.description) or _names_what_it_reads(tool):
-        return
-    if not has_common_verb(tool.description):
+    text = tool.description
+    if text.strip() and english(text) and not has_common_verb(text) and not _names_what_it_reads(tool):
         yield Hit("description names no action verb", "Start with the action the tool performs: 'Get ...'.", _AT)
 
 
@@ -312,13 +312,10 @@ def _names_what_it_reads(tool: Tool) -> bool:
     API version", "App diagnostics by UUID/name/domain"): a tool annotated read-only, or named for a read, whose
     first sentence names no action. "Explicit tier override for the current session" on a `set_tool_tier` writes,
     and "Same as above, but for a single ticket" names no result: both are still asked what they return."""
-    annotations = tool.raw.get("annotations")
-    reads = (isinstance(annotations, dict) and annotations.get("readOnlyHint") is True) or has_verb_in(
-        tool.name, _READ_NAMES
-    )
+    if not (declared_read_only(tool) or has_verb_in(tool.name, _READ_NAMES)) or has_verb_in(tool.name, _WRITE_NAMES):
+        return False
     first = next(iter(sentences(tool.description)), "")
-    named = not has_common_verb(first) and not _POINTS_ELSEWHERE.search(first)
-    return reads and named and not has_verb_in(tool.name, _WRITE_NAMES)
+    return not has_common_verb(first) and not _POINTS_ELSEWHERE.search(first)
 
 
 _POINTS_ELSEWHERE = re.compile(r"\b(?:above|below|same as|similar to|like|see)\b", re.IGNORECASE)

@@ -566,6 +566,12 @@ def arguments(tool: Tool) -> Iterator[tuple[str, dict[str, Any]]]:
             yield name, schema if isinstance(schema, dict) else {}
 
 
+def declared_read_only(tool: Tool) -> bool:
+    """Whether the tool's annotations declare it read-only (`readOnlyHint: true`)."""
+    annotations = tool.raw.get("annotations")
+    return isinstance(annotations, dict) and annotations.get("readOnlyHint") is True
+
+
 def required(tool: Tool) -> list[str]:
     """The names the input schema lists as required."""
     req = tool.input_schema.get("required")
