@@ -474,7 +474,8 @@ def desc_009_missing_examples(tool: Tool) -> Iterator[Hit]:
 def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
     """A string argument lists its allowed values in the description but declares no enum.
 
-    What it flags: a string (or untyped) argument without `enum`/`const` whose description spells out a fixed set
+    What it flags: a string (or untyped) argument, or an array of strings, without `enum`/`const` (on it or its
+    items) whose description spells out a fixed set
     ("one of open, closed, or pending", "allowed values: low, medium, high", "Supported buttons: BACK (android
     only), HOME, ENTER" (a value's note in parentheses is not a value), "'json' or 'csv'", or three or more
     upper-case constants in parentheses right after the words naming the argument (at most eight): "Logging level
@@ -489,7 +490,13 @@ def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
     after a comma is one list; yes-or-no words, "(true/false)", ask for a boolean type instead, and formats named on
     a path, "Path to the image (PNG, JPG)", are the file's), or a selector argument (`operation`, `action`,
     `command`, ...) whose operations the tool description numbers one by one ("1) getCostAndUsage — ...", "2.
-    get_automation_event: ..."); an argument the schema leaves bare is read from its line in the tool description's
+    get_automation_event: ...") or bullets under an "Actions:" heading, or bullets of verb_object names ("-
+    list_packages: ..."; a `mode` beside an `action` is not the one they serve), or a note that is only the values
+    piped ("auto | literal | regex", "[system] error|warning|info"), slashed ("low/normal/high/urgent") or upper-case
+    and comma-joined ("COUNT, SUM, AVG, MIN, MAX"), or a few words naming a kind of choice and then the values in
+    parentheses ("Filter by tag status (Active, Inactive)"; "Repository owner (username or organization)" names a
+    thing's forms), or values the tool description pipes after the argument's name ("format (glb|fbx|obj)");
+    an argument the schema leaves bare is read from its line in the tool description's
     `Args:` section or its inline note there. A list of forms with a placeholder ("'YYYY-MM-DD' or 'YYYY-MM'",
     "'projects/{projectID}' or 'projects/{projectNumber}'") is templates of many values, which a `pattern` states,
     not an enum. A list after "e.g.", "example:" or "such as" is examples, not a set; one after "format", "bad
@@ -503,10 +510,13 @@ def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
     """
     names = {name for name, _ in arguments(tool)}
     for name, schema in arguments(tool):
-        types = types_of(schema)
-        if (types and "string" not in types) or "enum" in schema or "const" in schema:
+        if not _takes_strings(schema):
             continue
-        values = prose_enum(argument_text(tool, name, schema)) or _listed_operations(tool, name)
+        values = (
+            prose_enum(argument_text(tool, name, schema))
+            or _listed_operations(tool, name)
+            or _piped_in_description(tool.description, name)
+        )
         if values and _not_a_value_set(name, values):
             continue
         if values and not set(values) <= names:  # "either 'content' or 'content_file'": arguments, not values
@@ -515,6 +525,20 @@ def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
                 f'Declare them: "enum": {values!r}'.replace("'", '"'),
                 _at(name),
             )
+
+
+def _takes_strings(schema: dict[str, Any]) -> bool:
+    """Whether an argument takes free strings a value set could close: a string (or untyped) argument, or an array
+    of such strings ("Filter by alert state: firing, pending, ..." on `states: string[]`), with no enum or const."""
+    types = types_of(schema)
+    if "enum" in schema or "const" in schema:
+        return False
+    if not types or "string" in types:
+        return True
+    items = schema.get("items")
+    if types != {"array"} or not isinstance(items, dict) or "enum" in items or "const" in items:
+        return False
+    return "string" in types_of(items)
 
 
 def _not_a_value_set(name: str, values: list[str]) -> bool:
@@ -543,8 +567,15 @@ def _listed_operations(tool: Tool, name: str) -> list[str] | None:
     if name.lower() not in SELECTORS:
         return None
     arguments_named = {n for n, _ in arguments(tool)}  # an item that opens on an argument documents the argument
+    if name.lower() == "mode" and {n.lower() for n in arguments_named} & (SELECTORS - {"mode"}):
+        return None  # `action` beside `mode`: the operations are the action's, the mode picks a variant
     listed = dict.fromkeys(m.group("op") for m in _OPERATION_ITEM.finditer(tool.description))
     found = [op for op in listed if op not in arguments_named]
+    if len(found) < 2 and "-" in tool.description:
+        bulleted = dict.fromkeys(m["op"] for m in _OPERATION_BULLET.finditer(tool.description))
+        found = [op for op in bulleted if op not in arguments_named]
+        if not _OPERATIONS_HEADING.search(tool.description) and sum("_" in op for op in found) < 2:
+            return None  # bullets list fields or arguments as often: an operation reads as a verb_object name
     return found if len(found) >= 2 else None
 
 
@@ -552,6 +583,19 @@ _OPERATION_ITEM = re.compile(
     r"^[ \t]*\d+[.)][ \t]+[`*]*(?P<op>[a-z]+(?:_[a-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+)[`*]*[ \t]*(?:[:(—–]|-\s)",
     re.MULTILINE,
 )
+
+
+def _piped_in_description(description: str, name: str) -> list[str] | None:
+    """The values the tool description pipes after the argument's name, "Params: provider, mode (text|image), format
+    (glb|fbx|obj|usdz)": two or more words joined by `|` in parentheses right after the name."""
+    if f"{name} (" not in description:
+        return None
+    found = re.search(rf"(?<![\w-]){re.escape(name)} \((?P<list>[\w.-]+(?:\|[\w.-]+)+)\)", description)
+    return found["list"].split("|") if found else None
+
+
+_OPERATION_BULLET = re.compile(r"^[ \t]*[-*•][ \t]*`?(?P<op>[a-z]+(?:_[a-z0-9]+)*)`?[ \t]*:[ \t]", re.MULTILINE)
+_OPERATIONS_HEADING = re.compile(r"^[ \t]*(?:actions|operations|commands)[ \t]*:[ \t]*$", re.MULTILINE | re.IGNORECASE)
 
 
 def _enum_values(schema: dict[str, Any]) -> list[Any]:

@@ -346,7 +346,9 @@ def sch_010_limit_only_in_prose(tool: Tool) -> Iterator[Hit]:
     is an item's length said of an array ("Each instruction MUST be no more than 20 words"), another noun's count
     ("Max 20 pages" on page ranges) and an integer type's own range ("(0-4294967295)"). A file-name format stated
     the same way ("Filename must end with .png, .jpg, or .jpeg", "must end in .html") is flagged on a string without
-    a `pattern`, `format` or `enum` (issue 33 names it: a format in prose that the schema lacks).
+    a `pattern`, `format` or `enum` (issue 33 names it: a format in prose that the schema lacks). A number whose
+    description states only a floor ("(minimum 2)", "integer >= 1", "A positive number", "The minimum value is 0")
+    and has no `minimum`/`exclusiveMinimum` is flagged for its minimum.
     Worth acting on: always when the server enforces the limit; the fix is one keyword. In the default tier since
     issue 33's seventh round (32 findings on the ten labelled groups rules may be tuned on, all true).
     Why it matters: a validating client checks the schema, not the prose; the agent that sends 500 learns the
@@ -372,11 +374,22 @@ def sch_010_limit_only_in_prose(tool: Tool) -> Iterator[Hit]:
             )
             continue
         limit = _prose_limit(text)
-        if limit is None:
-            continue
-        figure, unit, after = limit
         types = (types_of(node.schema) | branch_types(node.schema)) - {"null"}
         keys = _bound_keys(node.schema)
+        if limit is None:
+            floor = _prose_floor(text) if types & {"number", "integer"} else None
+            if floor is not None and not keys & {"minimum", "exclusiveMinimum"}:
+                limited.setdefault(
+                    _branchless(node.path),
+                    (
+                        f"{node.where}: the description states a lower limit of {floor} that the schema lacks "
+                        "(no minimum)",
+                        [node.pointer],
+                        f'Add "minimum": {floor}.',
+                    ),
+                )
+            continue
+        figure, unit, after = limit
         if types & {"number", "integer"} and not keys & {"maximum", "exclusiveMaximum"}:
             if figure in _TYPE_RANGES or (unit and unit.lower().startswith(_TEXT_UNITS)):
                 continue  # the integer type's own range (0-4294967295), or a length said of something else
@@ -469,6 +482,28 @@ _PROSE_LIMIT = re.compile(
 default 0.6)", "(-180 to 180)", "between 1 and 100", "between 0.5 and 5 seconds", "between 10000ms and 300000ms",
 "from 1 to 100", "One to 20 symbols", "Range is 0 to 1", "Valid range: 1-100", "max length: 140 characters", "The
 maximum value is 500", "capped at 100", "Value range is [0,50]"."""
+
+
+_PROSE_FLOOR = re.compile(
+    r"\b(?:min(?:imum)?(?:\s+value)?(?:\s+is)?|at least)\s*:?\s*(?P<a>-?\d+(?:\.\d+)?)\b(?!\s*(?:%|[a-z]))"
+    r"|(?:>=|≥)\s*(?P<b>-?\d+(?:\.\d+)?)\b"
+    r"|\b(?P<positive>positive|non-?negative)\s+(?:number|integer|int|value|whole number)\b",
+    re.IGNORECASE,
+)
+"""A lower limit of a number written in prose: "(minimum 2)", "The minimum value is 0", "at least 1", "integer >= 1",
+"A positive number", "a non-negative integer"; a figure with a unit after it ("at least 8 characters", "min 5
+minutes") is said of something else."""
+
+
+def _prose_floor(text: str) -> float | int | None:
+    """The lower limit a number's description states, or None."""
+    match = _PROSE_FLOOR.search(text) if text else None
+    if match is None:
+        return None
+    if match["positive"]:
+        return 0 if "neg" in match["positive"].lower() else 1
+    figure = match["a"] or match["b"]
+    return float(figure) if "." in figure else int(figure)
 
 
 def _prose_limit(text: str) -> tuple[float, str | None, list[str]] | None:

@@ -194,7 +194,9 @@ def desc_010_missing_return_format(tool: Tool) -> Iterator[Hit]:
     describe ...) whose first sentence is a noun phrase ("Server details.", "Coolify API version"): the phrase is
     what comes back. What comes back when the call fails ("returns a 403 Forbidden
     response if ...", "an HTTP 411 error response", "returns an error") says nothing of a call that succeeds, and is
-    not read as an answer. A read joined to a write in its sentence ("Search for text and replace all occurrences")
+    not read as an answer; nor is a result the tool writes ("Add a test result to a run"), an output file it saves,
+    "return to" (going back), or a `Returns:` section that says only "Result of the operation". A read joined to a
+    write in its sentence ("Search for text and replace all occurrences")
     is a write; a return word about another tool ("one returned by get_supported_cryptocurrencies") says nothing of
     this one's; a breadcrumb after a bracketed tag ("[Feishu/Lark]-Docs-Base-Field-List fields-Get all fields") is
     read a part at a time.

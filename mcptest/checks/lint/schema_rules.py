@@ -263,6 +263,8 @@ def sch_001_no_required_list(tool: Tool) -> Iterator[Hit]:
     needed only in some calls: without it the call has no target (the REST path `/models/{model_owner}/{model_name}`
     such tools are generated from cannot be built). A continuation token ("Continuation token to get the next page")
     is paging, like a cursor.
+    A property whose own description calls it required ("(required)", "Required. ...") is flagged whatever else
+    the object holds: the prose and the schema disagree.
     Worth acting on: when an argument the tool cannot work without is left optional.
     Why it matters: without `required` every argument is optional, so the agent cannot tell what it must send
     and the server has to reject incomplete calls itself.
@@ -278,7 +280,11 @@ def sch_001_no_required_list(tool: Tool) -> Iterator[Hit]:
             continue
         if not node.path and _listing(tool) and not any(isinstance(p, dict) and _is_object(p) for p in props.values()):
             continue  # every argument of a listing narrows it: a call with none lists everything
-        if _optional_group(root, node, props) or not (_plainly_needed(props) or (not node.path and _target_key(tool))):
+        if _said_required(props):
+            pass  # a property its own description calls required: the schema says otherwise
+        elif _optional_group(root, node, props) or not (
+            _plainly_needed(props) or (not node.path and _target_key(tool))
+        ):
             continue
         yield Hit(f"{node.where}: properties but no required list", "Add a required list.", node.pointer)
 
@@ -327,6 +333,16 @@ _MANY = re.compile(rf"\b(?:{_MANY_WORDS}|recent|search|find)\b", re.IGNORECASE)
 """A first sentence that says the tool returns many objects: its arguments filter them, none is a target's key."""
 _CONDITIONAL_NEED = re.compile(r"\brequired (?:when|if|unless)\b|\bor\b", re.IGNORECASE)
 """A key described as needed only in some calls ("Required when not using a URL"): SCH-009's question."""
+
+
+_SAID_REQUIRED = re.compile(r"\(\s*required\s*\)|^\W{0,4}required\W{0,4}[.:]|[.;]\s*required\.?\s*$", re.IGNORECASE)
+"""A description that calls its property required: "(required)", "Required. Names of ...", "... Required." (not
+"required for 'create'", "Required if issue_key is not given": needed in some calls only, SCH-009's groups)."""
+
+
+def _said_required(props: dict[str, Any]) -> bool:
+    """Whether a property's own description says it is required."""
+    return any(isinstance(p, dict) and _SAID_REQUIRED.search(description_of(p)) for p in props.values())
 
 
 def _plainly_needed(props: dict[str, Any]) -> bool:

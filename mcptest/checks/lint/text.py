@@ -64,7 +64,7 @@ _POSITIONAL_WORDS = (
     "before",
 )
 _RETURN_WORDS = re.compile(
-    r"\b(?:return|output|result|respon[sd]|yield|echo(?:es|ed)?\s+back)"
+    r"\b(?:return|output|result|respon(?:se|d)|yield|echo(?:es|ed)?\s+back)"
     r"|\b(?:will be|is|are) (?:displayed|shown|printed)\b[^.\n]{0,60}\b(?:showing|with|listing)\b",
     re.IGNORECASE,
 )
@@ -89,12 +89,19 @@ _NOT_THIS_RESULT = re.compile(
     r"|\breturned\s+by\s+`?(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+[A-Z]\w*)\b"  # "one returned by get_currencies"
     r"|\breturns?\s+(?:an?\s+)?(?:HTTP\s+)?(?:error|`?[45]\d\d)\b(?:[^.\n]{0,40}?\bresponses?\b)?"  # "returns a 403"
     r"|\b(?:[45]\d\d\b[^.\n]{0,40}\b)?error\s+(?:responses?|results?|outputs?)\b"  # "a 411 ... error response"
+    r"|\b(?:[Aa]dd|[Cc]reate|[Rr]ecord|[Pp]ost|[Ss]ubmit|[Ll]og)s?\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+){0,2}"
+    r"(?:results?|responses?)\b"  # "Add a test result to a run": the thing written
+    r"|\boutputs?\s+(?:files?|director(?:y|ies)|folders?|dir)\b"  # "Saves output file to directory": written
+    r"|\breturn(?:s|ed|ing)?\s+to\b"  # "close_prefab_stage to return to the main scene": going back
+    r"|\bReturns?:\s*(?:the\s+)?[Rr]esult\s+of\s+the\s+(?:[\w-]+\s+){0,3}operation\.?[ \t]*(?:\n|$)"  # a tautology
 )
 """Return words that are not about this tool's result: "respond to", another tool's result named by its snake_case
 or camelCase identifier ("when rename_symbol returns", "get_single_transaction (returns the parent ...)", "one
 returned by get_supported_cryptocurrencies"; not a compound such as "anti-enumeration"), and what comes
 back when the call fails ("returns a 403 Forbidden response if ...", "an HTTP 411 error response", "returns an
-error"), which says nothing of what a call that succeeds gives back."""
+error"), which says nothing of what a call that succeeds gives back; a result or response the tool writes ("Add a
+test result to a run", "Creates a request response"), an output file it saves, "return to" (going back), and a
+`Returns:` section that says only "Result of the operation"."""
 READ_VERBS = frozenset(
     """
     get show list read fetch retrieve search find lookup display view print echo query describe count calculate
@@ -308,6 +315,7 @@ def prose_value_sets(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
     yield from _explained_values(text)
     yield from _bare_list(text)
     yield from _labelled_list(text)
+    yield from _whole_note_list(text)
     yield from _bulleted_values(text)
     if "(" in text:
         yield from _constant_list(text)
@@ -441,6 +449,50 @@ def _bulleted_values(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
     values = [m["value"] for m in _BULLET_VALUE.finditer(body)]
     if len(values) >= 2 and values[-1].lower() != "etc":
         yield (lead.start(), start + len(body)), values
+
+
+_VALUE_WORD = r"[A-Za-z][\w.-]{0,40}"
+_WHOLE_NOTE_LIST = re.compile(
+    rf"^\s*(?:[A-Z][\w ]{{0,30}}:\s*|\[[\w ]{{1,20}}\]\s*)?"  # "Filter mode: ", "[system] "
+    rf"(?P<list>{_VALUE_WORD}(?:\s*\|\s*{_VALUE_WORD})+"  # "auto | literal | regex"
+    rf"|{_VALUE_WORD}(?:/{_VALUE_WORD}){{1,}}/{_VALUE_WORD}(?:\s[A-Z][a-z]+)?"  # "low/normal/high", ".../In Progress"
+    rf"|[A-Z][A-Z0-9_]+(?:\s*,\s*[A-Z][A-Z0-9_]+){{2,}}"  # "COUNT, SUM, AVG, MIN, MAX"
+    rf"|[a-z][a-z0-9_]+(?:\s*,\s*[a-z][a-z0-9_]+){{3,}}(?=\s+[—–]))"  # "new, open, pending, hold — leave empty..."
+    rf"\s*(?:\([^()\n]{{1,60}}\))?\s*(?:[.;]\s*$|[.;]?$|[—–]\s)"
+)
+_WORDS_IN_PARENTHESES = re.compile(
+    r"^(?P<lead>[A-Za-z][^()\n.:;]{2,60}?)\s*\((?P<list>[A-Za-z][\w-]{1,30}(?:\s*,\s*[A-Za-z][\w-]{1,30})+"
+    r"|[A-Za-z][\w-]{1,30}\s+or\s+[A-Za-z][\w-]{1,30})\)\s*(?:[.;](?:\s|$)|$)"
+)
+
+
+def _whole_note_list(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
+    """A note that is nothing but the values, piped ("auto | literal | regex", "[system] error|warning|info",
+    "Filter mode: updated_by | created_by"), slashed ("new/open/pending/hold/solved/closed"; three or more), or
+    upper-case constants joined by commas ("COUNT, SUM, AVG, MIN, MAX"), or four or more lower-case words before a
+    dash ("new, open, pending, hold — leave empty for all"); or a note of a few words naming a kind of choice
+    (`_KIND_WORDS`), then the values in parentheses, and nothing after in its sentence: "Filter by tag status
+    (Active, Inactive)", "Type of resource (cluster, node, pod, namespace, service)", "How Grafana should access
+    the datasource (proxy or direct)". A list ending on "etc" is open: no set."""
+    found = _WHOLE_NOTE_LIST.match(text)
+    if found is None:
+        found = _WORDS_IN_PARENTHESES.match(text)
+        lead = words(found["lead"]) if found is not None else []
+        if found is not None and (len(lead) > 8 or not _KIND_WORDS.intersection(lead) or "etc" in found["list"]):
+            found = None
+    if found is not None:
+        values = _split_values(found["list"].replace("|", "/"))
+        if len(values) >= 2 and values[-1].lower() != "etc":
+            yield found.span("list"), values
+
+
+_KIND_WORDS = frozenset(
+    """type types kind status state mode level scope direction access category priority visibility policy strategy
+    order sort style""".split()  # noqa: SIM905
+)
+"""The words by which a short note names a choice among kinds ("Filter by tag status (Active, Inactive)"); a note
+that names a thing instead ("Repository owner (username or organization)", "Optional end timestamp (RFC3339 or
+Unix)", "Automation event ID (get_a, list_b)") lists its forms or the operations it serves, not its values."""
 
 
 _NOT_A_SET_LABEL = re.compile(r"\b(?:examples?|e\.g|note|default|see|usage|pattern|syntax)\b", re.IGNORECASE)

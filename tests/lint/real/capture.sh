@@ -10,8 +10,8 @@
 # and PyPI), SET=21 the one built after held_out_20 was captured (npm and PyPI), SET=22 the one built after held_out_21
 # was captured (npm and PyPI), SET=23 the one built alongside held_out_22 (npm and PyPI), SET=24 the one built after
 # held_out_23 was measured (npm and PyPI), SET=25 the one built alongside held_out_24 (npm and PyPI), SET=26 the one built
-# after held_out_25 was captured (PyPI), SET=27 the one built alongside held_out_26 (PyPI and npm), SET=29 the one built
-# alongside held_out_28 (PyPI and npm).
+# after held_out_25 was captured (PyPI), SET=27 the one built alongside held_out_26 (PyPI and npm), SET=28 the one
+# built alongside held_out_29 (PyPI), SET=29 the one built alongside held_out_28 (PyPI and npm).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -624,6 +624,26 @@ if [ "$SET" = 27 ]; then  # held_out_27 (issue 33, built alongside held_out_26):
     "timestream-for-influxdb-mcp-server|AWS_REGION=us-east-1 AWS_ACCESS_KEY_ID=dummy AWS_SECRET_ACCESS_KEY=dummy|awslabs.timestream-for-influxdb-mcp-server"
     "cloudtrail-mcp-server|AWS_REGION=us-east-1 AWS_ACCESS_KEY_ID=dummy AWS_SECRET_ACCESS_KEY=dummy|awslabs.cloudtrail-mcp-server"
     "notebooklm-mcp-cli|NOTEBOOKLM_COOKIES=dummy|notebooklm-mcp"  # a dummy cookie header; it lists its tools offline
+  )
+fi
+
+if [ "$SET" = 28 ]; then  # held_out_28 (issue 33, built alongside held_out_29): a new stick, PyPI, no rule tuned on it
+  NPM=()
+  PYPI=(
+    "anam-mcp==0.1.13 mcp==1.30.0"  # Anam's own server; imports mcp.server.fastmcp (the 1.x SDK)
+    "adguard-home-mcp==0.2.0 mcp==1.30.0"  # imports mcp.server.fastmcp (the 1.x SDK)
+    "abs-mcp==0.13.15 fastmcp==3.4.11"  # asks for fastmcp<4
+    "cellosaurus-mcp==0.0.2 fastmcp==2.14.7"  # asks for fastmcp<3
+    "web-forager==4.0.0 fastmcp==4.2.3 mcp==2.3.0 lxml_html_clean==0.4.6"  # the SDK pinned; trafilatura needs lxml_html_clean with lxml 6
+    "cadence-mcp==0.1.0 mcp==2.3.0"  # Cadence's own server
+  )
+  SERVERS=(
+    "anam-mcp|ANAM_API_KEY=dummy ANAM_API_URL=http://127.0.0.1:1|anam-mcp"
+    "adguard-home-mcp|ADGUARD_HOME_URL=http://127.0.0.1:1 ADGUARD_HOME_USERNAME=dummy ADGUARD_HOME_PASSWORD=dummy|adguard-home-mcp"
+    "abs-mcp||abs-mcp"
+    "cellosaurus-mcp||cellosaurus_mcp"
+    "web-forager||web-forager serve"
+    "cadence-mcp|CADENCE_API_KEY=dummy CADENCE_BASE_URL=http://127.0.0.1:1|cadence-mcp"
   )
 fi
 
