@@ -390,6 +390,7 @@ def _typed(line: bytes, keep: str | None) -> list[_Span] | None:
     try:
         request = _decode_request(line)
         out = []
+        kept, unset = _KEPT, _UNSET
         raw_trace, trace = "", ""  # the spans of a line share a trace id: lowered (and hashed) once
         for rs in request.resourceSpans or ():
             resource = rs.resource
@@ -404,7 +405,20 @@ def _typed(line: bytes, keep: str | None) -> list[_Span] | None:
                         return None
                     if trace_id != raw_trace:
                         raw_trace, trace = trace_id, trace_id.lower()
-                    attrs = _typed_attributes(sp.attributes, keep) if sp.attributes else {}
+                    attrs: dict[str, Any] = {}
+                    for kv in sp.attributes or ():  # `_typed_attributes`, inline: this runs for every span
+                        key = kv.key
+                        wanted = kept.get(key)
+                        if wanted or (wanted is None and _kept(key)) or key == keep:
+                            v = kv.value
+                            if v is None:
+                                attrs[key] = None
+                            elif (text := v.stringValue) is not unset:
+                                attrs[key] = text
+                            elif (number := v.intValue) is not unset:
+                                attrs[key] = int(number)
+                            else:
+                                attrs[key] = _other_value(v)
                     out.append(
                         _Span(
                             trace,
@@ -437,8 +451,8 @@ def _typed_attributes(kvs: list[Any], keep: str | None) -> dict[str, Any]:
                 out[key] = None
             elif (text := v.stringValue) is not unset:
                 out[key] = text
-            elif v.intValue is not unset:
-                out[key] = int(v.intValue)
+            elif (number := v.intValue) is not unset:
+                out[key] = int(number)
             else:
                 out[key] = _other_value(v)
     return out
@@ -813,7 +827,11 @@ def _plain(attrs: dict[str, Any], key: str) -> str | None:
 
 def _prompt(span: _Span) -> str | None:
     a = span.attrs
-    if span.kind != "agent" and "gen_ai.input.messages" not in a and "llm.input_messages.0.message.role" not in a:
+    if (
+        "gen_ai.input.messages" not in a
+        and "llm.input_messages.0.message.role" not in a
+        and (span.kind != "agent" or "input.value" not in a)
+    ):
         return None  # none of the attributes below (a model call's usual case: 5 calls a run in the benchmark file)
     return (
         _messages_text(a.get("gen_ai.input.messages"), "user")
@@ -824,7 +842,11 @@ def _prompt(span: _Span) -> str | None:
 
 def _answer(span: _Span) -> str | None:
     a = span.attrs
-    if span.kind != "agent" and "gen_ai.output.messages" not in a and "llm.output_messages.0.message.role" not in a:
+    if (
+        "gen_ai.output.messages" not in a
+        and "llm.output_messages.0.message.role" not in a
+        and (span.kind != "agent" or "output.value" not in a)
+    ):
         return None  # none of the attributes below
     return (
         _messages_text(a.get("gen_ai.output.messages"), "assistant")
@@ -977,17 +999,29 @@ def _trace(spans: list[_Span], missing: set[str]) -> Trace | None:
     agents, llms, tools = kinds["agent"], kinds["llm"], kinds["tool"]
     root = agents[0] if agents else None
     fields: dict[str, Any] = {}
-    fields["model"] = next((m for s in [*agents, *llms] if (m := _model(s))), None)
+    model = None
+    for span in agents or llms:  # the agent's model, else the first model call's (as `[*agents, *llms]` read it)
+        if model := _model(span):
+            break
+    else:
+        model = next((m for s in llms if (m := _model(s))), None) if agents else None
+    fields["model"] = model
     fields["prompt"] = (_prompt(root) if root else None) or next((p for s in llms if (p := _prompt(s))), None)
     fields["final_response"] = (_answer(root) if root else None) or next(
         (t for s in reversed(llms) if (t := _answer(s))), None
     )
     inp, out = _usage(root) if root else (None, None)
-    if inp is None and out is None:
-        pairs = [_usage(s) for s in llms]
-        if any(i is not None or o is not None for i, o in pairs):
-            inp = sum(i or 0 for i, _ in pairs)
-            out = sum(o or 0 for _, o in pairs)
+    if inp is None and out is None and llms:  # the model calls' usage summed (one pass: 4 calls a run, 10,000 runs)
+        given = False
+        inp = out = 0
+        for span in llms:
+            i, o = _usage(span)
+            if i is not None:
+                inp, given = inp + i, True
+            if o is not None:
+                out, given = out + o, True
+        if not given:
+            inp = out = None
     total = _int(root.attrs.get("mcptest.usage.total_tokens")) if root else None
     if inp is not None or out is not None or total is not None:
         fields["tokens"] = {"input": inp, "output": out, **({"total": total} if total is not None else {})}
@@ -1036,7 +1070,7 @@ def _plain_trace(fields: dict[str, Any], calls: list[ToolCall]) -> Trace:
         "tool_calls": calls,
         "final_response": fields["final_response"],
         "turns": fields["turns"],
-        "tokens": None if tokens is None else TokenUsage.model_validate(tokens),
+        "tokens": None if tokens is None else _usage_of(tokens),
         "cost_usd": None,
         "catalog": None,
         "error": fields.get("error"),
@@ -1052,6 +1086,27 @@ def _plain_trace(fields: dict[str, Any], calls: list[ToolCall]) -> Trace:
 
 
 _new_trace = Trace.__new__
+
+
+def _usage_of(tokens: dict[str, Any]) -> TokenUsage:
+    """The token usage of counts `_int` checked (non-negative integers or None), built as validation builds it (its
+    `total` defaulted to input + output, and marked as given, as `_default_total` adds it) but unvalidated."""
+    if "total" in tokens:
+        return TokenUsage.model_validate(tokens)
+    inp, out = tokens["input"], tokens["output"]
+    made = _new_usage(TokenUsage)
+    _set(
+        made,
+        "__dict__",
+        {"input": inp, "output": out, "cached": None, "reasoning": None, "total": (inp or 0) + (out or 0)},
+    )
+    _set(made, "__pydantic_fields_set__", {"input", "output", "total"})
+    _set(made, "__pydantic_extra__", None)
+    _set(made, "__pydantic_private__", None)
+    return made
+
+
+_new_usage = TokenUsage.__new__
 
 
 def _definitions(spans: list[_Span]) -> list[dict[str, Any]] | None:
