@@ -496,7 +496,9 @@ def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
     and comma-joined ("COUNT, SUM, AVG, MIN, MAX"), or a few words naming a kind of choice and then the values in
     parentheses ("Filter by tag status (Active, Inactive)"; "Repository owner (username or organization)" names a
     thing's forms), or values the tool description pipes after the argument's name ("format (glb|fbx|obj)");
-    an argument the schema leaves bare is read from its line in the tool description's
+    the fields of an object argument (a request's `data` or `params` wrapper) are read by their own notes, their
+    values words (a note's "AND, OR, +" are a syntax's operators); an argument the schema leaves bare is read from
+    its line in the tool description's
     `Args:` section or its inline note there. A list of forms with a placeholder ("'YYYY-MM-DD' or 'YYYY-MM'",
     "'projects/{projectID}' or 'projects/{projectNumber}'") is templates of many values, which a `pattern` states,
     not an enum. A list after "e.g.", "example:" or "such as" is examples, not a set; one after "format", "bad
@@ -525,6 +527,23 @@ def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
                 f'Declare them: "enum": {values!r}'.replace("'", '"'),
                 _at(name),
             )
+    for name, schema in arguments(tool):
+        fields = schema.get("properties") if types_of(schema) == {"object"} else None
+        for field, sub in (fields or {}).items() if isinstance(fields, dict) else ():
+            if not isinstance(sub, dict) or not _takes_strings(sub):
+                continue
+            values = prose_enum(description_of(sub))
+            if values and all(_WORDLIKE.match(v) for v in values) and not _not_a_value_set(field, values):
+                yield Hit(
+                    f"field '{name}.{field}' lists values in prose ({', '.join(values)}) but declares no enum",
+                    f'Declare them: "enum": {values!r}'.replace("'", '"'),
+                    pointer("inputSchema", "properties", name, "properties", field),
+                )
+
+
+_WORDLIKE = re.compile(r"\w")
+"""A value that starts as a word does (`private`, `only_owner`); "AND, OR, +" or "=, |" in a field's note are a
+syntax's operators and separators, not its values."""
 
 
 def _takes_strings(schema: dict[str, Any]) -> bool:

@@ -11,7 +11,8 @@
 # was captured (npm and PyPI), SET=23 the one built alongside held_out_22 (npm and PyPI), SET=24 the one built after
 # held_out_23 was measured (npm and PyPI), SET=25 the one built alongside held_out_24 (npm and PyPI), SET=26 the one built
 # after held_out_25 was captured (PyPI), SET=27 the one built alongside held_out_26 (PyPI and npm), SET=28 the one
-# built alongside held_out_29 (PyPI), SET=30 the one built alongside held_out_29 by a third helper (PyPI).
+# built alongside held_out_29 (PyPI), SET=29 the one built alongside held_out_28 (PyPI and npm), SET=30 the one
+# built alongside held_out_29 by a third helper (PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -644,6 +645,27 @@ if [ "$SET" = 28 ]; then  # held_out_28 (issue 33, built alongside held_out_29):
     "cellosaurus-mcp||cellosaurus_mcp"
     "web-forager||web-forager serve"
     "cadence-mcp|CADENCE_API_KEY=dummy CADENCE_BASE_URL=http://127.0.0.1:1|cadence-mcp"
+  )
+fi
+
+if [ "$SET" = 29 ]; then  # held_out_29 (issue 33, built alongside held_out_28): a new stick, PyPI and npm, no rule tuned on it
+  NPM=(
+    "@microsoft/clarity-mcp-server@2.0.1"  # installed alone: no other npm package shares its node_modules (zod 3.25.76)
+  )
+  PYPI=(
+    "anki-mcp-server==0.2.0 mcp==2.3.0"  # the SDK that generates its schemas, pinned
+    "mlflow-mcp==0.4.1 mcp==1.30.0"
+    "sonarqube-mcp-server==1.0.0 mcp==1.30.0 pydantic==2.11.3"
+    "chess-mcp-server==0.1.17 mcp==1.30.0"
+    "awslabs.aws-support-mcp-server==0.1.23 fastmcp==4.2.3 mcp==2.3.0"
+  )
+  SERVERS=(
+    "clarity-mcp-server||clarity-mcp-server --clarity_api_token=dummy"
+    "anki-mcp-server|ANKI_CONNECT_URL=http://127.0.0.1:1|anki-mcp-server"
+    "mlflow-mcp|MLFLOW_TRACKING_URI=http://127.0.0.1:1|mlflow-mcp"
+    "sonarqube-mcp-server|SONARQUBE_URL=http://127.0.0.1:1 SONARQUBE_USERNAME=dummy SONARQUBE_PASSWORD=dummy|sonarqube-mcp-server"
+    "chess-mcp-server||chess-mcp-server"
+    "aws-support-mcp-server|AWS_REGION=us-east-1 AWS_ACCESS_KEY_ID=dummy AWS_SECRET_ACCESS_KEY=dummy|awslabs.aws-support-mcp-server"
   )
 fi
 
