@@ -11,7 +11,8 @@
 # was captured (npm and PyPI), SET=23 the one built alongside held_out_22 (npm and PyPI), SET=24 the one built after
 # held_out_23 was measured (npm and PyPI), SET=25 the one built alongside held_out_24 (npm and PyPI), SET=26 the one built
 # after held_out_25 was captured (PyPI), SET=27 the one built alongside held_out_26 (PyPI and npm), SET=28 the one
-# built alongside held_out_29 (PyPI), SET=29 the one built alongside held_out_28 (PyPI and npm).
+# built alongside held_out_29 (PyPI), SET=29 the one built alongside held_out_28 (PyPI and npm), SET=30 the one
+# built alongside held_out_29 by a third helper (PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -668,6 +669,22 @@ if [ "$SET" = 29 ]; then  # held_out_29 (issue 33, built alongside held_out_28):
   )
 fi
 
+if [ "$SET" = 30 ]; then  # held_out_30 (issue 33, built alongside held_out_29): a new stick, PyPI, no rule tuned on it
+  NPM=()
+  PYPI=(
+    "awslabs.iam-mcp-server==1.1.2 mcp==2.3.0"  # the SDK that generates its schemas, pinned
+    "awslabs.amazon-sns-sqs-mcp-server==2.1.1 mcp==2.3.0"
+    "sec-edgar-mcp==1.1.0 mcp==1.30.0"  # asks for mcp<2
+    "pubchem-mcp-server==0.1.7 mcp==1.30.0"  # imports mcp.server.fastmcp (the 1.x SDK)
+  )
+  SERVERS=(
+    "iam-mcp-server|AWS_REGION=us-east-1 AWS_ACCESS_KEY_ID=dummy AWS_SECRET_ACCESS_KEY=dummy|awslabs.iam-mcp-server"
+    "amazon-sns-sqs-mcp-server|AWS_CONFIG_FILE=$WORK/aws-config AWS_REGION=us-east-1 AWS_ACCESS_KEY_ID=dummy AWS_SECRET_ACCESS_KEY=dummy|awslabs.amazon-sns-sqs-mcp-server"
+    "sec-edgar-mcp|SEC_EDGAR_USER_AGENT=dummy@example.com|sec-edgar-mcp"
+    "pubchem-mcp-server||pubchem_mcp_server"
+  )
+fi
+
 install() {
   mkdir -p "$WORK" && cd "$WORK" || exit 2
   [ -f package.json ] || echo '{"private": true}' > package.json
@@ -692,6 +709,7 @@ capture() {
   [ -f gcal-oauth.json ] || echo '{"installed": {"client_id": "dummy.apps.googleusercontent.com", "client_secret": "dummy", "redirect_uris": ["http://localhost"]}}' > gcal-oauth.json  # SET=11
   [ -f dummy-token.json ] || echo '{"access_token": "dummy", "refresh_token": "dummy"}' > dummy-token.json  # SET=22
   [ -f gsheets-token.json ] || echo '{"token": "dummy", "refresh_token": "dummy", "client_id": "dummy", "client_secret": "dummy", "expiry": "2099-01-01T00:00:00Z"}' > gsheets-token.json  # SET=25
+  [ -f aws-config ] || printf '[default]\nregion = us-east-1\n' > aws-config  # a dummy default profile (SET=30)
   for row in "${SERVERS[@]}"; do
     IFS='|' read -r name envs cmd <<<"$row"
     if [ $# -gt 0 ] && [[ " $* " != *" $name "* ]]; then continue; fi
