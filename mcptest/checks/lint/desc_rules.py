@@ -312,14 +312,23 @@ _READ_NAMES = frozenset("get list read fetch show view describe find lookup retr
 def _names_what_it_reads(tool: Tool) -> bool:
     """Whether a read tool's first sentence is a noun phrase, the thing that comes back ("Server details.", "Coolify
     API version", "App diagnostics by UUID/name/domain"): a tool annotated read-only, or named for a read, whose
-    first sentence names no action. "Explicit tier override for the current session" on a `set_tool_tier` writes,
+    first sentence names no action, or names only the API operation it runs, its own name ("Execute the AWS Amazon
+    SNS `list_topics` operation"). "Explicit tier override for the current session" on a `set_tool_tier` writes,
     and "Same as above, but for a single ticket" names no result: both are still asked what they return."""
     if not (declared_read_only(tool) or has_verb_in(tool.name, _READ_NAMES)) or has_verb_in(tool.name, _WRITE_NAMES):
         return False
     first = next(iter(sentences(tool.description)), "")
+    if (found := _RUNS_OPERATION.match(first)) and normalized(found["op"]) == normalized(tool.name):
+        return True  # "Execute the AWS Amazon SNS `list_topics` operation": the named read's answer comes back
     return not has_common_verb(first) and not _POINTS_ELSEWHERE.search(first)
 
 
+_RUNS_OPERATION = re.compile(
+    r"^\s*(?:execute|call|invoke|run)s?\s+the\s+[^`]{0,60}`(?P<op>[\w.-]+)`\s+(?:operation|api|endpoint|method)\b",
+    re.IGNORECASE,
+)
+"""A description that only names the API operation the tool runs, the tool's own name ("Execute the AWS Amazon SNS
+`get_topic_attributes` operation"): for a read, that operation's answer is what comes back."""
 _POINTS_ELSEWHERE = re.compile(r"\b(?:above|below|same as|similar to|like|see)\b", re.IGNORECASE)
 """A phrase that sends the reader elsewhere ("Same as above, but for a single ticket"): it names no result."""
 _WRITE_NAMES = frozenset("set create add update delete remove write send post put patch move run".split())  # noqa: SIM905

@@ -573,7 +573,9 @@ def sch_002_additional_properties_open(tool: Tool) -> Iterator[Hit]:
     every field is required (`{longitude, latitude}`, an edit's `{oldText, newText}`) is left alone too: a
     misspelled field fails the call as missing (the groups labelled since held_out_10 dismissed 61 of 62 such
     findings; PRINCIPLE.md's fourteenth-round decision); the tool's own arguments, where an invented optional
-    argument is what slips through, are flagged all the same.
+    argument is what slips through, are flagged all the same. A definition of one of MCP's own models
+    (`$defs/CallToolResult`, `$defs/TextContent`: what a framework adds for a parameter typed with one) is the
+    protocol's, open by design, and left alone.
     Worth acting on: on every object whose fields the agent fills and one with optional fields, where a
     misspelled name is dropped without an error; a free-form map (no `properties`) is never flagged.
     Why it matters: an open object accepts misspelled or invented argument names silently; the agent's typo
@@ -588,10 +590,19 @@ def sch_002_additional_properties_open(tool: Tool) -> Iterator[Hit]:
             and node.schema.get("additionalProperties") is not False
             and not (len(node.path) >= 2 and node.path[-2] == "allOf")
             and not (node.path and _all_required(node.schema))
+            and not (len(node.path) == 2 and node.path[0] in ("$defs", "definitions") and node.path[1] in _MCP_MODELS)
         ):
             yield Hit(
                 f"{node.where}: additionalProperties is not false", "Add additionalProperties: false.", node.pointer
             )
+
+
+_MCP_MODELS = frozenset(
+    """CallToolResult TextContent ImageContent AudioContent EmbeddedResource ResourceLink TextResourceContents
+    BlobResourceContents Annotations Icon""".split()  # noqa: SIM905
+)
+"""The MCP SDK's own models, which a framework puts in an input schema's `$defs` when a parameter is typed with one
+(a leaked `ctx`): the protocol leaves them open (`extra="allow"`), so closing them is not the server author's call."""
 
 
 def _all_required(schema: dict[str, Any]) -> bool:
