@@ -12,7 +12,7 @@
 # held_out_23 was measured (npm and PyPI), SET=25 the one built alongside held_out_24 (npm and PyPI), SET=26 the one built
 # after held_out_25 was captured (PyPI), SET=27 the one built alongside held_out_26 (PyPI and npm), SET=28 the one
 # built alongside held_out_29 (PyPI), SET=29 the one built alongside held_out_28 (PyPI and npm), SET=30 the one
-# built alongside held_out_29 by a third helper (PyPI).
+# built alongside held_out_29 by a third helper (PyPI), SET=32 the one built alongside held_out_31 (PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -682,6 +682,28 @@ if [ "$SET" = 30 ]; then  # held_out_30 (issue 33, built alongside held_out_29):
     "amazon-sns-sqs-mcp-server|AWS_CONFIG_FILE=$WORK/aws-config AWS_REGION=us-east-1 AWS_ACCESS_KEY_ID=dummy AWS_SECRET_ACCESS_KEY=dummy|awslabs.amazon-sns-sqs-mcp-server"
     "sec-edgar-mcp|SEC_EDGAR_USER_AGENT=dummy@example.com|sec-edgar-mcp"
     "pubchem-mcp-server||pubchem_mcp_server"
+  )
+fi
+
+if [ "$SET" = 32 ]; then  # held_out_32 (issue 33, built alongside held_out_31): a new stick, PyPI, no rule tuned on it
+  NPM=()
+  PYPI=(
+    "meilisearch-mcp==0.7.0 mcp==2.3.0"  # Meilisearch's own server; the SDK that generates its schemas, pinned
+    "e2b-mcp-server==0.1.1 mcp==1.30.0"  # E2B's own server (no console script: started through its main())
+    "langfuse-mcp==0.14.0 mcp==2.3.0"
+    "awslabs.s3-tables-mcp-server==0.1.1 mcp==2.0.0"  # asks for mcp 2.0
+    "couchbase-mcp-server==1.0.1.post1 fastmcp==3.4.11 mcp==1.30.0"  # Couchbase's own server
+    "awslabs.aurora-dsql-mcp-server==1.1.4 mcp==2.3.0"
+    "lancedb-mcp==0.1.3 mcp==1.30.0"  # imports mcp.server.fastmcp (the 1.x SDK)
+  )
+  SERVERS=(
+    "meilisearch-mcp|MEILI_HTTP_ADDR=http://127.0.0.1:1 MEILI_MASTER_KEY=dummy|meilisearch-mcp"
+    "e2b-mcp-server|E2B_API_KEY=dummy|venv-e2b-mcp-server/bin/python -c 'import e2b_mcp_server; e2b_mcp_server.main()'"
+    "langfuse-mcp|LANGFUSE_PUBLIC_KEY=dummy LANGFUSE_SECRET_KEY=dummy LANGFUSE_HOST=http://127.0.0.1:1|langfuse-mcp"
+    "s3-tables-mcp-server|AWS_REGION=us-east-1 AWS_ACCESS_KEY_ID=dummy AWS_SECRET_ACCESS_KEY=dummy|awslabs.s3-tables-mcp-server"
+    "couchbase-mcp-server|CB_CONNECTION_STRING=couchbase://127.0.0.1:1 CB_USERNAME=dummy CB_PASSWORD=dummy|couchbase-mcp-server"
+    "aurora-dsql-mcp-server|AWS_REGION=us-east-1 AWS_ACCESS_KEY_ID=dummy AWS_SECRET_ACCESS_KEY=dummy|awslabs.aurora-dsql-mcp-server --cluster_endpoint dummy.dsql.us-east-1.on.aws --database_user admin --region us-east-1"
+    "lancedb-mcp|LANCEDB_URI=$WORK/lance EMBED_API_BASE=http://127.0.0.1:1/v1|lancedb-mcp"
   )
 fi
 
