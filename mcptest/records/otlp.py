@@ -390,7 +390,6 @@ def _typed(line: bytes, keep: str | None) -> list[_Span] | None:
     try:
         request = _decode_request(line)
         out = []
-        kept, unset = _KEPT, _UNSET
         raw_trace, trace = "", ""  # the spans of a line share a trace id: lowered (and hashed) once
         for rs in request.resourceSpans or ():
             resource = rs.resource
@@ -405,20 +404,7 @@ def _typed(line: bytes, keep: str | None) -> list[_Span] | None:
                         return None
                     if trace_id != raw_trace:
                         raw_trace, trace = trace_id, trace_id.lower()
-                    attrs: dict[str, Any] = {}
-                    for kv in sp.attributes or ():  # `_typed_attributes`, inline: this runs for every span
-                        key = kv.key
-                        wanted = kept.get(key)
-                        if wanted or (wanted is None and _kept(key)) or key == keep:
-                            v = kv.value
-                            if v is None:
-                                attrs[key] = None
-                            elif (text := v.stringValue) is not unset:
-                                attrs[key] = text
-                            elif (number := v.intValue) is not unset:
-                                attrs[key] = int(number)
-                            else:
-                                attrs[key] = _other_value(v)
+                    attrs = _typed_attributes(sp.attributes, keep) if sp.attributes else {}
                     out.append(
                         _Span(
                             trace,

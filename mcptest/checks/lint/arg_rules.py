@@ -486,7 +486,8 @@ def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
     lower-case values, the last joined by "or": "polyhaven, sketchfab or polypizza.", "Sort direction (asc/desc)",
     or quoted values each followed by what it gives ('"standard" for full output, "minimal" for compact summary'),
     or a label, a colon and only the values: "Sort column: criticality, depth, or name", "priority:
-    low/normal/high/urgent", or only two words joined by "or": "asc or desc."; a list wrapped onto the next line
+    low/normal/high/urgent", "Hotspot status: TO_REVIEW, REVIEWED" (two constants), or only two words joined by "or":
+    "asc or desc."; a list wrapped onto the next line
     after a comma is one list; yes-or-no words, "(true/false)", ask for a boolean type instead, and formats named on
     a path, "Path to the image (PNG, JPG)", are the file's), or a selector argument (`operation`, `action`,
     `command`, ...) whose operations the tool description numbers one by one ("1) getCostAndUsage — ...", "2.

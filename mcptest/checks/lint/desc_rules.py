@@ -286,7 +286,8 @@ _READ_QUERY = re.compile(
 )
 _WRITE_WORD = re.compile(
     r"\b(?:replace|insert|update|delete|write|create|remove|modify|save|add|set|push|append|send|post|upload|move"
-    r"|rename|archive|enable|disable|turn|record|assign|apply|publish|trigger|install|deploy|cancel|reset|clear)s?\b",
+    r"|rename|archive|enable|disable|turn|record|assign|apply|publish|trigger|install|deploy|cancel|reset|clear"
+    r"|wipe|purge|erase|refresh|sync|resolve|revoke|grant|rotate|restart)s?\b",
     re.IGNORECASE,
 )
 

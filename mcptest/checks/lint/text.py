@@ -137,7 +137,8 @@ _QUOTED_ITEM = re.compile(r"""["'`]([^"'`]{1,40})["'`]""")
 _CONSTANTS = re.compile(
     r"\((?P<list>\s*[A-Z][A-Z0-9_]+(?:\s*,\s*[A-Z][A-Z0-9_]+){2,}\s*"
     r"|\s*[A-Z][A-Z0-9_]+(?:\s*,\s*[A-Z][A-Z0-9_]+)*,?\s+or\s+[A-Z][A-Z0-9_]+\s*"  # (DAILY or MONTHLY)
-    r"|\s*(['\"`])[a-z][a-z0-9_]{1,40}\2(?:\s*,\s*(['\"`])[a-z][a-z0-9_]{1,40}\3)+\s*)\)"  # ('get_a', 'get_b')
+    r"|\s*(['\"`])[a-z][a-z0-9_]{1,40}\2(?:\s*,\s*(['\"`])[a-z][a-z0-9_]{1,40}\3)+\s*)"  # ('get_a', 'get_b')
+    r"(?:;\s*default\b[^()\n]{0,40})?\)"  # ('on', 'moderate', 'off'; default: 'moderate')
 )
 _NOTE = re.compile(r"\s*\([^()]*\)")
 _ARTICLE = re.compile(r"^(?:an?|the)\s+", re.IGNORECASE)
@@ -250,8 +251,11 @@ def mentions_return(text: str) -> bool:
     list that "will be displayed showing ...", or a sentence that starts with a read verb and names its object
     (`READ_VERBS`: "Shows the commit logs", "List Git branches", "This tool retrieves the property's metadata"; a
     bare "Search" names nothing, and a read joined to a write, "Search for text and replace all occurrences", is a
-    write)."""
+    write). A docstring's `Args:` section is not read: its lines describe the arguments ("max_tokens: Maximum output
+    tokens", "display_name: Display name")."""
     text = _CODE.sub(" ", text) if "`" in text else text
+    if "Arg" in text or "Param" in text:
+        text = _without_arguments_section(text)
     said = _OTHER_TOOLS_RESULT.sub(" ", text) if "tool" in text.lower() else text
     if _RETURN_WORDS.search(_NOT_THIS_RESULT.sub(" ", said)):
         return True
@@ -261,6 +265,17 @@ def mentions_return(text: str) -> bool:
         len(w) > 1 and has_verb_in(w[0], READ_VERBS) and not _ALSO_WRITES.search(" ".join(w[1:8]))
         for w in (_subject_dropped(s) for s in sentences(text))
     )
+
+
+def _without_arguments_section(text: str) -> str:
+    """`text` without its docstring-style `Args:` section (up to a blank line or a Returns heading): its lines
+    describe the arguments ("max_tokens: Maximum output tokens", "display_name: Display name"), not the result."""
+    heading = _ARGS_HEADING.search(text)
+    if heading is None:
+        return text
+    rest = text[heading.end() :]
+    end = _ARGS_END.search(rest)
+    return text[: heading.start()] + (rest[end.start() :] if end else "")
 
 
 _CRUMBS = re.compile(r"^\s*\[[^\]]{1,40}\]-\w")
@@ -358,17 +373,23 @@ _EXPLAINED = re.compile(
 )
 
 
+_DASHED_LABEL = re.compile(r"^[A-Z][\w ]{0,30}?\s[-–—]\s+(?=[\"'`])")
+
+
 def _explained_values(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
     """A note that opens on a quoted value and what it does, then names the others the same way: '"standard" for
     full output, "minimal" for compact summary', '"standard" (default) returns full flow data; "minimal" returns
-    only ...': each value a lower-case word in quotes, at the note's start or after a comma, a semicolon, a sentence
-    end or "or", followed by what it gives."""
-    first = _EXPLAINED.match(text)
+    only ...': each value a lower-case word in quotes, at the note's start (or after a short label and a dash:
+    "Output format - 'json' returns ...") or after a comma, a semicolon, a sentence end or "or", followed by what it
+    gives."""
+    label = _DASHED_LABEL.match(text)  # "Output format - 'json' returns a list, 'text' a string"
+    skip = label.end() if label and not _EXPLAINED.match(text) else 0
+    first = _EXPLAINED.match(text[skip:])
     if first is None:
         return
-    values = list(dict.fromkeys(m["value"] for m in _EXPLAINED.finditer(text)))
+    values = list(dict.fromkeys(m["value"] for m in _EXPLAINED.finditer(text[skip:])))
     if len(values) >= 2:
-        yield (first.start(), len(text)), values
+        yield (skip + first.start(), len(text)), values
 
 
 _BARE_ITEM = r"[a-z0-9][a-z0-9_.-]{0,30}(?:\s*\([^()\n]{1,60}\))?"
@@ -405,7 +426,8 @@ def _bare_list(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
 _ITEM = r"""(?:["'`][\w.=!~-]{1,30}["'`]|[\w.=!~-]{1,30})(?:\s*\([^()\n]{1,60}\))?"""
 _LABELLED_LIST = re.compile(
     rf"^\s*(?P<label>[A-Za-z][\w '-]{{0,50}}?)\s*:\s*(?P<list>{_ITEM}(?:\s*,\s*{_ITEM})*,?\s+or\s+{_ITEM}"
-    rf"|{_ITEM}(?:\s*/\s*{_ITEM}){{2,}}|{_ITEM}(?:\s*,\s*{_ITEM}){{2,}})\s*(?:[.;(]|$)"
+    rf"|{_ITEM}(?:\s*/\s*{_ITEM}){{2,}}|{_ITEM}(?:\s*,\s*{_ITEM}){{2,}}|[A-Z][A-Z0-9_]{{2,}}\s*,\s*[A-Z][A-Z0-9_]{{2,}})"
+    rf"\s*(?:[.;(]|$)"
 )
 _TWO_WORDS = re.compile(r"^\s*(?P<list>[a-z][\w-]{1,20}\s+or\s+[a-z][\w-]{1,20})\s*\.?\s*$")
 
@@ -488,7 +510,7 @@ def _whole_note_list(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
 
 _KIND_WORDS = frozenset(
     """type types kind status state mode level scope direction access category priority visibility policy strategy
-    order sort style""".split()  # noqa: SIM905
+    order sort style format""".split()  # noqa: SIM905
 )
 """The words by which a short note names a choice among kinds ("Filter by tag status (Active, Inactive)"); a note
 that names a thing instead ("Repository owner (username or organization)", "Optional end timestamp (RFC3339 or

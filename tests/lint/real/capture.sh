@@ -12,7 +12,8 @@
 # held_out_23 was measured (npm and PyPI), SET=25 the one built alongside held_out_24 (npm and PyPI), SET=26 the one built
 # after held_out_25 was captured (PyPI), SET=27 the one built alongside held_out_26 (PyPI and npm), SET=28 the one
 # built alongside held_out_29 (PyPI), SET=29 the one built alongside held_out_28 (PyPI and npm), SET=30 the one
-# built alongside held_out_29 by a third helper (PyPI), SET=32 the one built alongside held_out_31 (PyPI).
+# built alongside held_out_29 by a third helper (PyPI), SET=31 the one built alongside held_out_32 (PyPI and npm),
+# SET=32 the one built alongside held_out_31 (PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -682,6 +683,27 @@ if [ "$SET" = 30 ]; then  # held_out_30 (issue 33, built alongside held_out_29):
     "amazon-sns-sqs-mcp-server|AWS_CONFIG_FILE=$WORK/aws-config AWS_REGION=us-east-1 AWS_ACCESS_KEY_ID=dummy AWS_SECRET_ACCESS_KEY=dummy|awslabs.amazon-sns-sqs-mcp-server"
     "sec-edgar-mcp|SEC_EDGAR_USER_AGENT=dummy@example.com|sec-edgar-mcp"
     "pubchem-mcp-server||pubchem_mcp_server"
+  )
+fi
+
+if [ "$SET" = 31 ]; then  # held_out_31 (issue 33, built alongside held_out_32): a new stick, PyPI and npm, no rule tuned on it
+  NPM=(
+    "@djankies/vitest-mcp@0.5.1"  # installed alone: no other npm package shares its node_modules
+  )
+  PYPI=(
+    "awslabs.finch-mcp-server==0.2.0 mcp==2.3.0"  # the SDK that generates its schemas, pinned
+    "mcp-wireshark==0.5.0 mcp==1.30.0"  # uses Server.list_tools (the 1.x SDK)
+    "atengk-mcp-server-kafka==1.3.1 mcp==2.3.0"  # imports mcp.server.mcpserver (the 2.x SDK)
+    "nextcloud-talk-mcp==1.0.2 fastmcp==3.4.11"  # asks for fastmcp<4
+    "cpanel-mail-mcp==0.7.0 mcp==1.30.0"  # imports mcp.server.fastmcp (the 1.x SDK)
+  )
+  SERVERS=(
+    "vitest-mcp||vitest-mcp"
+    "finch-mcp-server|AWS_REGION=us-east-1 AWS_ACCESS_KEY_ID=dummy AWS_SECRET_ACCESS_KEY=dummy|awslabs.finch-mcp-server"
+    "mcp-wireshark||mcp-wireshark"
+    "mcp-server-kafka|KAFKA_BOOTSTRAP_SERVERS=127.0.0.1:1|mcp-server-kafka"
+    "nextcloud-talk-mcp|NC_URL=http://127.0.0.1:1 NC_USER=dummy NC_APP_PASSWORD=dummy|nextcloud-talk-mcp"
+    "cpanel-mail-mcp|CPANEL_USER=dummy@example.com CPANEL_PASS=dummy CPANEL_IMAP_HOST=127.0.0.1 CPANEL_SMTP_HOST=127.0.0.1 CPANEL_IMAP_PORT=1 CPANEL_SMTP_PORT=1|cpanel-mail-mcp"
   )
 fi
 
