@@ -523,11 +523,7 @@ def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
         if values and _not_a_value_set(name, values):
             continue
         if values and not set(values) <= names:  # "either 'content' or 'content_file'": arguments, not values
-            yield Hit(
-                f"argument '{name}' lists values in prose ({', '.join(values)}) but declares no enum",
-                f'Declare them: "enum": {values!r}'.replace("'", '"'),
-                _at(name),
-            )
+            yield _enum_in_prose(f"argument '{name}'", values, _at(name))
     for name, schema in arguments(tool):
         fields = schema.get("properties") if types_of(schema) == {"object"} else None
         for field, sub in (fields or {}).items() if isinstance(fields, dict) else ():
@@ -535,11 +531,16 @@ def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
                 continue
             values = prose_enum(description_of(sub))
             if values and all(_WORDLIKE.match(v) for v in values) and not _not_a_value_set(field, values):
-                yield Hit(
-                    f"field '{name}.{field}' lists values in prose ({', '.join(values)}) but declares no enum",
-                    f'Declare them: "enum": {values!r}'.replace("'", '"'),
-                    pointer("inputSchema", "properties", name, "properties", field),
-                )
+                at = pointer("inputSchema", "properties", name, "properties", field)
+                yield _enum_in_prose(f"field '{name}.{field}'", values, at)
+
+
+def _enum_in_prose(what: str, values: list[str], at: str) -> Hit:
+    return Hit(
+        f"{what} lists values in prose ({', '.join(values)}) but declares no enum",
+        f'Declare them: "enum": {values!r}'.replace("'", '"'),
+        at,
+    )
 
 
 _WORDLIKE = re.compile(r"\w")

@@ -9,6 +9,7 @@ from typing import Any
 from mcptest.checks.findings import Hit, Severity, pointer
 from mcptest.checks.lint.shapes import properties
 from mcptest.checks.lint.text import (
+    MCP_CONTENT_MODELS,
     SHORT_CHARS,
     VERY_LONG_CHARS,
     arguments,
@@ -258,7 +259,6 @@ def _shapeless(schema: dict[str, object] | None) -> bool:
 
 
 _CONTENT_KINDS = frozenset(["text", "image", "audio", "resource", "resource_link"])
-_CONTENT_MODELS = frozenset(["TextContent", "ImageContent", "AudioContent", "EmbeddedResource", "ResourceLink"])
 
 
 def _content_blocks(schema: dict[str, Any], root: dict[str, Any]) -> bool:
@@ -275,7 +275,7 @@ def _content_blocks(schema: dict[str, Any], root: dict[str, Any]) -> bool:
 def _content_block(schema: dict[str, Any], root: dict[str, Any]) -> bool:
     ref = schema.get("$ref")
     if isinstance(ref, str):
-        return ref.rsplit("/", 1)[-1] in _CONTENT_MODELS and ref.startswith(("#/$defs/", "#/definitions/"))
+        return ref.rsplit("/", 1)[-1] in MCP_CONTENT_MODELS and ref.startswith(("#/$defs/", "#/definitions/"))
     props = schema.get("properties")
     kind = props.get("type") if isinstance(props, dict) else None
     return isinstance(kind, dict) and kind.get("const") in _CONTENT_KINDS

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mcptest.checks.findings import Hit, Severity, pointer
-from mcptest.checks.lint.text import arguments, description_of, normalized, required, sentences, types_of
+from mcptest.checks.lint.text import MCP_MODELS, arguments, description_of, normalized, required, sentences, types_of
 from mcptest.records.catalog import Tool
 
 _BRANCHES = ("anyOf", "oneOf", "allOf")
@@ -280,11 +280,10 @@ def sch_001_no_required_list(tool: Tool) -> Iterator[Hit]:
             continue
         if not node.path and _listing(tool) and not any(isinstance(p, dict) and _is_object(p) for p in props.values()):
             continue  # every argument of a listing narrows it: a call with none lists everything
-        if _said_required(props):
-            pass  # a property its own description calls required: the schema says otherwise
-        elif _optional_group(root, node, props) or not (
-            _plainly_needed(props) or (not node.path and _target_key(tool))
-        ):
+        needed = _said_required(props) or (  # a property its own description calls required needs no more
+            not _optional_group(root, node, props) and (_plainly_needed(props) or (not node.path and _target_key(tool)))
+        )
+        if not needed:
             continue
         yield Hit(f"{node.where}: properties but no required list", "Add a required list.", node.pointer)
 
@@ -590,19 +589,11 @@ def sch_002_additional_properties_open(tool: Tool) -> Iterator[Hit]:
             and node.schema.get("additionalProperties") is not False
             and not (len(node.path) >= 2 and node.path[-2] == "allOf")
             and not (node.path and _all_required(node.schema))
-            and not (len(node.path) == 2 and node.path[0] in ("$defs", "definitions") and node.path[1] in _MCP_MODELS)
+            and not (len(node.path) == 2 and node.path[0] in ("$defs", "definitions") and node.path[1] in MCP_MODELS)
         ):
             yield Hit(
                 f"{node.where}: additionalProperties is not false", "Add additionalProperties: false.", node.pointer
             )
-
-
-_MCP_MODELS = frozenset(
-    """CallToolResult TextContent ImageContent AudioContent EmbeddedResource ResourceLink TextResourceContents
-    BlobResourceContents Annotations Icon""".split()  # noqa: SIM905
-)
-"""The MCP SDK's own models, which a framework puts in an input schema's `$defs` when a parameter is typed with one
-(a leaked `ctx`): the protocol leaves them open (`extra="allow"`), so closing them is not the server author's call."""
 
 
 def _all_required(schema: dict[str, Any]) -> bool:

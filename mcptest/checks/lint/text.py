@@ -254,8 +254,7 @@ def mentions_return(text: str) -> bool:
     write). A docstring's `Args:` section is not read: its lines describe the arguments ("max_tokens: Maximum output
     tokens", "display_name: Display name")."""
     text = _CODE.sub(" ", text) if "`" in text else text
-    if "Arg" in text or "Param" in text:
-        text = _without_arguments_section(text)
+    text = _without_arguments_section(text)
     said = _OTHER_TOOLS_RESULT.sub(" ", text) if "tool" in text.lower() else text
     if _RETURN_WORDS.search(_NOT_THIS_RESULT.sub(" ", said)):
         return True
@@ -268,14 +267,10 @@ def mentions_return(text: str) -> bool:
 
 
 def _without_arguments_section(text: str) -> str:
-    """`text` without its docstring-style `Args:` section (up to a blank line or a Returns heading): its lines
-    describe the arguments ("max_tokens: Maximum output tokens", "display_name: Display name"), not the result."""
-    heading = _ARGS_HEADING.search(text)
-    if heading is None:
-        return text
-    rest = text[heading.end() :]
-    end = _ARGS_END.search(rest)
-    return text[: heading.start()] + (rest[end.start() :] if end else "")
+    """`text` without its docstring-style `Args:` section (`arguments_section`): its lines describe the arguments
+    ("max_tokens: Maximum output tokens", "display_name: Display name"), not the result."""
+    found = arguments_section(text)
+    return text if found is None else text[: found[0]] + text[found[2] :]
 
 
 _CRUMBS = re.compile(r"^\s*\[[^\]]{1,40}\]-\w")
@@ -473,6 +468,19 @@ def _bulleted_values(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
         yield (lead.start(), start + len(body)), values
 
 
+MCP_CONTENT_MODELS = frozenset(["TextContent", "ImageContent", "AudioContent", "EmbeddedResource", "ResourceLink"])
+"""The MCP SDK's content-block models, by the names a framework gives their `$defs`."""
+MCP_MODELS = MCP_CONTENT_MODELS | {
+    "CallToolResult",
+    "TextResourceContents",
+    "BlobResourceContents",
+    "Annotations",
+    "Icon",
+}
+"""The MCP SDK's own models a framework puts in a schema's `$defs` (a result's content blocks, or every model a
+leaked `ctx` parameter of type CallToolResult reaches)."""
+
+
 _VALUE_WORD = r"[A-Za-z][\w.-]{0,40}"
 _WHOLE_NOTE_LIST = re.compile(
     rf"^\s*(?:[A-Z][\w ]{{0,30}}:\s*|\[[\w ]{{1,20}}\]\s*)?"  # "Filter mode: ", "[system] "
@@ -583,16 +591,27 @@ _ARG_LINE = re.compile(
 )
 
 
+def arguments_section(description: str) -> tuple[int, int, int] | None:
+    """Where a docstring-style argument section is: the start of its `Args:` (`Arguments:`, `Parameters:`,
+    `Params:`) heading line, the end of that line, and the end of the section (a blank line, a Returns, Raises or
+    Example heading, or the end of the text); None when there is none."""
+    heading = _ARGS_HEADING.search(description) if "Arg" in description or "Param" in description else None
+    if heading is None:
+        return None
+    end = _ARGS_END.search(description, heading.end())
+    return heading.start(), heading.end(), end.start() if end else len(description)
+
+
 @lru_cache(maxsize=1024)  # DESC-006, -009, -013 and -017 read the same description
 def docstring_arguments(description: str) -> dict[str, str]:
     """The arguments a docstring-style section of a tool description documents, name -> the text of its line: a
     line `Args:`, `Arguments:`, `Parameters:` or `Params:`, then indented `name: ...` or `name (type): ...` lines, up
     to a blank line or a Returns, Raises or Example heading (what FastMCP and the Python SDK send when a function's
     docstring becomes the description and its arguments go to the schema without a description)."""
-    heading = _ARGS_HEADING.search(description) if "Arg" in description or "Param" in description else None
-    if heading is None:
+    found = arguments_section(description)
+    if found is None:
         return {}
-    section = _ARGS_END.split(description[heading.end() :], maxsplit=1)[0]
+    section = description[found[1] : found[2]]
     out: dict[str, str] = {}
     indent = None
     for match in _ARG_LINE.finditer(section):
