@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 from mcptest.checks.findings import Hit, pointer
 from mcptest.checks.lint.text import sentences
+from mcptest.core.re_cache import compiled
 from mcptest.records.catalog import Tool
 
 HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
@@ -137,7 +138,7 @@ def desc_016_annotations_contradict_name(tool: Tool) -> Iterator[Hit]:
     yield Hit(problem, "Make the hints say what the call does.", pointer("annotations", at))
 
 
-_WRITE_OPENING = re.compile(
+_WRITE_OPENING = compiled(
     r"^(?:(?:this tool|the tool|it)\s+)?(?P<verb>(?:saves|writes|stores|uploads|deletes|removes|overwrites|modifies"
     r"|updates)\s+\w[^.\n]{0,60}|adds\s+\w[^.\n]{0,60}?\bto\b[^.\n]{0,40})",
     re.IGNORECASE,
@@ -146,7 +147,7 @@ _WRITE_OPENING = re.compile(
 directory", "Adds Percy snapshot commands to the test files"): what the call does besides what it returns. An
 imperative ("Write it as `bar and not foo`") tells the agent what to do, and a bare heading ("Writes") says
 nothing."""
-_REPLACE = re.compile(
+_REPLACE = compiled(
     r"\b(?P<verb>replaces? (?:all )?(?:of )?the (?:existing )?contents?|overwrites? (?:the )?existing"
     r"|removes? the existing)\b",
     re.IGNORECASE,

@@ -23,10 +23,11 @@ from mcptest.checks.lint.text import (
     types_of,
     words,
 )
+from mcptest.core.re_cache import compiled
 from mcptest.records.catalog import Tool
 
 _EXAMPLE_KEYS = ("examples", "example", "default")
-_PROSE_EXAMPLE = re.compile(
+_PROSE_EXAMPLE = compiled(
     r"\be\.g\.|\bi\.e\.|\bfor (?:example|instance)\b|\bexamples?\b|\bsuch as\b|\blike ['\"`]"
     r"|YYYY|\bHH:MM|\bISO[ -]?(?:\d{3,5}|format)\b|\bRFC ?\d{3,4}\b|\bIANA\b|\bBCP ?47\b|\bE\.164\b|\bMIME[ -]type\b"
     r"|\bunix (?:time|timestamp)|\bin the format\b"
@@ -35,7 +36,7 @@ _PROSE_EXAMPLE = re.compile(
 )
 """Prose that shows a value's form: an example marker, a date/time format, a named standard that defines the form
 (ISO 8601, ISO 4217, RFC 3339, an IANA time zone name, BCP 47, E.164, a MIME type), a quoted sample value."""
-_STRUCTURED = re.compile(
+_STRUCTURED = compiled(
     r"\bjson\b(?! (?:documents?|files?|responses?|output|results?|data)\b)"
     r"|\bdates?\b|\btimes?\b|\btimestamps?\b|\bdatetime\b|\bcoordinates?\b|\bsyntax\b"
     r"|\bquery language\b|\bexpressions?\b|\bcql\b|\bjql\b|\bcron\b|\bregex|\bfield prefixes\b",
@@ -43,7 +44,7 @@ _STRUCTURED = re.compile(
 )
 """A description that names a structured form the agent must reproduce (a JSON string, a date, coordinates); a
 "JSON document" or "JSON file" is what an argument points at (a key, a path), not the form it is written in."""
-_DOCUMENTED_SYNTAX = re.compile(
+_DOCUMENTED_SYNTAX = compiled(
     r"\b(?i:match(?:es|ing) the syntax of)\b|\b(?i:query DSL)\b"
     # a named syntax ("full NCBI syntax", "JQL query syntax"), not a data format's
     r"|\b(?!(?:JSON|YAML|XML|CSV|HTML) )[A-Z][A-Za-z0-9.-]*[A-Z0-9][A-Za-z0-9.-]*(?: query)? (?i:syntax)\b"
@@ -54,7 +55,7 @@ _DOCUMENTED_SYNTAX = re.compile(
 db.collection.find()", "Complete Elasticsearch query DSL object", "supports full NCBI syntax", "a JQL query syntax
 string") or states its pattern ("matching /^(\\d+) +(day|week|month)s?$/"): the documentation, or the pattern,
 is its example."""
-_PROPER_NAME = re.compile(r"^[A-Z][A-Za-z'.]*[a-z.](?:[ -][A-Z][A-Za-z'.]*[a-z.])*$")
+_PROPER_NAME = compiled(r"^[A-Z][A-Za-z'.]*[a-z.](?:[ -][A-Z][A-Za-z'.]*[a-z.])*$")
 """A value written as a proper name ("New York", "Chicago"): it names the thing itself, nothing to explain."""
 
 
@@ -543,7 +544,7 @@ def _enum_in_prose(what: str, values: list[str], at: str) -> Hit:
     )
 
 
-_WORDLIKE = re.compile(r"\w")
+_WORDLIKE = compiled(r"\w")
 """A value that starts as a word does (`private`, `only_owner`); "AND, OR, +" or "=, |" in a field's note are a
 syntax's operators and separators, not its values."""
 
@@ -575,7 +576,7 @@ def _not_a_value_set(name: str, values: list[str]) -> bool:
     return last in _FILE_WORDS and all(v.isupper() and v.isalnum() and len(v) <= 5 for v in values)
 
 
-_TEMPLATE = re.compile(r"\{[^{}]+\}|<[^<>]+>|\bY{2,4}\b|\bYYYY|\bMM\b|\bDD\b|\bHH\b")
+_TEMPLATE = compiled(r"\{[^{}]+\}|<[^<>]+>|\bY{2,4}\b|\bYYYY|\bMM\b|\bDD\b|\bHH\b")
 _FLAG_WORDS = frozenset(["true", "false", "yes", "no", "on", "off", "0", "1"])
 _FILE_WORDS = frozenset(["path", "paths", "file", "files", "filename", "filepath", "url", "uri"])
 
@@ -600,7 +601,7 @@ def _listed_operations(tool: Tool, name: str) -> list[str] | None:
     return found if len(found) >= 2 else None
 
 
-_OPERATION_ITEM = re.compile(
+_OPERATION_ITEM = compiled(
     r"^[ \t]*\d+[.)][ \t]+[`*]*(?P<op>[a-z]+(?:_[a-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+)[`*]*[ \t]*(?:[:(—–]|-\s)",
     re.MULTILINE,
 )
@@ -615,8 +616,8 @@ def _piped_in_description(description: str, name: str) -> list[str] | None:
     return found["list"].split("|") if found else None
 
 
-_OPERATION_BULLET = re.compile(r"^[ \t]*[-*•][ \t]*`?(?P<op>[a-z]+(?:_[a-z0-9]+)*)`?[ \t]*:[ \t]", re.MULTILINE)
-_OPERATIONS_HEADING = re.compile(r"^[ \t]*(?:actions|operations|commands)[ \t]*:[ \t]*$", re.MULTILINE | re.IGNORECASE)
+_OPERATION_BULLET = compiled(r"^[ \t]*[-*•][ \t]*`?(?P<op>[a-z]+(?:_[a-z0-9]+)*)`?[ \t]*:[ \t]", re.MULTILINE)
+_OPERATIONS_HEADING = compiled(r"^[ \t]*(?:actions|operations|commands)[ \t]*:[ \t]*$", re.MULTILINE | re.IGNORECASE)
 
 
 def _enum_values(schema: dict[str, Any]) -> list[Any]:
@@ -679,7 +680,7 @@ name one: `depart_at`, and the comparison lookups `created__date__gte`, `__lt`),
 or size, a geometry, a service-specific code (`region`: `us-en`? `wt-wt`?), or a selection (`exclude`)."""
 
 
-_FREE_TEXT = re.compile(
+_FREE_TEXT = compiled(
     r"(?:message|content|body|text|comment|thought|query|note|title|name|summary|description|sql|script|code|question"
     r"|prompt|request|details|reason|keyword|phrase|term|author|password"
     r"|goal|instructions?|url|uri|link|href|email|id|ids)s?$|[a-z](?:Id|Ids|Key|Keys|Url|Uri)$|[a-z]_keys?$",
@@ -689,9 +690,9 @@ _FREE_TEXT = re.compile(
 password: written as the user gives it), a URL or e-mail, an opaque id, or the key
 of a named object (`item_key`, `projectKey`: copied from the listing or the result that returned it; a bare `key`
 names no object, and may be a config key or a sort key)."""
-_TEXT_LOOKUP = re.compile(r"__i?(?:exact|contains|startswith|endswith)$")
+_TEXT_LOOKUP = compiled(r"__i?(?:exact|contains|startswith|endswith)$")
 """A Django-style text lookup (`name__icontains`, `title__istartswith`): the value is a piece of the field's text."""
-_CODE_BLOCK = re.compile(r"```[^\n]*\n(.*?)```|(\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\})", re.DOTALL)
+_CODE_BLOCK = compiled(r"```[^\n]*\n(.*?)```|(\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\})", re.DOTALL)
 
 
 def _worked_call(description: str, names: list[str]) -> bool:
@@ -709,7 +710,7 @@ def _worked_call(description: str, names: list[str]) -> bool:
     return False
 
 
-_MAP_ROLE = re.compile(
+_MAP_ROLE = compiled(
     r"^(?:params|parameters|variables|vars|headers|labels|env|environment|args|arguments|mapping|custom_?fields)$",
     re.I,
 )
@@ -799,7 +800,7 @@ _SORT_ROLE = frozenset(["sort", "orderby", "sortby", "sortkey"])
 _ACTION_ROLE = frozenset(["operation", "action", "command", "subcommand", "event", "op", "verb", "actions"])
 
 
-_SORTS = re.compile(r"\bsort", re.IGNORECASE)
+_SORTS = compiled(r"\bsort", re.IGNORECASE)
 
 
 def _named_by_role(name: str, values: list[Any], desc: str = "") -> bool:
@@ -814,11 +815,11 @@ def _named_by_role(name: str, values: list[Any], desc: str = "") -> bool:
     return verbs * 2 > len(values)
 
 
-_CODE_ROLE = re.compile(r"countr|lang|locale|region|market", re.IGNORECASE)
-_STANDARD_CODE = re.compile(r"[A-Za-z]{2}(?:[-_][A-Za-z]{2,4})?")
-_MIME = re.compile(r"(?:text|application|image|audio|video|font|model|multipart|message)/[\w.+-]+")
-_LANGUAGE_ROLE = re.compile(r"lang(?:uage)?(?:_?id|_?name)?$", re.IGNORECASE)
-_LANGUAGE_NAME = re.compile(r"[a-z][a-z0-9+#.-]{0,20}")
+_CODE_ROLE = compiled(r"countr|lang|locale|region|market", re.IGNORECASE)
+_STANDARD_CODE = compiled(r"[A-Za-z]{2}(?:[-_][A-Za-z]{2,4})?")
+_MIME = compiled(r"(?:text|application|image|audio|video|font|model|multipart|message)/[\w.+-]+")
+_LANGUAGE_ROLE = compiled(r"lang(?:uage)?(?:_?id|_?name)?$", re.IGNORECASE)
+_LANGUAGE_NAME = compiled(r"[a-z][a-z0-9+#.-]{0,20}")
 """A language named by its lowercase name or identifier (`python`, `c++`, `c#`, `objective-c`, `perl6`)."""
 """An ISO 3166 country, ISO 639 language or BCP 47 locale code (`US`, `de`, `pt-BR`, `zh-hans`)."""
 
@@ -848,7 +849,7 @@ def _self_explanatory(values: list[Any]) -> bool:
     return all(isinstance(v, str) and (v.lower() in _SELF_DESCRIBING or _DURATION.fullmatch(v)) for v in values)
 
 
-_DURATION = re.compile(r"\d+(?:s|m|min|h|d|w|wk|mo|y|yr)|ytd|max|all", re.IGNORECASE)
+_DURATION = compiled(r"\d+(?:s|m|min|h|d|w|wk|mo|y|yr)|ytd|max|all", re.IGNORECASE)
 """A time span written as a count and a unit (`1d`, `5d`, `1wk`, `3mo`, `10y`), or `ytd`/`max`: it says what it is."""
 
 

@@ -19,6 +19,7 @@ from mcptest.checks.lint.text import (
     types_of,
     words,
 )
+from mcptest.core.re_cache import compiled
 from mcptest.records.catalog import Tool
 
 LABEL_WORDS = frozenset(
@@ -62,7 +63,7 @@ LOOKUP_VERBS = frozenset(
     ]
 )
 """Tool actions whose name or title arguments look an existing value up rather than make a new one."""
-_REFERENCE = re.compile(
+_REFERENCE = compiled(
     r"\b(?:existing|must\s+match|refers?\s+to|available|configured|depends?\s+on)\b"
     r"|\b(?:name|id|type|title|label)\s+of\s+(?:the|an?)\s+(?:\w+\s+){1,3}"
     r"(?:to(?!\s+(?:be\s+)?(?:create|make|register)[ds]?\b)|where|containing|from|that"
@@ -112,20 +113,20 @@ KIND_WORDS = frozenset(["type", "kind"])
 """Last words of a name that names a member of a set the server defines (`nodeType`, `shape_type`): no label word,
 except as a field of the records a tool stores (`entities[].entityType` in `create_entities`), which it keeps as
 given."""
-_IDENTIFIER = re.compile(r"(?:^|_)(?:id|key|number|uuid|slug)$|[a-z](?:Id|Key|Number|Uuid)$|^(?:id|key)$", re.I)
+_IDENTIFIER = compiled(r"(?:^|_)(?:id|key|number|uuid|slug)$|[a-z](?:Id|Key|Number|Uuid)$|^(?:id|key)$", re.I)
 """An argument name that identifies the thing acted on: then a name or title beside it is the new value."""
-_NEW_VALUE = re.compile(
+_NEW_VALUE = compiled(
     r"\b(?:name|title|label)\s+(?:for|to give|to assign)\b|\b(?:new|output|resulting)\b", re.IGNORECASE
 )
-_EXTERNAL_FORM = re.compile(
+_EXTERNAL_FORM = compiled(
     r"\b(?:SQL|SELECT|INSERT|UPDATE|DELETE|CREATE TABLE|statement|Cypher|GraphQL|SPARQL|query language|MIME"
     r"|media type|content[- ]type|ISO[- ]?\d+|RFC ?\d+|regex|regular expression|glob)\b"
 )
 """A value whose validity comes from a language or a standard (a SQL statement, a MIME type): not from a length."""
-_EITHER_KEY = re.compile(r"id_?or_?name|name_?or_?id", re.IGNORECASE)
+_EITHER_KEY = compiled(r"id_?or_?name|name_?or_?id", re.IGNORECASE)
 """An argument that takes an existing thing's id or name (`attachmentFieldIdOrName`): a lookup key."""
-_CAMEL = re.compile(r"([a-z0-9])([A-Z])")
-_FIRST_WORD = re.compile(r"[A-Za-z]+")
+_CAMEL = compiled(r"([a-z0-9])([A-Z])")
+_FIRST_WORD = compiled(r"[A-Za-z]+")
 
 
 def _name_words(name: str) -> list[str]:
@@ -413,7 +414,7 @@ def sch_010_limit_only_in_prose(tool: Tool) -> Iterator[Hit]:
         yield Hit(message, fix, pointers[0], tuple(pointers) if len(pointers) > 1 else ())
 
 
-_SUFFIX_RULE = re.compile(
+_SUFFIX_RULE = compiled(
     r"\b(?:must|should|has to|needs? to)\s+(?:end|finish)\s+(?:with|in)\s+(?P<list>[\"'`]?\.\w{1,6}[\"'`]?"
     r"(?:\s*(?:,|\bor\b|,\s*or\b)\s*[\"'`]?\.\w{1,6}[\"'`]?)*)",
     re.IGNORECASE,
@@ -468,7 +469,7 @@ def _singular(word: str) -> str:
     return word[:-1] if word.endswith("s") and len(word) > 3 else word
 
 
-_PROSE_LIMIT = re.compile(
+_PROSE_LIMIT = compiled(
     r"\b(?:max(?:imum)?(?:\s+(?:length|value|size))?(?:\s+is)?|at most|up to|no more than|capped at)\b"
     r"\s*(?:[:–]|\s-)?\s*(?:of\s+)?(?P<a>\d[\d,]*)\s*(?P<ua>[a-z]+)?"
     r"|\(\s*-?\d+(?:\.\d+)?\s*(?:[-–]|\bto\b)\s*(?P<b>-?\d[\d,]*(?:\.\d+)?)\s*(?P<ub>[a-z]+)?\s*[),]"
@@ -484,7 +485,7 @@ default 0.6)", "(-180 to 180)", "between 1 and 100", "between 0.5 and 5 seconds"
 maximum value is 500", "capped at 100", "Value range is [0,50]"."""
 
 
-_PROSE_FLOOR = re.compile(
+_PROSE_FLOOR = compiled(
     r"\b(?:min(?:imum)?(?:\s+value)?(?:\s+is)?|at least)\s*:?\s*(?P<a>-?\d+(?:\.\d+)?)\b(?!\s*(?:%|[a-z]))"
     r"|(?:>=|≥)\s*(?P<b>-?\d+(?:\.\d+)?)\b"
     r"|\b(?P<positive>positive|non-?negative)\s+(?:number|integer|int|value|whole number)\b",

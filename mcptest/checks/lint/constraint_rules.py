@@ -9,9 +9,10 @@ from typing import Any
 from mcptest.checks.findings import Hit, pointer
 from mcptest.checks.lint.shapes import Prop, branches, nullable, properties
 from mcptest.checks.lint.text import description_of, nearest_name, normalized, prose_enum, sentences, types_of
+from mcptest.core.re_cache import compiled
 from mcptest.records.catalog import Tool
 
-NON_EMPTY = re.compile(
+NON_EMPTY = compiled(
     r"\b(?:must|should|shall|may|can)\s*(?:not|n't)\s+be\s+empty\b|\bcannot\s+be\s+empty\b|\bnever\s+be\s+empty\b"
     r"|\bnon-?empty\b|\bnot\s+an?\s+empty\b|\bat\s+least\s+one\b(?!\s+of\b)"
     r"|\b(?:must|always)\s+(?:always\s+)?(?:include|contain)\b",

@@ -10,19 +10,20 @@ from typing import Any
 from mcptest.checks.findings import Hit, pointer
 from mcptest.checks.lint.shapes import Prop, enum_values, properties
 from mcptest.checks.lint.text import SELECTORS, description_of, nearest_name, prose_value_sets, sentences
+from mcptest.core.re_cache import compiled
 from mcptest.records.catalog import Tool
 
-_CONDITION = re.compile(r"\b(?:if|when|unless|only|for|with|except)\b", re.IGNORECASE)
-_NEGATION = re.compile(r"\b(?:not|never|no|don't|avoid|instead\s+of|rather\s+than|except)\b", re.IGNORECASE)
-_LEADING = re.compile(r"^\W*(required|optional)\b(?P<rest>[^.;\n]*)", re.IGNORECASE)
+_CONDITION = compiled(r"\b(?:if|when|unless|only|for|with|except)\b", re.IGNORECASE)
+_NEGATION = compiled(r"\b(?:not|never|no|don't|avoid|instead\s+of|rather\s+than|except)\b", re.IGNORECASE)
+_LEADING = compiled(r"^\W*(required|optional)\b(?P<rest>[^.;\n]*)", re.IGNORECASE)
 _PAREN = r"\(\s*(required|optional)\s*\)"
 _NOUN = r"(?:\s+(?:field|parameter|argument|param|array|list|object|value|input)s?)?"
-_LIST = re.compile(rf"\b(required|optional){_NOUN}\s*:\s*(?P<names>[^.;\n]+)", re.IGNORECASE)
+_LIST = compiled(rf"\b(required|optional){_NOUN}\s*:\s*(?P<names>[^.;\n]+)", re.IGNORECASE)
 _FIX = "Make the description and the schema agree."
-_REQUIRED_LISTS = re.compile(rf"\brequired{_NOUN}\s*:", re.IGNORECASE)
+_REQUIRED_LISTS = compiled(rf"\brequired{_NOUN}\s*:", re.IGNORECASE)
 """A "Required:" list. Several in one description are the lists of its operations (a multi-operation tool's
 '1) getCostAndUsage ... Required: operation="getCostAndUsage", start_date'), each true only for its operation."""
-_ITEM_SPLIT = re.compile(r"\s*(?:,|\band\b|\bor\b)\s*", re.IGNORECASE)
+_ITEM_SPLIT = compiled(r"\s*(?:,|\band\b|\bor\b)\s*", re.IGNORECASE)
 
 
 def _own_claim(text: str) -> str | None:
@@ -64,7 +65,7 @@ def _per_operation(description: str, names: set[str]) -> bool:
     return bool(names & SELECTORS) and len(_LIST_ITEM.findall(description)) >= 2
 
 
-_LIST_ITEM = re.compile(r"^\s*(?:\d+[.)]|[-*])\s+\S", re.MULTILINE)
+_LIST_ITEM = compiled(r"^\s*(?:\d+[.)]|[-*])\s+\S", re.MULTILINE)
 
 
 def _named_claim(sentence: str, name: str) -> str | None:

@@ -25,10 +25,11 @@ from mcptest.checks.lint.text import (
     sentences,
     words,
 )
+from mcptest.core.re_cache import compiled
 from mcptest.records.catalog import Tool
 
 _AT = pointer("description")
-_SPACE_RUN = re.compile(r"\s+")
+_SPACE_RUN = compiled(r"\s+")
 
 
 def desc_001_short_description(tool: Tool) -> Iterator[Hit]:
@@ -234,13 +235,13 @@ def desc_010_missing_return_format(tool: Tool) -> Iterator[Hit]:
 _RETURN_FIX = "Add 'Returns ...' describing the result's shape, or declare an outputSchema."
 # Chinese and Japanese: the verbs of a write, and the words of a read or of a result (返回/返します,
 # 结果/結果, 输出/出力, 获取/取得, 查询/検索, 一覧 ...). "400エラーを返します" says what comes back on failure only.
-_CJK_WRITE = re.compile(
+_CJK_WRITE = compiled(
     "作成|追加|変更|更新|削除|投稿|承認|拒否|退席|既読|未読|送信|登録|创建|添加|修改|删除|发送|提交|上传|アップロード"
 )
-_CJK_READ_OR_RESULT = re.compile(
+_CJK_READ_OR_RESULT = compiled(
     "返回|返[しすさ]|返却|结果|結果|输出|出力|响应|応答|レスポンス|获取|取得|查询|検索|搜索|一覧|列出|查看|表示|读取|読み"
 )
-_CJK_ERROR_RETURN = re.compile("(?:错误|エラー)を?返[しすさ回]\\w*")
+_CJK_ERROR_RETURN = compiled("(?:错误|エラー)を?返[しすさ回]\\w*")
 
 
 def _shapeless(schema: dict[str, object] | None) -> bool:
@@ -281,10 +282,10 @@ def _content_block(schema: dict[str, Any], root: dict[str, Any]) -> bool:
     return isinstance(kind, dict) and kind.get("const") in _CONTENT_KINDS
 
 
-_READ_QUERY = re.compile(
+_READ_QUERY = compiled(
     r"\bsearch(?:es)?\b|\bSELECT quer(?:y|ies)\b|\bread-only (?:\w+ )?quer(?:y|ies)\b", re.IGNORECASE
 )
-_WRITE_WORD = re.compile(
+_WRITE_WORD = compiled(
     r"\b(?:replace|insert|update|delete|write|create|remove|modify|save|add|set|push|append|send|post|upload|move"
     r"|rename|archive|enable|disable|turn|record|assign|apply|publish|trigger|install|deploy|cancel|reset|clear"
     r"|wipe|purge|erase|refresh|sync|resolve|revoke|grant|rotate|restart)s?\b",
@@ -292,11 +293,11 @@ _WRITE_WORD = re.compile(
 )
 
 
-_READ_ONLY = re.compile(r"\bread-only\b|\bread operations?\b", re.IGNORECASE)
+_READ_ONLY = compiled(r"\bread-only\b|\bread operations?\b", re.IGNORECASE)
 """A tool that says it only reads ("Run one of the following read operations (read-only)"): it changes nothing, so
 what it reads is what comes back, as for a read-only query."""
-_PICTURE = re.compile(r"^\s*(?:take|capture)s?\s+an?\s+(?:screenshot|snapshot)\b", re.IGNORECASE)
-_STORED_AS = re.compile(r"name|path|file|dir|output|save|dest", re.IGNORECASE)
+_PICTURE = compiled(r"^\s*(?:take|capture)s?\s+an?\s+(?:screenshot|snapshot)\b", re.IGNORECASE)
+_STORED_AS = compiled(r"name|path|file|dir|output|save|dest", re.IGNORECASE)
 
 
 def _takes_picture(tool: Tool) -> bool:
@@ -324,13 +325,13 @@ def _names_what_it_reads(tool: Tool) -> bool:
     return not has_common_verb(first) and not _POINTS_ELSEWHERE.search(first)
 
 
-_RUNS_OPERATION = re.compile(
+_RUNS_OPERATION = compiled(
     r"^\s*(?:execute|call|invoke|run)s?\s+the\s+[^`]{0,60}`(?P<op>[\w.-]+)`\s+(?:operation|api|endpoint|method)\b",
     re.IGNORECASE,
 )
 """A description that only names the API operation the tool runs, the tool's own name ("Execute the AWS Amazon SNS
 `get_topic_attributes` operation"): for a read, that operation's answer is what comes back."""
-_POINTS_ELSEWHERE = re.compile(r"\b(?:above|below|same as|similar to|like|see)\b", re.IGNORECASE)
+_POINTS_ELSEWHERE = compiled(r"\b(?:above|below|same as|similar to|like|see)\b", re.IGNORECASE)
 """A phrase that sends the reader elsewhere ("Same as above, but for a single ticket"): it names no result."""
 _WRITE_NAMES = frozenset("set create add update delete remove write send post put patch move run".split())  # noqa: SIM905
 

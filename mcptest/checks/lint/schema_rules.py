@@ -9,6 +9,7 @@ from typing import Any
 
 from mcptest.checks.findings import Hit, Severity, pointer
 from mcptest.checks.lint.text import MCP_MODELS, arguments, description_of, normalized, required, sentences, types_of
+from mcptest.core.re_cache import compiled
 from mcptest.records.catalog import Tool
 
 _BRANCHES = ("anyOf", "oneOf", "allOf")
@@ -101,22 +102,22 @@ def _all_defaulted(props: Any) -> bool:
     return isinstance(props, dict) and all(isinstance(p, dict) and "default" in p for p in props.values())
 
 
-_OPTIONAL = re.compile(
+_OPTIONAL = compiled(
     r"\boptional\b|\bomit|\bif (?:not|omitted|absent|empty)\b|\bleave (?:it )?(?:empty|blank|out)\b"
     r"|\bdefaults? (?:to|is)\b|\(default|\bcan (?:also )?be set (?:with|by|via|in|from)\b|\bfalls? back\b",
     re.IGNORECASE,
 )
 """An argument described as optional on purpose ("Optional: ...", "Omit to check all", "defaults to 10"), or given
 another source ("can also be set with the IDB_UDID env var", "falls back to the current project")."""
-_GROUP_CUE = re.compile(
+_GROUP_CUE = compiled(
     r"\beither\b|\b(?:exactly|at least) one of\b|\bone of\b|\brequired (?:if|when|unless)\b"
     r"|\bmust be (?:provided|given|supplied|specified|set)\b|\bis required\b|\b(?:use )?this or\b|\bprovide\b",
     re.IGNORECASE,
 )
 
 
-_CONDITION = re.compile(r"(?P<before>\b\w+\s+)?\brequired (?:if|when)\b(?P<cond>[^.;,)\n]*)", re.IGNORECASE)
-_NEGATIVE = re.compile(
+_CONDITION = compiled(r"(?P<before>\b\w+\s+)?\brequired (?:if|when)\b(?P<cond>[^.;,)\n]*)", re.IGNORECASE)
+_NEGATIVE = compiled(
     r"\b(?:not|no|none|neither|without|omit\w*|absent|missing|empty|unset|unless)\b|n't\b", re.IGNORECASE
 )
 
@@ -212,13 +213,13 @@ def _worded_pairs(tool: Tool) -> list[tuple[str, ...]]:
     return found
 
 
-_WORDED_CHOICE = re.compile(
+_WORDED_CHOICE = compiled(
     r"\b(?:by|for|to|on)\s+(?:an?\s+|the\s+|its\s+)?(?P<a>[A-Za-z]+)\s*,?\s+or\s+(?:by\s+)?(?:an?\s+|the\s+|its\s+)?"
     r"(?P<b>[A-Za-z]+)\b"
 )
 _KEY_WORDS = frozenset(["id", "key", "name", "slug", "uuid", "number"])
 """Key words an object's alternative keys end in (`issueId`, `issueKey`); an owner is part of a key, not another."""
-_SETS_DEFAULTS = re.compile(r"defaults?|settings?|preferences?|config", re.IGNORECASE)
+_SETS_DEFAULTS = compiled(r"defaults?|settings?|preferences?|config", re.IGNORECASE)
 
 
 def _root_groups(tool: Tool) -> bool:
@@ -328,13 +329,13 @@ def _target_key(tool: Tool) -> bool:
 
 
 _MANY_WORDS = "list|lists|history|all|available"
-_MANY = re.compile(rf"\b(?:{_MANY_WORDS}|recent|search|find)\b", re.IGNORECASE)
+_MANY = compiled(rf"\b(?:{_MANY_WORDS}|recent|search|find)\b", re.IGNORECASE)
 """A first sentence that says the tool returns many objects: its arguments filter them, none is a target's key."""
-_CONDITIONAL_NEED = re.compile(r"\brequired (?:when|if|unless)\b|\bor\b", re.IGNORECASE)
+_CONDITIONAL_NEED = compiled(r"\brequired (?:when|if|unless)\b|\bor\b", re.IGNORECASE)
 """A key described as needed only in some calls ("Required when not using a URL"): SCH-009's question."""
 
 
-_SAID_REQUIRED = re.compile(r"\(\s*required\s*\)|^\W{0,4}required\W{0,4}[.:]|[.;]\s*required\.?\s*$", re.IGNORECASE)
+_SAID_REQUIRED = compiled(r"\(\s*required\s*\)|^\W{0,4}required\W{0,4}[.:]|[.;]\s*required\.?\s*$", re.IGNORECASE)
 """A description that calls its property required: "(required)", "Required. Names of ...", "... Required." (not
 "required for 'create'", "Required if issue_key is not given": needed in some calls only, SCH-009's groups)."""
 
@@ -374,7 +375,7 @@ def _listing(tool: Tool) -> bool:
     return _MANY_RESULTS.search(first) is not None  # "Get available services and their children"
 
 
-_MANY_RESULTS = re.compile(rf"\b(?:{_MANY_WORDS})\b", re.IGNORECASE)
+_MANY_RESULTS = compiled(rf"\b(?:{_MANY_WORDS})\b", re.IGNORECASE)
 """A first sentence that says many things come back: the tool lists them, whatever its name."""
 
 
@@ -398,7 +399,7 @@ _MODIFIER_WORDS = frozenset(
     ]
 )
 """The last word of an argument's name that marks a control of the call (paging, sorting, output), not its subject."""
-_MODIFIER_DESC = re.compile(
+_MODIFIER_DESC = compiled(
     r"\bfilter|\bpaginat|\bnext page\b|\bif (?:true|set|provided|given|specified)\b|\bwhether\b"
     r"|\bonly (?:show|return|include|list)|\bmaximum number\b|\bhow many\b|\bmatch(?:es|ed|ing)? (?:against|if)\b"
     r"|\bcontinuation\b",
@@ -438,7 +439,7 @@ def _reads_optional(name: str, prop: Any) -> bool:
     return last in _MODIFIER_WORDS or _MODIFIER_DESC.search(description_of(prop)) is not None
 
 
-_LOOKUP_SUFFIX = re.compile(r"__(?:i?exact|i?contains|i?startswith|i?endswith|gte?|lte?|in|isnull|range|regex)$")
+_LOOKUP_SUFFIX = compiled(r"__(?:i?exact|i?contains|i?startswith|i?endswith|gte?|lte?|in|isnull|range|regex)$")
 
 
 def _optional_group(root: dict[str, Any], node: Node, props: dict[str, Any]) -> bool:
@@ -481,7 +482,7 @@ def _option_group_at(
     return kinds != {"number"} or len(props) > 3  # only a few numbers (lat/lng, width/height) make one value
 
 
-_SETTINGS_DESC = re.compile(r"\b(?:configuration|settings|options|preferences)\b", re.IGNORECASE)
+_SETTINGS_DESC = compiled(r"\b(?:configuration|settings|options|preferences)\b", re.IGNORECASE)
 """An object described as a bundle of settings ("Style configuration for the chart")."""
 
 

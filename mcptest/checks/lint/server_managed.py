@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 
 from mcptest.checks.findings import Hit, pointer
 from mcptest.checks.lint.shapes import Prop, properties
 from mcptest.checks.lint.text import COMMON_VERBS
+from mcptest.core.re_cache import compiled
 from mcptest.records.catalog import Tool
 
 DEFAULT_SERVER_MANAGED = ("id", "nano_id", "user_id", "organization_id", "owner_id", "assignee_id", "status_id")
@@ -19,7 +19,7 @@ READ_VERBS = frozenset(
 )
 """A tool whose name starts with one of these reads: an `owner_id` there is a filter the agent may choose."""
 
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_CAMEL = compiled(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
 def field_key(name: str) -> str:

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from typing import Any, NamedTuple
 
+from mcptest.core.re_cache import compiled
 from mcptest.records.catalog import Tool
 
 SHORT_CHARS = 20
@@ -42,7 +43,7 @@ COMMON_VERBS = frozenset(
     """.split()  # noqa: SIM905 (a word list reads better as prose than as 250 quoted strings)
 )
 
-_POSITIONAL = re.compile(
+_POSITIONAL = compiled(
     r"\b(?:see|as|shown|mentioned|described|listed|defined|explained)\s+(?:above|below|earlier|previously)\b"
     r"|\b(?:previous|preceding|prior|next|following|last|above|below|earlier)\s+(?:tool|function|command)s?\b"
     r"|\bthe\s+other\s+(?:tool|function|command)\b"  # one unnamed tool; "any/every other tool", "other tools" are all
@@ -63,12 +64,12 @@ _POSITIONAL_WORDS = (
     "aforementioned",
     "before",
 )
-_RETURN_WORDS = re.compile(
+_RETURN_WORDS = compiled(
     r"\b(?:return|output|result|respon(?:se|d)|yield|echo(?:es|ed)?\s+back)"
     r"|\b(?:will be|is|are) (?:displayed|shown|printed)\b[^.\n]{0,60}\b(?:showing|with|listing)\b",
     re.IGNORECASE,
 )
-_ALSO_WRITES = re.compile(
+_ALSO_WRITES = compiled(
     r"\b(?:and|or|then)\s+(?:then\s+)?(?:replace|insert|update|delete|write|create|remove|modify|save|add|push"
     r"|append|send|upload|move|rename|archive|apply)s?\b",
     re.IGNORECASE,
@@ -76,14 +77,14 @@ _ALSO_WRITES = re.compile(
 """A write joined to the read verb a sentence opens on ("Search for text and replace all occurrences", "List, get,
 or create boards", "Download an attachment and save it"): the sentence writes, so its read says nothing of what
 comes back."""
-_OTHER_TOOLS_RESULT = re.compile(
+_OTHER_TOOLS_RESULT = compiled(
     r"\b(?:[a-z]+[-_][\w-]+|other|another|previous|that)\s+tool(?:'s)?\s+(?:respon\w*|results?|outputs?)\b",
     re.IGNORECASE,
 )
 """Another tool's result ("If hubspot-list-objects tool's response isn't helpful"): says nothing of this tool's."""
-_CODE = re.compile(r"```.*?```|`[^`\n]*`", re.DOTALL)
+_CODE = compiled(r"```.*?```|`[^`\n]*`", re.DOTALL)
 """Code in a description (`return r;` in a sample edit, a `Result` column): not prose about this tool's result."""
-_NOT_THIS_RESULT = re.compile(
+_NOT_THIS_RESULT = compiled(
     r"\b(?:[Ii]n\s+response\s+to|[Rr]espond(?:s|ed|ing)?\s+to)\b"  # "in response to user behavior"
     r"|\b(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+[A-Z]\w*)\s+\(?(?:returns?|results?|outputs?|responses?)\b"
     r"|\breturned\s+by\s+`?(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+[A-Z]\w*)\b"  # "one returned by get_currencies"
@@ -110,11 +111,11 @@ READ_VERBS = frozenset(
     """.split()  # noqa: SIM905
 )
 """DESC-010: a sentence that starts with one of these verbs names what comes back ("Shows the commit logs")."""
-_WORD = re.compile(r"[A-Za-z]+")
-_TAG = re.compile(r"^\s*\[[^\]]{1,40}\]")
+_WORD = compiled(r"[A-Za-z]+")
+_TAG = compiled(r"^\s*\[[^\]]{1,40}\]")
 """A bracketed tag a server puts before its sentence (`[🎓 COURSE] Gets ...`): a label, not the verb."""
-_CAMEL = re.compile(r"([a-z])([A-Z])")
-_ENUM_LEAD = re.compile(
+_CAMEL = compiled(r"([a-z])([A-Z])")
+_ENUM_LEAD = compiled(
     r"\b(?:(?P<weak>(?:must|can|should)\s+be(?!\s*:|\s+(?:one\s+of|either)\b)|can\s+include)"
     r"|(?:must|can|should)\s+be(?=\s*:)"
     r"|one\s+(?:or\s+more\s+)?of|either|options\s+are|options(?=\s*:)"
@@ -122,30 +123,28 @@ _ENUM_LEAD = re.compile(
     r"(?P<tail>(?:[^.;()\n]|\([^().;\n]{1,40}\))*)",
     re.IGNORECASE,
 )
-_DEFAULT_NOTE = re.compile(r",?\s*(?:the\s+)?default\s*(?:is|:|=)\s*\S+\s*$", re.IGNORECASE)
+_DEFAULT_NOTE = compiled(r",?\s*(?:the\s+)?default\s*(?:is|:|=)\s*\S+\s*$", re.IGNORECASE)
 """A closing note on which listed value is the default ("..., 'commit', default is 'load'"): not one more value."""
-_EXAMPLES_ANYWHERE = re.compile(r"e\.g\.|for example|for instance|such as", re.IGNORECASE)
-_PAREN_VALUE = re.compile(r"""\(\s*(["'`])(?P<value>[^"'`()]{1,40})\1\s*\)""")
-_QUOTED_OR = re.compile(
-    r"""(?P<tail>(?:["'`][^"'`]{1,40}["'`]\s*,?\s*)+or\s+(?:an?\s+|the\s+)?["'`][^"'`]{1,40}["'`])"""
-)
-_EXAMPLES_LEAD = re.compile(
+_EXAMPLES_ANYWHERE = compiled(r"e\.g\.|for example|for instance|such as", re.IGNORECASE)
+_PAREN_VALUE = compiled(r"""\(\s*(["'`])(?P<value>[^"'`()]{1,40})\1\s*\)""")
+_QUOTED_OR = compiled(r"""(?P<tail>(?:["'`][^"'`]{1,40}["'`]\s*,?\s*)+or\s+(?:an?\s+|the\s+)?["'`][^"'`]{1,40}["'`])""")
+_EXAMPLES_LEAD = compiled(
     r"(?:e\.g\.|examples?|for instance|such as|like|in the format|format\s*[-–]|bad\b[^:]{0,20}:|instead of|not)\W*$",
     re.IGNORECASE,
 )
-_QUOTED_ITEM = re.compile(r"""["'`]([^"'`]{1,40})["'`]""")
-_CONSTANTS = re.compile(
+_QUOTED_ITEM = compiled(r"""["'`]([^"'`]{1,40})["'`]""")
+_CONSTANTS = compiled(
     r"\((?P<list>\s*[A-Z][A-Z0-9_]+(?:\s*,\s*[A-Z][A-Z0-9_]+){2,}\s*"
     r"|\s*[A-Z][A-Z0-9_]+(?:\s*,\s*[A-Z][A-Z0-9_]+)*,?\s+or\s+[A-Z][A-Z0-9_]+\s*"  # (DAILY or MONTHLY)
     r"|\s*(['\"`])[a-z][a-z0-9_]{1,40}\2(?:\s*,\s*(['\"`])[a-z][a-z0-9_]{1,40}\3)+\s*)"  # ('get_a', 'get_b')
     r"(?:;\s*default\b[^()\n]{0,40})?\)"  # ('on', 'moderate', 'off'; default: 'moderate')
 )
-_NOTE = re.compile(r"\s*\([^()]*\)")
-_ARTICLE = re.compile(r"^(?:an?|the)\s+", re.IGNORECASE)
-_LIST_SPLIT = re.compile(r"\s*(?:,|\bor\b|\band\b|\|)\s*", re.IGNORECASE)
-_QUOTED = re.compile(r"""^["'`][^"'`]{1,40}["'`]$""")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
-_TOKEN = re.compile(r"""^(?:["'`][^"'`]{1,40}["'`]|[\w./:+<>=!-]{1,30})$""")
+_NOTE = compiled(r"\s*\([^()]*\)")
+_ARTICLE = compiled(r"^(?:an?|the)\s+", re.IGNORECASE)
+_LIST_SPLIT = compiled(r"\s*(?:,|\bor\b|\band\b|\|)\s*", re.IGNORECASE)
+_QUOTED = compiled(r"""^["'`][^"'`]{1,40}["'`]$""")
+_SENTENCE_END = compiled(r"(?<=[.!?])\s+|\n+")
+_TOKEN = compiled(r"""^(?:["'`][^"'`]{1,40}["'`]|[\w./:+<>=!-]{1,30})$""")
 
 
 def words(text: str) -> list[str]:
@@ -209,7 +208,7 @@ def lexicon() -> Lexicon:
     return Lexicon(frozenset(w for w, pos in pairs if pos == "v"), frozenset(w for w, pos in pairs if pos == "n"))
 
 
-_LEXICON_LINE = re.compile(r"\n([^,\n]+),(v|n)(?:erb|oun),")
+_LEXICON_LINE = compiled(r"\n([^,\n]+),(v|n)(?:erb|oun),")
 """A line of lemma_lu.csv: `word,verb,lemma` or `word,noun,lemma` (other parts of speech skipped)."""
 
 
@@ -273,10 +272,10 @@ def _without_arguments_section(text: str) -> str:
     return text if found is None else text[: found[0]] + text[found[2] :]
 
 
-_CRUMBS = re.compile(r"^\s*\[[^\]]{1,40}\]-\w")
+_CRUMBS = compiled(r"^\s*\[[^\]]{1,40}\]-\w")
 """A description written as a breadcrumb after a bracketed tag, its parts joined by hyphens ("[Feishu/Lark]-Docs-
 Base-Field-List fields-Get all fields according to app_token"): the last parts say what the tool does."""
-_CRUMB_STEP = re.compile(r"(?<=[\w)])-(?=[A-Z\[])")
+_CRUMB_STEP = compiled(r"(?<=[\w)])-(?=[A-Z\[])")
 
 
 def _subject_dropped(sentence: str) -> list[str]:
@@ -345,7 +344,7 @@ def prose_value_sets(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
             yield match.span(), [i.strip("\"'`") for i in items]
 
 
-_LEADING = re.compile(
+_LEADING = compiled(
     r"""^\s*(?P<list>["'`][\w.-]{1,40}["'`](?:\s*\([^)\n]{0,60}\))?"""
     r"""(?:\s*(?:,|/|\bor\b|,\s*or\b)\s*["'`][\w.-]{1,40}["'`](?:\s*\([^)\n]{0,60}\))?)+)"""
 )
@@ -362,13 +361,13 @@ def _leading_values(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
             yield match.span(), values
 
 
-_EXPLAINED = re.compile(
+_EXPLAINED = compiled(
     r"""(?:^|[,;]\s*|\.\s+|\bor\s+)["'`](?P<value>[a-z][\w-]{0,30})["'`]\s*(?:\([^()\n]{1,40}\)\s*)?"""
     r"(?:for|returns?|gives|means|to|=|:|—|–)\s",
 )
 
 
-_DASHED_LABEL = re.compile(r"^[A-Z][\w ]{0,30}?\s[-–—]\s+(?=[\"'`])")
+_DASHED_LABEL = compiled(r"^[A-Z][\w ]{0,30}?\s[-–—]\s+(?=[\"'`])")
 
 
 def _explained_values(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
@@ -388,14 +387,14 @@ def _explained_values(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
 
 
 _BARE_ITEM = r"[a-z0-9][a-z0-9_.-]{0,30}(?:\s*\([^()\n]{1,60}\))?"
-_BARE_LIST = re.compile(
+_BARE_LIST = compiled(
     rf"^\s*(?:[a-z]+(?:\s+only)?(?:,\s*(?:required|optional))?\s*:\s*)?"  # "polyhaven only: ", "polyhaven, optional: "
     rf"(?P<list>{_BARE_ITEM}(?:\s*,\s*{_BARE_ITEM})+,?\s+or\s+{_BARE_ITEM})\s*(?:[.;]|$)"
 )
-_SLASH_PAIR = re.compile(r"^[^()\n]{1,40}\((?P<list>[a-z]{2,12}(?:/[a-z]{2,12}){1,3})\)\s*\.?\s*$")
+_SLASH_PAIR = compiled(r"^[^()\n]{1,40}\((?P<list>[a-z]{2,12}(?:/[a-z]{2,12}){1,3})\)\s*\.?\s*$")
 
 
-_LEADING_CONSTANTS = re.compile(
+_LEADING_CONSTANTS = compiled(
     r"(?:^|—|–|\s-\s)\s*(?P<list>[A-Z][A-Z0-9_]{3,}(?:\s*,\s*[A-Z][A-Z0-9_]{3,})*,?\s+or\s+[A-Z][A-Z0-9_]{3,})\s*(?:[.;]|$)"
 )
 """A note that opens on upper-case constants joined by "or", or lists them after a dash ("The type of analysis —
@@ -419,12 +418,12 @@ def _bare_list(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
 
 
 _ITEM = r"""(?:["'`][\w.=!~-]{1,30}["'`]|[\w.=!~-]{1,30})(?:\s*\([^()\n]{1,60}\))?"""
-_LABELLED_LIST = re.compile(
+_LABELLED_LIST = compiled(
     rf"^\s*(?P<label>[A-Za-z][\w '-]{{0,50}}?)\s*:\s*(?P<list>{_ITEM}(?:\s*,\s*{_ITEM})*,?\s+or\s+{_ITEM}"
     rf"|{_ITEM}(?:\s*/\s*{_ITEM}){{2,}}|{_ITEM}(?:\s*,\s*{_ITEM}){{2,}}|[A-Z][A-Z0-9_]{{2,}}\s*,\s*[A-Z][A-Z0-9_]{{2,}})"
     rf"\s*(?:[.;(]|$)"
 )
-_TWO_WORDS = re.compile(r"^\s*(?P<list>[a-z][\w-]{1,20}\s+or\s+[a-z][\w-]{1,20})\s*\.?\s*$")
+_TWO_WORDS = compiled(r"^\s*(?P<list>[a-z][\w-]{1,20}\s+or\s+[a-z][\w-]{1,20})\s*\.?\s*$")
 
 
 def _labelled_list(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
@@ -445,11 +444,11 @@ def _labelled_list(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
         yield two.span("list"), _split_values(two["list"])
 
 
-_BULLET_LEAD = re.compile(
+_BULLET_LEAD = compiled(
     r"\b(?:optional|allowed|valid|possible|supported|accepted)\s+values(?:\s+are)?\W{0,4}:", re.IGNORECASE
 )
-_BULLET_VALUE = re.compile(r"(?:^|(?<=[\s\w.)*]))-\s*(`?)(?P<value>[A-Za-z0-9_.-]{1,40})\1(?=\s*(?::|-|$))")
-_BULLETS_END = re.compile(r"\*\*|\n\s*\n")
+_BULLET_VALUE = compiled(r"(?:^|(?<=[\s\w.)*]))-\s*(`?)(?P<value>[A-Za-z0-9_.-]{1,40})\1(?=\s*(?::|-|$))")
+_BULLETS_END = compiled(r"\*\*|\n\s*\n")
 
 
 def _bulleted_values(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
@@ -482,7 +481,7 @@ leaked `ctx` parameter of type CallToolResult reaches)."""
 
 
 _VALUE_WORD = r"[A-Za-z][\w.-]{0,40}"
-_WHOLE_NOTE_LIST = re.compile(
+_WHOLE_NOTE_LIST = compiled(
     rf"^\s*(?:[A-Z][\w ]{{0,30}}:\s*|\[[\w ]{{1,20}}\]\s*)?"  # "Filter mode: ", "[system] "
     rf"(?P<list>{_VALUE_WORD}(?:\s*\|\s*{_VALUE_WORD})+"  # "auto | literal | regex"
     rf"|{_VALUE_WORD}(?:/{_VALUE_WORD}){{1,}}/{_VALUE_WORD}(?:\s[A-Z][a-z]+)?"  # "low/normal/high", ".../In Progress"
@@ -490,7 +489,7 @@ _WHOLE_NOTE_LIST = re.compile(
     rf"|[a-z][a-z0-9_]+(?:\s*,\s*[a-z][a-z0-9_]+){{3,}}(?=\s+[—–]))"  # "new, open, pending, hold — leave empty..."
     rf"\s*(?:\([^()\n]{{1,60}}\))?\s*(?:[.;]\s*$|[.;]?$|[—–]\s)"
 )
-_WORDS_IN_PARENTHESES = re.compile(
+_WORDS_IN_PARENTHESES = compiled(
     r"^(?P<lead>[A-Za-z][^()\n.:;]{2,60}?)\s*\((?P<list>[A-Za-z][\w-]{1,30}(?:\s*,\s*[A-Za-z][\w-]{1,30})+"
     r"|[A-Za-z][\w-]{1,30}\s+or\s+[A-Za-z][\w-]{1,30})\)\s*(?:[.;](?:\s|$)|$)"
 )
@@ -525,7 +524,7 @@ that names a thing instead ("Repository owner (username or organization)", "Opti
 Unix)", "Automation event ID (get_a, list_b)") lists its forms or the operations it serves, not its values."""
 
 
-_NOT_A_SET_LABEL = re.compile(r"\b(?:examples?|e\.g|note|default|see|usage|pattern|syntax)\b", re.IGNORECASE)
+_NOT_A_SET_LABEL = compiled(r"\b(?:examples?|e\.g|note|default|see|usage|pattern|syntax)\b", re.IGNORECASE)
 
 
 def _split_values(listed: str) -> list[str]:
@@ -534,7 +533,7 @@ def _split_values(listed: str) -> list[str]:
     return [v for v in (p.strip(" \"'`.") for p in _VALUE_SEPARATOR.split(listed)) if v]
 
 
-_VALUE_SEPARATOR = re.compile(r"\s*(?:,\s*or\b|,|/|\bor\b)\s*")
+_VALUE_SEPARATOR = compiled(r"\s*(?:,\s*or\b|,|/|\bor\b)\s*")
 
 
 def _constant_list(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
@@ -583,10 +582,10 @@ def nearest_name(sentence: str, span: tuple[int, int], names: Iterable[str]) -> 
 
 SELECTORS = frozenset(["operation", "action", "command", "op", "mode", "method"])
 """Names of the argument that picks one of a multi-operation tool's operations (`operation: "get_credits"`)."""
-_WRAPPED_LIST = re.compile(r",[ \t]*\n[ \t]*")
-_ARGS_HEADING = re.compile(r"^[ \t]*(?:Args|Arguments|Parameters|Params)[ \t]*:[ \t]*$", re.MULTILINE)
-_ARGS_END = re.compile(r"\n[ \t]*\n|^[ \t]*(?:Returns?|Raises|Yields?|Examples?|Notes?)[ \t]*:", re.MULTILINE)
-_ARG_LINE = re.compile(
+_WRAPPED_LIST = compiled(r",[ \t]*\n[ \t]*")
+_ARGS_HEADING = compiled(r"^[ \t]*(?:Args|Arguments|Parameters|Params)[ \t]*:[ \t]*$", re.MULTILINE)
+_ARGS_END = compiled(r"\n[ \t]*\n|^[ \t]*(?:Returns?|Raises|Yields?|Examples?|Notes?)[ \t]*:", re.MULTILINE)
+_ARG_LINE = compiled(
     r"^[ \t]+[-*]?[ \t]*`?([A-Za-z_][A-Za-z0-9_]*)`?[ \t]*(?:\([^)\n]*\))?[ \t]*:[ \t]*(.*)$", re.MULTILINE
 )
 
