@@ -22,12 +22,15 @@ from dataclasses import dataclass, field
 from itertools import chain
 from operator import attrgetter
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcptest.core import json_source
 from mcptest.core.errors import Problem, UserError
 from mcptest.core.yaml_source import Loc, parse, read_text
 from mcptest.records.trace import TRACE_FORMAT_VERSION, TokenUsage, ToolCall, Trace, qualified_id
+
+if TYPE_CHECKING:
+    from mcptest.records.otlp_wire import SpanRecord as _Span
 
 SKIP_UNKNOWN = "no GenAI, OpenInference or MCP attributes"
 SKIP_OTHER = "a convention span that is no tool call, model call or agent run"
@@ -94,37 +97,6 @@ class _Bad(Exception):
         super().__init__(message)
         self.loc = loc
         self.message = message
-
-
-class _Span:
-    __slots__ = ("attrs", "end", "error", "kind", "name", "parent", "resource", "span_id", "start", "trace_id")
-
-    def __init__(
-        self,
-        trace_id: str,
-        span_id: str,
-        parent: str,
-        name: str,
-        start: int,
-        end: int,
-        attrs: dict[str, Any],
-        error: bool,
-        resource: dict[str, Any],
-    ) -> None:
-        self.trace_id = trace_id
-        self.span_id = span_id
-        self.parent = parent
-        self.name = name
-        self.start = start
-        self.end = end
-        self.attrs = attrs
-        self.error = error
-        self.resource = resource
-        op = attrs.get("gen_ai.operation.name")  # `_classify`, inline: this runs for every span
-        if op is not None:
-            self.kind = _GENAI_KINDS.get(op) if type(op) is str else _classify(attrs)
-        else:
-            self.kind = _classify(attrs)
 
 
 def is_otlp(path: str | Path) -> bool:
@@ -387,6 +359,7 @@ def _typed(line: bytes, keep: str | None) -> list[_Span] | None:
     fields the mapping never reads skipped by the decoder, not built as dicts): 2-3 times as fast as parsing it into
     dicts and reading those. None for any other line (bad JSON, another shape, a value `_span` would not take as
     is), which the checked reading then reads as it always has, or locates what is wrong."""
+    new_span, genai_kinds = _new_span, _GENAI_KINDS
     try:
         request = _decode_request(line)
         out = []
@@ -405,8 +378,9 @@ def _typed(line: bytes, keep: str | None) -> list[_Span] | None:
                     if trace_id != raw_trace:
                         raw_trace, trace = trace_id, trace_id.lower()
                     attrs = _typed_attributes(sp.attributes, keep) if sp.attributes else {}
+                    op = attrs.get("gen_ai.operation.name")  # `_classify`, inline: this runs for every span
                     out.append(
-                        _Span(
+                        new_span(
                             trace,
                             span_id.lower(),
                             parent.lower() if parent else "",
@@ -416,6 +390,7 @@ def _typed(line: bytes, keep: str | None) -> list[_Span] | None:
                             attrs,
                             status is not None and status.code in _ERROR_CODES,
                             res_attrs,
+                            genai_kinds.get(op) if type(op) is str else _classify(attrs),
                         )
                     )
         return out
@@ -556,7 +531,10 @@ def _span(raw: Any, sloc: Loc, k: int, res_attrs: dict[str, Any], keep: str | No
                         attrs[key] = int(v["intValue"])
                     else:
                         attrs[key] = _value(v, (), 0)
-            return _Span(trace_id.lower(), span_id.lower(), parent.lower(), name, start, end, attrs, error, res_attrs)
+            return _new_span(
+                trace_id.lower(), span_id.lower(), parent.lower(), name, start, end, attrs, error, res_attrs,
+                _classify(attrs),
+            )  # fmt: skip
     except (KeyError, TypeError, AttributeError, ValueError, _Bad):
         pass
     return _checked_span(raw, (*sloc, "spans", k), res_attrs, keep)
@@ -575,16 +553,18 @@ def _checked_span(raw: Any, loc: Loc, res_attrs: dict[str, Any], keep: str | Non
     status = raw.get("status") or {}
     if not isinstance(status, dict):
         raise _Bad((*loc, "status"), "`status` must be an object")
-    return _Span(
+    attrs = _attributes(raw, loc, keep)
+    return _new_span(
         _hex_id(raw, "traceId", loc, True),
         _hex_id(raw, "spanId", loc, True),
         _hex_id(raw, "parentSpanId", loc, False),
         name,
         _nanos(raw, "startTimeUnixNano", loc),
         _nanos(raw, "endTimeUnixNano", loc),
-        _attributes(raw, loc, keep),
+        attrs,
         status.get("code") in (2, "STATUS_CODE_ERROR"),
         res_attrs,
+        _classify(attrs),
     )
 
 
@@ -750,15 +730,17 @@ def _no_typed_decoder(line: bytes) -> Any:
 
 
 _decode_request: Callable[[bytes], Any] = _no_typed_decoder
+_new_span: Callable[..., _Span] = _no_typed_decoder
 _UNSET: Any = object()
 
 
 def _use_fast_parsers() -> None:
     """Parse with msgspec from now on: it is imported when a file is loaded, so start-up and `validate` never pay."""
-    global _fast_loads, _decode_request, _UNSET
+    global _fast_loads, _decode_request, _new_span, _UNSET
     from mcptest.records import otlp_wire
 
     _fast_loads, _decode_request, _UNSET = otlp_wire.decode, otlp_wire.decode_request, otlp_wire.UNSET
+    _new_span = otlp_wire.SpanRecord
 
 
 def _loads(text: str, otherwise: Any) -> Any:

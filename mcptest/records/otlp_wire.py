@@ -64,6 +64,23 @@ class Request(Struct, gc=False):
     resourceSpans: list[ResourceSpans] | None
 
 
+class SpanRecord(Struct, gc=False):
+    """A span as the mapping reads it: ids lowered, the attributes it reads unwrapped, its kind (tool, llm, agent
+    or None). A Struct, not a class with `__slots__`, because its `__init__` runs in C: 200,000 spans in the
+    benchmark file, each built in a third of the time."""
+
+    trace_id: str
+    span_id: str
+    parent: str
+    name: str
+    start: int
+    end: int
+    attrs: dict[str, Any]
+    error: bool
+    resource: dict[str, Any]
+    kind: str | None
+
+
 decode_request = msgspec.json.Decoder(Request, strict=False).decode
 """A JSON line as a `Request`; a msgspec `DecodeError` (a ValueError) for any other shape or for bad JSON. Lax
 (`strict=False`) so that the timestamps, strings of digits, arrive as integers; a string that is no number still
@@ -72,4 +89,4 @@ fails, and the checked reading then says where."""
 decode = msgspec.json.Decoder().decode
 """Any JSON text as Python values (arguments and results); a `DecodeError` (a ValueError) for what it refuses."""
 
-__all__ = ["UNSET", "AnyValue", "KeyValue", "Request", "decode", "decode_request"]
+__all__ = ["UNSET", "AnyValue", "KeyValue", "Request", "SpanRecord", "decode", "decode_request"]
