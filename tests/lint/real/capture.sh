@@ -13,7 +13,7 @@
 # after held_out_25 was captured (PyPI), SET=27 the one built alongside held_out_26 (PyPI and npm), SET=28 the one
 # built alongside held_out_29 (PyPI), SET=29 the one built alongside held_out_28 (PyPI and npm), SET=30 the one
 # built alongside held_out_29 by a third helper (PyPI), SET=31 the one built alongside held_out_32 (PyPI and npm),
-# SET=32 the one built alongside held_out_31 (PyPI).
+# SET=32 the one built alongside held_out_31 (PyPI), SET=34 the one built alongside held_out_33 (PyPI and npm).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -726,6 +726,31 @@ if [ "$SET" = 32 ]; then  # held_out_32 (issue 33, built alongside held_out_31):
     "couchbase-mcp-server|CB_CONNECTION_STRING=couchbase://127.0.0.1:1 CB_USERNAME=dummy CB_PASSWORD=dummy|couchbase-mcp-server"
     "aurora-dsql-mcp-server|AWS_REGION=us-east-1 AWS_ACCESS_KEY_ID=dummy AWS_SECRET_ACCESS_KEY=dummy|awslabs.aurora-dsql-mcp-server --cluster_endpoint dummy.dsql.us-east-1.on.aws --database_user admin --region us-east-1"
     "lancedb-mcp|LANCEDB_URI=$WORK/lance EMBED_API_BASE=http://127.0.0.1:1/v1|lancedb-mcp"
+  )
+fi
+
+if [ "$SET" = 34 ]; then  # held_out_34 (issue 33, built alongside held_out_33): a new stick, PyPI and npm, no rule tuned on it
+  NPM=(
+    "@opentofu/opentofu-mcp-server@0.1.5"  # OpenTofu's own server; it and variflight share one zod (3.25.76) and one SDK
+    "@variflight-ai/variflight-mcp@1.0.3"
+  )
+  PYPI=(
+    "sarvam-mcp==0.2.12 fastmcp==4.2.3 mcp==2.3.0"  # Sarvam AI's own server; the SDK that generates its schemas, pinned
+    "mcp-server-abuseipdb==0.1.1 mcp==1.30.0"  # AbuseIPDB's own server (asks for mcp<2)
+    "tricount-mcp==0.1.1 mcp==2.2.0"  # pins mcp 2.2.0
+    "fakturownia-mcp==0.3.5 mcp==1.30.0"  # asks for mcp<2
+    "jabref-mcp==0.2.0 fastmcp==2.14.7 mcp==1.30.0"  # asks for fastmcp<3
+    "shelly-mcp==0.1.3 fastmcp==3.4.11 mcp==1.30.0"  # asks for fastmcp<4
+  )
+  SERVERS=(
+    "opentofu-mcp-server||opentofu-mcp-server"
+    "variflight-mcp|VARIFLIGHT_API_KEY=dummy|variflight-mcp"
+    "sarvam-mcp|SARVAM_API_KEY=dummy|sarvam-mcp"
+    "mcp-server-abuseipdb|ABUSEIPDB_API_KEY=dummy|mcp-server-abuseipdb"
+    "tricount-mcp|TRICOUNT_EMAIL=dummy@example.com TRICOUNT_PASSWORD=dummy|tricount-mcp"
+    "fakturownia-mcp|FAKTUROWNIA_API_TOKEN=dummy FAKTUROWNIA_DOMAIN=dummy|fakturownia-mcp"
+    "jabref-mcp||jabref-mcp"
+    "shelly-mcp||shelly-mcp"  # no device configured, no cloud key: lists its tools all the same
   )
 fi
 
