@@ -296,6 +296,7 @@ def has_verb_in(text: str, verbs: frozenset[str]) -> bool:
     return any(stem in verbs for w in words(_CAMEL.sub(r"\1 \2", text)) for stem in _stems(w))
 
 
+@lru_cache(maxsize=4096)  # argument and tool names, asked of by several rules each
 def normalized(text: str) -> str:
     """Lowercase words joined by single spaces: `getWeather`, `get_weather.` and `Get weather` normalize alike."""
     return " ".join(words(_CAMEL.sub(r"\1 \2", text)))
@@ -559,9 +560,10 @@ def _parenthesised_values(text: str) -> Iterator[tuple[tuple[int, int], list[str
         yield (found[0].start(), found[-1].end()), [m.group("value") for m in found]
 
 
-def sentences(text: str) -> list[str]:
+@lru_cache(maxsize=1024)  # a tool description, split by a dozen rules
+def sentences(text: str) -> tuple[str, ...]:
     """The sentences of `text` (split after . ! ? followed by whitespace, and at line breaks), non-empty ones."""
-    return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
+    return tuple(s.strip() for s in _SENTENCE_END.split(text) if s.strip())
 
 
 def nearest_name(sentence: str, span: tuple[int, int], names: Iterable[str]) -> str | None:
