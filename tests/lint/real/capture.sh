@@ -13,7 +13,7 @@
 # after held_out_25 was captured (PyPI), SET=27 the one built alongside held_out_26 (PyPI and npm), SET=28 the one
 # built alongside held_out_29 (PyPI), SET=29 the one built alongside held_out_28 (PyPI and npm), SET=30 the one
 # built alongside held_out_29 by a third helper (PyPI), SET=31 the one built alongside held_out_32 (PyPI and npm),
-# SET=32 the one built alongside held_out_31 (PyPI), SET=34 the one built alongside held_out_33 (PyPI and npm).
+# SET=32 the one built alongside held_out_31 (PyPI), SET=33 the one built alongside held_out_34 (PyPI), SET=34 the one built alongside held_out_33 (PyPI and npm).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -726,6 +726,22 @@ if [ "$SET" = 32 ]; then  # held_out_32 (issue 33, built alongside held_out_31):
     "couchbase-mcp-server|CB_CONNECTION_STRING=couchbase://127.0.0.1:1 CB_USERNAME=dummy CB_PASSWORD=dummy|couchbase-mcp-server"
     "aurora-dsql-mcp-server|AWS_REGION=us-east-1 AWS_ACCESS_KEY_ID=dummy AWS_SECRET_ACCESS_KEY=dummy|awslabs.aurora-dsql-mcp-server --cluster_endpoint dummy.dsql.us-east-1.on.aws --database_user admin --region us-east-1"
     "lancedb-mcp|LANCEDB_URI=$WORK/lance EMBED_API_BASE=http://127.0.0.1:1/v1|lancedb-mcp"
+  )
+fi
+
+if [ "$SET" = 33 ]; then  # held_out_33 (issue 33, built alongside held_out_34): a new stick, PyPI, no rule tuned on it
+  NPM=()
+  PYPI=(
+    "aemet-mcp==0.3.2 mcp==1.30.0"  # imports mcp.server.fastmcp (the 1.x SDK)
+    "aha-mcp==1.4.4 mcp==1.30.0"
+    "airbyte-connector-builder-mcp==0.7.2 fastmcp==2.14.7 mcp==1.30.0"  # Airbyte's own server; the SDKs that generate its schemas, pinned
+    "aemo-mcp==0.4.20 fastmcp==3.4.11 mcp==1.30.0"
+  )
+  SERVERS=(
+    "aemet-mcp|AEMET_API_KEY=dummy|aemet_mcp"
+    "aha-mcp|AHA_DOMAIN=dummy AHA_API_TOKEN=dummy|aha-mcp"
+    "airbyte-connector-builder-mcp||airbyte-connector-builder-mcp"
+    "aemo-mcp||aemo-mcp"
   )
 fi
 
