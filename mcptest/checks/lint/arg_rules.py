@@ -497,7 +497,8 @@ def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
     piped ("auto | literal | regex", "[system] error|warning|info"), slashed ("low/normal/high/urgent") or upper-case
     and comma-joined ("COUNT, SUM, AVG, MIN, MAX"), or a few words naming a kind of choice and then the values in
     parentheses ("Filter by tag status (Active, Inactive)"; "Repository owner (username or organization)" names a
-    thing's forms), or values the tool description pipes after the argument's name ("format (glb|fbx|obj)");
+    thing's forms), or values the tool description pipes after the argument's name ("format (glb|fbx|obj)",
+    "``action`` is open|close|stop"); a nullable property with no description is read by its other branch's;
     the fields of an object argument (a request's `data` or `params` wrapper) are read by their own notes, their
     values words (a note's "AND, OR, +" are a syntax's operators); an argument the schema leaves bare is read from
     its line in the tool description's
@@ -608,12 +609,17 @@ _OPERATION_ITEM = compiled(
 
 
 def _piped_in_description(description: str, name: str) -> list[str] | None:
-    """The values the tool description pipes after the argument's name, "Params: provider, mode (text|image), format
-    (glb|fbx|obj|usdz)": two or more words joined by `|` in parentheses right after the name."""
-    if f"{name} (" not in description:
+    """The values the tool description pipes right after the argument's name (bare or in code quotes): two or more
+    words joined by `|` in parentheses or after "is" or "=" ("Params: provider, mode (text|image), format
+    (glb|fbx|obj|usdz)", "``action`` is open|close|stop", "(``channel`` = stable|beta)"). Slashed words there are
+    left alone: "``card`` (ID/URL/name)" names an identifier's forms, not values to choose from."""
+    if name not in description:
         return None
-    found = re.search(rf"(?<![\w-]){re.escape(name)} \((?P<list>[\w.-]+(?:\|[\w.-]+)+)\)", description)
+    found = re.search(rf"(?<![\w`-])`{{0,2}}{re.escape(name)}`{{0,2}}{_PIPED_AFTER_NAME}", description)
     return found["list"].split("|") if found else None
+
+
+_PIPED_AFTER_NAME = r"(?:\s\(|\s+is\s+|\s*=\s*)(?P<list>[\w.-]+(?:\|[\w.-]+)+)(?![\w|])"
 
 
 _OPERATION_BULLET = compiled(r"^[ \t]*[-*•][ \t]*`?(?P<op>[a-z]+(?:_[a-z0-9]+)*)`?[ \t]*:[ \t]", re.MULTILINE)

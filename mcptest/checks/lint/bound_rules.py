@@ -336,7 +336,8 @@ def sch_010_limit_only_in_prose(tool: Tool) -> Iterator[Hit]:
     "max: 50", "maximum 100", "at most 10", "up to 25", "no more than 5", "(1-500)", "(0.0-1.0, default 0.6)",
     "(-180 to 180)", "between 1 and 100", "between 10000ms and 300000ms", "from 1 to 100", "One to 20 symbols",
     "Range is 0 to 1", "Valid range: 1-100", "Maximum - 500"; a bare argument's line in the tool description's
-    `Args:` section counts as its description) that the schema does not carry: a number or integer without
+    `Args:` section counts as its description, and so does a range written right after its code-quoted name there,
+    "``brightness`` 0-100") that the schema does not carry: a number or integer without
     `maximum`/`exclusiveMaximum`, a string whose limit is counted in characters ("max 400 chars") without
     `maxLength`, an array without `maxItems` when the limit counts its items (no noun after the figure, `items` or
     `entries`, or the array's own noun: "One to 20 Yahoo Finance symbols" on `symbols`); a nullable number (`anyOf:
@@ -363,7 +364,9 @@ def sch_010_limit_only_in_prose(tool: Tool) -> Iterator[Hit]:
             continue
         text = description_of(node.schema)
         if not text and len(node.path) == 2 and node.path[0] == "properties":  # a bare argument: its `Args:` line
-            text = argument_text(tool, str(node.path[1]), node.schema)
+            text = argument_text(tool, str(node.path[1]), node.schema) or _range_beside_name(
+                tool.description, str(node.path[1])
+            )
         suffixes = _prose_suffixes(text)
         textual = "string" in types_of(node.schema) | branch_types(node.schema)
         if suffixes and textual and not _shapes_text(node.schema):
@@ -414,6 +417,19 @@ def sch_010_limit_only_in_prose(tool: Tool) -> Iterator[Hit]:
         yield Hit(message, fix, pointers[0], tuple(pointers) if len(pointers) > 1 else ())
 
 
+def _range_beside_name(description: str, name: str) -> str:
+    """A range the tool description writes right after the argument's name in code quotes ("``brightness`` 0-100",
+    "`position` (0-100)", "``urls`` 1-5"), as the note `_prose_limit` reads ("(0-100)"); "" when there is none."""
+    if name not in description:
+        return ""
+    found = re.search(rf"`{{1,2}}{re.escape(name)}`{{1,2}}{_RANGE_AFTER_NAME}", description)
+    return f"({found['low']}-{found['high']})" if found else ""
+
+
+_RANGE_AFTER_NAME = r"\s*\(?\s*(?P<low>\d+(?:\.\d+)?)\s*[-–]\s*(?P<high>\d+(?:\.\d+)?)\b(?![-–.]?\d)"
+"""A range of two unsigned figures, in parentheses or not, straight after an argument's quoted name."""
+
+
 _SUFFIX_RULE = compiled(
     r"\b(?:must|should|has to|needs? to)\s+(?:end|finish)\s+(?:with|in)\s+(?P<list>[\"'`]?\.\w{1,6}[\"'`]?"
     r"(?:\s*(?:,|\bor\b|,\s*or\b)\s*[\"'`]?\.\w{1,6}[\"'`]?)*)",
@@ -454,12 +470,13 @@ def _counts_items(after: list[str], path: tuple[str | int, ...]) -> bool:
     if not after:
         return True
     named = _name_words(str(path[-1])) if path else []
-    nouns = {*_ITEM_UNITS, _singular(named[-1])} if named else set(_ITEM_UNITS)
+    own = _singular(named[-1]) if named else ""
     for word in after:
         if word.startswith(_TEXT_UNITS):
             return False
-        if _singular(word) in nouns:
-            return True
+        noun = _singular(word)
+        if noun in _ITEM_UNITS or (own and (noun == own or (len(noun) >= 4 and own.endswith(noun)))):
+            return True  # the array's own noun, or its last part ("terms" on `keyterms`)
     return False
 
 
@@ -474,7 +491,7 @@ _PROSE_LIMIT = compiled(
     r"\s*(?:[:–]|\s-)?\s*(?:of\s+)?(?P<a>\d[\d,]*)\s*(?P<ua>[a-z]+)?"
     r"|\(\s*-?\d+(?:\.\d+)?\s*(?:[-–]|\bto\b)\s*(?P<b>-?\d[\d,]*(?:\.\d+)?)\s*(?P<ub>[a-z]+)?\s*[),]"
     r"|\bbetween\s+-?\d+(?:\.\d+)?\s*[a-z]*\s+and\s+(?P<c>\d[\d,]*(?:\.\d+)?)\s*(?P<uc>[a-z]+)?"
-    r"|\b(?:from\s+\d+|one)\s+to\s+(?P<d>\d[\d,]*)\b\s*(?P<ud>[a-z]+)?"
+    r"|(?:\b(?:from\s+\d+|one)|^\s*\d+)\s+to\s+(?P<d>\d[\d,]*)\b\s*(?P<ud>[a-z]+)?"
     r"|\brange\s*(?:is|of|:)\s*-?\d+(?:\.\d+)?\s*(?:to|[-–])\s*(?P<e>\d[\d,]*(?:\.\d+)?)\b\s*(?P<ue>[a-z]+)?"
     r"|\brange\s*(?:is|of|:)?\s*\[\s*-?\d+(?:\.\d+)?\s*,\s*(?P<f>\d[\d,]*(?:\.\d+)?)\s*\]\s*(?P<uf>[a-z]+)?",
     re.IGNORECASE,
@@ -482,7 +499,7 @@ _PROSE_LIMIT = compiled(
 """An upper limit written in prose: "max 200", "max: 50", "Maximum - 500", "up to 25 items", "(1-500)", "(0.0-1.0,
 default 0.6)", "(-180 to 180)", "between 1 and 100", "between 0.5 and 5 seconds", "between 10000ms and 300000ms",
 "from 1 to 100", "One to 20 symbols", "Range is 0 to 1", "Valid range: 1-100", "max length: 140 characters", "The
-maximum value is 500", "capped at 100", "Value range is [0,50]"."""
+maximum value is 500", "capped at 100", "Value range is [0,50]", and "1 to 12 language codes" opening a note."""
 
 
 _PROSE_FLOOR = compiled(

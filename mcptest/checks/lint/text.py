@@ -673,8 +673,17 @@ def required(tool: Tool) -> list[str]:
 
 
 def description_of(schema: dict[str, Any]) -> str:
-    """A property's description, trimmed (empty when absent or not a string)."""
+    """A property's description, trimmed (empty when absent or not a string); for a nullable property that has
+    none, its one other branch's (pydantic writes `Optional[Annotated[str, Field(description=...)]]` as
+    `anyOf: [{type: string, description: ...}, {type: null}]`: the agent reads that text as the property's)."""
     desc = schema.get("description")
+    if desc is None:
+        for key in ("anyOf", "oneOf"):
+            branches = schema.get(key)
+            if isinstance(branches, list):
+                described = [b for b in branches if isinstance(b, dict) and b.get("type") != "null"]
+                if len(described) == 1:
+                    desc = described[0].get("description")
     return desc.strip() if isinstance(desc, str) else ""
 
 
