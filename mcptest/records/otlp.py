@@ -22,7 +22,9 @@ from dataclasses import dataclass, field
 from itertools import chain
 from operator import attrgetter
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from pydantic import BaseModel
 
 from mcptest.core import json_source
 from mcptest.core.errors import Problem, UserError
@@ -31,6 +33,8 @@ from mcptest.records.trace import TRACE_FORMAT_VERSION, TokenUsage, ToolCall, Tr
 
 if TYPE_CHECKING:
     from mcptest.records.otlp_wire import SpanRecord as _Span
+
+_M = TypeVar("_M", bound=BaseModel)
 
 SKIP_UNKNOWN = "no GenAI, OpenInference or MCP attributes"
 SKIP_OTHER = "a convention span that is no tool call, model call or agent run"
@@ -908,12 +912,7 @@ def _call(span: _Span, missing: set[str]) -> ToolCall:
     }
     given = _GIVEN[flags]
     if (server is None or type(server) is str) and (plain or all(type(block) is dict for block in content)):
-        made = _new_call(ToolCall)
-        _set_dict(made, values)
-        _set_fields_set(made, set(given))
-        _set_extra(made, None)
-        _set_private(made, None)
-        return made
+        return _unvalidated(ToolCall, values, set(given))
     return ToolCall.model_validate({k: v for k, v in values.items() if k in given})
 
 
@@ -928,22 +927,29 @@ as validation would make), without adding names one by one."""
 
 
 _ABSENT: Any = object()
-_new_call = ToolCall.__new__
 
 
-def _slot_setter(cls: type, name: str) -> Callable[[Any, Any], None]:
-    """The `__set__` of the descriptor behind attribute `name` of `cls`'s instances: what `object.__setattr__(obj,
+def _unvalidated(cls: type[_M], values: dict[str, Any], fields_set: set[str]) -> _M:
+    """An instance of model `cls` as `model_construct` builds one (`values` holds every field, in field order;
+    `fields_set` names those given), without its lookup of every default on each call."""
+    made = cls.__new__(cls)
+    _set_dict(made, values)
+    _set_fields_set(made, fields_set)
+    _set_extra(made, None)
+    _set_private(made, None)
+    return made
+
+
+def _slot_setter(name: str) -> Callable[[Any, Any], None]:
+    """The `__set__` of pydantic's slot `name` (`BaseModel` holds it for every model): what `object.__setattr__(obj,
     name, value)` ends up calling, without its lookup of the name (half its time; 4 per call, 150,000 calls)."""
-    found = next(vars(k)[name] for k in cls.__mro__ if name in vars(k))
-    setter: Callable[[Any, Any], None] = found.__set__
+    setter: Callable[[Any, Any], None] = vars(BaseModel)[name].__set__
     return setter
 
 
 _set_dict, _set_fields_set, _set_extra, _set_private = (
-    _slot_setter(ToolCall, n)
-    for n in ("__dict__", "__pydantic_fields_set__", "__pydantic_extra__", "__pydantic_private__")
+    _slot_setter(n) for n in ("__dict__", "__pydantic_fields_set__", "__pydantic_extra__", "__pydantic_private__")
 )
-_set = object.__setattr__
 
 
 def _int(value: Any) -> int | None:
@@ -1045,15 +1051,7 @@ def _plain_trace(fields: dict[str, Any], calls: list[ToolCall]) -> Trace:
         "judgements": None,
         "user_turns": None,
     }
-    made = _new_trace(Trace)
-    _set(made, "__dict__", values)
-    _set(made, "__pydantic_fields_set__", {*fields, "tool_calls"})
-    _set(made, "__pydantic_extra__", None)
-    _set(made, "__pydantic_private__", None)
-    return made
-
-
-_new_trace = Trace.__new__
+    return _unvalidated(Trace, values, {*fields, "tool_calls"})
 
 
 def _usage_of(tokens: dict[str, Any]) -> TokenUsage:
@@ -1062,19 +1060,8 @@ def _usage_of(tokens: dict[str, Any]) -> TokenUsage:
     if "total" in tokens:
         return TokenUsage.model_validate(tokens)
     inp, out = tokens["input"], tokens["output"]
-    made = _new_usage(TokenUsage)
-    _set(
-        made,
-        "__dict__",
-        {"input": inp, "output": out, "cached": None, "reasoning": None, "total": (inp or 0) + (out or 0)},
-    )
-    _set(made, "__pydantic_fields_set__", {"input", "output", "total"})
-    _set(made, "__pydantic_extra__", None)
-    _set(made, "__pydantic_private__", None)
-    return made
-
-
-_new_usage = TokenUsage.__new__
+    values = {"input": inp, "output": out, "cached": None, "reasoning": None, "total": (inp or 0) + (out or 0)}
+    return _unvalidated(TokenUsage, values, {"input", "output", "total"})
 
 
 def _definitions(spans: list[_Span]) -> list[dict[str, Any]] | None:

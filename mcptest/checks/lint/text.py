@@ -681,9 +681,9 @@ def description_of(schema: dict[str, Any]) -> str:
         for key in ("anyOf", "oneOf"):
             branches = schema.get(key)
             if isinstance(branches, list):
-                described = [b for b in branches if isinstance(b, dict) and b.get("type") != "null"]
-                if len(described) == 1:
-                    desc = described[0].get("description")
+                others = [b for b in branches if isinstance(b, dict) and b.get("type") != "null"]
+                if len(others) == 1:
+                    desc = others[0].get("description")
     return desc.strip() if isinstance(desc, str) else ""
 
 
