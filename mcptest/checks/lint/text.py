@@ -118,7 +118,7 @@ _CAMEL = compiled(r"([a-z])([A-Z])")
 _ENUM_LEAD = compiled(
     r"\b(?:(?P<weak>(?:must|can|should)\s+be(?!\s*:|\s+(?:one\s+of|either)\b)|can\s+include)"
     r"|(?:must|can|should)\s+be(?=\s*:)"
-    r"|one\s+(?:or\s+more\s+)?of|either|options\s+are|options(?=\s*:)"
+    r"|one\s+(?:or\s+more\s+)?of(?:\s+the\s+following)?|either|options\s+are|options(?=\s*:)"
     r"|(?:allowed|valid|possible|accepted|supported)\s+(?:values?|options?|[a-z]+s\b(?=\s*:)))\b\s*(?:is|are)?\s*:?\s*"
     r"(?P<tail>(?:[^.;()\n]|\([^().;\n]{1,40}\))*)",
     re.IGNORECASE,
@@ -308,10 +308,36 @@ def prose_enum(text: str) -> list[str] | None:
     A plain "must/can/should be" only counts when the values are quoted ("can be 'json' or 'csv'"): "can be
     absolute or relative" describes a path, not a value set; with a colon ("Can be: list, board") it introduces
     the set, as "Options:" does, and "Can be one of: ..." reads as "one of", as "One or more of" does; "Can include"
-    counts with quoted values. A closing note on the default (", default is 'load'") is no value. A list introduced
-    by "e.g." or "such as" is examples, not a set.
+    counts with quoted values. A closing note on the default (", default is 'load'") is no value, nor is a value's
+    note that it is the default ("list (default) | get | set", "json|markdown|html (default: json)"). A note that
+    opens on a qualifier of three words or fewer ("Optional.", "Grafana-managed only.") is read from its next
+    sentence as a note of its own ("Optional. Filter by type: 'iso', 'vztmpl', 'backup'"), unless it gives
+    examples. A list introduced by "e.g." or "such as" is examples, not a set.
     """
-    return next((values for _, values in prose_value_sets(text)), None)
+    found = next((values for _, values in prose_value_sets(text)), None)
+    if found is not None or not text:
+        return found
+    plain = _DEFAULT_PAREN.sub("", text) if "(" in text else text  # "list (default) | get | set | delete"
+    if plain != text:
+        found = next((values for _, values in prose_value_sets(plain)), None)
+    parts = sentences(plain) if found is None and "." in plain[:40] and not _EXAMPLES_ANYWHERE.search(plain) else ()
+    if len(parts) > 1 and len(parts[0].split()) <= 3:  # "Optional. Filter by type: 'iso', 'vztmpl', 'backup'"
+        found = next((v for _, v in _note_value_sets(parts[1])), None)
+    return found
+
+
+def _note_value_sets(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
+    """The value sets of the readers that take a whole note (`prose_value_sets`'s anchored ones), for a sentence
+    read as a note of its own."""
+    yield from _leading_values(text)
+    yield from _explained_values(text)
+    yield from _bare_list(text)
+    yield from _labelled_list(text)
+    yield from _whole_note_list(text)
+
+
+_DEFAULT_PAREN = compiled(r"\s*\((?:the\s+)?default(?:\s*(?:is|:|=)\s*[^()\n]{1,40})?\)", re.IGNORECASE)
+"""A value's note that it is the default ("list (default) | get", "json|markdown|html (default: json)"): no value."""
 
 
 def prose_value_sets(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
