@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterator
 
 from mcptest.checks.findings import Hit, pointer
-from mcptest.checks.lint.text import sentences
+from mcptest.checks.lint.text import SELECTORS, arguments, sentences
 from mcptest.core.re_cache import compiled
 from mcptest.records.catalog import Tool
 
@@ -102,16 +102,21 @@ def desc_016_annotations_contradict_name(tool: Tool) -> Iterator[Hit]:
 
     What it flags: `readOnlyHint: true` together with `destructiveHint: true` (a read cannot destroy); a tool whose
     name starts with a destroying verb (delete, remove, drop, purge, destroy, erase, wipe, truncate, kill,
-    terminate, uninstall) annotated `readOnlyHint: true` or `destructiveHint: false`; and one whose name starts
-    with a reading verb (get, list, read, search, find, fetch, show, view, describe, query, lookup, count,
-    inspect, retrieve, browse) annotated `destructiveHint: true` without `readOnlyHint: true`, unless the name
-    also names a write (`search_and_replace`). From the description: `readOnlyHint: true` on a tool a sentence of
-    whose description opens on a write it does, in the third person and with its object ("Saves output file to
-    directory", "Adds Percy snapshot commands to the specified test files"; an imperative such as "Write it as
-    ..." instructs the agent), and `destructiveHint: false` on one that "replaces (all) the contents" or
-    "overwrites the existing". Only explicit hints are judged: a missing one is DESC-012's finding, and a name
-    whose first word is a prefix (`hubspot-...`) is left alone. In the default tier since issue 33's twelfth round:
-    11 findings on the labelled real catalogs, all true.
+    terminate, uninstall) annotated `readOnlyHint: true` or `destructiveHint: false`; and one whose name starts with
+    a reading verb (get, list, read, search, find, fetch, show, view, describe, query, lookup, count, inspect,
+    retrieve, browse) annotated `destructiveHint: true` without `readOnlyHint: true`, unless the name also names a
+    write (`search_and_replace`), or `readOnlyHint: false` with `destructiveHint: false` (both said outright: the
+    call writes, without destroying) unless the tool may change something after all: a write named in its
+    description outside a sentence that sends writes to another tool ("download, cache", "gets messages from or
+    clears"), an operation selector (`action`), or an argument naming where it saves (`responseFilePath`,
+    `output_dir`). From the description: `readOnlyHint: true` on a tool a sentence of whose description opens on a
+    write it does, in the third person and with its object ("Saves output file to directory", "Adds Percy snapshot
+    commands to the specified test files"; an imperative such as "Write it as ..." instructs the agent), and
+    `destructiveHint: false` on one that "replaces (all) the contents", "replaces all ...", "adds or replaces",
+    "overwrites the existing" or "overwrites if it exists". Only explicit hints are judged: a missing one is
+    DESC-012's finding, and a name whose first word is a prefix (`hubspot-...`) is left alone. In the default tier
+    since issue 33's twelfth round: 11 findings on the labelled real catalogs, all true; after the seventeenth
+    round's readings, 22 of 23 true.
     Worth acting on: always; one of the two is wrong, and a client believes the hint.
     Why it matters: clients skip the confirmation for a read-only or non-destructive call; a delete marked so runs
     unasked, and a read marked destructive makes the user confirm every lookup.
@@ -129,6 +134,14 @@ def desc_016_annotations_contradict_name(tool: Tool) -> Iterator[Hit]:
         problem, at = f"a '{verb}' tool is annotated destructiveHint: false", "destructiveHint"
     elif verb in _READ_VERBS and destructive is True and read_only is not True and not _writes_too(tool.name):
         problem, at = f"a '{verb}' tool is annotated destructiveHint: true", "destructiveHint"
+    elif (
+        verb in _READ_VERBS
+        and read_only is False
+        and destructive is False
+        and not _writes_too(tool.name)
+        and not _side_effect(tool)
+    ):
+        problem, at = f"a '{verb}' tool is annotated readOnlyHint: false", "readOnlyHint"
     elif read_only is True and (said := _said_write(tool.description)):
         problem, at = f"annotated readOnlyHint: true, but the description says it {said}", "readOnlyHint"
     elif destructive is False and read_only is not True and (said := _said_replace(tool.description)):
@@ -149,7 +162,8 @@ imperative ("Write it as `bar and not foo`") tells the agent what to do, and a b
 nothing."""
 _REPLACE = compiled(
     r"\b(?P<verb>replaces? (?:all )?(?:of )?the (?:existing )?contents?|overwrites? (?:the )?existing"
-    r"|removes? the existing)\b",
+    r"|removes? the existing|(?:adds|creates) or replaces|replaces? all\b[^.\n]{0,40}|overwrites? (?:it )?if (?:it|one"
+    r"|the file) (?:already )?(?:does|exists))\b",
     re.IGNORECASE,
 )
 """A description that says the call destroys what was there ("Replaces all the contents of an environment")."""
@@ -161,6 +175,26 @@ def _writes_too(name: str) -> bool:
 
 
 _NAMED_WRITES = frozenset(["replace", "update", "delete", "remove", "set", "write", "edit", "move", "rename", "drop"])
+
+
+def _side_effect(tool: Tool) -> bool:
+    """Whether a tool named for a read says it may also change something: a write in its description ("Gets messages
+    from or clears the console", "Download, safely process, cache"), an operation selector (one of its operations
+    may write), or an argument naming where it saves (`responseFilePath`, `output_dir`)."""
+    return bool(
+        any(_SIDE_EFFECT.search(s) and not _ELSEWHERE.search(s) for s in sentences(tool.description))
+        or any(name.lower() in SELECTORS or _SAVE_TARGET.search(name) for name, _ in arguments(tool))
+    )
+
+
+_SIDE_EFFECT = compiled(
+    r"\b(?:download|cach|sav|stor|writ|clear|delet|remov|creat|modif|updat|overwrit|upload|record)(?:e|es|ed|ing|s)?\b",
+    re.IGNORECASE,
+)
+_ELSEWHERE = compiled(r"\binstead\b", re.IGNORECASE)
+"""A sentence that sends a write to another tool ("For CRUD operations (create/modify/delete), use
+manage_gameobject instead"): no write of this one."""
+_SAVE_TARGET = compiled(r"(?i)(?:output|save|dest|download|export|request|response)\w*(?:path|dir|file)")
 
 
 def _said_write(description: str) -> str | None:

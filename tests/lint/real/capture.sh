@@ -13,7 +13,8 @@
 # after held_out_25 was captured (PyPI), SET=27 the one built alongside held_out_26 (PyPI and npm), SET=28 the one
 # built alongside held_out_29 (PyPI), SET=29 the one built alongside held_out_28 (PyPI and npm), SET=30 the one
 # built alongside held_out_29 by a third helper (PyPI), SET=31 the one built alongside held_out_32 (PyPI and npm),
-# SET=32 the one built alongside held_out_31 (PyPI), SET=33 the one built alongside held_out_34 (PyPI), SET=34 the one built alongside held_out_33 (PyPI and npm), SET=36 the one built alongside held_out_35 (npm and PyPI).
+# SET=32 the one built alongside held_out_31 (PyPI), SET=33 the one built alongside held_out_34 (PyPI), SET=34 the one built alongside held_out_33 (PyPI and npm),
+# SET=35 the one built alongside held_out_36 (PyPI), SET=36 the one built alongside held_out_35 (npm and PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -770,9 +771,29 @@ if [ "$SET" = 34 ]; then  # held_out_34 (issue 33, built alongside held_out_33):
   )
 fi
 
+if [ "$SET" = 35 ]; then  # held_out_35 (issue 33, built alongside held_out_36): a new stick, PyPI, no rule tuned on it
+  NPM=()
+  PYPI=(
+    "awslabs.aws-iot-sitewise-mcp-server==11.0.23 fastmcp==3.4.11 mcp==1.30.0"  # AWS Labs' own server; the SDKs that generate its schemas, pinned
+    "kibana-mcp==0.2.2 mcp==1.30.0"  # asks for mcp<2
+    "mcp-server-digitalocean==0.1.1 mcp==1.30.0"  # written for the 1.x SDK (Server.list_tools is gone in 2.x)
+    "umami-mcp-server==0.3.1 mcp==2.3.0"
+    "mcp-beaker==0.7.1 fastmcp==3.4.11 mcp==1.30.0"  # asks for fastmcp<4
+    "xraylarch-mcp==0.4.0 mcp==2.3.0"  # asks for mcp>=2,<3
+  )
+  SERVERS=(
+    "aws-iot-sitewise-mcp-server|AWS_REGION=us-east-1 AWS_ACCESS_KEY_ID=dummy AWS_SECRET_ACCESS_KEY=dummy|awslabs.aws-iot-sitewise-mcp-server"
+    "kibana-mcp|KIBANA_URL=http://127.0.0.1:1 ELASTICSEARCH_URL=http://127.0.0.1:1 KIBANA_API_KEY=dummy|kibana-mcp"
+    "mcp-server-digitalocean|DIGITALOCEAN_TOKEN=dummy|mcp-server-digitalocean"
+    "umami-mcp-server|UMAMI_API_BASE=http://127.0.0.1:1/api UMAMI_USERNAME=dummy UMAMI_PASSWORD=dummy|umami-mcp-server"
+    "mcp-beaker|BEAKER_URL=http://127.0.0.1:1 BEAKER_USERNAME=dummy BEAKER_PASSWORD=dummy BEAKER_AUTH_METHOD=password|mcp-beaker"
+    "xraylarch-mcp||xraylarch-mcp"
+  )
+fi
+
 if [ "$SET" = 36 ]; then  # held_out_36 (issue 33, built alongside held_out_35): a new stick, npm and PyPI, no rule tuned on it
   NPM=(
-    "@kimsungwhee/apple-docs-mcp@1.0.26"  # keeps its own zod 4 (nested); the others share zod 3.25.76
+    "@kimsungwhee/apple-docs-mcp@1.0.26"  # asks for zod 4 (the 4.6.7 below); cds and tauri keep their own zod 3 nested
     "@coinbase/cds-mcp-server@9.28.0"  # Coinbase's own server (its design system)
     "@hypothesi/tauri-mcp-server@0.13.0"
     "@makeplane/plane-mcp-server@0.1.5"  # Plane's own server
