@@ -502,7 +502,12 @@ def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
     the fields of an object argument (a request's `data` or `params` wrapper) are read by their own notes, their
     values words (a note's "AND, OR, +" are a syntax's operators); an argument the schema leaves bare is read from
     its line in the tool description's
-    `Args:` section or its inline note there. A list of forms with a placeholder ("'YYYY-MM-DD' or 'YYYY-MM'",
+    `Args:` section or its inline note there. Codes count as values too: two or more numbers, each with what it
+    means ("10=relates to, 20=depends on", "(0: all, 1: well-formed, 2: creating)"), on an integer, number or string
+    argument, unless the schema's bounds already close a run of them ("0=None ... 6=Automatic" with `minimum: 0,
+    maximum: 6`), the number is a count with special values ("0=structure, 2=default, -1=unlimited"), or the
+    codes rank a scale ("1=urgent, 2=high, 3=normal, 4=low": bounds state it).
+    A list of forms with a placeholder ("'YYYY-MM-DD' or 'YYYY-MM'",
     "'projects/{projectID}' or 'projects/{projectNumber}'") is templates of many values, which a `pattern` states,
     not an enum. A list after "e.g.", "example:" or "such as" is examples, not a set; one after "format", "bad
     ...:", "instead of" or "not" is a form or a counter-example; and a pair of the tool's own argument names
@@ -516,11 +521,16 @@ def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
     names = {name for name, _ in arguments(tool)}
     for name, schema in arguments(tool):
         if not _takes_strings(schema):
+            codes = _coded_numbers(argument_text(tool, name, schema)) if _takes_numbers(schema) else None
+            if codes and not _bounded_to(schema, codes):
+                yield _enum_in_prose(f"argument '{name}'", codes, _at(name))
             continue
+        text = argument_text(tool, name, schema)
         values = (
-            prose_enum(argument_text(tool, name, schema))
+            prose_enum(text)
             or _listed_operations(tool, name)
             or _piped_in_description(tool.description, name)
+            or _coded_numbers(text)
         )
         if values and _not_a_value_set(name, values):
             continue
@@ -562,6 +572,49 @@ def _takes_strings(schema: dict[str, Any]) -> bool:
     if types != {"array"} or not isinstance(items, dict) or "enum" in items or "const" in items:
         return False
     return "string" in types_of(items)
+
+
+def _takes_numbers(schema: dict[str, Any]) -> bool:
+    """An integer or number argument with no enum or const: one a set of codes could close."""
+    types = types_of(schema)
+    return bool(types) and types <= {"integer", "number", "null"} and "enum" not in schema and "const" not in schema
+
+
+def _coded_numbers(text: str) -> list[str] | None:
+    """The numbers of a note that codes its values, each number then what it means ("10=relates to, 20=depends
+    on, ...", "(0: all, 1: well-formed, 2: creating)", "1 - active, 2 - inactive", "Options:1(Text),2(Number)"):
+    two or more distinct numbers, each coded once; None for anything else ("1-100", "max: 50")."""
+    if not text or not _CODE_HINT.search(text):
+        return None
+    found = list(_CODED.finditer(text))
+    codes = [m["n"] for m in found]
+    if len(codes) < 2 or len(set(codes)) != len(codes) or _QUANTITY_CODE.search(text):
+        return None
+    if all(m["word"].lower() in _RANKS for m in found):
+        return None  # "1=urgent, 2=high, 3=normal, 4=low": a scale whose numbers are its ranks, which bounds state
+    return codes
+
+
+def _bounded_to(schema: dict[str, Any], codes: list[str]) -> bool:
+    """Whether the schema's bounds already close a run of consecutive codes ("0=None, ..., 6=Automatic" with
+    `minimum: 0, maximum: 6`): no value outside the set passes, so an enum would add nothing."""
+    numbers = sorted(int(c) for c in codes)
+    return (
+        numbers == list(range(numbers[0], numbers[-1] + 1))
+        and schema.get("minimum") == numbers[0]
+        and schema.get("maximum") == numbers[-1]
+    )
+
+
+_CODE_HINT = compiled(r"\d\s*[=:(\-–]")
+_CODED = compiled(r"(?:^|(?<=[\s(,;:]))(?P<n>\d{1,5})\s*(?:=|:|\s[-–]|\()\s*(?P<word>[A-Za-z]+)")
+"""A number and the sign that codes it: `10=relates`, `0: all`, `1 - active`, `1(Text`. A dash must follow a space,
+so a range ("1-100") is not a code."""
+_QUANTITY_CODE = compiled(r"-\d+\s*[=:]|\d\s*[=:]\s*(?:default|unlimited|no limit)\b", re.IGNORECASE)
+"""A count with special values ("0=structure, 2=default, -1=unlimited"): a quantity, not a set of codes."""
+_RANKS = frozenset(
+    "urgent critical highest high major medium normal moderate minor low lowest none trivial".split()  # noqa: SIM905
+)
 
 
 def _not_a_value_set(name: str, values: list[str]) -> bool:
