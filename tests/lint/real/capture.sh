@@ -14,7 +14,7 @@
 # built alongside held_out_29 (PyPI), SET=29 the one built alongside held_out_28 (PyPI and npm), SET=30 the one
 # built alongside held_out_29 by a third helper (PyPI), SET=31 the one built alongside held_out_32 (PyPI and npm),
 # SET=32 the one built alongside held_out_31 (PyPI), SET=33 the one built alongside held_out_34 (PyPI), SET=34 the one built alongside held_out_33 (PyPI and npm),
-# SET=35 the one built alongside held_out_36 (PyPI).
+# SET=35 the one built alongside held_out_36 (PyPI), SET=36 the one built alongside held_out_35 (npm and PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -788,6 +788,30 @@ if [ "$SET" = 35 ]; then  # held_out_35 (issue 33, built alongside held_out_36):
     "umami-mcp-server|UMAMI_API_BASE=http://127.0.0.1:1/api UMAMI_USERNAME=dummy UMAMI_PASSWORD=dummy|umami-mcp-server"
     "mcp-beaker|BEAKER_URL=http://127.0.0.1:1 BEAKER_USERNAME=dummy BEAKER_PASSWORD=dummy BEAKER_AUTH_METHOD=password|mcp-beaker"
     "xraylarch-mcp||xraylarch-mcp"
+  )
+fi
+
+if [ "$SET" = 36 ]; then  # held_out_36 (issue 33, built alongside held_out_35): a new stick, npm and PyPI, no rule tuned on it
+  NPM=(
+    "@kimsungwhee/apple-docs-mcp@1.0.26"  # asks for zod 4 (the 4.6.7 below); cds and tauri keep their own zod 3 nested
+    "@coinbase/cds-mcp-server@9.28.0"  # Coinbase's own server (its design system)
+    "@hypothesi/tauri-mcp-server@0.13.0"
+    "@makeplane/plane-mcp-server@0.1.5"  # Plane's own server
+    "zod@4.6.7"  # what plane resolves when installed alone: with cds's and tauri's zod 3 hoisted instead, the shared
+  )              # SDK closes plane's objects and drops its readOnly fields' marks (the other three give the same catalogs)
+  PYPI=(
+    "mealie-mcp==1.0.1 fastmcp==4.2.3 mcp==2.3.0"  # the SDKs that generate its schemas, pinned
+    "transmission-mcp==1.1.0 fastmcp==4.2.3 mcp==2.3.0"
+    "mcp-server-openfda==0.2.1 mcp==1.30.0"
+  )
+  SERVERS=(
+    "apple-docs-mcp||apple-docs-mcp"
+    "cds-mcp-server||cds-mcp-server"
+    "tauri-mcp-server||mcp-server-tauri"
+    "plane-mcp-server|PLANE_API_KEY=dummy PLANE_WORKSPACE_SLUG=dummy PLANE_API_HOST_URL=http://127.0.0.1:1|plane-mcp-server"
+    "mealie-mcp|MEALIE_BASE_URL=http://127.0.0.1:1 MEALIE_API_KEY=dummy|mealie-mcp"
+    "transmission-mcp|TRANSMISSION_HOST=127.0.0.1 TRANSMISSION_PORT=1|transmission-mcp"
+    "mcp-server-openfda||mcp-server-openfda"
   )
 fi
 
