@@ -193,8 +193,9 @@ def desc_010_missing_return_format(tool: Tool) -> Iterator[Hit]:
     status ..."), and a tool that opens with "Take a screenshot" and has no argument saying where to keep it
     (`name`, `path`): the picture comes back; and a tool that says it is read-only or runs read operations: it
     changes nothing, what it reads comes back; so does a read tool (annotated read-only, or named get, list, fetch,
-    describe ...) whose first sentence is a noun phrase ("Server details.", "Coolify API version"): the phrase is
-    what comes back. What comes back when the call fails ("returns a 403 Forbidden
+    describe ...) whose first sentence is a noun phrase ("Server details.", "Coolify API version"; also where its
+    words could be verbs: "Overview of all resources with counts", "Service details"): the phrase is what comes
+    back. What comes back when the call fails ("returns a 403 Forbidden
     response if ...", "an HTTP 411 error response", "returns an error") says nothing of a call that succeeds, and is
     not read as an answer; nor is a result the tool writes ("Add a test result to a run"), an output file it saves,
     "return to" (going back), or a `Returns:` section that says only "Result of the operation". A read joined to a
@@ -322,7 +323,19 @@ def _names_what_it_reads(tool: Tool) -> bool:
     first = next(iter(sentences(tool.description)), "")
     if (found := _RUNS_OPERATION.match(first)) and normalized(found["op"]) == normalized(tool.name):
         return True  # "Execute the AWS Amazon SNS `list_topics` operation": the named read's answer comes back
-    return not has_common_verb(first) and not _POINTS_ELSEWHERE.search(first)
+    if _POINTS_ELSEWHERE.search(first):
+        return False
+    return not has_common_verb(first) or _NOUN_HEAD.match(first) is not None
+
+
+_NOUN_HEAD = compiled(
+    r"^\s*(?:[A-Za-z][\w-]*\s+of\b|(?:[A-Za-z][\w-]*\s+){1,2}(?:details|info|information|status|summary|overview"
+    r"|metadata|statistics|stats)\b)",
+    re.IGNORECASE,
+)
+"""A first sentence whose head is a noun, though its words could be verbs: "Overview of all resources with counts",
+"Service details", "Project status by UUID" (its first word, then "of"; or one or two words, then `details`,
+`status` ...)."""
 
 
 _RUNS_OPERATION = compiled(
