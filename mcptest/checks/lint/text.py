@@ -638,18 +638,30 @@ def docstring_arguments(description: str) -> dict[str, str]:
     """The arguments a docstring-style section of a tool description documents, name -> the text of its line: a
     line `Args:`, `Arguments:`, `Parameters:` or `Params:`, then indented `name: ...` or `name (type): ...` lines, up
     to a blank line or a Returns, Raises or Example heading (what FastMCP and the Python SDK send when a function's
-    docstring becomes the description and its arguments go to the schema without a description)."""
+    docstring becomes the description and its arguments go to the schema without a description). A deeper-indented
+    line goes on with the argument above it: a docstring wraps a long note ('classification: one of "Class I",' /
+    '    "Class II", "Class III"')."""
     found = arguments_section(description)
     if found is None:
         return {}
     section = description[found[1] : found[2]]
     out: dict[str, str] = {}
     indent = None
-    for match in _ARG_LINE.finditer(section):
-        depth = len(match.group(0)) - len(match.group(0).lstrip(" \t"))
-        indent = depth if indent is None else indent
-        if depth == indent:  # deeper lines continue an argument's text (`  (https://...)`, `  containing:`)
-            out.setdefault(match.group(1), match.group(2).strip())
+    current = None  # the argument whose text a deeper line goes on with
+    for line in section.splitlines():
+        if not line.strip():
+            continue
+        depth = len(line) - len(line.lstrip(" \t"))
+        match = _ARG_LINE.match(line)
+        if match and (indent is None or depth == indent):
+            indent = depth
+            current = match.group(1) if match.group(1) not in out else None
+            if current:
+                out[current] = match.group(2).strip()
+        elif current and indent is not None and depth > indent:  # a wrapped line: `  "Class II", "Class III"`
+            out[current] = f"{out[current]} {line.strip()}".strip()
+        else:
+            current = None
     return out
 
 
