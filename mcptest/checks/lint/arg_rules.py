@@ -613,7 +613,27 @@ so a range ("1-100") is not a code."""
 _QUANTITY_CODE = compiled(r"-\d+\s*[=:]|\d\s*[=:]\s*(?:default|unlimited|no limit)\b", re.IGNORECASE)
 """A count with special values ("0=structure, 2=default, -1=unlimited"): a quantity, not a set of codes."""
 _RANKS = frozenset(
-    "urgent critical highest high major medium normal moderate minor low lowest none trivial".split()  # noqa: SIM905
+    {
+        "urgent",
+        "critical",
+        "highest",
+        "high",
+        "major",
+        "medium",
+        "normal",
+        "moderate",
+        "minor",
+        "low",
+        "lowest",
+        "none",
+        "trivial",
+        "weak",
+        "mild",
+        "strong",
+        "severe",
+        "light",
+        "heavy",
+    }
 )
 
 

@@ -551,7 +551,11 @@ that names a thing instead ("Repository owner (username or organization)", "Opti
 Unix)", "Automation event ID (get_a, list_b)") lists its forms or the operations it serves, not its values."""
 
 
-_NOT_A_SET_LABEL = compiled(r"\b(?:examples?|e\.g|note|default|see|usage|pattern|syntax)\b", re.IGNORECASE)
+_NOT_A_SET_LABEL = compiled(
+    r"\b(?:examples?|e\.g|note|default|see|usage|pattern|syntax|popular|common|typical|some)\b", re.IGNORECASE
+)
+"""A label that introduces something other than the set: examples, a note, a syntax, or a few of the values
+("Popular: 'games', 'ai-machine-learning'", "Common values: ...")."""
 
 
 def _split_values(listed: str) -> list[str]:
