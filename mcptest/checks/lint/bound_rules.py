@@ -350,7 +350,9 @@ def sch_010_limit_only_in_prose(tool: Tool) -> Iterator[Hit]:
     the same way ("Filename must end with .png, .jpg, or .jpeg", "must end in .html") is flagged on a string without
     a `pattern`, `format` or `enum` (issue 33 names it: a format in prose that the schema lacks). A number whose
     description states only a floor ("(minimum 2)", "integer >= 1", "A positive number", "The minimum value is 0")
-    and has no `minimum`/`exclusiveMinimum` is flagged for its minimum.
+    and has no `minimum`/`exclusiveMinimum` is flagged for its minimum. An integer whose note lists three or more
+    consecutive values as its choices ("the polynomial degree: 0, 1, 2, or 3") and that has no `maximum` or `enum`
+    is flagged for both bounds; "typically 1, 2, or 3" gives the usual values, not the only ones.
     Worth acting on: always when the server enforces the limit; the fix is one keyword. In the default tier since
     issue 33's seventh round (32 findings on the ten labelled groups rules may be tuned on, all true).
     Why it matters: a validating client checks the schema, not the prose; the agent that sends 500 learns the
@@ -380,6 +382,19 @@ def sch_010_limit_only_in_prose(tool: Tool) -> Iterator[Hit]:
         limit = _prose_limit(text)
         types = (types_of(node.schema) | branch_types(node.schema)) - {"null"}
         keys = _bound_keys(node.schema)
+        if limit is None and "integer" in types and not keys & {"maximum", "exclusiveMaximum", "enum", "const"}:
+            run = _listed_run(text)  # "the polynomial degree (0, 1, 2, or 3)": a range written out
+            if run is not None:
+                limited.setdefault(
+                    _branchless(node.path),
+                    (
+                        f"{node.where}: the description lists the values {run[0]} to {run[1]} that the schema lacks "
+                        "(no maximum)",
+                        [node.pointer],
+                        f'Add "minimum": {run[0]}, "maximum": {run[1]}.',
+                    ),
+                )
+                continue
         if limit is None:
             floor = _prose_floor(text) if types & {"number", "integer"} else None
             if floor is not None and not keys & {"minimum", "exclusiveMinimum"}:
@@ -415,6 +430,23 @@ def sch_010_limit_only_in_prose(tool: Tool) -> Iterator[Hit]:
         )
     for message, pointers, fix in limited.values():
         yield Hit(message, fix, pointers[0], tuple(pointers) if len(pointers) > 1 else ())
+
+
+def _listed_run(text: str) -> tuple[int, int] | None:
+    """The first and last of three or more consecutive integers a note lists as the choices ("0, 1, 2, or 3"), or
+    None: an integer's range written out value by value."""
+    found = _INTEGER_LIST.search(text) if text and "," in text else None
+    if found is None or _USUAL.search(text[max(0, found.start() - 25) : found.start()]):
+        return None  # "typically 1, 2, or 3": the usual values, not the only ones
+    numbers = [int(n) for n in re.findall(r"\d+", found.group(0))]
+    if numbers != list(range(numbers[0], numbers[0] + len(numbers))):
+        return None
+    return numbers[0], numbers[-1]
+
+
+_INTEGER_LIST = compiled(r"(?<![\w.,-])\d{1,3}(?:\s*,\s*\d{1,3}){1,}\s*,?\s+(?:or|and)\s+\d{1,3}(?![\w%-]|\.\d)")
+"""Three or more small integers joined by commas and a last "or"/"and" ("0, 1, 2, or 3")."""
+_USUAL = compiled(r"\b(?:typically|usually|commonly|often|e\.g\.|such as|for example|like)\W*$", re.IGNORECASE)
 
 
 def _range_beside_name(description: str, name: str) -> str:
