@@ -613,7 +613,27 @@ so a range ("1-100") is not a code."""
 _QUANTITY_CODE = compiled(r"-\d+\s*[=:]|\d\s*[=:]\s*(?:default|unlimited|no limit)\b", re.IGNORECASE)
 """A count with special values ("0=structure, 2=default, -1=unlimited"): a quantity, not a set of codes."""
 _RANKS = frozenset(
-    "urgent critical highest high major medium normal moderate minor low lowest none trivial".split()  # noqa: SIM905
+    {
+        "urgent",
+        "critical",
+        "highest",
+        "high",
+        "major",
+        "medium",
+        "normal",
+        "moderate",
+        "minor",
+        "low",
+        "lowest",
+        "none",
+        "trivial",
+        "weak",
+        "mild",
+        "strong",
+        "severe",
+        "light",
+        "heavy",
+    }
 )
 
 
@@ -621,18 +641,25 @@ def _not_a_value_set(name: str, values: list[str]) -> bool:
     """Values that are not the argument's set: yes-or-no words ("(true, false)": the fix is a boolean type, not an
     enum), and formats named on a path or file argument ("Path to the image (PNG, JPG, BMP, TGA)": the file's
     type, not the value's), and forms with a placeholder ("YYYY-MM-DD or YYYY-MM", "projects/{projectID} or
-    projects/{projectNumber}": templates of many values, which `pattern` states, not an enum)."""
+    projects/{projectNumber}": templates of many values, which `pattern` states, not an enum), and a size's unit
+    suffixes ("(K, M, G, T)")."""
     if {v.lower() for v in values} <= _FLAG_WORDS:
         return True
     if any(_TEMPLATE.search(v) for v in values):
         return True
-    last = (normalized(name).split() or [""])[-1]
-    return last in _FILE_WORDS and all(v.isupper() and v.isalnum() and len(v) <= 5 for v in values)
+    if set(values) <= _SIZE_SUFFIXES:
+        return True  # "(K, M, G, T)": a size's unit suffixes, not its values
+    named = normalized(name).split() or [""]
+    media = named[-1] in _FILE_WORDS or bool(set(named) & _MEDIA_WORDS)
+    return media and all(v.isalnum() and v[:1].isupper() and len(v) <= 5 for v in values)
 
 
 _TEMPLATE = compiled(r"\{[^{}]+\}|<[^<>]+>|\bY{2,4}\b|\bYYYY|\bMM\b|\bDD\b|\bHH\b")
 _FLAG_WORDS = frozenset(["true", "false", "yes", "no", "on", "off", "0", "1"])
 _FILE_WORDS = frozenset(["path", "paths", "file", "files", "filename", "filepath", "url", "uri"])
+_SIZE_SUFFIXES = frozenset(["B", "K", "M", "G", "T", "P", "KB", "MB", "GB", "TB", "KiB", "MiB", "GiB", "TiB"])
+_MEDIA_WORDS = frozenset(["image", "images", "photo", "picture", "audio", "video", "document", "attachment"])
+"""An argument that carries a file of a kind (`image_source`): "JPEG, PNG, WebP" are the file's formats."""
 
 
 def _listed_operations(tool: Tool, name: str) -> list[str] | None:

@@ -10,10 +10,12 @@ from mcptest.checks.findings import Hit, Severity, pointer
 from mcptest.checks.lint.shapes import properties
 from mcptest.checks.lint.text import (
     MCP_CONTENT_MODELS,
+    SELECTORS,
     SHORT_CHARS,
     VERY_LONG_CHARS,
     arguments,
     declared_read_only,
+    description_of,
     docstring_arguments,
     english,
     has_common_verb,
@@ -173,7 +175,8 @@ def desc_010_missing_return_format(tool: Tool) -> Iterator[Hit]:
 
     What it flags: a non-empty description with no return/output/result/response/yield word, on a tool
     that declares no `outputSchema`, or, for a tool that writes (creates, updates, deletes, adds, sets, pushes,
-    sends, moves, turns off ...), one that is any
+    sends, moves, turns off, submits, starts, stops, reserves, provisions, migrates, rolls back ...; "manages" when
+    an operation selector's values name a write, `post_users` or `delete_item`), one that is any
     object (`{"type": "object", "additionalProperties": true}`: it names no field; a read's result is the thing it
     names), or FastMCP's wrapped result (`{"result": ...}`) holding any object or one untitled string, or only MCP's
     own content-block model (what FastMCP derives from a function returning `TextContent`: a text comes back, saying
@@ -220,7 +223,7 @@ def desc_010_missing_return_format(tool: Tool) -> Iterator[Hit]:
         return
     if _names_what_it_reads(tool):
         return
-    if tool.output_schema is not None and not _WRITE_WORD.search(text):
+    if tool.output_schema is not None and not _says_write(tool):
         return  # any object from a read: the thing it names ("Compact context for one card") is what comes back
     yield Hit(
         "description never says what the tool returns, and there is no outputSchema"
@@ -289,9 +292,26 @@ _READ_QUERY = compiled(
 _WRITE_WORD = compiled(
     r"\b(?:replace|insert|update|delete|write|create|remove|modify|save|add|set|push|append|send|post|upload|move"
     r"|rename|archive|enable|disable|turn|record|assign|apply|publish|trigger|install|deploy|cancel|reset|clear"
-    r"|wipe|purge|erase|refresh|sync|resolve|revoke|grant|rotate|restart)s?\b",
+    r"|wipe|purge|erase|refresh|sync|resolve|revoke|grant|rotate|restart|submit|start|stop|pause|resume|reserve"
+    r"|release|provision|extend|clone|forget|reboot|kill|launch|import|register|lock|unlock|approve|reject|merge"
+    r"|schedule|subscribe|unsubscribe|invite|share|transfer|attach|detach|activate|deactivate|suspend|restore"
+    r"|migrate|upgrade|rollback|retry|rerun|manage)s?\b",
     re.IGNORECASE,
 )
+
+
+def _says_write(tool: Tool) -> bool:
+    """Whether the description names a write the tool does. "Manage mealie app operations" is one only when an
+    operation selector's values name a write too (`post_admin_users`, `delete_...`): a tool that manages reads
+    (`get_startup_info`, `get_app_theme`) is a read."""
+    said = {w.lower().rstrip("s") for w in _WRITE_WORD.findall(tool.description)}
+    if not said:
+        return False
+    if said != {"manage"}:
+        return True
+    selectors = (s for name, s in arguments(tool) if name.lower() in SELECTORS)
+    values = " ".join(f"{description_of(s)} {' '.join(map(str, s.get('enum') or ()))}" for s in selectors)
+    return bool(values) and any(w.lower() != "manage" for w in _WRITE_WORD.findall(values.replace("_", " ")))
 
 
 _READ_ONLY = compiled(r"\bread-only\b|\bread operations?\b", re.IGNORECASE)

@@ -116,11 +116,10 @@ _GROUP_CUE = compiled(
 )
 
 
-_WRAPPED_LINE = compiled(r"(?:(?<=\bor)|(?<=\beither)|(?<=\bof)|(?<=,))[ \t]*\n[ \t]*(?=[a-z_`'\"])")
-
-"""A line break inside a choice of hard-wrapped prose ("Either client_id or\nbuyer_name is required", "none of
-'embeddings', 'metadatas',\nor 'documents'"): the line ends on its "or" or a comma, the next goes on in lower
-case."""
+_WRAPPED_LINE = compiled(r"(?:(?<=\bor)|(?<=\beither))[ \t]*\n[ \t]*(?=[a-z_`'\"])")
+"""A line break inside a choice of hard-wrapped prose ("Either client_id or\nbuyer_name is required"): the line
+ends on its "or", the next goes on in lower case. A line ending on a comma is left alone: in a wrapped list of
+filters ("optional MedDRA reaction filter,\nISO date range, age range, country") it joins nothing worth reading."""
 _CONDITION = compiled(r"(?P<before>\b\w+\s+)?\brequired (?:if|when)\b(?P<cond>[^.;,)\n]*)", re.IGNORECASE)
 _NEGATIVE = compiled(
     r"\b(?:not|no|none|neither|without|omit\w*|absent|missing|empty|unset|unless)\b|n't\b", re.IGNORECASE
@@ -537,7 +536,7 @@ def sch_009_argument_group_not_in_schema(tool: Tool) -> Iterator[Hit]:
     (neither argument is needed), and is left alone; a negative one ("if issue_key is not given", "not required if
     ref is given", "when omitting `path`") makes one of the two necessary. When the tool's one argument is an object
     wrapping all the others (`params`), its fields are the arguments, its `required` and `anyOf` the schema's say.
-    In hard-wrapped prose a line that ends on its "or" or a comma is read on into the next ("Either client_id or" /
+    In hard-wrapped prose a line that ends on its "or" is read on into the next ("Either client_id or" /
     "buyer_name is required"). Reported once per group.
     Worth acting on: always when the server rejects a call without one of them; a `required` list cannot say
     "A or B", so the fix is an `anyOf` (at least one) or `oneOf` (exactly one) of required sets.

@@ -135,6 +135,7 @@ _EXAMPLES_LEAD = compiled(
 _QUOTED_ITEM = compiled(r"""["'`]([^"'`]{1,40})["'`]""")
 _CONSTANTS = compiled(
     r"\((?P<list>\s*[A-Z][A-Z0-9_]+(?:\s*,\s*[A-Z][A-Z0-9_]+){2,}\s*"
+    r"|\s*[A-Z][A-Z0-9_]{3,}\s*,\s*[A-Z][A-Z0-9_]{3,}\s*"  # (LATEST, ACTIVE): two, each a word of four or more
     r"|\s*[A-Z][A-Z0-9_]+(?:\s*,\s*[A-Z][A-Z0-9_]+)*,?\s+or\s+[A-Z][A-Z0-9_]+\s*"  # (DAILY or MONTHLY)
     r"|\s*(['\"`])[a-z][a-z0-9_]{1,40}\2(?:\s*,\s*(['\"`])[a-z][a-z0-9_]{1,40}\3)+\s*)"  # ('get_a', 'get_b')
     r"(?:;\s*default\b[^()\n]{0,40})?\)"  # ('on', 'moderate', 'off'; default: 'moderate')
@@ -142,9 +143,9 @@ _CONSTANTS = compiled(
 _NOTE = compiled(r"\s*\([^()]*\)")
 _ARTICLE = compiled(r"^(?:an?|the)\s+", re.IGNORECASE)
 _LIST_SPLIT = compiled(r"\s*(?:,|\bor\b|\band\b|\|)\s*", re.IGNORECASE)
-_QUOTED = compiled(r"""^["'`][^"'`]{1,40}["'`]$""")
+_QUOTED = compiled(r"""^["'`](?:[^"'`]{1,40}|[a-z][a-z0-9_]{40,80})["'`]$""")
 _SENTENCE_END = compiled(r"(?<=[.!?])\s+|\n+")
-_TOKEN = compiled(r"""^(?:["'`][^"'`]{1,40}["'`]|[\w./:+<>=!-]{1,30})$""")
+_TOKEN = compiled(r"""^(?:["'`](?:[^"'`]{1,40}|[a-z][a-z0-9_]{40,80})["'`]|[\w./:+<>=!-]{1,30})$""")
 
 
 def words(text: str) -> list[str]:
@@ -305,19 +306,21 @@ def normalized(text: str) -> str:
 def prose_enum(text: str) -> list[str] | None:
     """The fixed set of values a description spells out ("one of open, closed, or pending"), if any.
 
-    A plain "must/can/should be" only counts when the values are quoted ("can be 'json' or 'csv'"): "can be
-    absolute or relative" describes a path, not a value set; with a colon ("Can be: list, board") it introduces
-    the set, as "Options:" does, and "Can be one of: ..." reads as "one of", as "One or more of" does; "Can include"
-    counts with quoted values. A closing note on the default (", default is 'load'") is no value, nor is a value's
-    note that it is the default ("list (default) | get | set", "json|markdown|html (default: json)"). A note that
-    opens on a qualifier of three words or fewer ("Optional.", "Grafana-managed only.") is read from its next
-    sentence as a note of its own ("Optional. Filter by type: 'iso', 'vztmpl', 'backup'"), unless it gives
-    examples. A list introduced by "e.g." or "such as" is examples, not a set.
+    A plain "must/can/should be" only counts when the values are quoted ("can be 'json' or 'csv'"): "can be absolute
+    or relative" describes a path, not a value set; with a colon ("Can be: list, board") it introduces the set, as
+    "Options:" does, and "Can be one of: ..." reads as "one of", as "One or more of" does; "Can include" counts with
+    quoted values. A closing note on the default (", default is 'load'") is no value, nor is a note on whether the
+    argument is required ("- REQUIRED", "(required)"), nor a value's note that it is the default ("list (default) |
+    get | set", "json|markdown|html (default: json)"). A note that opens on a qualifier of three words or fewer
+    ("Optional.", "Grafana-managed only.") is read from its next sentence as a note of its own ("Optional. Filter by
+    type: 'iso', 'vztmpl', 'backup'"), unless it gives examples. A list introduced by "e.g." or "such as" is
+    examples, not a set.
     """
     found = next((values for _, values in prose_value_sets(text)), None)
     if found is not None or not text:
         return found
     plain = _DEFAULT_PAREN.sub("", text) if "(" in text else text  # "list (default) | get | set | delete"
+    plain = _REQUIRED_NOTE.sub("", plain) if "equired" in plain or "ptional" in plain else plain
     if plain != text:
         found = next((values for _, values in prose_value_sets(plain)), None)
     parts = sentences(plain) if found is None and "." in plain[:40] and not _EXAMPLES_ANYWHERE.search(plain) else ()
@@ -336,6 +339,9 @@ def _note_value_sets(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
     yield from _whole_note_list(text)
 
 
+_REQUIRED_NOTE = compiled(r"\s*(?:\((?:required|optional)\)|[-–—]\s*(?:required|optional)\b)", re.IGNORECASE)
+"""A note on whether the argument must be given ("(s3, iotsitewise) - REQUIRED", "ASSET or COMPUTATION_MODEL
+(required)"): no value."""
 _DEFAULT_PAREN = compiled(r"\s*\((?:the\s+)?default(?:\s*(?:is|:|=)\s*[^()\n]{1,40})?\)", re.IGNORECASE)
 """A value's note that it is the default ("list (default) | get", "json|markdown|html (default: json)"): no value."""
 
@@ -551,7 +557,11 @@ that names a thing instead ("Repository owner (username or organization)", "Opti
 Unix)", "Automation event ID (get_a, list_b)") lists its forms or the operations it serves, not its values."""
 
 
-_NOT_A_SET_LABEL = compiled(r"\b(?:examples?|e\.g|note|default|see|usage|pattern|syntax)\b", re.IGNORECASE)
+_NOT_A_SET_LABEL = compiled(
+    r"\b(?:examples?|e\.g|note|default|see|usage|pattern|syntax|popular|common|typical|some)\b", re.IGNORECASE
+)
+"""A label that introduces something other than the set: examples, a note, a syntax, or a few of the values
+("Popular: 'games', 'ai-machine-learning'", "Common values: ...")."""
 
 
 def _split_values(listed: str) -> list[str]:
@@ -634,18 +644,30 @@ def docstring_arguments(description: str) -> dict[str, str]:
     """The arguments a docstring-style section of a tool description documents, name -> the text of its line: a
     line `Args:`, `Arguments:`, `Parameters:` or `Params:`, then indented `name: ...` or `name (type): ...` lines, up
     to a blank line or a Returns, Raises or Example heading (what FastMCP and the Python SDK send when a function's
-    docstring becomes the description and its arguments go to the schema without a description)."""
+    docstring becomes the description and its arguments go to the schema without a description). A deeper-indented
+    line goes on with the argument above it: a docstring wraps a long note ('classification: one of "Class I",' /
+    '    "Class II", "Class III"')."""
     found = arguments_section(description)
     if found is None:
         return {}
     section = description[found[1] : found[2]]
     out: dict[str, str] = {}
     indent = None
-    for match in _ARG_LINE.finditer(section):
-        depth = len(match.group(0)) - len(match.group(0).lstrip(" \t"))
-        indent = depth if indent is None else indent
-        if depth == indent:  # deeper lines continue an argument's text (`  (https://...)`, `  containing:`)
-            out.setdefault(match.group(1), match.group(2).strip())
+    current = None  # the argument whose text a deeper line goes on with
+    for line in section.splitlines():
+        if not line.strip():
+            continue
+        depth = len(line) - len(line.lstrip(" \t"))
+        match = _ARG_LINE.match(line)
+        if match and (indent is None or depth == indent):
+            indent = depth
+            current = match.group(1) if match.group(1) not in out else None
+            if current:
+                out[current] = match.group(2).strip()
+        elif current and indent is not None and depth > indent:  # a wrapped line: `  "Class II", "Class III"`
+            out[current] = f"{out[current]} {line.strip()}".strip()
+        else:
+            current = None
     return out
 
 

@@ -14,7 +14,8 @@
 # built alongside held_out_29 (PyPI), SET=29 the one built alongside held_out_28 (PyPI and npm), SET=30 the one
 # built alongside held_out_29 by a third helper (PyPI), SET=31 the one built alongside held_out_32 (PyPI and npm),
 # SET=32 the one built alongside held_out_31 (PyPI), SET=33 the one built alongside held_out_34 (PyPI), SET=34 the one built alongside held_out_33 (PyPI and npm),
-# SET=35 the one built alongside held_out_36 (PyPI), SET=36 the one built alongside held_out_35 (npm and PyPI).
+# SET=35 the one built alongside held_out_36 (PyPI), SET=36 the one built alongside held_out_35 (npm and PyPI),
+# SET=38 the one built alongside held_out_37 (npm and PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -835,6 +836,30 @@ if [ "$SET" = 37 ]; then  # held_out_37 (issue 33, built alongside held_out_38):
     "patrowl-intel-mcp||patrowl-intel-mcp"
     "swiss-culture-mcp||swiss-culture-mcp"
     "screener-mcp||screener-mcp"
+  )
+fi
+
+if [ "$SET" = 38 ]; then  # held_out_38 (issue 33, built alongside held_out_37): a new stick, npm and PyPI, no rule tuned on it
+  NPM=(
+    "@xeroapi/xero-mcp-server@0.0.17"  # Xero's own server; keeps its own zod 3 nested
+    "time-mcp@1.0.6"  # asks for zod 4 (the 4.6.7 below)
+    "@supabase/mcp-server-postgrest@0.2.0"  # Supabase's own server
+    "@turbot/powerpipe-mcp@0.1.0"  # Turbot's own server
+    "tailwindcss-mcp-server@0.1.1"
+    "zod@4.6.7"
+  )
+  PYPI=(
+    "mcp-nixos==3.1.0 fastmcp==4.2.3 mcp==2.3.0"  # the SDKs that generate its schemas, pinned
+    "mcp-shell-server==1.1.14 mcp==1.30.0"  # asks for mcp<2
+  )
+  SERVERS=(
+    "xero-mcp-server|XERO_CLIENT_ID=dummy XERO_CLIENT_SECRET=dummy|xero-mcp-server"
+    "time-mcp||time-mcp"
+    "mcp-server-postgrest||mcp-server-postgrest --apiUrl http://127.0.0.1:1 --apiKey dummy --schema public"
+    "powerpipe-mcp||mcp-server-powerpipe ."  # a mod location is required (the capture directory; no powerpipe binary)
+    "tailwindcss-mcp-server||tailwindcss-server"
+    "mcp-nixos||mcp-nixos"
+    "mcp-shell-server|ALLOW_COMMANDS=ls,cat|mcp-shell-server"
   )
 fi
 
