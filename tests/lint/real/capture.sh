@@ -816,6 +816,29 @@ if [ "$SET" = 36 ]; then  # held_out_36 (issue 33, built alongside held_out_35):
   )
 fi
 
+if [ "$SET" = 37 ]; then  # held_out_37 (issue 33, built alongside held_out_38): a new stick, PyPI and npm, no rule tuned on it
+  NPM=(
+    "@dynatrace-oss/dynatrace-managed-mcp-server@1.1.1"  # Dynatrace's own server (self-hosted Managed); its engines field asks
+  )                                                      # for node 26, yet it lists its tools on node 20 here
+  PYPI=(
+    "btcpay-mcp==0.3.0 mcp==1.30.0"  # written for the 1.x SDK (mcp.server.fastmcp); under mcp 2.x it does not start
+    "dk-eli-mcp==0.3.3 fastmcp==3.4.11 mcp==1.30.0"  # the SDKs that generate its schemas, pinned
+    "bioportal-mcp==0.1.1 fastmcp==4.2.3 mcp==2.3.0"
+    "patrowl-intel-mcp==0.1.0 mcp==1.30.0"  # written for the 1.x SDK
+    "swiss-culture-mcp==1.2.0 mcp==2.3.0"
+    "screener-mcp==0.5.0 mcp==1.30.0"
+  )
+  SERVERS=(
+    "dynatrace-managed-mcp-server|'DT_ENVIRONMENT_CONFIGS=[{\"apiEndpointUrl\":\"http://127.0.0.1:1\",\"environmentId\":\"dummy\",\"alias\":\"dummy\",\"apiToken\":\"dummy\"}]'|mcp-server-dynatrace"
+    "btcpay-mcp|BTCPAY_URL=http://127.0.0.1:1 BTCPAY_API_KEY=dummy BTCPAY_STORE_ID=dummy|btcpay-mcp"
+    "dk-eli-mcp||dk-eli-mcp"
+    "bioportal-mcp|BIOPORTAL_API_KEY=dummy|bioportal-mcp"
+    "patrowl-intel-mcp||patrowl-intel-mcp"
+    "swiss-culture-mcp||swiss-culture-mcp"
+    "screener-mcp||screener-mcp"
+  )
+fi
+
 if [ "$SET" = 38 ]; then  # held_out_38 (issue 33, built alongside held_out_37): a new stick, npm and PyPI, no rule tuned on it
   NPM=(
     "@xeroapi/xero-mcp-server@0.0.17"  # Xero's own server; keeps its own zod 3 nested
