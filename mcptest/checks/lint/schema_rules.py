@@ -165,7 +165,7 @@ def _argument_groups(tool: Tool) -> list[tuple[str, ...]]:
     for own, text in texts:
         for sentence in sentences(_WRAPPED_LINE.sub(" ", text)):
             if not _GROUP_CUE.search(sentence) or not re.search(
-                r"\bor\b|\brequired (?:if|when|unless)\b", sentence, re.IGNORECASE
+                r"\bor\b|\brequired (?:if|when|unless)\b|\b(?:at least|exactly) one of\b", sentence, re.IGNORECASE
             ):
                 continue
             if _dependency_only(sentence):
