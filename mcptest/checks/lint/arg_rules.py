@@ -534,6 +534,8 @@ def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
         )
         if values and _not_a_value_set(name, values):
             continue
+        if values and _bounded_codes(schema, values):  # "0=Info, 1=Low, ..." read as a label's list
+            continue
         if values and not set(values) <= names:  # "either 'content' or 'content_file'": arguments, not values
             yield _enum_in_prose(f"argument '{name}'", values, _at(name))
     for name, schema in arguments(tool):
@@ -597,15 +599,22 @@ def _coded_numbers(text: str) -> list[str] | None:
 
 def _bounded_to(schema: dict[str, Any], codes: list[str]) -> bool:
     """Whether the schema's bounds already close a run of consecutive codes ("0=None, ..., 6=Automatic" with
-    `minimum: 0, maximum: 6`): no value outside the set passes, so an enum would add nothing."""
+    `minimum: 0, maximum: 6`, on it or on a nullable branch): no value outside the set passes, so an enum would add
+    nothing."""
     numbers = sorted(int(c) for c in codes)
-    return (
-        numbers == list(range(numbers[0], numbers[-1] + 1))
-        and schema.get("minimum") == numbers[0]
-        and schema.get("maximum") == numbers[-1]
-    )
+    if numbers != list(range(numbers[0], numbers[-1] + 1)):
+        return False
+    branches = [b for k in ("anyOf", "oneOf") for b in schema.get(k) or () if isinstance(b, dict)]
+    return any(part.get("minimum") == numbers[0] and part.get("maximum") == numbers[-1] for part in (schema, *branches))
 
 
+def _bounded_codes(schema: dict[str, Any], values: list[str]) -> bool:
+    """Whether listed values are codes ("0=Info", "1=Low") whose run the schema's bounds already close."""
+    codes = [m[1] for m in map(_CODE_VALUE.match, values) if m]
+    return len(codes) == len(values) and _bounded_to(schema, codes)
+
+
+_CODE_VALUE = compiled(r"^(\d{1,5})\s*[=:]")
 _CODE_HINT = compiled(r"\d\s*[=:(\-–]")
 _CODED = compiled(r"(?:^|(?<=[\s(,;:]))(?P<n>\d{1,5})\s*(?:=|:|\s[-–]|\()\s*(?P<word>[A-Za-z]+)")
 """A number and the sign that codes it: `10=relates`, `0: all`, `1 - active`, `1(Text`. A dash must follow a space,

@@ -446,6 +446,7 @@ def _listed_run(text: str) -> tuple[int, int] | None:
 
 _INTEGER_LIST = compiled(r"(?<![\w.,-])\d{1,3}(?:\s*,\s*\d{1,3}){1,}\s*,?\s+(?:or|and)\s+\d{1,3}(?![\w%-]|\.\d)")
 """Three or more small integers joined by commas and a last "or"/"and" ("0, 1, 2, or 3")."""
+_SUGGESTED = compiled(r"\b(?:recommended|suggested|typically|usually|e\.g\.|for example|such as|ideally)\W*$", re.I)
 _USUAL = compiled(r"\b(?:typically|usually|commonly|often|e\.g\.|such as|for example|like)\W*$", re.IGNORECASE)
 
 
@@ -525,13 +526,15 @@ _PROSE_LIMIT = compiled(
     r"|\bbetween\s+-?\d+(?:\.\d+)?\s*[a-z]*\s+and\s+(?P<c>\d[\d,]*(?:\.\d+)?)\s*(?P<uc>[a-z]+)?"
     r"|(?:\b(?:from\s+\d+|one)|^\s*\d+)\s+to\s+(?P<d>\d[\d,]*)\b\s*(?P<ud>[a-z]+)?"
     r"|\brange\s*(?:is|of|:)\s*-?\d+(?:\.\d+)?\s*(?:to|[-–])\s*(?P<e>\d[\d,]*(?:\.\d+)?)\b\s*(?P<ue>[a-z]+)?"
-    r"|\brange\s*(?:is|of|:)?\s*\[\s*-?\d+(?:\.\d+)?\s*,\s*(?P<f>\d[\d,]*(?:\.\d+)?)\s*\]\s*(?P<uf>[a-z]+)?",
+    r"|\brange\s*(?:is|of|:)?\s*\[\s*-?\d+(?:\.\d+)?\s*,\s*(?P<f>\d[\d,]*(?:\.\d+)?)\s*\]\s*(?P<uf>[a-z]+)?"
+    r"|(?:^|(?<=[.;,:]\s))\s*(?P<low>\d{1,3})\s*[-–]\s*(?P<g>\d{1,6})\b(?![-–/.]\d)\s*(?P<ug>[a-z]+)?(?=\s*(?:[.;,(]|$))",
     re.IGNORECASE,
 )
 """An upper limit written in prose: "max 200", "max: 50", "Maximum - 500", "up to 25 items", "(1-500)", "(0.0-1.0,
 default 0.6)", "(-180 to 180)", "between 1 and 100", "between 0.5 and 5 seconds", "between 10000ms and 300000ms",
 "from 1 to 100", "One to 20 symbols", "Range is 0 to 1", "Valid range: 1-100", "max length: 140 characters", "The
-maximum value is 500", "capped at 100", "Value range is [0,50]", and "1 to 12 language codes" opening a note."""
+maximum value is 500", "capped at 100", "Value range is [0,50]", "1 to 12 language codes" opening a note, and a bare
+rising range that is a sentence or a clause of its own ("1-50", "Max results. 1-100 (or ...)")."""
 
 
 _PROSE_FLOOR = compiled(
@@ -561,9 +564,14 @@ def _prose_limit(text: str) -> tuple[float, str | None, list[str]] | None:
     match = _PROSE_LIMIT.search(text)
     if match is None:
         return None
-    group = next(g for g in "abcdef" if match.group(g))
+    if match.group("g") and (
+        int(match.group("low")) >= int(match.group("g"))
+        or _SUGGESTED.search(text[max(0, match.start() - 30) : match.start()])
+    ):
+        return None  # a bare range must rise ("1-50"), and be the limit, not advice ("Recommended: 30-60 seconds")
+    group = next(g for g in "abcdefg" if match.group(g))
     figure = match.group(group).replace(",", "")
-    unit = next((u for u in (match.group("u" + g) for g in "abcdef") if u), None)
+    unit = next((u for u in (match.group("u" + g) for g in "abcdefg") if u), None)
     return (float(figure) if "." in figure else int(figure)), unit, words(text[match.end(group) :])[:4]
 
 

@@ -165,7 +165,7 @@ def _argument_groups(tool: Tool) -> list[tuple[str, ...]]:
     for own, text in texts:
         for sentence in sentences(_WRAPPED_LINE.sub(" ", text)):
             if not _GROUP_CUE.search(sentence) or not re.search(
-                r"\bor\b|\brequired (?:if|when|unless)\b", sentence, re.IGNORECASE
+                r"\bor\b|\brequired (?:if|when|unless)\b|\b(?:at least|exactly) one of\b", sentence, re.IGNORECASE
             ):
                 continue
             if _dependency_only(sentence):
@@ -267,7 +267,9 @@ def sch_001_no_required_list(tool: Tool) -> Iterator[Hit]:
     that object's key (`model_owner`, `model_name`, `deployment_id`, a bare `id`) not described as optional or as
     needed only in some calls: without it the call has no target (the REST path `/models/{model_owner}/{model_name}`
     such tools are generated from cannot be built). A continuation token ("Continuation token to get the next page")
-    is paging, like a cursor.
+    is paging, like a cursor. A root argument the tool description says a call may leave out ("If no date is
+    provided, ...", "`query` is optional") reads as optional, and so does a time zone or locale (a control of the
+    answer, like its format).
     A property whose own description calls it required ("(required)", "Required. ...") is flagged whatever else
     the object holds: the prose and the schema disagree.
     Worth acting on: when an argument the tool cannot work without is left optional.
@@ -283,6 +285,8 @@ def sch_001_no_required_list(tool: Tool) -> Iterator[Hit]:
             continue
         if _all_defaulted(props) or _optional_by_design(props) or (not node.path and _root_groups(tool)):
             continue
+        if not node.path and _said_omittable(tool, props):
+            continue  # "If no date is provided, get the number of days in the current month"
         if not node.path and _listing(tool) and not any(isinstance(p, dict) and _is_object(p) for p in props.values()):
             continue  # every argument of a listing narrows it: a call with none lists everything
         needed = _said_required(props) or (  # a property its own description calls required needs no more
@@ -400,9 +404,13 @@ _MODIFIER_WORDS = frozenset(
         "context",
         "timeout",
         "verbose",
+        "timezone",
+        "tz",
+        "locale",
     ]
 )
-"""The last word of an argument's name that marks a control of the call (paging, sorting, output), not its subject."""
+"""The last word of an argument's name that marks a control of the call (paging, sorting, output, the time zone or
+locale it answers in), not its subject."""
 _MODIFIER_DESC = compiled(
     r"\bfilter|\bpaginat|\bnext page\b|\bif (?:true|set|provided|given|specified)\b|\bwhether\b"
     r"|\bonly (?:show|return|include|list)|\bmaximum number\b|\bhow many\b|\bmatch(?:es|ed|ing)? (?:against|if)\b"
@@ -441,6 +449,22 @@ def _reads_optional(name: str, prop: Any) -> bool:
         return True  # `name__icontains`, `created__date__gte`: a Django-style field lookup is a filter
     last = (normalized(name).split() or [""])[-1]
     return last in _MODIFIER_WORDS or _MODIFIER_DESC.search(description_of(prop)) is not None
+
+
+def _said_omittable(tool: Tool, props: dict[str, Any]) -> bool:
+    """Whether every root argument that does not read as optional is one the tool description says a call may leave
+    out ("If no date is provided, ...", "If `path` is omitted, ...", "`query` is optional")."""
+    rest = [n for n, p in props.items() if not _reads_optional(n, p)]
+    text = tool.description
+    return bool(rest) and all(
+        re.search(
+            rf"\bif (?:no|the)?\s*`?{re.escape(n)}`?\s+(?:is\s+|are\s+)?(?:not\s+)?(?:provided|given|specified|passed|"
+            rf"omitted|set)\b|`?\b{re.escape(n)}\b`?\s+(?:is|are)\s+optional\b",
+            text,
+            re.IGNORECASE,
+        )
+        for n in rest
+    )
 
 
 _LOOKUP_SUFFIX = compiled(r"__(?:i?exact|i?contains|i?startswith|i?endswith|gte?|lte?|in|isnull|range|regex)$")

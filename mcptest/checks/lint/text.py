@@ -395,12 +395,12 @@ def _leading_values(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
 
 
 _EXPLAINED = compiled(
-    r"""(?:^|[,;]\s*|\.\s+|\bor\s+)["'`](?P<value>[a-z][\w-]{0,30})["'`]\s*(?:\([^()\n]{1,40}\)\s*)?"""
+    r"""(?:^|[,;]\s*|\.\s+|\bor\s+)["'`](?P<value>[+-]?[A-Za-z][\w-]{0,30})["'`]\s*(?:\([^()\n]{1,40}\)\s*)?"""
     r"(?:for|returns?|gives|means|to|=|:|—|–)\s",
 )
 
 
-_DASHED_LABEL = compiled(r"^[A-Z][\w ]{0,30}?\s[-–—]\s+(?=[\"'`])")
+_DASHED_LABEL = compiled(r"^(?:[A-Z][\w' ]{0,40}?(?:\s[-–—]|:)\s+)?(?:use\s+)?(?=[\"'`])", re.IGNORECASE)
 
 
 def _explained_values(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
@@ -514,9 +514,11 @@ leaked `ctx` parameter of type CallToolResult reaches)."""
 
 
 _VALUE_WORD = r"[A-Za-z][\w.-]{0,40}"
+_QUOTED_WORD = rf"[\"'`]{_VALUE_WORD}[\"'`]"
 _WHOLE_NOTE_LIST = compiled(
-    rf"^\s*(?:[A-Z][\w ]{{0,30}}:\s*|\[[\w ]{{1,20}}\]\s*)?"  # "Filter mode: ", "[system] "
+    rf"^\s*(?:[A-Z][\w ]{{0,30}}:\s*|\[[\w ]{{1,20}}\]\s*|[A-Za-z][\w ]{{0,30}}\s[—–]\s*)?"  # "Mode: ", "[system] "
     rf"(?P<list>{_VALUE_WORD}(?:\s*\|\s*{_VALUE_WORD})+"  # "auto | literal | regex"
+    rf"|{_QUOTED_WORD}(?:\s*\|\s*{_QUOTED_WORD})+"  # '"all" | "annual_report" | "earnings_call"'
     rf"|{_VALUE_WORD}(?:/{_VALUE_WORD}){{1,}}/{_VALUE_WORD}(?:\s[A-Z][a-z]+)?"  # "low/normal/high", ".../In Progress"
     rf"|[A-Z][A-Z0-9_]+(?:\s*,\s*[A-Z][A-Z0-9_]+){{2,}}"  # "COUNT, SUM, AVG, MIN, MAX"
     rf"|[a-z][a-z0-9_]+(?:\s*,\s*[a-z][a-z0-9_]+){{3,}}(?=\s+[—–]))"  # "new, open, pending, hold — leave empty..."
