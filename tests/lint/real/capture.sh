@@ -15,7 +15,8 @@
 # built alongside held_out_29 by a third helper (PyPI), SET=31 the one built alongside held_out_32 (PyPI and npm),
 # SET=32 the one built alongside held_out_31 (PyPI), SET=33 the one built alongside held_out_34 (PyPI), SET=34 the one built alongside held_out_33 (PyPI and npm),
 # SET=35 the one built alongside held_out_36 (PyPI), SET=36 the one built alongside held_out_35 (npm and PyPI),
-# SET=38 the one built alongside held_out_37 (npm and PyPI).
+# SET=38 the one built alongside held_out_37 (npm and PyPI), SET=39 the one built alongside held_out_40 (PyPI), SET=40 the
+# one built alongside held_out_39 (npm and PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -860,6 +861,47 @@ if [ "$SET" = 38 ]; then  # held_out_38 (issue 33, built alongside held_out_37):
     "tailwindcss-mcp-server||tailwindcss-server"
     "mcp-nixos||mcp-nixos"
     "mcp-shell-server|ALLOW_COMMANDS=ls,cat|mcp-shell-server"
+  )
+fi
+
+if [ "$SET" = 39 ]; then  # held_out_39 (issue 33, built alongside held_out_40): a new stick, PyPI, no rule tuned on it
+  NPM=()
+  PYPI=(
+    "cedar-mcp==1.4.0 fastmcp==4.2.3 mcp==2.3.0"  # the SDKs that generate its schemas, pinned
+    "cerngitlab-mcp==0.3.1 mcp==2.3.0"
+    "mcp-redmine-enhanced==2025.9.13.162715.post0 mcp==1.30.0"  # written for the 1.x SDK (mcp.server.fastmcp)
+    "apktool-mcp==3.0.0 fastmcp==4.2.3 mcp==2.3.0"  # no apktool binary needed to list
+    "candlefeed-mcp==0.1.5 mcp==2.3.0"
+  )
+  SERVERS=(
+    "cedar-mcp|CEDAR_API_KEY=dummy BIOPORTAL_API_KEY=dummy|cedar-mcp"
+    "cerngitlab-mcp||cerngitlab-mcp"
+    "mcp-redmine-enhanced|REDMINE_URL=http://127.0.0.1:1 REDMINE_API_KEY=dummy|mcp-redmine"
+    "apktool-mcp||apktool-mcp"
+    "candlefeed-mcp||candlefeed-mcp"
+  )
+fi
+
+if [ "$SET" = 40 ]; then  # held_out_40 (issue 33, built alongside held_out_39): a new stick, npm and PyPI, no rule tuned on it
+  NPM=(
+    "@codefuturist/email-mcp@0.2.0"  # asks for zod 4 and node 22; lists its tools on node 20 here
+    "@primeng/mcp@22.1.1"  # PrimeTek's own server (PrimeNG), on @primeuix/mcp
+    "@gongrzhe/server-travelplanner-mcp@0.1.2"  # keeps its own zod 3 and zod-to-json-schema
+    "@googlemaps/code-assist-mcp@0.2.1"  # Google's own server (Maps Platform Code Assist)
+    "serper-search-scrape-mcp-server@0.1.2"
+  )
+  PYPI=(
+    "pve-mcp==1.3.0 mcp==1.30.0"  # written for the 1.x SDK (mcp.server.fastmcp); under mcp 2.x it does not start
+    "domain-rdap-mcp==0.1.0 fastmcp==3.4.4 mcp==1.30.0"  # the SDKs that generate its schemas, pinned
+  )
+  SERVERS=(
+    "email-mcp|MCP_EMAIL_ADDRESS=dummy@example.com MCP_EMAIL_PASSWORD=dummy MCP_EMAIL_IMAP_HOST=127.0.0.1 MCP_EMAIL_SMTP_HOST=127.0.0.1|email-mcp"
+    "primeng-mcp||primeng-mcp"
+    "server-travelplanner-mcp|GOOGLE_MAPS_API_KEY=dummy|server-travelplanner-mcp"
+    "code-assist-mcp||code-assist-mcp"
+    "serper-search-scrape-mcp-server|SERPER_API_KEY=dummy|serper-mcp"
+    "pve-mcp|PVE_HOST=127.0.0.1 PVE_USER=root@pam PVE_TOKEN_NAME=dummy PVE_TOKEN_VALUE=dummy|pve-mcp"
+    "domain-rdap-mcp||domain-rdap-mcp"
   )
 fi
 
