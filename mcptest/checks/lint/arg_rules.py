@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from mcptest.checks.findings import Hit, Severity, pointer
+from mcptest.checks.lint.schema_rules import ref_path, resolve_path
 from mcptest.checks.lint.text import (
     COMMON_VERBS,
     SELECTORS,
@@ -95,7 +96,9 @@ def desc_006_undocumented_required_argument(tool: Tool) -> Iterator[Hit]:
     not an index (`slide_index`: from 0 or from 1?). And an argument the tool description documents in a
     docstring-style section (`Args:` then `    project: Project name`, what FastMCP sends when a function's
     docstring becomes the description) is described: the agent reads that line with the tool, and the author has
-    written what the finding asks for.
+    written what the finding asks for. A tool's lone argument that references a model of all its arguments
+    (FastMCP's `params: {"$ref": "#/$defs/VMPowerInput"}`) is a wrapper: its fields are asked of, where the
+    definition declares them, not the wrapper; a first or last name is a form's field like an email.
     It is critical only where the agent would fail calls: nothing gives the value space (no type, or an enum with
     no value), or the name says the value has a form to get right (`repo_path`, `sessionId`, `start_date`) and
     nothing else gives it, or an object or list whose structure is undeclared, or a list of lists (a polygon's
@@ -121,6 +124,11 @@ def desc_006_undocumented_required_argument(tool: Tool) -> Iterator[Hit]:
             continue
         if _fields(schema):  # an undescribed wrapper (`request`, `body`): its fields are what the agent fills
             yield from _undescribed_fields(tool, schema, ("inputSchema", "properties", name), 0)
+            continue
+        target = ref_path(schema.get("$ref"))
+        resolved = resolve_path(tool.input_schema, target) if target else None
+        if target and len(props) == 1 and isinstance(resolved, dict) and _fields(resolved):  # the lone `params` model
+            yield from _undescribed_fields(tool, resolved, ("inputSchema", *target), 0, owner=name)
             continue
         severity = None if _fails_calls(name, schema) else Severity.WARNING
         yield Hit(
@@ -201,11 +209,15 @@ def _fields(schema: dict[str, Any]) -> dict[str, Any] | None:
     return props
 
 
-def _undescribed_fields(tool: Tool, schema: dict[str, Any], at: tuple[str, ...], depth: int) -> Iterator[Hit]:
-    """DESC-006 inside an undescribed wrapper: each field it requires with no description (left alone as at the
-    top level: evident records, tagged requests, the fields every form has, keys of the object the tool names), and
-    the same inside its fields that are wrappers or arrays of them, whether required or not (an optional object,
-    once sent, must hold its required fields)."""
+def _undescribed_fields(
+    tool: Tool, schema: dict[str, Any], at: tuple[str, ...], depth: int, owner: str | None = None
+) -> Iterator[Hit]:
+    """DESC-006 inside an undescribed wrapper, inline or a definition it references (`owner` names the argument
+    then): each field it requires with no description (left alone as at the top level: evident records, tagged
+    requests, the fields every form has, keys of the object the tool names), and the same inside its fields that
+    are wrappers or arrays of them, whether required or not (an optional object, once sent, must hold its required
+    fields)."""
+    owner = owner or at[2]
     props = _fields(schema) or {}
     needed = {n for n in schema.get("required") or () if isinstance(n, str)}
     for name, field in props.items():
@@ -217,7 +229,7 @@ def _undescribed_fields(tool: Tool, schema: dict[str, Any], at: tuple[str, ...],
         if description_of(field) or _evident_record(field) or _tagged_request(field):
             continue
         if _fields(inner) and depth < 4:
-            yield from _undescribed_fields(tool, inner, inner_at, depth + 1)
+            yield from _undescribed_fields(tool, inner, inner_at, depth + 1, owner)
         elif name in needed and not _quoted_in(tool.description, name) and name.lower() not in _COMMON_FIELDS:
             if _says_itself(name, field):
                 continue
@@ -226,7 +238,7 @@ def _undescribed_fields(tool: Tool, schema: dict[str, Any], at: tuple[str, ...],
             ):
                 continue
             yield Hit(
-                f"required field '{name}' of '{at[2]}' has no description",
+                f"required field '{name}' of '{owner}' has no description",
                 "Say what the value is and its format.",
                 pointer(*place),
                 severity=None if _fails_calls(name, field) else Severity.WARNING,
@@ -235,7 +247,10 @@ def _undescribed_fields(tool: Tool, schema: dict[str, Any], at: tuple[str, ...],
 
 _KEY_SUFFIXES = frozenset(["id", "ids", "uuid", "uuids", "number", "numbers", "slug", "key", "keys"])
 """The last word of an argument name that makes it the key of the object its other words name (`topic_id`)."""
-_COMMON_FIELDS = frozenset(["username", "email", "password", "latitude", "longitude", "lat", "lng", "lon"])
+_COMMON_FIELDS = frozenset(
+    ["username", "email", "password", "latitude", "longitude", "lat", "lng", "lon"]
+    + ["firstname", "lastname", "first_name", "last_name"]
+)
 """Argument names whose value every agent knows the meaning and form of, as every sign-up or map form does."""
 
 
