@@ -102,13 +102,14 @@ def desc_016_annotations_contradict_name(tool: Tool) -> Iterator[Hit]:
 
     What it flags: `readOnlyHint: true` together with `destructiveHint: true` (a read cannot destroy); a tool whose
     name starts with a destroying verb (delete, remove, drop, purge, destroy, erase, wipe, truncate, kill,
-    terminate, uninstall) annotated `readOnlyHint: true` or `destructiveHint: false`; and one whose name starts with
-    a reading verb (get, list, read, search, find, fetch, show, view, describe, query, lookup, count, inspect,
-    retrieve, browse) annotated `destructiveHint: true` without `readOnlyHint: true`, unless the name also names a
-    write (`search_and_replace`), or `readOnlyHint: false` with `destructiveHint: false` (both said outright: the
-    call writes, without destroying) unless the tool may change something after all: a write named in its
-    description outside a sentence that sends writes to another tool ("download, cache", "gets messages from or
-    clears"), an operation selector (`action`), or an argument naming where it saves (`responseFilePath`,
+    terminate, uninstall) annotated `readOnlyHint: true` or `destructiveHint: false` (a `remove` that takes a mark
+    or a link off something, `remove_label` or `remove_member`, is undone by adding it back: left alone); and one
+    whose name starts with a reading verb (get, list, read, search, find, fetch, show, view, describe, query,
+    lookup, count, inspect, retrieve, browse) annotated `destructiveHint: true` without `readOnlyHint: true`, unless
+    the name also names a write (`search_and_replace`), or `readOnlyHint: false` with `destructiveHint: false` (both
+    said outright: the call writes, without destroying) unless the tool may change something after all: a write
+    named in its description outside a sentence that sends writes to another tool ("download, cache", "gets messages
+    from or clears"), an operation selector (`action`), or an argument naming where it saves (`responseFilePath`,
     `output_dir`). From the description: `readOnlyHint: true` on a tool a sentence of whose description opens on a
     write it does, in the third person and with its object ("Saves output file to directory", "Adds Percy snapshot
     commands to the specified test files"; an imperative such as "Write it as ..." instructs the agent), and
@@ -130,7 +131,7 @@ def desc_016_annotations_contradict_name(tool: Tool) -> Iterator[Hit]:
         problem, at = "readOnlyHint and destructiveHint are both true", "destructiveHint"
     elif verb in _DESTRUCTIVE_VERBS and read_only is True:
         problem, at = f"a '{verb}' tool is annotated readOnlyHint: true", "readOnlyHint"
-    elif verb in _DESTRUCTIVE_VERBS and destructive is False and read_only is not True:
+    elif verb in _DESTRUCTIVE_VERBS and destructive is False and read_only is not True and not _detaches(tool.name):
         problem, at = f"a '{verb}' tool is annotated destructiveHint: false", "destructiveHint"
     elif verb in _READ_VERBS and destructive is True and read_only is not True and not _writes_too(tool.name):
         problem, at = f"a '{verb}' tool is annotated destructiveHint: true", "destructiveHint"
@@ -167,6 +168,19 @@ _REPLACE = compiled(
     re.IGNORECASE,
 )
 """A description that says the call destroys what was there ("Replaces all the contents of an environment")."""
+
+
+def _detaches(name: str) -> bool:
+    """Whether a `remove` tool takes a mark or a link off something (`remove_label`, `remove_tag`, `remove_member`):
+    undone by adding it back, not a destruction."""
+    parts = [p for p in re.split(r"[_\-\s]+|(?<=[a-z])(?=[A-Z])", name.lower()) if p]
+    return len(parts) >= 2 and parts[0] == "remove" and parts[1] in _DETACHABLE
+
+
+_DETACHABLE = frozenset(
+    ["label", "labels", "tag", "tags", "member", "members", "watcher", "watchers", "assignee", "assignees",
+     "reaction", "reactions", "star", "from", "participant", "participants", "reviewer", "reviewers"]
+)  # fmt: skip
 
 
 def _writes_too(name: str) -> bool:

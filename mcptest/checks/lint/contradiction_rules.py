@@ -79,6 +79,8 @@ def _named_claim(sentence: str, name: str) -> str | None:
 
 
 def _contradicts(claim: str | None, prop: Prop) -> bool:
+    if claim == "required" and prop.schema.get("type") == "boolean" and prop.schema.get("default") is False:
+        return False  # a gate ("confirm": "Required. Set after confirming with the user"): its value must be true
     return prop.required is not None and claim is not None and (claim == "required") != prop.required
 
 
@@ -116,7 +118,9 @@ def desc_014_description_contradicts_schema(tool: Tool) -> Iterator[Hit]:
       declares no `required` list is left to SCH-001 (the schema makes no claim to contradict). A tool that is
       several operations behind a selector argument (`operation`, `action`, `command`, ...) whose description
       lists them one by one, or a description with one "Required:" list per operation ('Required:
-      operation="getCostForecast", metric'), makes claims that hold for one operation each: not read.
+      operation="getCostForecast", metric'), makes claims that hold for one operation each: not read. A boolean that
+      defaults to false and is called required is a gate whose value must be true (`confirm`: "Required. Set after
+      confirming the command with the user"), not a claim about its presence.
     - values: a property with an `enum` (or `const`, in a `$ref`, a nullable branch or array `items`) whose
       own description, or a tool-description phrase whose nearest argument name (same sentence) is this one,
       spells out a value set (as DESC-013 recognises them: "one of a, b", "allowed values: ...", "'a' or 'b'")
