@@ -15,6 +15,7 @@ from mcptest.checks.lint.text import (
     declared_read_only,
     description_of,
     has_verb_in,
+    normalized,
     prose_enum,
     types_of,
     words,
@@ -352,7 +353,8 @@ def sch_010_limit_only_in_prose(tool: Tool) -> Iterator[Hit]:
     description states only a floor ("(minimum 2)", "integer >= 1", "A positive number", "The minimum value is 0")
     and has no `minimum`/`exclusiveMinimum` is flagged for its minimum. An integer whose note lists three or more
     consecutive values as its choices ("the polynomial degree: 0, 1, 2, or 3") and that has no `maximum` or `enum`
-    is flagged for both bounds; "typically 1, 2, or 3" gives the usual values, not the only ones.
+    is flagged for both bounds; "typically 1, 2, or 3" gives the usual values, not the only ones. A cap the tool
+    description puts on one call ("Max 5,000 rows per call") bounds the tool's one bare count argument (`limit`).
     Worth acting on: always when the server enforces the limit; the fix is one keyword. In the default tier since
     issue 33's seventh round (32 findings on the ten labelled groups rules may be tuned on, all true).
     Why it matters: a validating client checks the schema, not the prose; the agent that sends 500 learns the
@@ -366,8 +368,10 @@ def sch_010_limit_only_in_prose(tool: Tool) -> Iterator[Hit]:
             continue
         text = description_of(node.schema)
         if not text and len(node.path) == 2 and node.path[0] == "properties":  # a bare argument: its `Args:` line
-            text = argument_text(tool, str(node.path[1]), node.schema) or _range_beside_name(
-                tool.description, str(node.path[1])
+            text = (
+                argument_text(tool, str(node.path[1]), node.schema)
+                or _range_beside_name(tool.description, str(node.path[1]))
+                or _per_call_cap(tool, str(node.path[1]))
             )
         suffixes = _prose_suffixes(text)
         textual = "string" in types_of(node.schema) | branch_types(node.schema)
@@ -430,6 +434,22 @@ def sch_010_limit_only_in_prose(tool: Tool) -> Iterator[Hit]:
         )
     for message, pointers, fix in limited.values():
         yield Hit(message, fix, pointers[0], tuple(pointers) if len(pointers) > 1 else ())
+
+
+def _per_call_cap(tool: Tool, name: str) -> str:
+    """A cap on what one call returns, stated in the tool description ("Max 5,000 rows per call"), as the note of the
+    tool's one count argument (`limit`, `max_results`, `page_size` ...), which it bounds; "" otherwise."""
+    counts = [n for n, _ in arguments(tool) if normalized(n) in _COUNT_NAMES]
+    found = _PER_CALL.search(tool.description) if counts == [name] else None
+    return f"max {found['n']}" if found else ""
+
+
+_COUNT_NAMES = frozenset(["limit", "max results", "page size", "per page", "top", "count", "max rows", "n"])
+_PER_CALL = compiled(
+    r"\b(?:max(?:imum)?|up to|at most)\s+(?P<n>\d[\d,]*)\s+(?:rows|results|items|records|entries|points)\s+per\s+"
+    r"(?:call|request|query|page)\b",
+    re.IGNORECASE,
+)
 
 
 def _listed_run(text: str) -> tuple[int, int] | None:
