@@ -16,7 +16,8 @@
 # SET=32 the one built alongside held_out_31 (PyPI), SET=33 the one built alongside held_out_34 (PyPI), SET=34 the one built alongside held_out_33 (PyPI and npm),
 # SET=35 the one built alongside held_out_36 (PyPI), SET=36 the one built alongside held_out_35 (npm and PyPI),
 # SET=38 the one built alongside held_out_37 (npm and PyPI), SET=39 the one built alongside held_out_40 (PyPI), SET=40 the
-# one built alongside held_out_39 (npm and PyPI).
+# one built alongside held_out_39 (npm and PyPI), SET=43 the one built alongside held_out_41 and held_out_42 (npm and
+# PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -902,6 +903,27 @@ if [ "$SET" = 40 ]; then  # held_out_40 (issue 33, built alongside held_out_39):
     "serper-search-scrape-mcp-server|SERPER_API_KEY=dummy|serper-mcp"
     "pve-mcp|PVE_HOST=127.0.0.1 PVE_USER=root@pam PVE_TOKEN_NAME=dummy PVE_TOKEN_VALUE=dummy|pve-mcp"
     "domain-rdap-mcp||domain-rdap-mcp"
+  )
+fi
+
+if [ "$SET" = 43 ]; then  # held_out_43 (issue 33, built alongside held_out_41 and held_out_42): a new stick, npm and PyPI, no rule tuned on it
+  NPM=(
+    "@knip/mcp@0.0.36"  # Knip's own server
+    "@siemens/element-mcp@51.1.0-v.2.0.3"  # Siemens' own server (the Element design system); asks for node 22, lists on 20 here
+    "hostinger-api-mcp@1.63.2"  # Hostinger's own servers (one per API area, one with all); its DNS server only
+  )
+  PYPI=(
+    "linux-mcp-server==1.7.0 fastmcp==3.4.11 mcp==1.30.0"  # the SDKs that generate its schemas, pinned
+    "coops-mcp==0.1.1 mcp==1.30.0"
+    "listmonk-mcp-bridge==0.4.40 mcp==2.3.0"
+  )
+  SERVERS=(
+    "knip-mcp||knip-mcp"
+    "element-mcp||element-mcp"
+    "hostinger-dns-mcp|API_TOKEN=dummy|hostinger-dns-mcp"
+    "linux-mcp-server||linux-mcp-server"
+    "coops-mcp||coops-mcp"
+    "listmonk-mcp-bridge|LISTMONK_URL=http://127.0.0.1:1 LISTMONK_USERNAME=dummy LISTMONK_PASSWORD=dummy|listmonk-mcp-bridge"
   )
 fi
 
