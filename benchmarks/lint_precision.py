@@ -42,6 +42,7 @@ way alongside held_out_33), and `held_out_35` (six PyPI servers labelled the sam
 PyPI servers and one npm server labelled the same way alongside held_out_38), and `held_out_38` (five npm and two
 PyPI servers labelled the same way alongside held_out_37), and `held_out_39` (five PyPI servers labelled the same way
 alongside held_out_40), and `held_out_40` (five npm and two PyPI servers labelled the same way alongside held_out_39),
+and `held_out_41` (five PyPI servers and one npm server labelled the same way alongside held_out_42 and held_out_43),
 and `held_out_43` (three npm and three PyPI servers labelled the same way alongside held_out_41 and held_out_42);
 tests/lint/real/split.json records the groups. Each group's figures are printed apart.
 
@@ -112,6 +113,7 @@ GROUPS = (
     "held_out_38",
     "held_out_39",
     "held_out_40",
+    "held_out_41",
     "held_out_43",
 )
 

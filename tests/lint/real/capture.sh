@@ -16,8 +16,8 @@
 # SET=32 the one built alongside held_out_31 (PyPI), SET=33 the one built alongside held_out_34 (PyPI), SET=34 the one built alongside held_out_33 (PyPI and npm),
 # SET=35 the one built alongside held_out_36 (PyPI), SET=36 the one built alongside held_out_35 (npm and PyPI),
 # SET=38 the one built alongside held_out_37 (npm and PyPI), SET=39 the one built alongside held_out_40 (PyPI), SET=40 the
-# one built alongside held_out_39 (npm and PyPI), SET=43 the one built alongside held_out_41 and held_out_42 (npm and
-# PyPI).
+# one built alongside held_out_39 (npm and PyPI), SET=41 the one built alongside held_out_42 and held_out_43 (PyPI and npm),
+# SET=43 the one built alongside held_out_41 and held_out_42 (npm and PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -906,6 +906,27 @@ if [ "$SET" = 40 ]; then  # held_out_40 (issue 33, built alongside held_out_39):
   )
 fi
 
+if [ "$SET" = 41 ]; then  # held_out_41 (issue 33, built alongside held_out_42 and held_out_43): a new stick, PyPI and npm, no rule tuned on it
+  NPM=(
+    "@cloudbase/cloudbase-mcp@2.34.6"  # Tencent's own server (CloudBase)
+  )
+  PYPI=(
+    "freshdesk-mcp-support==1.1.0 mcp==1.30.0"  # written for the 1.x SDK (mcp.server.fastmcp)
+    "zurich-opendata-mcp==0.8.0 mcp==2.3.0"
+    "bing-webmaster-mcp==0.1.2 mcp==2.3.0"
+    "disk-health-mcp==0.4.0 mcp==2.3.0"
+    "clinical-calc-mcp==0.1.0 fastmcp==4.2.3 mcp==2.3.0"  # the SDKs that generate its schemas, pinned
+  )
+  SERVERS=(
+    "cloudbase-mcp|CLOUDBASE_ENV_ID=dummy TENCENTCLOUD_SECRETID=dummy TENCENTCLOUD_SECRETKEY=dummy|cloudbase-mcp"
+    "freshdesk-mcp-support|FRESHDESK_API_KEY=dummy FRESHDESK_DOMAIN=dummy.freshdesk.com|freshdesk-mcp-support"
+    "zurich-opendata-mcp||zurich-opendata-mcp"
+    "bing-webmaster-mcp|BING_WEBMASTER_API_KEY=dummy DO_NOT_TRACK=1|bing-webmaster-mcp"
+    "disk-health-mcp|DISK_HEALTH_MCP_CONFIG=disk-health.yaml|disk-health-mcp"
+    "clinical-calc-mcp||clinical-calc-mcp"
+  )
+fi
+
 if [ "$SET" = 43 ]; then  # held_out_43 (issue 33, built alongside held_out_41 and held_out_42): a new stick, npm and PyPI, no rule tuned on it
   NPM=(
     "@knip/mcp@0.0.36"  # Knip's own server
@@ -952,6 +973,7 @@ capture() {
   [ -f dummy-token.json ] || echo '{"access_token": "dummy", "refresh_token": "dummy"}' > dummy-token.json  # SET=22
   [ -f gsheets-token.json ] || echo '{"token": "dummy", "refresh_token": "dummy", "client_id": "dummy", "client_secret": "dummy", "expiry": "2099-01-01T00:00:00Z"}' > gsheets-token.json  # SET=25
   [ -f aws-config ] || printf '[default]\nregion = us-east-1\n' > aws-config  # a dummy default profile (SET=30)
+  [ -f disk-health.yaml ] || echo '{}' > disk-health.yaml  # an empty disk-health-mcp config (SET=41)
   for row in "${SERVERS[@]}"; do
     IFS='|' read -r name envs cmd <<<"$row"
     if [ $# -gt 0 ] && [[ " $* " != *" $name "* ]]; then continue; fi
