@@ -8,6 +8,7 @@ from typing import Any
 
 from mcptest.checks.findings import Hit, Severity, pointer
 from mcptest.checks.lint.schema_rules import ref_path, resolve_path
+from mcptest.checks.lint.shapes import enum_values
 from mcptest.checks.lint.text import (
     COMMON_VERBS,
     SELECTORS,
@@ -491,7 +492,8 @@ def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
     """A string argument lists its allowed values in the description but declares no enum.
 
     What it flags: a string (or untyped) argument, or an array of strings, without `enum`/`const` (on it or its
-    items) whose description spells out a fixed set
+    items, behind its `$ref` or in a union branch: pydantic's `{"$ref": "#/$defs/Units"}` declares one) whose
+    description spells out a fixed set
     ("one of open, closed, or pending", "allowed values: low, medium, high", "Supported buttons: BACK (android
     only), HOME, ENTER" (a value's note in parentheses is not a value), "'json' or 'csv'", or three or more
     upper-case constants in parentheses right after the words naming the argument (at most eight): "Logging level
@@ -535,6 +537,8 @@ def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
     """
     names = {name for name, _ in arguments(tool)}
     for name, schema in arguments(tool):
+        if _enumerated_elsewhere(schema, tool.input_schema):
+            continue
         if not _takes_strings(schema):
             codes = _coded_numbers(argument_text(tool, name, schema)) if _takes_numbers(schema) else None
             if codes and not _bounded_to(schema, codes):
@@ -562,6 +566,14 @@ def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
             if values and all(_WORDLIKE.match(v) for v in values) and not _not_a_value_set(field, values):
                 at = pointer("inputSchema", "properties", name, "properties", field)
                 yield _enum_in_prose(f"field '{name}.{field}'", values, at)
+
+
+def _enumerated_elsewhere(schema: dict[str, Any], root: dict[str, Any]) -> bool:
+    """Whether an argument declares its values through a `$ref` or a union branch (pydantic's `Units` enum is
+    `{"$ref": "#/$defs/Units"}`, an optional one `anyOf: [{"$ref": ...}, {"type": "null"}]`): the set is there."""
+    if "$ref" not in schema and "anyOf" not in schema and "oneOf" not in schema and "allOf" not in schema:
+        return False
+    return enum_values(schema, root) is not None
 
 
 def _enum_in_prose(what: str, values: list[str], at: str) -> Hit:

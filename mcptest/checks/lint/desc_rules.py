@@ -181,10 +181,12 @@ def desc_010_missing_return_format(tool: Tool) -> Iterator[Hit]:
     names), or FastMCP's wrapped result (`{"result": ...}`) holding any object or one untitled string, or only MCP's
     own content-block model (what FastMCP derives from a function returning `TextContent`: a text comes back, saying
     what?).
-    A description written mostly in another script than Latin is read only in Chinese or Japanese,
-    and only for a write verb (作成, 更新, 削除, 创建, 发送 ...) with no word of a read or a result
-    (取得, 查询, 一覧, 返回, 結果 ...; "400エラーを返します" names the failure only):
-    "新しいグループチャットを作成します" is flagged, "将经纬度坐标转换为地址信息" is left alone; other
+    A description written mostly in another script than Latin is read only in Chinese or Japanese (API names in
+    Chinese prose do not make it English: a character of those scripts weighs half a Latin word), and only for a
+    write verb (作成, 更新, 削除, 创建, 发送, 部署 ...) with no word of a result (返回, 結果 ...; "400エラーを返します"
+    names the failure only) and no read verb (取得, 查询, 一覧 ...) that names it: in a read tool, or opening the
+    description; after the write, or among the operations of a "管理" (manage) tool, a query is one more thing it
+    does. "新しいグループチャットを作成します" is flagged, "将经纬度坐标转换为地址信息" is left alone; other
     scripts are left alone.
     Why it matters: an agent plans its next step from what a call gives back; without it, it calls the tool
     just to find out. The check is coarse (it sees whether the description gestures at a result at all,
@@ -216,7 +218,7 @@ def desc_010_missing_return_format(tool: Tool) -> Iterator[Hit]:
     if not text.strip() or not _shapeless(tool.output_schema):
         return
     if not english(text):
-        if _CJK_WRITE.search(text) and not _CJK_READ_OR_RESULT.search(_CJK_ERROR_RETURN.sub("", text)):
+        if _cjk_write_without_result(text, _read_tool(tool)):
             yield Hit("description never says what the tool returns", _RETURN_FIX, _AT)
         return
     if mentions_return(text) or _reads_matches(text) or _takes_picture(tool) or _READ_ONLY.search(text):
@@ -241,11 +243,30 @@ _RETURN_FIX = "Add 'Returns ...' describing the result's shape, or declare an ou
 # 结果/結果, 输出/出力, 获取/取得, 查询/検索, 一覧 ...). "400エラーを返します" says what comes back on failure only.
 _CJK_WRITE = compiled(
     "作成|追加|変更|更新|削除|投稿|承認|拒否|退席|既読|未読|送信|登録|创建|添加|修改|删除|发送|提交|上传|アップロード"
+    "|部署|销毁|绑定|解绑|开通|安装|卸载|重启"
 )
-_CJK_READ_OR_RESULT = compiled(
-    "返回|返[しすさ]|返却|结果|結果|输出|出力|响应|応答|レスポンス|获取|取得|查询|検索|搜索|一覧|列出|查看|表示|读取|読み"
-)
+_CJK_RESULT = compiled("返回|返[しすさ]|返却|结果|結果|输出|出力|响应|応答|レスポンス")
+_CJK_READ = compiled("获取|取得|查询|検索|搜索|一覧|列出|查看|表示|读取|読み")
 _CJK_ERROR_RETURN = compiled("(?:错误|エラー)を?返[しすさ回]\\w*")
+
+
+def _cjk_write_without_result(text: str, read_tool: bool) -> bool:
+    """A Chinese or Japanese description that names a write and no result. A read verb names the result too in a
+    tool annotated read-only or named for a read, or in a description that opens on it ("查询环境列表..."); after a
+    write verb it is one more thing the tool does ("创建、更新和删除环境，并查询..."), as it is among the operations
+    of a tool that opens on "管理" (manage), and the write's own result is still unsaid."""
+    write = _CJK_WRITE.search(text)
+    if write is None or _CJK_RESULT.search(_CJK_ERROR_RETURN.sub("", text)):
+        return False
+    read = _CJK_READ.search(text)
+    manages = text.lstrip().startswith("管理")  # "管理环境，支持：list=查询...，create=创建...": its operations
+    return read is None or (not read_tool and (manages or read.start() > write.start()))
+
+
+def _read_tool(tool: Tool) -> bool:
+    """A tool annotated read-only, or named for a read (`get_`, `list_` ...) and for no write."""
+    named_read = has_verb_in(tool.name, _READ_NAMES)
+    return (declared_read_only(tool) or named_read) and not has_verb_in(tool.name, _WRITE_NAMES)
 
 
 def _shapeless(schema: dict[str, object] | None) -> bool:
@@ -338,7 +359,7 @@ def _names_what_it_reads(tool: Tool) -> bool:
     first sentence names no action, or names only the API operation it runs, its own name ("Execute the AWS Amazon
     SNS `list_topics` operation"). "Explicit tier override for the current session" on a `set_tool_tier` writes,
     and "Same as above, but for a single ticket" names no result: both are still asked what they return."""
-    if not (declared_read_only(tool) or has_verb_in(tool.name, _READ_NAMES)) or has_verb_in(tool.name, _WRITE_NAMES):
+    if not _read_tool(tool):
         return False
     first = next(iter(sentences(tool.description)), "")
     if (found := _RUNS_OPERATION.match(first)) and normalized(found["op"]) == normalized(tool.name):

@@ -219,8 +219,14 @@ def english(text: str) -> bool:
     read, so they stay silent rather than flag it."""
     if text.isascii():
         return True  # the usual case, decided without a walk over the characters
+    if cjk := len(_CJK_CHAR.findall(text)):  # a character of these scripts is about half a word: weigh words
+        return 2 * len(_LATIN_WORD.findall(text)) > cjk  # (API names in Chinese prose do not make it English)
     letters = [c for c in text if c.isalpha()]
     return not letters or 2 * sum(1 for c in letters if c.isascii() or "\u00c0" <= c <= "\u024f") >= len(letters)
+
+
+_CJK_CHAR = compiled("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+_LATIN_WORD = compiled("[A-Za-z\u00c0-\u024f]{2,}")
 
 
 def positional_phrases(text: str) -> list[str]:
