@@ -526,9 +526,11 @@ def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
     codes rank a scale ("1=urgent, 2=high, 3=normal, 4=low": bounds state it).
     A list of forms with a placeholder ("'YYYY-MM-DD' or 'YYYY-MM'",
     "'projects/{projectID}' or 'projects/{projectNumber}'") is templates of many values, which a `pattern` states,
-    not an enum. A list after "e.g.", "example:" or "such as" is examples, not a set; one after "format", "bad
-    ...:", "instead of" or "not" is a form or a counter-example; and a pair of the tool's own argument names
-    ("either 'content' or 'content_file'") is an argument group (SCH-009's finding): none of these is flagged.
+    not an enum; so are kinds of value each sampled in parentheses ("a kernel name ('sda', 'nvme0n1'), a bare NVMe
+    controller ('nvme0')"). A list after "e.g.", "example:" or "such as" is examples, not a set; one after
+    "format", "bad ...:", "instead of" or "not" is a form or a counter-example; and a pair of the tool's own
+    argument names ("either 'content' or 'content_file'") is an argument group (SCH-009's finding): none of these
+    is flagged.
     Worth acting on: when the listed values are the only ones the server accepts.
     Why it matters: values in prose are not validated; the agent sends "High" for "high" and loops on
     errors. It is the inverse of DESC-007.

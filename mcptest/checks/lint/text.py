@@ -587,8 +587,15 @@ def _constant_list(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
     argument's own values. Deeper in the text such a list is about something else ("boolean operators (AND, OR,
     ANDNOT)" of a query syntax, "binary files (PNG, JPG, PDF)")."""
     match = _CONSTANTS.search(text)
-    if match and len(words(text[: match.start()])) <= 8 and not _EXAMPLES_LEAD.search(text[: match.start()][-30:]):
+    if match is None or len(words(text[: match.start()])) > 8 or _EXAMPLES_LEAD.search(text[: match.start()][-30:]):
+        return
+    if len(_SAMPLED_FORMS.findall(text)) < 2:
         yield match.span(), _split_values(match.group("list"))
+
+
+_SAMPLED_FORMS = compiled(r"\b(?:a|an)\s+[^(),;:.]{1,40}\(")
+"""Kinds of value, each with samples in parentheses: "Accepted: a kernel name ('sda', 'nvme0n1'), a bare NVMe
+controller ('nvme0'), ...": the forms a value takes (two or more), not the set of values."""
 
 
 def _parenthesised_values(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
