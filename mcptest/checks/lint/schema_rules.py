@@ -8,7 +8,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from mcptest.checks.findings import Hit, Severity, pointer
-from mcptest.checks.lint.text import MCP_MODELS, arguments, description_of, normalized, required, sentences, types_of
+from mcptest.checks.lint.text import (
+    MCP_MODELS,
+    SELECTORS,
+    arguments,
+    description_of,
+    normalized,
+    required,
+    sentences,
+    types_of,
+)
 from mcptest.core.re_cache import compiled
 from mcptest.records.catalog import Tool
 
@@ -192,9 +201,20 @@ def _key_pairs(tool: Tool) -> list[tuple[str, ...]]:
     needed = set(required(tool))
     if _SETS_DEFAULTS.search(tool.name) or _SETS_DEFAULTS.search(next(iter(sentences(tool.description)), "")):
         return []  # a tool that sets defaults or preferences takes any of them, or none
+    if _operations(tool):
+        return []  # `action: listRoles | getRole | ...`: the key names the object for some operations only
     return [
         tuple(sorted(names)) for noun, names in by_object.items() if len(parts[noun]) >= 2 and not needed & set(names)
     ]
+
+
+def _operations(tool: Tool) -> bool:
+    """Whether the tool is several operations behind a selector argument (`action`, `operation` ...) whose enum
+    lists two or more of them."""
+    return any(
+        name.lower() in SELECTORS and isinstance(schema.get("enum"), list) and len(schema["enum"]) >= 2
+        for name, schema in arguments(tool)
+    )
 
 
 def _worded_pairs(tool: Tool) -> list[tuple[str, ...]]:
@@ -549,19 +569,20 @@ def sch_009_argument_group_not_in_schema(tool: Tool) -> Iterator[Hit]:
 
     What it flags: a tool whose description, or an argument's, names two or more of its arguments as alternatives
     ("either 'content' or 'content_file' must be provided", "exactly one of project_key or issue_key", "Required if
-    issue_key is not given", "Provide card_refs OR query") while none of them is in `required` and the input schema
-    has no `anyOf`/`oneOf` at its root; and, with no prose at all, two or more top-level arguments that are keys of
-    one object named their own ways (`issueId` and `issueKey`, `projectId` and `projectKey`, `repoId` and
-    `repoName`), none required, outside a tool that sets defaults or settings: a call names the object by one of
-    them; and two optional arguments the tool description offers as the ways to make the call by a word of each
-    one's name ("status by URL or ID": `assembly_url`, `assembly_id`; "a comment to a task or project": `task_id`,
-    `project_id`), each word naming exactly one argument. A "required if/when" whose condition is another argument
-    being set ("Required if end_date is set", "Required when votes is enabled") states a dependency, not a choice
-    (neither argument is needed), and is left alone; a negative one ("if issue_key is not given", "not required if
-    ref is given", "when omitting `path`") makes one of the two necessary. When the tool's one argument is an object
-    wrapping all the others (`params`), its fields are the arguments, its `required` and `anyOf` the schema's say.
-    In hard-wrapped prose a line that ends on its "or" is read on into the next ("Either client_id or" /
-    "buyer_name is required"). Reported once per group.
+    issue_key is not given", "Provide card_refs OR query") while none of them is in `required` and the input schema has
+    no `anyOf`/`oneOf` at its root; and, with no prose at all, two or more top-level arguments that are keys of one
+    object named their own ways (`issueId` and `issueKey`, `projectId` and `projectKey`, `repoId` and `repoName`), none
+    required, outside a tool that sets defaults or settings and outside one of several operations behind a selector enum
+    (`action: listRoles | getRole`: the keys serve some operations only): a call names the object by one of them; and
+    two optional arguments the tool description offers as the ways to make the call by a word of each one's name
+    ("status by URL or ID": `assembly_url`, `assembly_id`; "a comment to a task or project": `task_id`, `project_id`),
+    each word naming exactly one argument. A "required if/when" whose condition is another argument being set ("Required
+    if end_date is set", "Required when votes is enabled") states a dependency, not a choice (neither argument is
+    needed), and is left alone; a negative one ("if issue_key is not given", "not required if ref is given", "when
+    omitting `path`") makes one of the two necessary. When the tool's one argument is an object wrapping all the others
+    (`params`), its fields are the arguments, its `required` and `anyOf` the schema's say. In hard-wrapped prose a line
+    that ends on its "or" is read on into the next ("Either client_id or" / "buyer_name is required"). Reported once per
+    group.
     Worth acting on: always when the server rejects a call without one of them; a `required` list cannot say
     "A or B", so the fix is an `anyOf` (at least one) or `oneOf` (exactly one) of required sets.
     Why it matters: a client validating against the schema lets the call through with neither argument, and the
