@@ -9,6 +9,7 @@ from typing import Any
 from mcptest.checks.findings import Hit
 from mcptest.checks.lint.schema_rules import Node, walk
 from mcptest.checks.lint.text import (
+    SELECTORS,
     argument_text,
     arguments,
     branch_types,
@@ -158,9 +159,28 @@ def _lookup_tool(tool: Tool) -> bool:
 
 
 def _creating_tool(tool: Tool) -> bool:
-    """Whether the tool's name, or the first word of its description, makes something new (create, add, ...)."""
+    """Whether the tool's name, or the first word of its description, makes something new (create, add, ...), or
+    one of the operations its selector argument lists does (`action: createRole | listRoles`)."""
     first = _FIRST_WORD.search(tool.description)
-    return has_verb_in(tool.name, CREATE_VERBS) or (first is not None and has_verb_in(first.group(0), CREATE_VERBS))
+    return (
+        has_verb_in(tool.name, CREATE_VERBS)
+        or (first is not None and has_verb_in(first.group(0), CREATE_VERBS))
+        or bool(_created_by_operations(tool))
+    )
+
+
+def _created_by_operations(tool: Tool) -> set[str]:
+    """The kinds of record the operations of a selector argument create (`action: createRole | createApiKey |
+    listRoles` -> role, api, key): a tool of several operations writes what its create operations name, whatever
+    language its description is in."""
+    made: set[str] = set()
+    for name, schema in arguments(tool):
+        values = schema.get("enum") if name.lower() in SELECTORS else None
+        for value in values if isinstance(values, list) else ():
+            parts = _name_words(str(value)) if isinstance(value, str) else []
+            if len(parts) > 1 and parts[0] in CREATE_VERBS:
+                made.update(p.removesuffix("s") for p in parts[1:])
+    return made
 
 
 def _has_identifier(tool: Tool, own: str) -> bool:
@@ -214,7 +234,8 @@ def _names_another_thing(tool: Tool, field: str) -> bool:
     parts = _name_words(field)
     if len(parts) < 2 or parts[-1] != "name" or parts[-2] in _OWN_NAME_PARTS:
         return False
-    return parts[-2].removesuffix("s") not in _name_stems(tool.name)
+    stem = parts[-2].removesuffix("s")
+    return stem not in _name_stems(tool.name) and stem not in _created_by_operations(tool)
 
 
 def _named_records(tool: Tool, at: tuple[str | int, ...]) -> bool:
@@ -259,7 +280,8 @@ def sch_004_unbounded_string_or_array(tool: Tool) -> Iterator[Hit]:
       value) and the description does not call it new or the output's;
     - the name of another thing than the record the tool writes (`branchName` in `create_commit`, `voice_name` in
       `text_to_speech`, `font_name` in `add_paragraph`): a reference to something that exists, looked up; the
-      record's own names (`collection_name` in `chroma_create_collection`, `display_name`, `new_name`) stay;
+      record's own names (`collection_name` in `chroma_create_collection`, `display_name`, `new_name`) stay, as do
+    the names of what a selector's operations create (`roleName` beside `action: createRole | getRole`);
     - a name inside a list of parts of the record a tool writes (a workflow's `nodes`, an event's `attendees`, a
       flag's `variations`, a rich menu's `actions`): the records in a list are flagged only where the tool is named
       for them (`entities` in `create_entities`): over the labelled groups this drops 24 findings the labellers
