@@ -281,7 +281,7 @@ def sch_004_unbounded_string_or_array(tool: Tool) -> Iterator[Hit]:
     - the name of another thing than the record the tool writes (`branchName` in `create_commit`, `voice_name` in
       `text_to_speech`, `font_name` in `add_paragraph`): a reference to something that exists, looked up; the
       record's own names (`collection_name` in `chroma_create_collection`, `display_name`, `new_name`) stay, as do
-    the names of what a selector's operations create (`roleName` beside `action: createRole | getRole`);
+      the names of what a selector's operations create (`roleName` beside `action: createRole | getRole`);
     - a name inside a list of parts of the record a tool writes (a workflow's `nodes`, an event's `attendees`, a
       flag's `variations`, a rich menu's `actions`): the records in a list are flagged only where the tool is named
       for them (`entities` in `create_entities`): over the labelled groups this drops 24 findings the labellers
