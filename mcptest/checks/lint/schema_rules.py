@@ -13,6 +13,7 @@ from mcptest.checks.lint.text import (
     SELECTORS,
     arguments,
     description_of,
+    has_verb_in,
     normalized,
     required,
     sentences,
@@ -203,9 +204,33 @@ def _key_pairs(tool: Tool) -> list[tuple[str, ...]]:
         return []  # a tool that sets defaults or preferences takes any of them, or none
     if _operations(tool):
         return []  # `action: listRoles | getRole | ...`: the key names the object for some operations only
-    return [
+    pairs = [
         tuple(sorted(names)) for noun, names in by_object.items() if len(parts[noun]) >= 2 and not needed & set(names)
     ]
+    return pairs + [p for p in _person_keys(tool) if not needed & set(p)]
+
+
+def _person_keys(tool: Tool) -> list[tuple[str, ...]]:
+    """A person's id and their email, side by side (`subscriberId` and `email`, `recipientSubscriberId` and
+    `recipientEmail`): the two keys a call names one subscriber, user or recipient by. Not in a tool that lists or
+    searches (there they are filters, each narrowing the other)."""
+    if has_verb_in(tool.name, _FILTERING):
+        return []
+    split = {name: normalized(name).split() for name, _ in arguments(tool)}
+    found = []
+    for email, ws in split.items():
+        if not ws or ws[-1] != "email":
+            continue
+        prefix = ws[:-1]
+        for other, vs in split.items():
+            n = len(prefix)
+            if len(vs) >= 2 and vs[:n] == prefix and vs[-1] == "id" and vs[-2] in _PERSONS and len(vs) <= n + 2:
+                found.append(tuple(sorted((email, other))))
+    return found
+
+
+_PERSONS = frozenset("user subscriber contact member customer recipient person account employee client".split())  # noqa: SIM905
+_FILTERING = frozenset("list search find query filter count".split())  # noqa: SIM905
 
 
 def _operations(tool: Tool) -> bool:
