@@ -596,18 +596,18 @@ def sch_009_argument_group_not_in_schema(tool: Tool) -> Iterator[Hit]:
     ("either 'content' or 'content_file' must be provided", "exactly one of project_key or issue_key", "Required if
     issue_key is not given", "Provide card_refs OR query") while none of them is in `required` and the input schema has
     no `anyOf`/`oneOf` at its root; and, with no prose at all, two or more top-level arguments that are keys of one
-    object named their own ways (`issueId` and `issueKey`, `projectId` and `projectKey`, `repoId` and `repoName`), none
-    required, outside a tool that sets defaults or settings and outside one of several operations behind a selector enum
-    (`action: listRoles | getRole`: the keys serve some operations only): a call names the object by one of them; and
-    two optional arguments the tool description offers as the ways to make the call by a word of each one's name
-    ("status by URL or ID": `assembly_url`, `assembly_id`; "a comment to a task or project": `task_id`, `project_id`),
-    each word naming exactly one argument. A "required if/when" whose condition is another argument being set ("Required
-    if end_date is set", "Required when votes is enabled") states a dependency, not a choice (neither argument is
-    needed), and is left alone; a negative one ("if issue_key is not given", "not required if ref is given", "when
-    omitting `path`") makes one of the two necessary. When the tool's one argument is an object wrapping all the others
-    (`params`), its fields are the arguments, its `required` and `anyOf` the schema's say. In hard-wrapped prose a line
-    that ends on its "or" is read on into the next ("Either client_id or" / "buyer_name is required"). Reported once per
-    group.
+    object named their own ways (`issueId` and `issueKey`, `projectId` and `projectKey`, `repoId` and `repoName`; a
+    person's id and email, `subscriberId` and `email`, outside a listing), none required, outside a tool that sets
+    defaults or settings and outside one of several operations behind a selector enum (`action: listRoles | getRole`:
+    the keys serve some operations only): a call names the object by one of them; and two optional arguments the tool
+    description offers as the ways to make the call by a word of each one's name ("status by URL or ID": `assembly_url`,
+    `assembly_id`; "a comment to a task or project": `task_id`, `project_id`), each word naming exactly one argument. A
+    "required if/when" whose condition is another argument being set ("Required if end_date is set", "Required when
+    votes is enabled") states a dependency, not a choice (neither argument is needed), and is left alone; a negative one
+    ("if issue_key is not given", "not required if ref is given", "when omitting `path`") makes one of the two
+    necessary. When the tool's one argument is an object wrapping all the others (`params`), its fields are the
+    arguments, its `required` and `anyOf` the schema's say. In hard-wrapped prose a line that ends on its "or" is read
+    on into the next ("Either client_id or" / "buyer_name is required"). Reported once per group.
     Worth acting on: always when the server rejects a call without one of them; a `required` list cannot say
     "A or B", so the fix is an `anyOf` (at least one) or `oneOf` (exactly one) of required sets.
     Why it matters: a client validating against the schema lets the call through with neither argument, and the
