@@ -492,7 +492,8 @@ def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
     """A string argument lists its allowed values in the description but declares no enum.
 
     What it flags: a string (or untyped) argument, or an array of strings, without `enum`/`const` (on it or its
-    items, behind its `$ref` or in a union branch: pydantic's `{"$ref": "#/$defs/Units"}` declares one) whose
+    items, behind its `$ref` or in a union branch: pydantic's `{"$ref": "#/$defs/Units"}` declares one; nor a
+    `pattern` that only alternates the values, `^(qemu|lxc)$`, which closes the set as well) whose
     description spells out a fixed set
     ("one of open, closed, or pending", "allowed values: low, medium, high", "Supported buttons: BACK (android
     only), HOME, ENTER" (a value's note in parentheses is not a value), "'json' or 'csv'", or three or more
@@ -595,14 +596,25 @@ def _takes_strings(schema: dict[str, Any]) -> bool:
     """Whether an argument takes free strings a value set could close: a string (or untyped) argument, or an array
     of such strings ("Filter by alert state: firing, pending, ..." on `states: string[]`), with no enum or const."""
     types = types_of(schema)
-    if "enum" in schema or "const" in schema:
+    if "enum" in schema or "const" in schema or _CLOSED_PATTERN.match(str(schema.get("pattern", ""))):
         return False
+    if any(_CLOSED_PATTERN.match(str(b.get("pattern", ""))) for k in ("anyOf", "oneOf") for b in _dicts(schema.get(k))):
+        return False  # `anyOf: [{type: string, pattern: "^(raw|qcow2)$"}, {type: null}]`: an optional closed set
     if not types or "string" in types:
         return True
     items = schema.get("items")
     if types != {"array"} or not isinstance(items, dict) or "enum" in items or "const" in items:
         return False
     return "string" in types_of(items)
+
+
+_CLOSED_PATTERN = compiled(r"^\^\(?(?:\?:)?[\w.-]+(?:\|[\w.-]+)+\)?\$$")
+"""A pattern that is only an alternation of literal values (`^(qemu|lxc)$`): it closes the set as an enum would, and
+a validating client checks it."""
+
+
+def _dicts(value: Any) -> list[dict[str, Any]]:
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
 
 
 def _takes_numbers(schema: dict[str, Any]) -> bool:

@@ -278,9 +278,12 @@ def _root_groups(tool: Tool) -> bool:
 
 
 def _wrapper(tool: Tool) -> dict[str, Any] | None:
-    """The tool's one argument, when it is an object that declares properties (CircleCI's `params`)."""
+    """The tool's one argument, when it is an object that declares properties (CircleCI's `params`), inline or as
+    the model its `$ref` names (pydantic's `params: {"$ref": "#/$defs/VMResizeInput"}`)."""
+    from mcptest.checks.lint.shapes import resolve  # shapes reads this module's `walk`
+
     args = list(arguments(tool))
-    sub = args[0][1] if len(args) == 1 else None
+    sub = resolve(args[0][1], tool.input_schema) if len(args) == 1 else None
     return sub if isinstance(sub, dict) and isinstance(sub.get("properties"), dict) and sub["properties"] else None
 
 
@@ -605,9 +608,10 @@ def sch_009_argument_group_not_in_schema(tool: Tool) -> Iterator[Hit]:
     "required if/when" whose condition is another argument being set ("Required if end_date is set", "Required when
     votes is enabled") states a dependency, not a choice (neither argument is needed), and is left alone; a negative one
     ("if issue_key is not given", "not required if ref is given", "when omitting `path`") makes one of the two
-    necessary. When the tool's one argument is an object wrapping all the others (`params`), its fields are the
-    arguments, its `required` and `anyOf` the schema's say. In hard-wrapped prose a line that ends on its "or" is read
-    on into the next ("Either client_id or" / "buyer_name is required"). Reported once per group.
+    necessary. When the tool's one argument is an object wrapping all the others (`params`, inline or a `$ref` to a
+    pydantic model), its fields are the arguments, its `required` and `anyOf` the schema's say. In hard-wrapped prose a
+    line that ends on its "or" is read on into the next ("Either client_id or" / "buyer_name is required"). Reported
+    once per group.
     Worth acting on: always when the server rejects a call without one of them; a `required` list cannot say
     "A or B", so the fix is an `anyOf` (at least one) or `oneOf` (exactly one) of required sets.
     Why it matters: a client validating against the schema lets the call through with neither argument, and the
