@@ -12,6 +12,7 @@ from tests.doctor.helpers import FIXTURES, cli
 TIME = FIXTURES / "mcp-server-time.json"
 GIT = FIXTURES / "mcp-server-git.json"
 PLAYWRIGHT = FIXTURES.parent / "real" / "playwright-mcp.json"
+LINUX = FIXTURES.parent / "real" / "linux-mcp-server.json"
 """@playwright/mcp 0.0.83's tools/list (25 tools): a well-made real server, kept out of the labelled lint set."""
 GOLDEN = FIXTURES.parent / "golden"
 
@@ -53,6 +54,18 @@ def test_a_well_made_real_server_has_no_critical_finding_and_doctor_exits_0(
     assert lint["summary"]["tool_count"] == 25 and lint["summary"]["critical_count"] == 0
     rules = {t["name"]: {f["rule"] for f in t["findings"]} for t in lint["tools"]}
     assert "DESC-001" not in rules["browser_navigate"] | rules["browser_close"]  # "Navigate to a URL": complete
+
+
+def test_a_vendor_server_labelled_with_no_defect_has_no_finding_and_doctor_exits_0(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Red Hat's linux-mcp-server (held_out_43): annotated, closed, described, with outputSchemas; its one
+    # name-repeating description ("Get CPU information.") says what its schema and annotations already state
+    out = cli(capsys, "doctor", "--catalog", LINUX, "--lint-descriptions", "--json")
+    assert out.code == 0, out.stdout
+    lint = out.json()["lint"][0]
+    assert lint["summary"]["tool_count"] == 23 and lint["summary"]["critical_count"] == 0
+    assert {f["rule"] for t in lint["tools"] for f in t["findings"]} == {"PASS"}
 
 
 def test_select_runs_only_the_chosen_family(capsys: pytest.CaptureFixture[str]) -> None:

@@ -117,15 +117,28 @@ def desc_003_description_equals_name(tool: Tool) -> Iterator[Hit]:
 
     What it flags: a description that is the tool name again, ignoring case, punctuation and the
     `_`/`-` separators (`get_weather` described as "Get weather.").
-    Worth acting on: always; the description tells the agent nothing the name did not, so it chooses between
-    similar tools by guesswork.
+    A tool that says the rest where it belongs is left alone: annotated, with an `outputSchema` naming the fields
+    of its result and every argument described ("Get CPU information." on Red Hat's `get_cpu_information`,
+    read-only, its result's `model`, `logical_cores` ... declared): the name is a complete action, and what it
+    reads, takes and gives back is all stated.
+    Worth acting on: when the name is all the agent has; the description tells it nothing the name did not, so
+    it chooses between similar tools by guesswork.
     Why it matters: it repeats what the agent already read and adds no signal to choose by.
     Example: `{"name": "list_users", "description": "List users"}`
     Fix: describe the behaviour the name cannot: "List the users of a workspace, newest first, with
     their ids, names and roles."
     """
-    if tool.description.strip() and normalized(tool.description) == normalized(tool.name):
+    repeats = tool.description.strip() and normalized(tool.description) == normalized(tool.name)
+    if repeats and not _documented_elsewhere(tool):
         yield Hit("description only repeats the tool name", "Describe what the name cannot: scope, input, result.", _AT)
+
+
+def _documented_elsewhere(tool: Tool) -> bool:
+    """Annotations declared, an outputSchema with named fields, and every argument described."""
+    output = tool.output_schema
+    if not tool.annotations or not isinstance(output, dict) or not isinstance(output.get("properties"), dict):
+        return False
+    return bool(output["properties"]) and all(description_of(s) for _, s in arguments(tool))
 
 
 def desc_004_no_common_verb(tool: Tool) -> Iterator[Hit]:
