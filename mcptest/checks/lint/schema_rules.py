@@ -290,34 +290,33 @@ def _wrapper(tool: Tool) -> dict[str, Any] | None:
 def sch_001_no_required_list(tool: Tool) -> Iterator[Hit]:
     """An object declares `properties` but no `required` list, and some property is plainly needed.
 
-    What it flags: an object schema in the input (the root, an array's items, a required nested object, an anyOf
-    branch) with non-empty `properties`, no `required` array, and at least one property that does not read as
-    optional. A property reads as optional when it has a `default`, is described as optional ("Optional: ...", "Omit
-    to check all", "defaults to 10") or as having another source ("can also be set with the IDB_UDID env var"), is a
-    boolean, or is a modifier of the call: a paging, sorting or output control by name (limit, offset, cursor, page,
-    sort, order, direction, format, output, context, timeout, verbose) or a filter by description ("API group to
-    filter by", "If true, only ...", "an entry matches if it contains any of them", "Match against the request
-    URL"). An object whose every property reads as optional is all-optional by design (a cursor and a limit;
-    "omitted = unchanged" updates), and a root whose description asks for "A or B" is SCH-009's finding (a
-    `required` list cannot say that). A nested object is an option group, left alone, when its name says so
-    (options, config, settings, params, filters, style, layout) or its description does ("Style configuration for
-    the chart"); else, when its parent does not require it, unless it reads as one value: a wrapper of a single
-    field, or up to three numbers (latitude and longitude, width and height), whose parts go together and are
-    flagged; fields of mixed types, or more than three, are independent settings. A definition (`$defs/X`) is judged
-    where the input uses it: an option group when every property referencing it is one. Of the rest, it flags only
-    an object whose need is plain: a plain field with at most one option beside it (the `sql` of a query tool), an
-    object beside those that read as optional (a `params` object carrying every argument), or a value of up to three
-    numbers. Which of several fields a call needs is the author's knowledge (a git tool's `branch`, `path` and
-    `mode` may each be left out; a REST call's `query` object holds optional filters; a plain field beside two or
-    more options, `depth` beside a defaulted `path`, `remote` and `prune`, is one more option), so such an object is
-    left alone, except at the root of a tool that gets, updates or deletes one existing object (`get_models`,
-    `delete_deployments`; its first sentence does not speak of a list, history or search) with an argument that is
-    that object's key (`model_owner`, `model_name`, `deployment_id`, a bare `id`) not described as optional or as
-    needed only in some calls: without it the call has no target (the REST path `/models/{model_owner}/{model_name}`
-    such tools are generated from cannot be built). A continuation token ("Continuation token to get the next page")
-    is paging, like a cursor. A root argument the tool description says a call may leave out ("If no date is
-    provided, ...", "`query` is optional") reads as optional, and so does a time zone or locale (a control of the
-    answer, like its format).
+    What it flags: an object schema in the input (the root, an array's items, a required nested object, an anyOf branch)
+    with non-empty `properties`, no `required` array, and at least one property that does not read as optional. A
+    property reads as optional when it has a `default`, is described as optional ("Optional: ...", "Omit to check all",
+    "defaults to 10") or as having another source ("can also be set with the IDB_UDID env var"), is a boolean, or is a
+    modifier of the call: a paging, sorting or output control by name (limit, offset, cursor, page, sort, order,
+    direction, format, output, context, timeout, verbose) or a filter by description ("API group to filter by", "If
+    true, only ...", "an entry matches if it contains any of them", "Match against the request URL", "Scope run to array
+    of workspaces"). An object whose every property reads as optional is all-optional by design (a cursor and a limit;
+    "omitted = unchanged" updates), and a root whose description asks for "A or B" is SCH-009's finding (a `required`
+    list cannot say that). A nested object is an option group, left alone, when its name says so (options, config,
+    settings, params, filters, style, layout) or its description does ("Style configuration for the chart"); else, when
+    its parent does not require it, unless it reads as one value: a wrapper of a single field, or up to three numbers
+    (latitude and longitude, width and height), whose parts go together and are flagged; fields of mixed types, or more
+    than three, are independent settings. A definition (`$defs/X`) is judged where the input uses it: an option group
+    when every property referencing it is one. Of the rest, it flags only an object whose need is plain: a plain field
+    with at most one option beside it (the `sql` of a query tool), an object beside those that read as optional (a
+    `params` object carrying every argument), or a value of up to three numbers. Which of several fields a call needs is
+    the author's knowledge (a git tool's `branch`, `path` and `mode` may each be left out; a REST call's `query` object
+    holds optional filters; a plain field beside two or more options, `depth` beside a defaulted `path`, `remote` and
+    `prune`, is one more option), so such an object is left alone, except at the root of a tool that gets, updates or
+    deletes one existing object (`get_models`, `delete_deployments`; its first sentence does not speak of a list,
+    history or search) with an argument that is that object's key (`model_owner`, `model_name`, `deployment_id`, a bare
+    `id`) not described as optional or as needed only in some calls: without it the call has no target (the REST path
+    `/models/{model_owner}/{model_name}` such tools are generated from cannot be built). A continuation token
+    ("Continuation token to get the next page") is paging, like a cursor. A root argument the tool description says a
+    call may leave out ("If no date is provided, ...", "`query` is optional") reads as optional, and so does a time zone
+    or locale (a control of the answer, like its format).
     A property whose own description calls it required ("(required)", "Required. ...") is flagged whatever else
     the object holds: the prose and the schema disagree.
     Worth acting on: when an argument the tool cannot work without is left optional.
@@ -462,7 +461,8 @@ locale it answers in), not its subject."""
 _MODIFIER_DESC = compiled(
     r"\bfilter|\bpaginat|\bnext page\b|\bif (?:true|set|provided|given|specified)\b|\bwhether\b"
     r"|\bonly (?:show|return|include|list)|\bmaximum number\b|\bhow many\b|\bmatch(?:es|ed|ing)? (?:against|if)\b"
-    r"|\bcontinuation\b",
+    r"|\bcontinuation\b"
+    r"|\b(?:scope|restrict|narrow|limit)s? (?:the |this )?(?:run|search|query|results?|listing|lookup)? ?to\b",
     re.IGNORECASE,
 )
 _GROUP_WORDS = frozenset(
