@@ -45,14 +45,19 @@ def test_ignoring_the_critical_rules_lets_the_git_catalog_pass(capsys: pytest.Ca
     assert out.json()["lint"][0]["summary"]["critical_count"] == 0
 
 
+def _findings_of_a_clean_run(capsys: pytest.CaptureFixture[str], catalog: Path, tools: int) -> dict[str, set[str]]:
+    """The rules each tool of `catalog` tripped, after checking that doctor exits 0 with no critical finding."""
+    out = cli(capsys, "doctor", "--catalog", catalog, "--lint-descriptions", "--json")
+    assert out.code == 0, out.stdout
+    lint = out.json()["lint"][0]
+    assert lint["summary"]["tool_count"] == tools and lint["summary"]["critical_count"] == 0
+    return {t["name"]: {f["rule"] for f in t["findings"]} for t in lint["tools"]}
+
+
 def test_a_well_made_real_server_has_no_critical_finding_and_doctor_exits_0(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    out = cli(capsys, "doctor", "--catalog", PLAYWRIGHT, "--lint-descriptions", "--json")
-    assert out.code == 0, out.stdout
-    lint = out.json()["lint"][0]
-    assert lint["summary"]["tool_count"] == 25 and lint["summary"]["critical_count"] == 0
-    rules = {t["name"]: {f["rule"] for f in t["findings"]} for t in lint["tools"]}
+    rules = _findings_of_a_clean_run(capsys, PLAYWRIGHT, 25)
     assert "DESC-001" not in rules["browser_navigate"] | rules["browser_close"]  # "Navigate to a URL": complete
 
 
@@ -61,11 +66,8 @@ def test_a_vendor_server_labelled_with_no_defect_has_no_finding_and_doctor_exits
 ) -> None:
     # Red Hat's linux-mcp-server (held_out_43): annotated, closed, described, with outputSchemas; its one
     # name-repeating description ("Get CPU information.") says what its schema and annotations already state
-    out = cli(capsys, "doctor", "--catalog", LINUX, "--lint-descriptions", "--json")
-    assert out.code == 0, out.stdout
-    lint = out.json()["lint"][0]
-    assert lint["summary"]["tool_count"] == 23 and lint["summary"]["critical_count"] == 0
-    assert {f["rule"] for t in lint["tools"] for f in t["findings"]} == {"PASS"}
+    rules = _findings_of_a_clean_run(capsys, LINUX, 23)
+    assert set().union(*rules.values()) == {"PASS"}
 
 
 def test_select_runs_only_the_chosen_family(capsys: pytest.CaptureFixture[str]) -> None:
