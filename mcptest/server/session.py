@@ -719,6 +719,7 @@ def _describe(exc: BaseException) -> str:
 
 
 def quiet_sdk_logs(debug: bool = False) -> None:
-    """The SDK logs tracebacks for garbage on stdout; we report those ourselves."""
-    for name in ("mcp", "httpx", "httpx2", "httpcore"):
+    """The SDKs log what we report ourselves: the MCP SDK a traceback for garbage on stdout, the OTLP exporter each
+    failed or retried export (the run says it once, as its one warning at the end)."""
+    for name in ("mcp", "httpx", "httpx2", "httpcore", "opentelemetry.exporter"):
         logging.getLogger(name).setLevel(logging.DEBUG if debug else logging.CRITICAL)

@@ -143,6 +143,7 @@ def test_an_unreachable_or_silent_endpoint_is_one_warning_and_the_same_exit_code
         line for line in ran.stderr.splitlines() if "warning" in line
     ]
     assert sum("OpenTelemetry export" in line for line in ran.stderr.splitlines()) == 1
+    assert sum("export" in line.lower() for line in ran.stderr.splitlines()) == 1, ran.stderr  # not the SDK's too
     url, handler = receiver
     handler.hang = threading.Event()  # takes the request and never answers
     ran = run_cli("run", str(EXAMPLES / "mcptest.yml"), "-q", "--otlp-endpoint", url)
