@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterator
 
 from mcptest.checks.findings import Hit, pointer
-from mcptest.checks.lint.text import SELECTORS, arguments, sentences
+from mcptest.checks.lint.text import SELECTORS, arguments, normalized, sentences
 from mcptest.core.re_cache import compiled
 from mcptest.records.catalog import Tool
 
@@ -173,7 +173,7 @@ _REPLACE = compiled(
 def _detaches(name: str) -> bool:
     """Whether a `remove` tool takes a mark or a link off something (`remove_label`, `remove_tag`, `remove_member`):
     undone by adding it back, not a destruction."""
-    parts = _name_parts(name)
+    parts = normalized(name).split()
     return len(parts) >= 2 and parts[0] == "remove" and parts[1] in _DETACHABLE
 
 
@@ -185,12 +185,7 @@ _DETACHABLE = frozenset(
 
 def _writes_too(name: str) -> bool:
     """Whether a name that opens on a read also names a write (`search_and_replace`, `find_and_delete`)."""
-    return bool(set(_name_parts(name)) & _NAMED_WRITES)
-
-
-def _name_parts(name: str) -> list[str]:
-    """A tool name's words, lower case: `removeLabel`, `remove_label` and `remove-label` alike."""
-    return [p.lower() for p in re.split(r"[_\-\s]+|(?<=[a-z])(?=[A-Z])", name) if p]
+    return bool(set(normalized(name).split()) & _NAMED_WRITES)
 
 
 _NAMED_WRITES = frozenset(["replace", "update", "delete", "remove", "set", "write", "edit", "move", "rename", "drop"])

@@ -221,9 +221,8 @@ def _person_keys(tool: Tool) -> list[tuple[str, ...]]:
     for email, ws in split.items():
         if not ws or ws[-1] != "email":
             continue
-        prefix = ws[:-1]
+        prefix, n = ws[:-1], len(ws) - 1
         for other, vs in split.items():
-            n = len(prefix)
             if len(vs) >= 2 and vs[:n] == prefix and vs[-1] == "id" and vs[-2] in _PERSONS and len(vs) <= n + 2:
                 found.append(tuple(sorted((email, other))))
     return found
