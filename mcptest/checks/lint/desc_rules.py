@@ -10,6 +10,7 @@ from mcptest.checks.findings import Hit, Severity, pointer
 from mcptest.checks.lint.shapes import properties
 from mcptest.checks.lint.text import (
     MCP_CONTENT_MODELS,
+    READ_VERBS,
     SELECTORS,
     SHORT_CHARS,
     VERY_LONG_CHARS,
@@ -23,8 +24,10 @@ from mcptest.checks.lint.text import (
     lexicon,
     mentions_return,
     normalized,
+    opening_verb,
     positional_phrases,
     sentences,
+    stems,
     words,
 )
 from mcptest.core.re_cache import compiled
@@ -189,7 +192,9 @@ def desc_010_missing_return_format(tool: Tool) -> Iterator[Hit]:
     What it flags: a non-empty description with no return/output/result/response/yield word, on a tool
     that declares no `outputSchema`, or, for a tool that writes (creates, updates, deletes, adds, sets, pushes,
     sends, moves, turns off, submits, starts, stops, reserves, provisions, migrates, rolls back ...; "manages" when
-    an operation selector's values name a write, `post_users` or `delete_item`), one that is any
+    an operation selector's values name a write, `post_users` or `delete_item`; any other opening verb of an action
+    the English lexicon knows, "Transition an issue", "Build an APK", but a read's or a question's, "Poll",
+    "Peek at"; or annotated `readOnlyHint: false`), one that is any
     object (`{"type": "object", "additionalProperties": true}`: it names no field; a read's result is the thing it
     names), or FastMCP's wrapped result (`{"result": ...}`) holding any object or one untitled string, or only MCP's
     own content-block model (what FastMCP derives from a function returning `TextContent`: a text comes back, saying
@@ -238,7 +243,7 @@ def desc_010_missing_return_format(tool: Tool) -> Iterator[Hit]:
         return
     if _names_what_it_reads(tool):
         return
-    if tool.output_schema is not None and not _says_write(tool):
+    if tool.output_schema is not None and not (_says_write(tool) or _declared_write(tool) or _acts(tool)):
         return  # any object from a read: the thing it names ("Compact context for one card") is what comes back
     yield Hit(
         "description never says what the tool returns, and there is no outputSchema"
@@ -346,6 +351,36 @@ def _says_write(tool: Tool) -> bool:
     selectors = (s for name, s in arguments(tool) if name.lower() in SELECTORS)
     values = " ".join(f"{description_of(s)} {' '.join(map(str, s.get('enum') or ()))}" for s in selectors)
     return bool(values) and any(w.lower() != "manage" for w in _WRITE_WORD.findall(values.replace("_", " ")))
+
+
+def _declared_write(tool: Tool) -> bool:
+    """Whether the tool's annotations declare it is not read-only (`readOnlyHint: false`): it changes something."""
+    annotations = tool.raw.get("annotations")
+    return isinstance(annotations, dict) and annotations.get("readOnlyHint") is False
+
+
+def _acts(tool: Tool) -> bool:
+    """Whether a tool not named or annotated for a read opens on a verb of an action, any verb the English lexicon
+    knows but a read's ("Edit an existing comment", "Transition a Jira issue", "Build an APK file"), where a write
+    list would miss most: what the action leaves behind is what the agent needs to hear."""
+    if _read_tool(tool):
+        return False
+    first = next(iter(sentences(tool.description)), "")
+    verb = opening_verb(first)
+    if verb is None or any(stem in READ_VERBS or stem in _ASKS for stem in stems(verb)):
+        return False
+    return _RUNS_A_CHECK.match(first) is None
+
+
+_ASKS = frozenset("ask poll peek wait watch monitor reverse manage".split())  # noqa: SIM905
+"""Opening verbs of a question, not of an action: "Ask AI about sources", "Poll research progress", "Peek at
+documents", "Reverse geocode coordinates"; "Manage ..." is a write only when its operations name one (`_says_write`)."""
+_RUNS_A_CHECK = compiled(
+    r"^\s*(?:run|perform|execute)s?\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+)?(?:diagnostics?|analysis|health\s+checks?|audits?"
+    r"|scans?)\b",
+    re.IGNORECASE,
+)
+"""An opening that runs a check ("Run diagnostics on the credentials"): its findings come back."""
 
 
 _READ_ONLY = compiled(r"\bread-only\b|\bread operations?\b", re.IGNORECASE)

@@ -19,7 +19,7 @@ VERY_LONG_CHARS = 1000
 """DESC-002's bound in the default tier: twice document 000's. Between the two, length alone was rarely worth acting
 on: in the groups labelled by hand before the lint ran, 13 of 73 such findings were true (docs/quality.md)."""
 
-# Base forms of the verbs tool descriptions use to say what they do; inflections are matched by `_stems`.
+# Base forms of the verbs tool descriptions use to say what they do; inflections are matched by `stems`.
 COMMON_VERBS = frozenset(
     """
     access add adjust aggregate allocate analyze append apply approve archive assign attach authenticate
@@ -153,7 +153,7 @@ def words(text: str) -> list[str]:
     return [w.lower() for w in _WORD.findall(text)]
 
 
-def _stems(word: str) -> Iterator[str]:
+def stems(word: str) -> Iterator[str]:
     yield word
     for suffix, repl in (("ies", "y"), ("es", ""), ("s", ""), ("ing", ""), ("ing", "e"), ("ed", ""), ("ed", "e")):
         if word.endswith(suffix) and len(word) - len(suffix) >= 2:
@@ -166,7 +166,7 @@ def has_common_verb(text: str) -> bool:
     that opens with a word the English lexicon knows can be a verb ("Press a key", "Hover over an element", "Fork
     a repository", "Type text"). A sentence opening on a word that can be both ("Weather information") is read as
     the imperative tool descriptions almost always are: the rule flags what cannot be an action at all."""
-    if any(stem in COMMON_VERBS for w in words(text) for stem in _stems(w)):
+    if any(stem in COMMON_VERBS for w in words(text) for stem in stems(w)):
         return True
     return any(_opens_with_verb(words(s)) for s in sentences(text))
 
@@ -179,6 +179,22 @@ def _opens_with_verb(ws: list[str]) -> bool:
     verbs = lexicon().verbs
     first = ws[0]
     return first in verbs or any(first.startswith(p) and first[len(p) :] in verbs for p in ("un", "re"))
+
+
+def opening_verb(sentence: str) -> str | None:
+    """The sentence's first word when it is a verb in the imperative or the third person ("Edit a comment", "Copies
+    a page"), after a bracketed tag; None for a noun phrase, and for a past form that opens one ("Rebuilt order book
+    at a moment"): the lexicon knows a base form by its third person (`edit`/`edits`, `copy`/`copies`)."""
+    ws = words(_TAG.sub("", sentence, count=1))
+    if not ws:
+        return None
+    first, verbs = ws[0], lexicon().verbs
+    if first not in verbs:
+        return None
+    if first.endswith("s") and any(stem != first and stem in verbs for stem in stems(first)):
+        return first
+    third = (first + "s", first + "es", first[:-1] + "ies" if first.endswith("y") else "")
+    return first if any(form in verbs for form in third) else None
 
 
 class Lexicon(NamedTuple):
@@ -300,7 +316,7 @@ def _subject_dropped(sentence: str) -> list[str]:
 
 def has_verb_in(text: str, verbs: frozenset[str]) -> bool:
     """Whether a word of `text` (camelCase, snake_case and kebab-case split) is one of `verbs`, in any inflection."""
-    return any(stem in verbs for w in words(_CAMEL.sub(r"\1 \2", text)) for stem in _stems(w))
+    return any(stem in verbs for w in words(_CAMEL.sub(r"\1 \2", text)) for stem in stems(w))
 
 
 @lru_cache(maxsize=4096)  # argument and tool names, asked of by several rules each
