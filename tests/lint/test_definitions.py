@@ -102,6 +102,21 @@ def test_one_field_of_one_kind_of_record_is_one_defect_in_every_tool_that_writes
     assert not names["asana_create_subtask"].also  # a subtask is another kind of record: its own defect
 
 
+def test_a_tool_merged_twice_stays_named_where_its_finding_went() -> None:
+    """anam-mcp (real): the optional `name` schema copied into update_persona, create_share_link and eight more tools
+    is one finding on update_persona; that finding is then one record's field with create_persona's. Every tool of
+    both merges is still named on the one finding left (the second merge once dropped the first one's tools)."""
+    catalog = json.loads((Path(__file__).parent / "real" / "anam-mcp.json").read_text(encoding="utf-8"))
+    tools = [Tool(t) for t in catalog["tools"]]
+    found = [f for fs in lint_tools(tools, select_rules(["SCH-004"], ())) for f in fs]
+    named = [f for f in found if f.pointer == "/inputSchema/properties/name"]
+    covered = [n for f in named for n in (f.tool, *f.also)]
+    assert {"create_share_link", "update_share_link", "update_persona", "create_persona"} <= set(covered)
+    assert len(covered) == len(set(covered))  # each tool on one finding only
+    persona = next(f for f in named if f.tool == "create_persona")
+    assert "create_share_link" in persona.also and f"{len(persona.also) + 1} tools share" in persona.message
+
+
 def test_one_record_inlined_at_several_places_of_a_tool_is_one_defect_there() -> None:
     """mcp-neo4j-data-modeling (real): Pydantic inlines the Property record at `key_property` and in each of
     `properties[]`, with a description only at the first; each open copy is the one defect, reported once."""

@@ -117,15 +117,16 @@ def _merged(
     drop: set[int] = set()
     rewrite: dict[int, Finding] = {}
     for places in shared.values():
-        tool_names = list(dict.fromkeys(tools[i].name for i, _ in places))
-        if len(tool_names) < 2:
+        if len({i for i, _ in places}) < 2:
             continue
+        # a finding an earlier merge made already names other tools (`also`): they stay named, not dropped with it
+        tool_names = list(dict.fromkeys(n for i, f in places for n in (tools[i].name, *f.also)))
         first = places[0][1]
         shown = ", ".join(tool_names[:8]) + (f", +{len(tool_names) - 8} more" if len(tool_names) > 8 else "")
         rewrite[id(first)] = replace(
             first,
             message=f"{first.message} ({what(first)} {len(tool_names)} tools share: {shown})",
-            also=(*first.also, *tool_names[1:]),
+            also=tuple(tool_names[1:]),
         )
         drop.update(id(f) for _, f in places[1:])
     return [[rewrite.get(id(f), f) for f in findings if id(f) not in drop] for findings in found]
