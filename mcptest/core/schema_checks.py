@@ -12,6 +12,8 @@ def schema_problem(schema: Any) -> tuple[Loc, str] | None:
     """Where and why `schema` is not a valid JSON Schema (under its own `$schema`), or None."""
     if not isinstance(schema, dict):
         return (), f"a schema must be a mapping, got {type(schema).__name__}"
+    if "$schema" in schema and not isinstance(schema["$schema"], str):  # jsonschema itself raises on one
+        return ("$schema",), f"'$schema' must be a string (a metaschema URI), got {type(schema['$schema']).__name__}"
     try:
         text = json.dumps(schema)
     except (TypeError, ValueError, RecursionError):  # not JSON data: check it as it is
@@ -93,7 +95,8 @@ def surely_valid(schema: Any) -> bool:
     structural check of every keyword the metaschemas constrain, ~100x cheaper than validating against the
     metaschema. False means "not proven", never "invalid": the caller then asks jsonschema, which gives the error.
     Keywords the metaschemas do not know are valid whatever their value, as they are for jsonschema."""
-    if isinstance(schema, dict) and schema.get("$schema", _DEFAULT_DRAFT) not in _DRAFTS | {_DEFAULT_DRAFT}:
+    draft = schema.get("$schema", _DEFAULT_DRAFT) if isinstance(schema, dict) else _DEFAULT_DRAFT
+    if not isinstance(draft, str) or draft not in _DRAFTS | {_DEFAULT_DRAFT}:
         return False
     return _sure(schema, 0)
 

@@ -93,16 +93,13 @@ class Matcher(_Strict):
     @classmethod
     def _valid_schema(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
         if value is not None:
-            from jsonschema.exceptions import SchemaError
-            from jsonschema.validators import validator_for
-
             from mcptest.core.json_schema import schema_problems
+            from mcptest.core.schema_checks import schema_problem
 
-            try:
-                validator_for(value).check_schema(value)
-            except SchemaError as exc:
-                at = "/".join(str(p) for p in exc.path)
-                raise ValueError(f"invalid JSON Schema{f' at {at}' if at else ''}: {exc.message}") from None
+            found = schema_problem(value)
+            if found is not None:
+                at = "/".join(str(p) for p in found[0])
+                raise ValueError(f"invalid JSON Schema{f' at {at}' if at else ''}: {found[1]}")
             problems = schema_problems(value)
             if problems:
                 raise ValueError(problems[0])

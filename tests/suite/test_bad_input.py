@@ -55,6 +55,11 @@ CASES = {
         "      - target: result.structuredContent\n        matcher: { schema: { type: 42 } }\n",
         ":11:28: tools[0].expect[0].matcher.schema: invalid JSON Schema at type:",
     ),
+    "a $schema that is no string in a schema matcher": (
+        GOOD_SERVER + "tools:\n  - name: a\n    server: weather\n    tool: t\n    expect:\n"
+        "      - target: result.structuredContent\n        matcher: { schema: { $schema: { a: 1 } } }\n",
+        ":11:28: tools[0].expect[0].matcher.schema: invalid JSON Schema at $schema: '$schema' must be a string",
+    ),
     "misspelt matcher kind": (
         GOOD_SERVER + "tools:\n  - name: a\n    server: weather\n    tool: t\n    expect:\n"
         "      - target: result.isError\n        matcher: { exakt: false }\n",

@@ -369,14 +369,10 @@ def _schema_problem(schema: Any) -> str | None:
         return "is not a JSON object"
     if schema.get("type") != "object":
         return f'has type {schema.get("type")!r}, not "object"'
-    import jsonschema
-    from jsonschema.validators import validator_for
+    from mcptest.core.schema_checks import schema_problem
 
-    try:
-        validator_for(schema, default=jsonschema.Draft202012Validator).check_schema(schema)
-    except jsonschema.SchemaError as exc:
-        return f"is not a valid JSON Schema: {exc.message[:200]}"
-    return None
+    found = schema_problem(schema)
+    return None if found is None else f"is not a valid JSON Schema: {found[1][:200]}"
 
 
 def input_schemas(t: Transcript) -> Verdict:

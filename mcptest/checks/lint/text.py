@@ -767,7 +767,10 @@ def description_of(schema: dict[str, Any]) -> str:
 
 
 def types_of(schema: dict[str, Any]) -> set[str]:
-    """The JSON types a schema declares via `type` (a string or a list of strings)."""
+    """The JSON types a schema declares via `type` (a string or a list of strings); none for a boolean schema or a
+    draft-4 tuple (`"items": [...]`), which a valid catalog may hold where a rule expects an object."""
+    if not isinstance(schema, dict):
+        return set()
     t = schema.get("type")
     return {t} if isinstance(t, str) else {x for x in t if isinstance(x, str)} if isinstance(t, list) else set()
 
