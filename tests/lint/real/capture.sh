@@ -17,7 +17,8 @@
 # SET=35 the one built alongside held_out_36 (PyPI), SET=36 the one built alongside held_out_35 (npm and PyPI),
 # SET=38 the one built alongside held_out_37 (npm and PyPI), SET=39 the one built alongside held_out_40 (PyPI), SET=40 the
 # one built alongside held_out_39 (npm and PyPI), SET=41 the one built alongside held_out_42 and held_out_43 (PyPI and npm),
-# SET=43 the one built alongside held_out_41 and held_out_42 (npm and PyPI).
+# SET=43 the one built alongside held_out_41 and held_out_42 (npm and PyPI), SET=44 the one built alongside held_out_42 and
+# held_out_45 (npm and PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -945,6 +946,31 @@ if [ "$SET" = 43 ]; then  # held_out_43 (issue 33, built alongside held_out_41 a
     "linux-mcp-server||linux-mcp-server"
     "coops-mcp||coops-mcp"
     "listmonk-mcp-bridge|LISTMONK_URL=http://127.0.0.1:1 LISTMONK_USERNAME=dummy LISTMONK_PASSWORD=dummy|listmonk-mcp-bridge"
+  )
+fi
+
+if [ "$SET" = 44 ]; then  # held_out_44 (issue 33, built alongside held_out_42 and held_out_45): a new stick, npm and PyPI, no rule tuned on it
+  NPM=(
+    "@baidumap/mcp-server-baidu-map@1.0.5"  # Baidu's own server (Baidu Maps)
+    "@mcpfun/mcp-server-ccxt@1.2.1"
+    "open-meteo-mcp-server@2.1.0"
+    "tradingview-mcp-server@0.7.1"
+  )
+  PYPI=(
+    "acuris-mcp==1.1.0 mcp==1.30.0"  # written for the 1.x SDK (mcp.server.fastmcp)
+    "agriculture-mcp-server==0.1.2 mcp==1.30.0"  # written for the 1.x SDK (mcp.server.fastmcp)
+    "academic-search==0.8.0 fastmcp==3.4.11 mcp==1.30.0"  # the SDKs that generate its schemas, pinned
+    "aletheia-mcp==0.3.0 mcp==1.30.0"  # written for the 1.x SDK (mcp.server.fastmcp)
+  )
+  SERVERS=(
+    "baidu-map-mcp|BAIDU_MAP_API_KEY=dummy|mcp-server-baidu-map"
+    "ccxt-mcp||mcp-server-ccxt"
+    "open-meteo-mcp||open-meteo-mcp-server"
+    "tradingview-mcp||tradingview-mcp-server"
+    "acuris-mcp|ACURIS_API_KEY=dummy|acuris-mcp --stdio"
+    "agriculture-mcp-server|USDA_API_KEY=dummy|agriculture-server"
+    "academic-search||academic-search"
+    "aletheia-mcp||aletheia-mcp"
   )
 fi
 
