@@ -18,7 +18,7 @@
 # SET=38 the one built alongside held_out_37 (npm and PyPI), SET=39 the one built alongside held_out_40 (PyPI), SET=40 the
 # one built alongside held_out_39 (npm and PyPI), SET=41 the one built alongside held_out_42 and held_out_43 (PyPI and npm),
 # SET=43 the one built alongside held_out_41 and held_out_42 (npm and PyPI), SET=44 the one built alongside held_out_42 and
-# held_out_45 (npm and PyPI).
+# held_out_45 (npm and PyPI), SET=42 the one built alongside held_out_44 and held_out_45 (npm and PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -971,6 +971,31 @@ if [ "$SET" = 44 ]; then  # held_out_44 (issue 33, built alongside held_out_42 a
     "agriculture-mcp-server|USDA_API_KEY=dummy|agriculture-server"
     "academic-search||academic-search"
     "aletheia-mcp||aletheia-mcp"
+  )
+fi
+
+if [ "$SET" = 42 ]; then  # held_out_42 (issue 33, built alongside held_out_44 and held_out_45): a new stick, npm and PyPI, no rule tuned on it
+  NPM=(
+    "@google-cloud/storage-mcp@0.6.0"  # Google's own server (Cloud Storage)
+    "ref-tools-mcp@3.0.3"
+    "jina-mcp-tools@1.2.3"
+    "firefox-devtools-mcp@0.9.2"  # --ignore-scripts: no geckodriver download; lists its tools without a browser
+    "omnifocus-mcp@1.16.0"  # drives OmniFocus through osascript on macOS; lists its tools anywhere
+  )
+  PYPI=(
+    "apple-health-export-mcp==0.1.1 fastmcp==3.4.4 mcp==1.30.0"  # the SDKs that generate its schemas, pinned
+    "nucleotide-archive-mcp==0.0.7 fastmcp==2.14.7 mcp==1.30.0"  # the SDKs that generate its schemas, pinned
+    "poker-coach-engine==0.1.0 mcp==2.3.0"
+  )
+  SERVERS=(
+    "storage-mcp|GOOGLE_CLOUD_PROJECT=dummy GOOGLE_APPLICATION_CREDENTIALS=/nonexistent.json|storage-mcp"
+    "ref-tools-mcp|REF_API_KEY=dummy|ref-tools-mcp"
+    "jina-mcp-tools|JINA_API_KEY=dummy|jina-mcp-tools"
+    "firefox-devtools-mcp||firefox-devtools-mcp"
+    "omnifocus-mcp||omnifocus-mcp"
+    "apple-health-export-mcp||apple-health-export-mcp"
+    "nucleotide-archive-mcp||nucleotide_archive_mcp"
+    "poker-coach-engine||poker-coach-engine"
   )
 fi
 
