@@ -155,7 +155,8 @@ def desc_004_no_common_verb(tool: Tool) -> Iterator[Hit]:
     Worth acting on: when the description only names a thing ("Information about the weather"), so an agent
     cannot tell whether the tool reads, writes or deletes.
     Why it matters: agents sort tools by the action they perform; a noun phrase leaves the agent guessing.
-    A description written mostly in another script than Latin (Chinese, Japanese, Cyrillic) is left alone: the
+    A description written mostly in another script than Latin (Chinese, Japanese, Cyrillic), or in another language
+    in Latin letters (German, Spanish, French ...: its function words, "für", "und", "los", tell), is left alone: the
     rule reads English words only. So is a read tool (annotated read-only, or named get, list, fetch ...) whose
     first sentence names what comes back ("Coolify API version" on `get_version`): its name or its annotation says
     it reads, which is what the rule asks the agent to be told (DESC-010 reads such a tool alike).
@@ -205,7 +206,9 @@ def desc_010_missing_return_format(tool: Tool) -> Iterator[Hit]:
     names the failure only) and no read verb (取得, 查询, 一覧 ...) that names it: in a read tool, or opening the
     description; after the write, or among the operations of a "管理" (manage) tool, a query is one more thing it
     does. "新しいグループチャットを作成します" is flagged, "将经纬度坐标转换为地址信息" is left alone; other
-    scripts are left alone.
+    scripts are left alone. A description in Spanish, German, French, Portuguese or Italian is read alike, for a
+    write verb of that language ("Elimina un movimiento", "Erstellt eine Notiz") and no word of a result
+    ("devuelve", "gibt ... zurück", "renvoie"); "Historische Klimadaten für einen Standort" is a read, left alone.
     Why it matters: an agent plans its next step from what a call gives back; without it, it calls the tool
     just to find out. The check is coarse (it sees whether the description gestures at a result at all,
     not whether it is accurate), which is why it is a warning.
@@ -236,7 +239,7 @@ def desc_010_missing_return_format(tool: Tool) -> Iterator[Hit]:
     if not text.strip() or not _shapeless(tool.output_schema):
         return
     if not english(text):
-        if _cjk_write_without_result(text, _read_tool(tool)):
+        if _cjk_write_without_result(text, _read_tool(tool)) or _latin_write_without_result(text, tool):
             yield Hit("description never says what the tool returns", _RETURN_FIX, _AT)
         return
     if mentions_return(text) or _reads_matches(text) or _takes_picture(tool) or _READ_ONLY.search(text):
@@ -279,6 +282,44 @@ def _cjk_write_without_result(text: str, read_tool: bool) -> bool:
     read = _CJK_READ.search(text)
     manages = text.lstrip().startswith("管理")  # "管理环境，支持：list=查询...，create=创建...": its operations
     return read is None or (not read_tool and (manages or read.start() > write.start()))
+
+
+_LATIN_WRITE = compiled(
+    r"\b(?:crea|crear|cree|actualiza|actualizar|elimina|eliminar|borra|borrar|envía|enviar|agrega|agregar|añade"
+    r"|añadir|modifica|modificar|registra|registrar|guarda|guardar|erstellt|erstelle|erstellen|aktualisiert"
+    r"|aktualisieren|löscht|lösche|löschen|sendet|sende|senden|fügt|hinzufügen|ändert|ändern|speichert|speichern"
+    r"|crée|créer|supprime|supprimer|envoie|envoyer|ajoute|ajouter|modifie|modifier|enregistre|enregistrer|cria"
+    r"|criar|atualiza|atualizar|exclui|excluir|adiciona|adicionar|aggiorna|aggiornare|invia|inviare|aggiunge"
+    r"|aggiungere|salva|salvare)\b",
+    re.IGNORECASE,
+)
+_LATIN_RESULT = compiled(
+    r"\b(?:devuelve|devuelven|retorna|retornan|resultado|respuesta|gibt\b[^.]{0,80}\bzurück|zurückgegeben"
+    r"|rückgabe|ergebnis|liefert|renvoie|retourne|résultat|réponse|devolve|resposta|restituisce|ritorna|risultato"
+    r"|risposta)",
+    re.IGNORECASE,
+)
+"""DESC-010 in Spanish, German, French, Portuguese and Italian: the verbs of a write ("Crea un gasto", "Löscht den
+Eintrag") and the words of a result ("devuelve", "gibt ... zurück", "renvoie")."""
+
+
+def _latin_write_without_result(text: str, tool: Tool) -> bool:
+    """A description in Spanish, German, French, Portuguese or Italian that names a write and no result ("Elimina un
+    movimiento por su id"): what comes back is as unsaid as in English. "Crea un grupo ... y devuelve su título"
+    names one, but the preview a dry run returns ("sin confirm=true solo devuelve una vista previa") is not the
+    write's result; a tool annotated read-only writes nothing."""
+    if not _LATIN_WRITE.search(text) or declared_read_only(tool):
+        return False
+    return not _LATIN_RESULT.search(_LATIN_PREVIEW.sub("", text))
+
+
+_LATIN_PREVIEW = compiled(
+    r"\b(?:devuelve|retorna|devolve|renvoie|retourne|restituisce|liefert|gibt)\s+(?:solo\s+|seulement\s+|nur\s+)?"
+    r"(?:una?|une|um|eine?)\s+(?:vista\s+previa|previsualización|aperçu|pré-visualização|anteprima|vorschau)\b",
+    re.IGNORECASE,
+)
+"""The preview a dry run returns ("Sin confirm=true solo devuelve una vista previa"): it names what comes back
+before the write, not after it."""
 
 
 def _read_tool(tool: Tool) -> bool:

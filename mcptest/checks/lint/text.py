@@ -94,6 +94,8 @@ _NOT_THIS_RESULT = compiled(
     r"(?:results?|responses?)\b"  # "Add a test result to a run": the thing written
     r"|\boutputs?\s+(?:files?|director(?:y|ies)|folders?|dir)\b"  # "Saves output file to directory": written
     r"|\breturn(?:s|ed|ing)?\s+to\b"  # "close_prefab_stage to return to the main scene": going back
+    r"|\b(?:only\s+returns?|returns?\s+only)\s+an?\s+(?:dry[- ]run\s+)?preview\b"  # a dry run's, not the write's
+    r"|\breturns?\s+an?\s+dry[- ]run\s+preview\b"
     r"|\bReturns?:\s*(?:the\s+)?[Rr]esult\s+of\s+the\s+(?:[\w-]+\s+){0,3}operation\.?[ \t]*(?:\n|$)"  # a tautology
 )
 """Return words that are not about this tool's result: "respond to", another tool's result named by its snake_case
@@ -229,16 +231,46 @@ _LEXICON_LINE = compiled(r"\n([^,\n]+),(v|n)(?:erb|oun),")
 """A line of lemma_lu.csv: `word,verb,lemma` or `word,noun,lemma` (other parts of speech skipped)."""
 
 
+@lru_cache(maxsize=1024)  # DESC-001, DESC-004, DESC-010 and DESC-006 ask of the same description
 def english(text: str) -> bool:
-    """Whether `text` is written mostly in Latin letters, the only script the word-reading rules (DESC-004, DESC-010)
-    can judge: a description in Chinese ("将经纬度坐标转换为地址信息") names its verb and result in words they cannot
-    read, so they stay silent rather than flag it."""
-    if text.isascii():
-        return True  # the usual case, decided without a walk over the characters
-    if cjk := len(_CJK_CHAR.findall(text)):  # a character of these scripts is about half a word: weigh words
-        return 2 * len(_LATIN_WORD.findall(text)) > cjk  # (API names in Chinese prose do not make it English)
-    letters = [c for c in text if c.isalpha()]
-    return not letters or 2 * sum(1 for c in letters if c.isascii() or "\u00c0" <= c <= "\u024f") >= len(letters)
+    """Whether `text` is written in English, the only language the word-reading rules (DESC-004, DESC-010) can
+    judge: a description in Chinese ("将经纬度坐标转换为地址信息") or in German ("Historische Agrar-Klimadaten für
+    einen Standort") names its verb and result in words they cannot read, so they stay silent rather than flag it.
+    Latin letters make it English unless its function words are another language's ("für", "und", "einen"; "para",
+    "los"), more of them than English ones ("the", "of", "for")."""
+    if not text.isascii():  # ASCII, the usual case, is decided without a walk over the characters
+        if cjk := len(_CJK_CHAR.findall(text)):  # a character of these scripts is about half a word: weigh words
+            return 2 * len(_LATIN_WORD.findall(text)) > cjk  # (API names in Chinese prose do not make it English)
+        letters = [c for c in text if c.isalpha()]
+        if letters and 2 * sum(1 for c in letters if c.isascii() or "\u00c0" <= c <= "\u024f") < len(letters):
+            return False
+    prose = _CODE.sub(" ", text)
+    ws = words(prose)
+    foreign = sum(1 for w in ws if w in _FOREIGN_FUNCTION_WORDS)
+    if not prose.isascii():  # "Ernteerträge", "según": a word with these letters is not English either
+        foreign += len(_ACCENTED_WORD.findall(prose))
+    return foreign < 3 or foreign <= sum(1 for w in ws if w in _ENGLISH_FUNCTION_WORDS)
+
+
+_ACCENTED_WORD = compiled(r"\w*[äöüßñçãõàèéìòùâêîôûœ]\w*", re.IGNORECASE)
+
+
+_ENGLISH_FUNCTION_WORDS = frozenset(
+    "the of and to for with from by this that are or be it its will can on at when which if not your you".split()  # noqa: SIM905
+)
+_FOREIGN_FUNCTION_WORDS = frozenset(
+    """
+    und der das für mit von zu den dem des ein eine einen einer ist nicht auf oder im aus bei nach werden wird sind
+    zum zur über auch als wie oder
+    el la los las del y para con por una que es se al su sus desde según
+    le les des du et pour avec une est sur dans au aux ou qui
+    il gli di per che della nel
+    os do da dos das em com uma um
+    het een van voor met op naar niet
+    """.split()  # noqa: SIM905
+)
+"""Words of German, Spanish, French, Italian, Portuguese and Dutch prose that English prose does not use (none of
+one letter: "e.g." is two words here)."""
 
 
 _CJK_CHAR = compiled("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
