@@ -506,8 +506,12 @@ def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
     or quoted values each followed by what it gives ('"standard" for full output, "minimal" for compact summary'),
     or a label, a colon and only the values: "Sort column: criticality, depth, or name", "priority:
     low/normal/high/urgent", "Hotspot status: TO_REVIEW, REVIEWED" (two constants), or only two words joined by "or":
-    "asc or desc."; a list wrapped onto the next line
-    after a comma is one list; yes-or-no words, "(true/false)", ask for a boolean type instead, and formats named on
+    "asc or desc.", or bullets that each open on a quoted value and say what it means ('- "any": kept if any field
+    matches'; not after "Common values:"), or quoted values joined by "or" each with a note ('"limited" (AND) or
+    "extended" (OR)'; not dates, which are forms); reStructuredText literals (``"pubmed"``) are read as quoted
+    values; a list wrapped onto the next line
+    after a comma is one list; yes-or-no words, "(true/false)" (with "None" too, an optional boolean's), ask for a
+    boolean type instead, and formats named on
     a path, "Path to the image (PNG, JPG)", are the file's), or a selector argument (`operation`, `action`,
     `command`, ...) whose operations the tool description numbers one by one ("1) getCostAndUsage — ...", "2.
     get_automation_event: ...") or bullets under an "Actions:" heading, or bullets of verb_object names ("-
@@ -689,11 +693,11 @@ _RANKS = frozenset(
 
 def _not_a_value_set(name: str, values: list[str]) -> bool:
     """Values that are not the argument's set: yes-or-no words ("(true, false)": the fix is a boolean type, not an
-    enum), and formats named on a path or file argument ("Path to the image (PNG, JPG, BMP, TGA)": the file's
-    type, not the value's), and forms with a placeholder ("YYYY-MM-DD or YYYY-MM", "projects/{projectID} or
-    projects/{projectNumber}": templates of many values, which `pattern` states, not an enum), and a size's unit
-    suffixes ("(K, M, G, T)")."""
-    if {v.lower() for v in values} <= _FLAG_WORDS:
+    enum; with "None" or "null", an optional boolean's), and formats named on a path or file argument ("Path to the
+    image (PNG, JPG, BMP, TGA)": the file's type, not the value's), and forms with a placeholder ("YYYY-MM-DD or
+    YYYY-MM", "projects/{projectID} or projects/{projectNumber}": templates of many values, which `pattern` states,
+    not an enum), and a size's unit suffixes ("(K, M, G, T)")."""
+    if {v.lower() for v in values} <= _FLAG_WORDS | {"none", "null"}:  # "True = ...; False = ...; None = no filter"
         return True
     if any(_TEMPLATE.search(v) for v in values):
         return True

@@ -109,7 +109,7 @@ READ_VERBS = frozenset(
     """
     get show list read fetch retrieve search find lookup display view print echo query describe count calculate
     compute convert summarize translate preview inspect download analyze analyse compare capture extract
-    diagnose identify check discover browse explore obtain
+    diagnose identify check discover browse explore obtain detect
     """.split()  # noqa: SIM905
 )
 """DESC-010: a sentence that starts with one of these verbs names what comes back ("Shows the commit logs")."""
@@ -129,9 +129,15 @@ _DEFAULT_NOTE = compiled(r",?\s*(?:the\s+)?default\s*(?:is|:|=)\s*\S+\s*$", re.I
 """A closing note on which listed value is the default ("..., 'commit', default is 'load'"): not one more value."""
 _EXAMPLES_ANYWHERE = compiled(r"e\.g\.|for example|for instance|such as", re.IGNORECASE)
 _PAREN_VALUE = compiled(r"""\(\s*(["'`])(?P<value>[^"'`()]{1,40})\1\s*\)""")
-_QUOTED_OR = compiled(r"""(?P<tail>(?:["'`][^"'`]{1,40}["'`]\s*,?\s*)+or\s+(?:an?\s+|the\s+)?["'`][^"'`]{1,40}["'`])""")
+_QUOTED_OR = compiled(
+    r"""(?P<tail>(?:["'`][^"'`]{1,40}["'`]\s*,?\s*)+or\s+(?:an?\s+|the\s+)?["'`][^"'`]{1,40}["'`]"""
+    r"""|(?:["'`][A-Za-z][\w.:-]{0,39}["'`](?:\s*\([^()\n]{1,30}\))?\s*,?\s*)+or\s+["'`][A-Za-z][\w.:-]{0,39}["'`])"""
+)
+"""Quoted values joined by "or" ('"json" or "csv"'), each word-like value perhaps with a note ('"limited" (AND) or
+"extended" (OR)'); a date or a symbol with a note is a form ('2025-01-01T11:00:00' (timed) or '2025-01-02')."""
 _EXAMPLES_LEAD = compiled(
-    r"(?:e\.g\.|examples?|for instance|such as|like|in the format|format\s*[-–]|bad\b[^:]{0,20}:|instead of|not)\W*$",
+    r"(?:e\.g\.|examples?|for instance|such as|like|in the format|format\s*[-–]|bad\b[^:]{0,20}:|instead of|not"
+    r"|defaults? to)\W*$",
     re.IGNORECASE,
 )
 _QUOTED_ITEM = compiled(r"""["'`]([^"'`]{1,40})["'`]""")
@@ -406,7 +412,10 @@ def prose_value_sets(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
     as one line."""
     if ",\n" in text:
         text = _WRAPPED_LIST.sub(", ", text)
+    if "``" in text:  # reStructuredText literals (``"pubmed"``, ``json``), as Sphinx docstrings write values
+        text = _RST_LITERAL.sub(lambda m: m["quoted"] or f"`{m['bare']}`", text)
     yield from _parenthesised_values(text)
+    yield from _quoted_bullets(text)
     yield from _leading_values(text)
     yield from _explained_values(text)
     yield from _bare_list(text)
@@ -536,6 +545,23 @@ _BULLET_LEAD = compiled(
 )
 _BULLET_VALUE = compiled(r"(?:^|(?<=[\s\w.)*]))-\s*(`?)(?P<value>[A-Za-z0-9_.-]{1,40})\1(?=\s*(?::|-|$))")
 _BULLETS_END = compiled(r"\*\*|\n\s*\n")
+
+
+_RST_LITERAL = compiled(r"""``(?:(?P<quoted>(["'])[^"'`\n]{1,40}\2)|(?P<bare>[^`\n]{1,40}))``""")
+_QUOTED_BULLET = compiled(r"""^[ \t]*[-*•][ \t]*(["'])(?P<value>[^"'`\n]{1,40})\1[ \t]*(?::|\(|[-–—])""", re.MULTILINE)
+_SAMPLES_LEAD = compiled(r"\b(?:common|typical|example|e\.g\.|such as|for instance|like)\b", re.IGNORECASE)
+_BULLET_LINE = compiled(r"^[ \t]*[-*•][ \t]", re.MULTILINE)
+
+
+def _quoted_bullets(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
+    """Values listed as the bullets of a note, each quoted and then explained ('- "any": kept if any field matches',
+    '- "all": kept only if all match'), with no lead phrase: every bullet of the note opens on a quoted value, and
+    nothing before them calls them common values or examples."""
+    found = list(_QUOTED_BULLET.finditer(text))
+    if len(found) < 2 or _SAMPLES_LEAD.search(text[: found[0].start()]):  # "Common values:\n - "AWS/EC2": ..."
+        return
+    if len(found) == len(_BULLET_LINE.findall(text)):
+        yield (found[0].start(), found[-1].end()), [m["value"] for m in found]
 
 
 def _bulleted_values(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:

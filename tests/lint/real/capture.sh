@@ -18,7 +18,8 @@
 # SET=38 the one built alongside held_out_37 (npm and PyPI), SET=39 the one built alongside held_out_40 (PyPI), SET=40 the
 # one built alongside held_out_39 (npm and PyPI), SET=41 the one built alongside held_out_42 and held_out_43 (PyPI and npm),
 # SET=43 the one built alongside held_out_41 and held_out_42 (npm and PyPI), SET=44 the one built alongside held_out_42 and
-# held_out_45 (npm and PyPI), SET=42 the one built alongside held_out_44 and held_out_45 (npm and PyPI).
+# held_out_45 (npm and PyPI), SET=42 the one built alongside held_out_44 and held_out_45 (npm and PyPI), SET=45 the one
+# built alongside held_out_42 and held_out_44 (npm and PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -996,6 +997,27 @@ if [ "$SET" = 42 ]; then  # held_out_42 (issue 33, built alongside held_out_44 a
     "apple-health-export-mcp||apple-health-export-mcp"
     "nucleotide-archive-mcp||nucleotide_archive_mcp"
     "poker-coach-engine||poker-coach-engine"
+  )
+fi
+
+if [ "$SET" = 45 ]; then  # held_out_45 (issue 33, built alongside held_out_42 and held_out_44): a new stick, npm and PyPI, no rule tuned on it
+  NPM=(
+    "@agent-infra/mcp-server-browser@1.2.29"  # ByteDance's own server (agent-infra, UI-TARS); lists its tools without a browser
+    "@hugeicons/mcp-server@0.2.2"  # Hugeicons' own server
+    "mcpcosmosdb@2.0.0"
+  )
+  PYPI=(
+    "awslabs.documentdb-mcp-server==2.0.1 mcp==2.3.0"  # written for the 2.x SDK
+    "awslabs.pcap-analyzer-mcp-server==1.0.2 mcp==1.30.0"  # the low-level 1.x Server, hand-written schemas
+    "021-mcp==0.1.4 mcp==1.30.0"  # written for the 1.x SDK (mcp.server.fastmcp)
+  )
+  SERVERS=(
+    "agent-infra-browser-mcp||mcp-server-browser"
+    "hugeicons-mcp||hugeicons-mcp"
+    "mcpcosmosdb|COSMOS_CONNECTION_STRING=AccountEndpoint=https://127.0.0.1:1/;AccountKey=ZHVtbXk=; COSMOS_DATABASE_ID=dummy|mcpcosmosdb"
+    "documentdb-mcp-server||awslabs.documentdb-mcp-server"
+    "pcap-analyzer-mcp-server||awslabs.pcap-analyzer-mcp-server"
+    "021-mcp|TRACES_API_KEY=dummy TRACES_BASE_URL=http://127.0.0.1:1|021-mcp"
   )
 fi
 
