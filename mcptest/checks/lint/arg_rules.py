@@ -22,6 +22,7 @@ from mcptest.checks.lint.text import (
     normalized,
     prose_enum,
     required,
+    sentences,
     types_of,
     words,
 )
@@ -437,7 +438,9 @@ def desc_009_missing_examples(tool: Tool) -> Iterator[Hit]:
     (`e.g. '2103.12345'`, an "Example" line, "such as", a quoted sample value, `YYYY-MM-DD`, "ISO 8601", "HH:MM", a
     standard that defines the form: an IANA time zone name, ISO 4217, BCP 47, a MIME type), including the argument's
     own line of a parameter list in the tool description (`- filter (optional): ... (e.g., "bedrock")`, or a
-    docstring `Args:` line, which also documents an argument the schema leaves bare). A search `keyword` or
+    docstring `Args:` line, which also documents an argument the schema leaves bare, or a sentence that names it in
+    backticks with an example marker or a standard: "Give `country` as ISO-3 lowercase (e.g. usa, deu)"). A search
+    `keyword` or
     `phrase`, like a `query`, is free text, and so is the value of a Django-style text lookup (`name__icontains`: a
     piece of the name; a date lookup such as `created__date__gte` still has a form to show). An argument whose
     description names the documented syntax it follows ("matching the syntax of the filter argument of
@@ -909,15 +912,28 @@ def _evident_by_type(schema: dict[str, Any]) -> bool:
 
 
 def _tool_shows(description: str, name: str) -> bool:
-    """Whether the tool's description shows this argument in a worked example ("Example: ... name ..."), or on its
-    own line of a parameter list ("- filter (optional): regex pattern ... (e.g., "bedrock" matches ...)")."""
+    """Whether the tool's description shows this argument in a worked example ("Example: ... name ..."), on its
+    own line of a parameter list ("- filter (optional): regex pattern ... (e.g., "bedrock" matches ...)"), or in a
+    sentence that names it in backticks and shows its form ("Give `country` as ISO-3 lowercase (e.g. usa, deu)")."""
     if name not in description:
         return False
     marker = r"(?:\be\.g\.|\bfor (?:example|instance)\b|\bexamples?\b)"
     if re.search(rf"{marker}[^\n]{{0,80}}?\b{re.escape(name)}\b", description, re.IGNORECASE):
         return True
     line = rf"^[ \t]*[-*]?[ \t]*[`*]*{re.escape(name)}[`*]*[ \t]*(?:\([^)\n]*\))?[ \t]*:[^\n]*{marker}"
-    return re.search(line, description, re.MULTILINE | re.IGNORECASE) is not None
+    if re.search(line, description, re.MULTILINE | re.IGNORECASE) is not None:
+        return True
+    named = compiled(rf"`{re.escape(name)}`")  # "Give `country` as ISO-3 lowercase (e.g. usa, can, deu, gbr)"
+    return any(named.search(s) and _FORM_SHOWN.search(s) for s in sentences(description))
+
+
+_FORM_SHOWN = compiled(
+    r"\be\.g\.|\bfor (?:example|instance)\b|\bsuch as\b|YYYY|\bHH:MM|\bISO[ -]?(?:\d{1,5}|format)\b|\bRFC ?\d{3,4}\b"
+    r"|\bIANA\b|\bBCP ?47\b|\bE\.164\b|\bin the format\b",
+    re.IGNORECASE,
+)
+"""A sentence of the tool description that names an argument in backticks and shows its form: an example marker or
+a standard that defines it ("`country` is ISO-3 lowercase")."""
 
 
 def _shows_example(schema: dict[str, Any], text: str | None = None) -> bool:
