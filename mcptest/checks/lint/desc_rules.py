@@ -9,6 +9,7 @@ from typing import Any
 from mcptest.checks.findings import Hit, Severity, pointer
 from mcptest.checks.lint.shapes import properties
 from mcptest.checks.lint.text import (
+    CJK_CHAR,
     MCP_CONTENT_MODELS,
     READ_VERBS,
     SELECTORS,
@@ -45,7 +46,9 @@ def desc_001_short_description(tool: Tool) -> Iterator[Hit]:
     that is complete, an action and what it acts on ("Navigate to a URL", "Close the page"), is left alone. In a
     script the word-reading rules cannot read (Chinese, Japanese: see `english`), words and verbs cannot be
     counted and a character carries about a word ("チャット一覧を取得します。", "Get the list of chats", is 13), so
-    such a description is short only under a third of the characters (7).
+    such a description is short only under a third of the characters (6), or, in Chinese or Japanese, under half
+    (10) with no verb of an action (获取, 查询, 创建, 转换, します ...): "地理编码服务" ("Geocoding service") names a
+    thing, as "Weather information" does in English.
     Worth acting on: when the description gives the agent nothing to tell the tool from its neighbours by; it is
     critical because an agent cannot choose such a tool on purpose. Two words that name an action and its object
     ("Launches browser", "Switches branches") are still reported, as a warning: the agent can choose the tool, it
@@ -60,8 +63,10 @@ def desc_001_short_description(tool: Tool) -> Iterator[Hit]:
     text = tool.description.strip()
     chars = len(text)
     if chars and chars < SHORT_CHARS and not english(text):
-        limit = SHORT_CHARS // 3
-        short, unsaid = chars < limit, ""
+        limit, unsaid = SHORT_CHARS // 3, ""  # 6: a character carries about a word
+        short = chars < limit
+        if not short and chars < SHORT_CHARS // 2 and CJK_CHAR.search(text) and not _CJK_VERB.search(text):
+            limit, short, unsaid = SHORT_CHARS // 2, True, " and names no action"
     else:
         limit = SHORT_CHARS
         short = chars < limit and (len(words(text)) < 3 or not has_common_verb(text))
@@ -268,6 +273,11 @@ _CJK_WRITE = compiled(
 )
 _CJK_RESULT = compiled("返回|返[しすさ]|返却|结果|結果|输出|出力|响应|応答|レスポンス")
 _CJK_READ = compiled("获取|取得|查询|検索|搜索|一覧|列出|查看|表示|读取|読み")
+_CJK_VERB = compiled(
+    f"{_CJK_WRITE.pattern}|{_CJK_READ.pattern}|检索|転換|转换|変換|计算|計算|生成|分析|检查|検査|翻译|翻訳|发布|执行|実行|运行|调用"
+    "|打开|关闭|启动|停止|设置|設定|导出|导入|下载|ダウンロード|する|します|して"
+)
+"""A verb of an action in Chinese or Japanese (DESC-001): a short description without one names a thing."""
 _CJK_ERROR_RETURN = compiled("(?:错误|エラー)を?返[しすさ回]\\w*")
 
 

@@ -245,7 +245,7 @@ def english(text: str) -> bool:
     Latin letters make it English unless its function words are another language's ("für", "und", "einen"; "para",
     "los"), more of them than English ones ("the", "of", "for")."""
     if not text.isascii():  # ASCII, the usual case, is decided without a walk over the characters
-        if cjk := len(_CJK_CHAR.findall(text)):  # a character of these scripts is about half a word: weigh words
+        if cjk := len(CJK_CHAR.findall(text)):  # a character of these scripts is about half a word: weigh words
             return 2 * len(_LATIN_WORD.findall(text)) > cjk  # (API names in Chinese prose do not make it English)
         letters = [c for c in text if c.isalpha()]
         if letters and 2 * sum(1 for c in letters if c.isascii() or "\u00c0" <= c <= "\u024f") < len(letters):
@@ -279,7 +279,7 @@ _FOREIGN_FUNCTION_WORDS = frozenset(
 one letter: "e.g." is two words here)."""
 
 
-_CJK_CHAR = compiled("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+CJK_CHAR = compiled("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 _LATIN_WORD = compiled("[A-Za-z\u00c0-\u024f]{2,}")
 
 
