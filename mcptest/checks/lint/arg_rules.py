@@ -19,6 +19,7 @@ from mcptest.checks.lint.text import (
     english,
     has_common_verb,
     lexicon,
+    named_values,
     normalized,
     prose_enum,
     required,
@@ -511,8 +512,11 @@ def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
     low/normal/high/urgent", "Hotspot status: TO_REVIEW, REVIEWED" (two constants), or only two words joined by "or":
     "asc or desc.", or bullets that each open on a quoted value and say what it means ('- "any": kept if any field
     matches'; not after "Common values:"), or quoted values joined by "or" each with a note ('"limited" (AND) or
-    "extended" (OR)'; not dates, which are forms); reStructuredText literals (``"pubmed"``) are read as quoted
-    values; a list wrapped onto the next line
+    "extended" (OR)'; not dates, which are forms), or "Valid:" then the values, or words in parentheses after a few
+    words naming the argument when the schema corroborates them ("File format to download (fastq, submitted, or
+    sra)" with `default: "fastq"`, or three or more short codes: "Filter by severity (Chat, Note, Warn, Error)";
+    "Repository owner (username or organization)" names kinds of value); reStructuredText literals (``"pubmed"``)
+    are read as quoted values; a list wrapped onto the next line
     after a comma is one list; yes-or-no words, "(true/false)" (with "None" too, an optional boolean's), ask for a
     boolean type instead, and formats named on
     a path, "Path to the image (PNG, JPG)", are the file's), or a selector argument (`operation`, `action`,
@@ -560,6 +564,7 @@ def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
             or _listed_operations(tool, name)
             or _piped_in_description(tool.description, name)
             or _coded_numbers(text)
+            or _corroborated(named_values(text), schema)
         )
         if values and _not_a_value_set(name, values):
             continue
@@ -576,6 +581,20 @@ def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
             if values and all(_WORDLIKE.match(v) for v in values) and not _not_a_value_set(field, values):
                 at = pointer("inputSchema", "properties", name, "properties", field)
                 yield _enum_in_prose(f"field '{name}.{field}'", values, at)
+
+
+def _corroborated(values: list[str] | None, schema: dict[str, Any]) -> list[str] | None:
+    """Words a note lists in parentheses ("File format to download (fastq, submitted, or sra)") when the schema
+    shows they are the values: its `default` is one of them, or its `examples` are; or they are three or more short
+    codes ("(Chat, Note, Warn, Error)"). "Repository owner (username or organization)" names kinds of value, and
+    the schema says nothing of them."""
+    if not values:
+        return None
+    examples = schema.get("examples")
+    shown = [schema.get("default"), *(examples if isinstance(examples, list) else ())]
+    if any(isinstance(v, str) and v in values for v in shown):
+        return values
+    return values if len(values) >= 3 and all(len(v) <= 5 for v in values) else None
 
 
 def _enumerated_elsewhere(schema: dict[str, Any], root: dict[str, Any]) -> bool:

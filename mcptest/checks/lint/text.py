@@ -121,7 +121,7 @@ _ENUM_LEAD = compiled(
     r"\b(?:(?P<weak>(?:must|can|should)\s+be(?!\s*:|\s+(?:one\s+of|either)\b)|can\s+include)"
     r"|(?:must|can|should)\s+be(?=\s*:)"
     r"|one\s+(?:or\s+more\s+)?of(?:\s+the\s+following)?|either|options\s+are|options(?=\s*:)"
-    r"|(?:allowed|valid|possible|accepted|supported)\s+(?:values?|options?|[a-z]+s\b(?=\s*:)))\b\s*(?:is|are)?\s*:?\s*"
+    r"|(?:allowed|valid|possible|accepted|supported)\s+(?:values?|options?|[a-z]+s\b(?=\s*:))|valid(?=\s*:))\b\s*(?:is|are)?\s*:?\s*"
     r"(?P<tail>(?:[^.;()\n]|\([^().;\n]{1,40}\))*)",
     re.IGNORECASE,
 )
@@ -482,7 +482,7 @@ def _explained_values(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
         yield (skip + first.start(), len(text)), values
 
 
-_BARE_ITEM = r"[a-z0-9][a-z0-9_.-]{0,30}(?:\s*\([^()\n]{1,60}\))?"
+_BARE_ITEM = r"[a-z0-9][a-z0-9_.-]{0,30}(?:[A-Z][a-z0-9]+){0,3}(?:\s*\([^()\n]{1,60}\))?"
 _BARE_LIST = compiled(
     rf"^\s*(?:[a-z]+(?:\s+only)?(?:,\s*(?:required|optional))?\s*:\s*)?"  # "polyhaven only: ", "polyhaven, optional: "
     rf"(?P<list>{_BARE_ITEM}(?:\s*,\s*{_BARE_ITEM})+,?\s+or\s+{_BARE_ITEM})\s*(?:[.;]|$)"
@@ -511,6 +511,24 @@ def _bare_list(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
     if match:
         listed = _NOTE.sub("", match.group("list"))
         yield match.span(), _split_values(listed)
+
+
+_LISTED_WORD = r"[A-Za-z][a-z0-9_]{1,19}"
+_NAMED_LIST = compiled(
+    rf"^\s*(?:[A-Za-z][\w-]*\s+){{1,5}}\((?P<list>{_LISTED_WORD}(?:\s*,\s*{_LISTED_WORD})*(?:\s*,)?\s+or\s+{_LISTED_WORD}"
+    rf"|{_LISTED_WORD}(?:\s*,\s*{_LISTED_WORD}){{2,}})\)\s*(?:[.;:]|$)"
+)
+"""A note that names the argument in a few words, then words in parentheses: "File format to download (fastq,
+submitted, or sra).", "Filter by severity (Chat, Note, Warn, Error)"; but also "Repository owner (username or
+organization)", kinds of value, which is why `named_values` alone decides nothing."""
+
+
+def named_values(text: str) -> list[str] | None:
+    """The words a note lists in parentheses after a few words naming the argument (`_NAMED_LIST`), or None. They
+    may be the values or kinds of value ("Start time (absolute or relative)"): the caller asks the schema (a
+    `default` or `examples` among them) before calling them a set."""
+    match = _NAMED_LIST.match(text)
+    return _split_values(match.group("list")) if match else None
 
 
 _ITEM = r"""(?:["'`][\w.=!~-]{1,30}["'`]|[\w.=!~-]{1,30})(?:\s*\([^()\n]{1,60}\))?"""
