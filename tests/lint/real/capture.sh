@@ -19,7 +19,8 @@
 # one built alongside held_out_39 (npm and PyPI), SET=41 the one built alongside held_out_42 and held_out_43 (PyPI and npm),
 # SET=43 the one built alongside held_out_41 and held_out_42 (npm and PyPI), SET=44 the one built alongside held_out_42 and
 # held_out_45 (npm and PyPI), SET=42 the one built alongside held_out_44 and held_out_45 (npm and PyPI), SET=45 the one
-# built alongside held_out_42 and held_out_44 (npm and PyPI).
+# built alongside held_out_42 and held_out_44 (npm and PyPI), SET=48 the one built alongside held_out_46 and held_out_47
+# (npm and PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -1018,6 +1019,25 @@ if [ "$SET" = 45 ]; then  # held_out_45 (issue 33, built alongside held_out_42 a
     "documentdb-mcp-server||awslabs.documentdb-mcp-server"
     "pcap-analyzer-mcp-server||awslabs.pcap-analyzer-mcp-server"
     "021-mcp|TRACES_API_KEY=dummy TRACES_BASE_URL=http://127.0.0.1:1|021-mcp"
+  )
+fi
+
+if [ "$SET" = 48 ]; then  # held_out_48 (issue 33, built alongside held_out_46 and held_out_47): a new stick, npm and PyPI, no rule tuned on it
+  NPM=(
+    "@mem0/mcp-server@0.0.1"  # Mem0's own server; a dummy API key
+    "@futurelab-studio/latest-science-mcp@0.1.40"
+  )
+  PYPI=(
+    "biomcp-python==0.7.3 mcp==1.30.0"  # GenomOncology's server (it pins mcp>=1.12.3,<2)
+    "paper-search-mcp==0.1.4 mcp==1.30.0"  # written for the 1.x SDK (mcp.server.fastmcp)
+  )
+  # tried and left out: obsidian-mcp-server (3.2.12 wants an @cyanheads/mcp-ts-core the registry lacks; 2.0.7 exits
+  # when the Obsidian Local REST API does not answer at start), caldav-mcp 0.10.0 (connects to its CalDAV server at start)
+  SERVERS=(
+    "mem0-mcp-server|MEM0_API_KEY=dummy|mem0-mcp"
+    "latest-science-mcp||latest-science-mcp"
+    "biomcp-python||biomcp run"
+    "paper-search-mcp||paper-search-mcp"
   )
 fi
 
