@@ -768,12 +768,16 @@ _OPERATION_ITEM = compiled(
 def _piped_in_description(description: str, name: str) -> list[str] | None:
     """The values the tool description pipes right after the argument's name (bare or in code quotes): two or more
     words joined by `|` in parentheses or after "is" or "=" ("Params: provider, mode (text|image), format
-    (glb|fbx|obj|usdz)", "``action`` is open|close|stop", "(``channel`` = stable|beta)"). Slashed words there are
-    left alone: "``card`` (ID/URL/name)" names an identifier's forms, not values to choose from."""
+    (glb|fbx|obj|usdz)", "``action`` is open|close|stop", "(``channel`` = stable|beta)"), or the set a sentence
+    states of it in code quotes ("`country` must be "usa" or "can""). Slashed words there are left alone: "``card``
+    (ID/URL/name)" names an identifier's forms, not values to choose from."""
     if name not in description:
         return None
     found = re.search(rf"(?<![\w`-])`{{0,2}}{re.escape(name)}`{{0,2}}{_PIPED_AFTER_NAME}", description)
-    return found["list"].split("|") if found else None
+    if found:
+        return found["list"].split("|")
+    told = re.search(rf"`{re.escape(name)}`\s+(?P<rest>(?:must|can|should)\s+be\s+[^.\n]{{1,120}})", description)
+    return prose_enum(told["rest"]) if told else None  # "`country` must be "usa" or "can""
 
 
 _PIPED_AFTER_NAME = r"(?:\s\(|\s+is\s+|\s*=\s*)(?P<list>[\w.-]+(?:\|[\w.-]+)+)(?![\w|])"

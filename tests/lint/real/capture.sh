@@ -19,8 +19,9 @@
 # one built alongside held_out_39 (npm and PyPI), SET=41 the one built alongside held_out_42 and held_out_43 (PyPI and npm),
 # SET=43 the one built alongside held_out_41 and held_out_42 (npm and PyPI), SET=44 the one built alongside held_out_42 and
 # held_out_45 (npm and PyPI), SET=42 the one built alongside held_out_44 and held_out_45 (npm and PyPI), SET=45 the one
-# built alongside held_out_42 and held_out_44 (npm and PyPI), SET=48 the one built alongside held_out_46 and held_out_47
-# (npm and PyPI).
+# built alongside held_out_42 and held_out_44 (npm and PyPI), SET=46 the one built alongside held_out_47 and held_out_48
+# (npm and PyPI), SET=47 the one built alongside held_out_46 and held_out_48 (PyPI), SET=48 the one built alongside
+# held_out_46 and held_out_47 (npm and PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -1019,6 +1020,46 @@ if [ "$SET" = 45 ]; then  # held_out_45 (issue 33, built alongside held_out_42 a
     "documentdb-mcp-server||awslabs.documentdb-mcp-server"
     "pcap-analyzer-mcp-server||awslabs.pcap-analyzer-mcp-server"
     "021-mcp|TRACES_API_KEY=dummy TRACES_BASE_URL=http://127.0.0.1:1|021-mcp"
+  )
+fi
+
+if [ "$SET" = 46 ]; then  # held_out_46 (issue 33, built alongside held_out_47 and held_out_48): a new stick, npm and PyPI, no rule tuned on it
+  NPM=(
+    "@flightradar24/fr24api-mcp@1.0.2"  # Flightradar24's own server
+    "ableton-cookbook-mcp@0.1.6"
+  )
+  PYPI=(
+    "acb-tax-mcp==0.5.0 mcp==2.3.0"  # written for the 2.x SDK
+    "at-ris-mcp==1.1.0 fastmcp==2.14.7"  # its [mcp] extra: FastMCP
+    "colleag-mcp-ups==0.1.0 mcp==1.30.0"  # written for the 1.x SDK
+    # actionstep-mcp==0.2.0 lists 144 tools offline: left out, too many to label by hand by this round's deadline
+    # ballstreet-mcp==1.1.1 left out: it signs in to its site before it serves, so it lists nothing offline
+  )
+  SERVERS=(
+    "fr24api-mcp|FR24_API_KEY=dummy|mcp-fr24api-mcp"
+    "ableton-cookbook-mcp||ableton-cookbook-mcp"
+    "acb-tax-mcp||acb-tax-mcp"
+    "at-ris-mcp||at-ris-mcp"
+    "colleag-mcp-ups|UPS_CLIENT_ID=dummy UPS_CLIENT_SECRET=dummy UPS_ACCOUNT_NUMBER=dummy|colleag-mcp-ups"
+  )
+fi
+
+if [ "$SET" = 47 ]; then  # held_out_47 (issue 33, built alongside held_out_46 and held_out_48): a new stick, PyPI, no rule tuned on it
+  # tried and left out: @dopplerhq/mcp-server 1.0.5 (checks its token against Doppler's API before it lists a tool),
+  # awslabs.kinesis-mcp-server 0.1.3 (imports mcp.server.fastmcp, gone in mcp 2.x, and passes FastMCP a `version` that
+  # mcp 1.30.0's does not take: it starts with neither)
+  NPM=()
+  PYPI=(
+    "awslabs.valkey-mcp-server==1.1.1 mcp==2.3.0"  # written for the 2.x SDK
+    "awslabs.aws-appsync-mcp-server==0.2.1 mcp==2.3.0"  # written for the 2.x SDK
+    "gitea-mcp==0.5.1 fastmcp==2.14.7"  # FastMCP 2.x
+    "clr-portainer-mcp==1.0.1 fastmcp==2.14.7"  # FastMCP 2.x
+  )
+  SERVERS=(
+    "valkey-mcp-server|VALKEY_HOST=127.0.0.1 VALKEY_PORT=1 AWS_REGION=us-east-1|awslabs.valkey-mcp-server"
+    "aws-appsync-mcp-server|AWS_REGION=us-east-1 AWS_ACCESS_KEY_ID=dummy AWS_SECRET_ACCESS_KEY=dummy|awslabs.aws-appsync-mcp-server"
+    "gitea-mcp|GITEA_URL=http://127.0.0.1:1 GITEA_TOKEN=dummy|gitea-mcp"
+    "clr-portainer-mcp|PORTAINER_URL=http://127.0.0.1:1 PORTAINER_API_KEY=dummy|clr-portainer-mcp"
   )
 fi
 
