@@ -20,7 +20,7 @@
 # SET=43 the one built alongside held_out_41 and held_out_42 (npm and PyPI), SET=44 the one built alongside held_out_42 and
 # held_out_45 (npm and PyPI), SET=42 the one built alongside held_out_44 and held_out_45 (npm and PyPI), SET=45 the one
 # built alongside held_out_42 and held_out_44 (npm and PyPI), SET=46 the one built alongside held_out_47 and held_out_48
-# (npm and PyPI).
+# (npm and PyPI), SET=47 the one built alongside held_out_46 and held_out_48 (PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -1043,6 +1043,24 @@ if [ "$SET" = 46 ]; then  # held_out_46 (issue 33, built alongside held_out_47 a
   )
 fi
 
+if [ "$SET" = 47 ]; then  # held_out_47 (issue 33, built alongside held_out_46 and held_out_48): a new stick, PyPI, no rule tuned on it
+  # tried and left out: @dopplerhq/mcp-server 1.0.5 (checks its token against Doppler's API before it lists a tool),
+  # awslabs.kinesis-mcp-server 0.1.3 (imports mcp.server.fastmcp, gone in mcp 2.x, and passes FastMCP a `version` that
+  # mcp 1.30.0's does not take: it starts with neither)
+  NPM=()
+  PYPI=(
+    "awslabs.valkey-mcp-server==1.1.1 mcp==2.3.0"  # written for the 2.x SDK
+    "awslabs.aws-appsync-mcp-server==0.2.1 mcp==2.3.0"  # written for the 2.x SDK
+    "gitea-mcp==0.5.1 fastmcp==2.14.7"  # FastMCP 2.x
+    "clr-portainer-mcp==1.0.1 fastmcp==2.14.7"  # FastMCP 2.x
+  )
+  SERVERS=(
+    "valkey-mcp-server|VALKEY_HOST=127.0.0.1 VALKEY_PORT=1 AWS_REGION=us-east-1|awslabs.valkey-mcp-server"
+    "aws-appsync-mcp-server|AWS_REGION=us-east-1 AWS_ACCESS_KEY_ID=dummy AWS_SECRET_ACCESS_KEY=dummy|awslabs.aws-appsync-mcp-server"
+    "gitea-mcp|GITEA_URL=http://127.0.0.1:1 GITEA_TOKEN=dummy|gitea-mcp"
+    "clr-portainer-mcp|PORTAINER_URL=http://127.0.0.1:1 PORTAINER_API_KEY=dummy|clr-portainer-mcp"
+  )
+fi
 install() {
   mkdir -p "$WORK" && cd "$WORK" || exit 2
   [ -f package.json ] || echo '{"private": true}' > package.json
