@@ -127,6 +127,10 @@ _GROUP_CUE = compiled(
 
 
 _WRAPPED_LINE = compiled(r"(?:(?<=\bor)|(?<=\beither))[ \t]*\n[ \t]*(?=[a-z_`'\"])")
+_HARD_WRAP = compiled(r"(?<=[a-z])[ \t]*\n[ \t]*(?=[a-z_`'\"])")
+"""A docstring's line break inside a sentence (a word, then the next line in lower case): read only when the prose
+gave no group read line by line, so a choice wrapped after "inline" is found, and a sentence that was already whole
+is not lengthened into the next one."""
 """A line break inside a choice of hard-wrapped prose ("Either client_id or\nbuyer_name is required"): the line
 ends on its "or", the next goes on in lower case. A line ending on a comma is left alone: in a wrapped list of
 filters ("optional MedDRA reaction filter,\nISO date range, age range, country") it joins nothing worth reading."""
@@ -168,12 +172,24 @@ _last_groups: tuple[Any, list[tuple[str, ...]]] = (None, [])
 def _argument_groups(tool: Tool) -> list[tuple[str, ...]]:
     wrapper = _wrapper(tool)  # one object (`params`) carrying every argument: its fields are the arguments
     names = list(wrapper["properties"]) if wrapper else [n for n, _ in arguments(tool)]
-    texts = [(None, tool.description)] + [(n, description_of(s)) for n, s in arguments(tool)]
+    texts: list[tuple[str | None, str]] = [(None, tool.description)]
+    texts += [(n, description_of(s)) for n, s in arguments(tool)]
     groups: list[tuple[str, ...]] = [] if wrapper else _key_pairs(tool) + _worded_pairs(tool)
     if len(names) < 2 or not any(_GROUP_CUE.search(text) for _, text in texts):
         return groups
+    found = _prose_groups(texts, names, _WRAPPED_LINE)
+    if not found:  # a docstring wrapped mid-sentence ("Pass trades either inline\n    as 'transactions' or ...")
+        found = _prose_groups(texts, names, _HARD_WRAP)
+    return groups + [g for g in found if g not in groups]
+
+
+def _prose_groups(
+    texts: list[tuple[str | None, str]], names: list[str], wrap: re.Pattern[str]
+) -> list[tuple[str, ...]]:
+    """The groups the sentences of `texts` ask for (`argument_groups`), after joining the line breaks `wrap` finds."""
+    groups: list[tuple[str, ...]] = []
     for own, text in texts:
-        for sentence in sentences(_WRAPPED_LINE.sub(" ", text)):
+        for sentence in sentences(wrap.sub(" ", text)):
             if not _GROUP_CUE.search(sentence) or not re.search(
                 r"\bor\b|\brequired (?:if|when|unless)\b|\b(?:at least|exactly) one of\b", sentence, re.IGNORECASE
             ):
@@ -609,8 +625,9 @@ def sch_009_argument_group_not_in_schema(tool: Tool) -> Iterator[Hit]:
     ("if issue_key is not given", "not required if ref is given", "when omitting `path`") makes one of the two
     necessary. When the tool's one argument is an object wrapping all the others (`params`, inline or a `$ref` to a
     pydantic model), its fields are the arguments, its `required` and `anyOf` the schema's say. In hard-wrapped prose a
-    line that ends on its "or" is read on into the next ("Either client_id or" / "buyer_name is required"). Reported
-    once per group.
+    line that ends on its "or" is read on into the next ("Either client_id or" / "buyer_name is required"), and, when
+    no group is found so, any line that ends on a word and goes on in lower case (a docstring's "Pass trades either
+    inline" / "as 'transactions' or as a file path in 'csv_path'"). Reported once per group.
     Worth acting on: always when the server rejects a call without one of them; a `required` list cannot say
     "A or B", so the fix is an `anyOf` (at least one) or `oneOf` (exactly one) of required sets.
     Why it matters: a client validating against the schema lets the call through with neither argument, and the
