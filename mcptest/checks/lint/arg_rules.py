@@ -513,7 +513,9 @@ def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
     low/normal/high/urgent", "Hotspot status: TO_REVIEW, REVIEWED" (two constants), or only two words joined by "or":
     "asc or desc.", or bullets that each open on a quoted value and say what it means ('- "any": kept if any field
     matches'; not after "Common values:"), or quoted values joined by "or" each with a note ('"limited" (AND) or
-    "extended" (OR)'; not dates, which are forms), or "Valid:" then the values, or words in parentheses after a few
+    "extended" (OR)'; not dates, which are forms), or constants of four characters or more in parentheses, each after
+    what it means, joined by "or" ("public (GLOBAL) or private (PRIVATE)"), or "Valid:", "Available values:" or
+    "(comma-separated: ADSB, MLAT)" then the values, or words in parentheses after a few
     words naming the argument when the schema corroborates them ("File format to download (fastq, submitted, or
     sra)" with `default: "fastq"`, or three or more short codes: "Filter by severity (Chat, Note, Warn, Error)";
     "Repository owner (username or organization)" names kinds of value); reStructuredText literals (``"pubmed"``)
@@ -768,7 +770,8 @@ _OPERATION_ITEM = compiled(
 def _piped_in_description(description: str, name: str) -> list[str] | None:
     """The values the tool description pipes right after the argument's name (bare or in code quotes): two or more
     words joined by `|` in parentheses or after "is" or "=" ("Params: provider, mode (text|image), format
-    (glb|fbx|obj|usdz)", "``action`` is open|close|stop", "(``channel`` = stable|beta)"), or the set a sentence
+    (glb|fbx|obj|usdz)", "``action`` is open|close|stop", "(``channel`` = stable|beta)", "applikation: BrKons
+    (consolidated law, default) | BgblAuth | Erv", each value perhaps with a note), or the set a sentence
     states of it in code quotes ("`country` must be "usa" or "can""). Slashed words there are left alone: "``card``
     (ID/URL/name)" names an identifier's forms, not values to choose from."""
     if name not in description:
@@ -776,11 +779,15 @@ def _piped_in_description(description: str, name: str) -> list[str] | None:
     found = re.search(rf"(?<![\w`-])`{{0,2}}{re.escape(name)}`{{0,2}}{_PIPED_AFTER_NAME}", description)
     if found:
         return found["list"].split("|")
+    noted = re.search(rf"(?<![\w`-])`{{0,2}}{re.escape(name)}`{{0,2}}\s*:\s*{_PIPED_WITH_NOTES}", description)
+    if noted:  # "applikation: BrKons (consolidated law, default) | BgblAuth | BgblPdf"
+        return [re.sub(r"\s*\([^()]*\)", "", v).strip().rstrip(".") for v in noted["list"].split("|")]
     told = re.search(rf"`{re.escape(name)}`\s+(?P<rest>(?:must|can|should)\s+be\s+[^.\n]{{1,120}})", description)
     return prose_enum(told["rest"]) if told else None  # "`country` must be "usa" or "can""
 
 
 _PIPED_AFTER_NAME = r"(?:\s\(|\s+is\s+|\s*=\s*)(?P<list>[\w.-]+(?:\|[\w.-]+)+)(?![\w|])"
+_PIPED_WITH_NOTES = r"(?P<list>[\w.-]+(?:\s*\([^()\n]{0,60}\))?(?:\s*\|\s*[\w.-]+(?:\s*\([^()\n]{0,60}\))?)+)"
 
 
 _OPERATION_BULLET = compiled(r"^[ \t]*[-*•][ \t]*`?(?P<op>[a-z]+(?:_[a-z0-9]+)*)`?[ \t]*:[ \t]", re.MULTILINE)

@@ -121,14 +121,17 @@ _ENUM_LEAD = compiled(
     r"\b(?:(?P<weak>(?:must|can|should)\s+be(?!\s*:|\s+(?:one\s+of|either)\b)|can\s+include)"
     r"|(?:must|can|should)\s+be(?=\s*:)"
     r"|one\s+(?:or\s+more\s+)?of(?:\s+the\s+following)?|either|options\s+are|options(?=\s*:)"
-    r"|(?:allowed|valid|possible|accepted|supported)\s+(?:values?|options?|[a-z]+s\b(?=\s*:))|valid(?=\s*:))\b\s*(?:is|are)?\s*:?\s*"
+    r"|(?:allowed|valid|possible|accepted|supported|available)\s+(?:values?|options?|[a-z]+s\b(?=\s*:))|valid(?=\s*:)"
+    r"|comma-separated(?=\s*:))\b\s*(?:is|are)?\s*:?\s*"
     r"(?P<tail>(?:[^.;()\n]|\([^().;\n]{1,40}\))*)",
     re.IGNORECASE,
 )
 _DEFAULT_NOTE = compiled(r",?\s*(?:the\s+)?default\s*(?:is|:|=)\s*\S+\s*$", re.IGNORECASE)
 """A closing note on which listed value is the default ("..., 'commit', default is 'load'"): not one more value."""
 _EXAMPLES_ANYWHERE = compiled(r"e\.g\.|for example|for instance|such as", re.IGNORECASE)
-_PAREN_VALUE = compiled(r"""\(\s*(["'`])(?P<value>[^"'`()]{1,40})\1\s*\)""")
+_PAREN_VALUE = compiled(r"""\(\s*(?:(["'`])(?P<value>[^"'`()]{1,40})\1|(?P<constant>[A-Z][A-Z0-9_]{3,30}))\s*\)""")
+"""A value in parentheses after the words that say what it means: quoted ("local branches ('local')") or an upper-case
+constant of four characters or more ("public (GLOBAL) or private (PRIVATE)"; "(API)" is a short form, not a value)."""
 _QUOTED_OR = compiled(
     r"""(?P<tail>(?:["'`][^"'`]{1,40}["'`]\s*,?\s*)+or\s+(?:an?\s+|the\s+)?["'`][^"'`]{1,40}["'`]"""
     r"""|(?:["'`][A-Za-z][\w.:-]{0,39}["'`](?:\s*\([^()\n]{1,30}\))?\s*,?\s*)+or\s+["'`][A-Za-z][\w.:-]{0,39}["'`])"""
@@ -700,7 +703,7 @@ def _parenthesised_values(text: str) -> Iterator[tuple[tuple[int, int], list[str
     if re.search(r"\bor\b", between, re.IGNORECASE) and not re.search(
         r"[.;!?]\s", text[found[0].end() : found[-1].start()]
     ):
-        yield (found[0].start(), found[-1].end()), [m.group("value") for m in found]
+        yield (found[0].start(), found[-1].end()), [m.group("value") or m.group("constant") for m in found]
 
 
 @lru_cache(maxsize=1024)  # a tool description, split by a dozen rules
