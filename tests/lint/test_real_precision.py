@@ -117,8 +117,11 @@ SEEN_HALVES_FLOORS = {
     "held_out_41": (0.95, 0.86),  # first sight 80.7% / 81.9% (eighteenth round; CloudBase's Chinese, fixed after)
     "held_out_43": (0.88, 0.93),  # first sight 83.3% / 91.0% (eighteenth round)
     "held_out_42": (0.93, 0.92),  # first sight 93.7% / 89.8% (nineteenth round)
-    "held_out_44": (0.90, 0.90),  # first sight 82.1% / 80.9% (nineteenth round; agriculture's German, fixed after)
+    "held_out_44": (0.90, 0.91),  # first sight 82.1% / 80.9% (nineteenth round; agriculture's German, fixed after)
     "held_out_45": (0.95, 0.96),  # first sight 93.3% / 95.9% (nineteenth round)
+    "held_out_46": (0.90, 0.82),  # first sight 88.2% / 75.8% (nineteenth round)
+    "held_out_47": (0.97, 0.91),  # first sight 97.1% / 89.3% (nineteenth round)
+    "held_out_48": (0.98, 0.97),  # first sight 98.2% / 97.3% (nineteenth round)
 }
 """Reached on issue 33's groups: tuning 92.7% / 94.1%; the first held-out half 97.4% / 96.7% after its
 false-positive classes were fixed (it was 73.1% / 96.2% when first measured; once looked at, it counts as seen); the
