@@ -270,7 +270,7 @@ _ENGLISH_FUNCTION_WORDS = frozenset(
 _FOREIGN_FUNCTION_WORDS = frozenset(
     """
     und der das für mit von zu den dem des ein eine einen einer ist nicht auf oder im aus bei nach werden wird sind
-    zum zur über auch als wie oder
+    zum zur über auch als wie
     el la los las del y para con por una que es se al su sus desde según
     le les des du et pour avec une est sur dans au aux ou qui
     il gli di per che della nel
