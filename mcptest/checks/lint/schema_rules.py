@@ -180,7 +180,38 @@ def _argument_groups(tool: Tool) -> list[tuple[str, ...]]:
     found = _prose_groups(texts, names, _WRAPPED_LINE)
     if not found:  # a docstring wrapped mid-sentence ("Pass trades either inline\n    as 'transactions' or ...")
         found = _prose_groups(texts, names, _HARD_WRAP)
+    if not found and not wrapper:
+        found = _any_filter(tool)
     return groups + [g for g in found if g not in groups]
+
+
+_ANY_FILTER = compiled(
+    r"\bat least one (?:additional |of the )?(?:[\w-]+\s+)?(?:search\s+)?"
+    r"(?:parameters?|arguments?|filters?|criteri(?:on|a))\b(?P<note>[^.;\n]{0,80}?)"
+    r"\b(?:must|should|has to|needs? to)\s+be\s+(?:provided|given|set|specified|supplied)"
+    r"|\bat least one (?:search\s+)?(?:parameter|argument|filter|criterion)\s+is\s+required",
+    re.IGNORECASE,
+)
+_PAGING_OR_FORM = frozenset("limit offset page size cursor sort order format output fields verbose".split())  # noqa: SIM905
+
+
+def _any_filter(tool: Tool) -> list[tuple[str, ...]]:
+    """The optional arguments a search needs one of, when the description says so of all of them ("At least one
+    search parameter (other than limit) must be provided", "At least one search criterion is required"): every
+    optional argument but the ones the note excepts and the paging and output controls, which narrow nothing."""
+    said = _ANY_FILTER.search(tool.description)
+    if said is None:
+        return []
+    note = said["note"] or ""
+    needed = set(required(tool))
+    group = [
+        n
+        for n, _ in arguments(tool)
+        if n not in needed
+        and not set(normalized(n).split()) & _PAGING_OR_FORM
+        and not re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", note)
+    ]
+    return [tuple(sorted(group))] if len(group) >= 2 else []
 
 
 def _prose_groups(
@@ -627,7 +658,9 @@ def sch_009_argument_group_not_in_schema(tool: Tool) -> Iterator[Hit]:
     pydantic model), its fields are the arguments, its `required` and `anyOf` the schema's say. In hard-wrapped prose a
     line that ends on its "or" is read on into the next ("Either client_id or" / "buyer_name is required"), and, when
     no group is found so, any line that ends on a word and goes on in lower case (a docstring's "Pass trades either
-    inline" / "as 'transactions' or as a file path in 'csv_path'"). Reported once per group.
+    inline" / "as 'transactions' or as a file path in 'csv_path'"). A description that asks for any one of the
+    filters ("At least one search parameter (other than limit) must be provided") makes one group of every optional
+    argument but those it excepts and the paging and output controls. Reported once per group.
     Worth acting on: always when the server rejects a call without one of them; a `required` list cannot say
     "A or B", so the fix is an `anyOf` (at least one) or `oneOf` (exactly one) of required sets.
     Why it matters: a client validating against the schema lets the call through with neither argument, and the
