@@ -489,6 +489,7 @@ def _listed_run(text: str) -> tuple[int, int] | None:
 _INTEGER_LIST = compiled(r"(?<![\w.,-])\d{1,3}(?:\s*,\s*\d{1,3}){1,}\s*,?\s+(?:or|and)\s+\d{1,3}(?![\w%-]|\.\d)")
 """Three or more small integers joined by commas and a last "or"/"and" ("0, 1, 2, or 3")."""
 _SUGGESTED = compiled(r"\b(?:recommended|suggested|typically|usually|e\.g\.|for example|such as|ideally)\W*$", re.I)
+_SUGGESTED_AFTER = compiled(r"\s*(?:is\s+|are\s+)?(?:recommended|suggested|advised|ideal)\b", re.IGNORECASE)
 _USUAL = compiled(r"\b(?:typically|usually|commonly|often|e\.g\.|such as|for example|like)\W*$", re.IGNORECASE)
 
 
@@ -619,6 +620,8 @@ def _prose_limit(text: str) -> tuple[float, str | None, list[str]] | None:
     ):
         return None  # a bare range must rise ("1-50"), and be the limit, not advice ("Recommended: 30-60 seconds")
     group = next(g for g in "abcdefghi" if match.group(g))
+    if _SUGGESTED_AFTER.match(text, match.end(group)):
+        return None  # "(1-20 recommended)": advice too
     figure = match.group(group).replace(",", "")
     unit = next((u for u in (match.group("u" + g) for g in "abcdefghi") if u), None)
     unit = _CJK_UNITS.get(unit, unit) if unit else unit

@@ -320,7 +320,8 @@ def _latin_write_without_result(text: str, tool: Tool) -> bool:
     write's result; a tool annotated read-only writes nothing."""
     if not _LATIN_WRITE.search(text) or declared_read_only(tool):
         return False
-    return not _LATIN_RESULT.search(_LATIN_PREVIEW.sub("", text))
+    said = _LATIN_PREVIEW.sub("", text)
+    return not _LATIN_RESULT.search(said) and not mentions_return(said)  # a docstring's English "Returns:" heading
 
 
 _LATIN_PREVIEW = compiled(

@@ -109,7 +109,7 @@ READ_VERBS = frozenset(
     """
     get show list read fetch retrieve search find lookup display view print echo query describe count calculate
     compute convert summarize translate preview inspect download analyze analyse compare capture extract
-    diagnose identify check discover browse explore obtain detect scan
+    diagnose identify check discover browse explore obtain detect scan rephrase paraphrase
     """.split()  # noqa: SIM905
 )
 """DESC-010: a sentence that starts with one of these verbs names what comes back ("Shows the commit logs")."""
