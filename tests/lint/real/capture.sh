@@ -1082,6 +1082,21 @@ if [ "$SET" = 48 ]; then  # held_out_48 (issue 33, built alongside held_out_46 a
   )
 fi
 
+if [ "$SET" = 50 ]; then  # held_out_50 (issue 33, built alongside held_out_49 and held_out_51): a new stick, npm and PyPI, no rule tuned on it
+  NPM=(
+    "@paddle/paddle-mcp@0.1.6"  # Paddle's own server; a dummy API key
+  )
+  PYPI=(
+    "plausible-mcp==0.1.2 mcp==1.30.0"  # written for the 1.x SDK
+    # pipedrive-mcp==0.5.0 lists 62 tools offline (with PIPEDRIVE_API_KEY=dummy): left out, too many to label by hand by
+    # this round's deadline
+  )
+  SERVERS=(
+    "paddle-mcp|PADDLE_API_KEY=dummy PADDLE_ENVIRONMENT=sandbox|paddle --api-key=dummy --environment=sandbox"  # its default tool set (non-destructive)
+    "plausible-mcp|PLAUSIBLE_API_KEY=dummy PLAUSIBLE_BASE_URL=http://127.0.0.1:1|plausible-mcp"
+  )
+fi
+
 install() {
   mkdir -p "$WORK" && cd "$WORK" || exit 2
   [ -f package.json ] || echo '{"private": true}' > package.json
