@@ -21,7 +21,8 @@
 # held_out_45 (npm and PyPI), SET=42 the one built alongside held_out_44 and held_out_45 (npm and PyPI), SET=45 the one
 # built alongside held_out_42 and held_out_44 (npm and PyPI), SET=46 the one built alongside held_out_47 and held_out_48
 # (npm and PyPI), SET=47 the one built alongside held_out_46 and held_out_48 (PyPI), SET=48 the one built alongside
-# held_out_46 and held_out_47 (npm and PyPI).
+# held_out_46 and held_out_47 (npm and PyPI), SET=49 the one built alongside held_out_50 and held_out_51 (npm and PyPI),
+# SET=50 the one built alongside held_out_49 and held_out_51 (npm and PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -1079,6 +1080,25 @@ if [ "$SET" = 48 ]; then  # held_out_48 (issue 33, built alongside held_out_46 a
     "latest-science-mcp||latest-science-mcp"
     "biomcp-python||biomcp run"
     "paper-search-mcp||paper-search-mcp"
+  )
+fi
+
+if [ "$SET" = 49 ]; then  # held_out_49 (issue 33, built alongside held_out_50 and held_out_51): a new stick, npm and PyPI, no rule tuned on it
+  NPM=(
+    "deepl-mcp-server@0.1.3-beta.0"  # DeepL's own server; a dummy API key
+  )
+  PYPI=(
+    "acquisition-gov-mcp==1.0.15 mcp==2.3.0"  # written for the 2.x SDK (it pins mcp>=2,<3)
+    "a11y-expert-mcp==0.1.0 mcp==1.30.0"  # written for the 1.x SDK (mcp.server.fastmcp)
+    "accessibility-mcp-server==0.1.0 mcp==1.30.0"  # written for the 1.x SDK (mcp.server.fastmcp)
+    "apillow-mcp==0.1.5 mcp==1.30.0"  # Apillow's own server (it pins mcp>=1.0,<2); a dummy API key
+  )
+  SERVERS=(
+    "deepl-mcp-server|DEEPL_API_KEY=dummy|deepl-mcp-server"
+    "acquisition-gov-mcp||acquisition-gov-mcp"
+    "a11y-expert-mcp||a11y-expert-mcp"
+    "accessibility-mcp-server||accessibility-mcp-server"
+    "apillow-mcp|APILLOW_API_KEY=dummy APILLOW_API_URL=http://127.0.0.1:1|apillow-mcp"
   )
 fi
 
