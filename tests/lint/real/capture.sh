@@ -21,7 +21,8 @@
 # held_out_45 (npm and PyPI), SET=42 the one built alongside held_out_44 and held_out_45 (npm and PyPI), SET=45 the one
 # built alongside held_out_42 and held_out_44 (npm and PyPI), SET=46 the one built alongside held_out_47 and held_out_48
 # (npm and PyPI), SET=47 the one built alongside held_out_46 and held_out_48 (PyPI), SET=48 the one built alongside
-# held_out_46 and held_out_47 (npm and PyPI), SET=49 the one built alongside held_out_50 and held_out_51 (npm and PyPI).
+# held_out_46 and held_out_47 (npm and PyPI), SET=49 the one built alongside held_out_50 and held_out_51 (npm and PyPI),
+# SET=50 the one built alongside held_out_49 and held_out_51 (npm and PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -1098,6 +1099,21 @@ if [ "$SET" = 49 ]; then  # held_out_49 (issue 33, built alongside held_out_50 a
     "a11y-expert-mcp||a11y-expert-mcp"
     "accessibility-mcp-server||accessibility-mcp-server"
     "apillow-mcp|APILLOW_API_KEY=dummy APILLOW_API_URL=http://127.0.0.1:1|apillow-mcp"
+  )
+fi
+
+if [ "$SET" = 50 ]; then  # held_out_50 (issue 33, built alongside held_out_49 and held_out_51): a new stick, npm and PyPI, no rule tuned on it
+  NPM=(
+    "@paddle/paddle-mcp@0.1.6"  # Paddle's own server; a dummy API key
+  )
+  PYPI=(
+    "plausible-mcp==0.1.2 mcp==1.30.0"  # written for the 1.x SDK
+    # pipedrive-mcp==0.5.0 lists 62 tools offline (with PIPEDRIVE_API_KEY=dummy): left out, too many to label by hand by
+    # this round's deadline
+  )
+  SERVERS=(
+    "paddle-mcp|PADDLE_API_KEY=dummy PADDLE_ENVIRONMENT=sandbox|paddle --api-key=dummy --environment=sandbox"  # its default tool set (non-destructive)
+    "plausible-mcp|PLAUSIBLE_API_KEY=dummy PLAUSIBLE_BASE_URL=http://127.0.0.1:1|plausible-mcp"
   )
 fi
 
