@@ -343,16 +343,19 @@ _CRUMB_STEP = compiled(r"(?<=[\w)])-(?=[A-Z\[])")
 
 
 def _subject_dropped(sentence: str) -> list[str]:
-    """A sentence's words without a leading "This tool", "It", "Use this ... to" or a bracketed tag ("This tool
-    retrieves detailed information about a property" reads as "retrieves detailed information ...", "Use this as the
+    """A sentence's words without a leading "This tool", "It", "Use this ... to" or a bracketed tag, or the "will"
+    after them ("This tool retrieves detailed information about a property" reads as "retrieves detailed information
+    ...", "This tool will retrieve a discount" as "retrieve a discount", "Use this as the
     primary tool to list the log names" as "list the log names", "[COURSE] Gets the status" as "Gets the status"):
     the verb that follows says what the tool does."""
     ws = words(_TAG.sub("", sentence))
     if ws[:2] in (["use", "this"], ["call", "this"]) and "to" in ws[2:8]:
         return ws[ws.index("to", 2) + 1 :]
     if ws[:2] in (["this", "tool"], ["the", "tool"]):
-        return ws[2:]
-    return ws[1:] if ws[:1] == ["it"] else ws
+        ws = ws[2:]
+    elif ws[:1] == ["it"]:
+        ws = ws[1:]
+    return ws[1:] if ws[:1] in (["will"], ["can"]) else ws  # "This tool will retrieve a discount": the verb is next
 
 
 def has_verb_in(text: str, verbs: frozenset[str]) -> bool:
