@@ -192,7 +192,6 @@ _ANY_FILTER = compiled(
     r"|\bat least one (?:search\s+)?(?:parameter|argument|filter|criterion)\s+is\s+required",
     re.IGNORECASE,
 )
-_PAGING_OR_FORM = frozenset("limit offset page size cursor sort order format output fields verbose".split())  # noqa: SIM905
 
 
 def _any_filter(tool: Tool) -> list[tuple[str, ...]]:
@@ -208,7 +207,7 @@ def _any_filter(tool: Tool) -> list[tuple[str, ...]]:
         n
         for n, _ in arguments(tool)
         if n not in needed
-        and not set(normalized(n).split()) & _PAGING_OR_FORM
+        and not set(normalized(n).split()[-1:]) & _MODIFIER_WORDS
         and not re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", note)
     ]
     return [tuple(sorted(group))] if len(group) >= 2 else []
