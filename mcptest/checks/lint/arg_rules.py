@@ -458,6 +458,13 @@ def desc_009_missing_examples(tool: Tool) -> Iterator[Hit]:
     consts (`anyOf: [{const: "blocknumber"}, {const: "timestamp"}]`) is an enum spelt out, and a description that
     states the value's pattern ("matching /^(\\d+) +(day|week)s?$/") or names a documented syntax ("supports full
     NCBI syntax", "JQL syntax", or a query language by name: PromQL, LogQL, GraphQL, XPath ...) shows its form.
+    A string-or-null union and nothing more (pydantic's `str | None`) is a string: an undescribed optional
+    `start_time` needs an example as a bare one does, while an optional path (`output_folder`, `dest_dir`) does not
+    (the agent leaves it out or passes the user's path). A date or time argument (`start`, `fromDate`,
+    `updated_since`) is shown by the tool description's one statement of every date's form ("Dates are
+    YYYY-MM-DD.") or the standard named on it ("an ISO start/end window"); a code name (`due_at`) named bare in a
+    sentence with a standard ("due_at is ISO8601.") is shown as one in backticks is; and one `Args:` line may
+    document two to four arguments ("start_date, end_date: ISO YYYY-MM-DD bounds", "year_from / year_to: ...").
     Worth acting on: when the flagged argument is one the agent must fill in a form it cannot guess; a careful
     author adds one sample value.
     Why it matters: Anthropic's advanced-tool-use guidance reports worked examples raising accuracy from 72%
@@ -818,9 +825,17 @@ def _needs_example(name: str, schema: dict[str, Any], needed: bool = True, text:
         return False  # `anyOf: [{type: string, format: date-time}, ...]`: a branch shows the form
     desc = description_of(schema) if text is None else text
     if not desc:
-        evident = _FREE_TEXT.search(name) or _TEXT_LOOKUP.search(name) or (not needed and _names_one_thing(name))
-        return not any(k in schema for k in ("anyOf", "oneOf", "$ref")) and not evident
+        optional = not needed and (_names_one_thing(name) or _last_word(name) in _PATH_WORDS)
+        evident = _FREE_TEXT.search(name) or _TEXT_LOOKUP.search(name) or optional
+        return not evident and (not any(k in schema for k in ("anyOf", "oneOf", "$ref")) or _nullable_text(schema))
     return _STRUCTURED.search(desc) is not None
+
+
+def _nullable_text(schema: dict[str, Any]) -> bool:
+    """Whether a union is a plain string or null and nothing more (pydantic's `str | None`): a string to the agent."""
+    kinds = [b for b in _branches(schema) if b.get("type") != "null"]
+    plain = len(kinds) == 1 and set(kinds[0]) <= {"type", "title"} and kinds[0].get("type") == "string"
+    return plain and "$ref" not in schema
 
 
 def _branches(schema: dict[str, Any]) -> list[dict[str, Any]]:
@@ -828,12 +843,21 @@ def _branches(schema: dict[str, Any]) -> list[dict[str, Any]]:
     return [b for k in ("anyOf", "oneOf") for b in schema.get(k) or () if isinstance(b, dict)]
 
 
+def _last_word(name: str) -> str:
+    return (normalized(name).split() or [""])[-1]
+
+
+_PATH_WORDS = frozenset(["path", "dir", "directory", "folder", "file", "filename"])
+"""Last words of an optional path (`output_folder`, `dest_dir`): the agent leaves it out or passes the user's path as
+given; the groups labelled by hand before the lint ran called none of these true."""
+
+
 def _names_one_thing(name: str) -> bool:
     """Whether a name ends in a singular noun (`searchTerm`, `language`, `llm_model`, `topic_within_article`):
     one name, term or phrase, written the way the user says it. A plural (`sources`, `bearings`: a list packed
     into a string, separator unknown), a date, time or range word (`depart_at`, `start_date`, `time_range`), a
     path, colour, code or other formatted value, and a selection verb (`exclude`) do not say how it is written."""
-    last = (normalized(name).split() or [""])[-1]
+    last = _last_word(name)
     if len(last) < 2 or last in _FORM_WORDS:
         return False
     return not (last.endswith("s") and not last.endswith(("ss", "us", "is")))
@@ -857,7 +881,7 @@ or size, a geometry, a service-specific code (`region`: `us-en`? `wt-wt`?), or a
 _FREE_TEXT = compiled(
     r"(?:message|content|body|text|comment|thought|query|note|title|name|summary|description|sql|script|code|question"
     r"|prompt|request|details|reason|keyword|phrase|term|author|password"
-    r"|goal|instructions?|url|uri|link|href|email|id|ids)s?$|[a-z](?:Id|Ids|Key|Keys|Url|Uri)$|[a-z]_keys?$",
+    r"|goal|instructions?|url|uri|link|href|email|reply_?to|id|ids)s?$|[a-z](?:Id|Ids|Key|Keys|Url|Uri)$|[a-z]_keys?$",
     re.I,
 )
 """An argument name whose form is evident without a description: free text (a search term, an author's name, a
@@ -946,8 +970,12 @@ def _tool_shows(description: str, name: str) -> bool:
     """Whether the tool's description shows this argument in a worked example ("Example: ... name ..."), on its
     own line of a parameter list ("- filter (optional): regex pattern ... (e.g., "bedrock" matches ...)"), or in a
     sentence that names it in backticks and shows its form ("Give `country` as ISO-3 lowercase (e.g. usa, deu)")."""
+    if _dated(name) and _DATES_SHOWN.search(description):
+        return True  # "Dates are YYYY-MM-DD.": every date argument's form, named or not
     if name not in description:
         return False
+    if _dated(name) and re.search(rf"\bISO(?:[ -]?8601)?\s+(?:\w+/)?{re.escape(name)}\b", description):
+        return True  # "an ISO start/end window": the standard named on the argument itself
     marker = r"(?:\be\.g\.|\bfor (?:example|instance)\b|\bexamples?\b)"
     if re.search(rf"{marker}[^\n]{{0,80}}?\b{re.escape(name)}\b", description, re.IGNORECASE):
         return True
@@ -955,7 +983,27 @@ def _tool_shows(description: str, name: str) -> bool:
     if re.search(line, description, re.MULTILINE | re.IGNORECASE) is not None:
         return True
     named = compiled(rf"`{re.escape(name)}`")  # "Give `country` as ISO-3 lowercase (e.g. usa, can, deu, gbr)"
+    if _CODE_NAME.search(name):  # `due_at`, `fromDate`: a code name no prose word is ("due_at is ISO8601.")
+        named = compiled(rf"(?<![\w-])`?{re.escape(name)}`?(?![\w-])")
     return any(named.search(s) and _FORM_SHOWN.search(s) for s in sentences(description))
+
+
+def _dated(name: str) -> bool:
+    """Whether the argument's name says it takes a date or time (`start_date`, `fromDate`, `updated_since`, `end`)."""
+    return _last_word(name) in _DATE_WORDS
+
+
+_CODE_NAME = compiled(r"[a-z0-9]_[a-z0-9]|[a-z][A-Z]")
+_DATE_WORDS = frozenset(
+    "at on from to since until before after date time datetime timestamp start end deadline due expiry".split()  # noqa: SIM905
+)
+_DATES_SHOWN = compiled(
+    r"\b(?:dates?|times?|timestamps?|datetimes?)\s+(?:are|is|must be|should be|in|as|use)\b[^.\n]{0,30}?"
+    r"(?:YYYY|\bISO[ -]?8601\b|\bRFC ?3339\b|\bunix\b|\bepoch\b)",
+    re.IGNORECASE,
+)
+"""A tool description's one statement of the form of all its dates ("Dates are YYYY-MM-DD.", "All times in ISO
+8601"): it shows the form of each argument whose name says it is a date or time."""
 
 
 _FORM_SHOWN = compiled(

@@ -741,6 +741,12 @@ _ARG_LINE = compiled(
 )
 
 
+_ARGS_LINE = compiled(
+    r"^[ \t]+[-*]?[ \t]*([A-Za-z_][A-Za-z0-9_]*(?:[ \t]*[,/][ \t]*[A-Za-z_][A-Za-z0-9_]*){1,3})[ \t]*:[ \t]*(.*)$"
+)
+"""An `Args:` line that documents two to four arguments at once ("start_date, end_date: ISO YYYY-MM-DD bounds")."""
+
+
 def arguments_section(description: str) -> tuple[int, int, int] | None:
     """Where a docstring-style argument section is: the start of its `Args:` (`Arguments:`, `Parameters:`,
     `Params:`) heading line, the end of that line, and the end of the section (a blank line, a Returns, Raises or
@@ -771,12 +777,13 @@ def docstring_arguments(description: str) -> dict[str, str]:
         if not line.strip():
             continue
         depth = len(line) - len(line.lstrip(" \t"))
-        match = _ARG_LINE.match(line)
+        match = _ARG_LINE.match(line) or _ARGS_LINE.match(line)
         if match and (indent is None or depth == indent):
             indent = depth
-            current = match.group(1) if match.group(1) not in out else None
-            if current:
-                out[current] = match.group(2).strip()
+            names = re.findall(r"[A-Za-z_][A-Za-z0-9_]*", match.group(1))  # "start_date, end_date: ISO bounds"
+            current = names[-1] if names[-1] not in out else None
+            for one in names:
+                out.setdefault(one, match.group(2).strip())
         elif current and indent is not None and depth > indent:  # a wrapped line: `  "Class II", "Class III"`
             out[current] = f"{out[current]} {line.strip()}".strip()
         else:
