@@ -22,7 +22,9 @@
 # built alongside held_out_42 and held_out_44 (npm and PyPI), SET=46 the one built alongside held_out_47 and held_out_48
 # (npm and PyPI), SET=47 the one built alongside held_out_46 and held_out_48 (PyPI), SET=48 the one built alongside
 # held_out_46 and held_out_47 (npm and PyPI), SET=49 the one built alongside held_out_50 and held_out_51 (npm and PyPI),
-# SET=50 the one built alongside held_out_49 and held_out_51 (npm and PyPI).
+# SET=50 the one built alongside held_out_49 and held_out_51 (npm and PyPI), SET=51 the one built alongside held_out_52,
+# held_out_53 and held_out_54 (npm and PyPI),
+# SET=53 the one built alongside held_out_51, held_out_52 and held_out_54 (npm and PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -1114,6 +1116,47 @@ if [ "$SET" = 50 ]; then  # held_out_50 (issue 33, built alongside held_out_49 a
   SERVERS=(
     "paddle-mcp|PADDLE_API_KEY=dummy PADDLE_ENVIRONMENT=sandbox|paddle --api-key=dummy --environment=sandbox"  # its default tool set (non-destructive)
     "plausible-mcp|PLAUSIBLE_API_KEY=dummy PLAUSIBLE_BASE_URL=http://127.0.0.1:1|plausible-mcp"
+  )
+fi
+
+if [ "$SET" = 51 ]; then  # held_out_51 (issue 33, built alongside held_out_52, held_out_53 and held_out_54): a new stick, npm and PyPI, no rule tuned on it
+  NPM=(
+    "@jpisnice/shadcn-ui-mcp-server@2.0.0"  # its default framework (React); no GitHub token
+    "mcp-server-gsc@0.3.0"  # a dummy credentials path: it reads the file only when a tool is called
+  )
+  PYPI=(
+    "usgs-mcp==0.1.1 mcp==1.30.0"  # written for the 1.x SDK (it pins mcp<2; mcp.server.fastmcp)
+    "german-archives-mcp==0.3.0 mcp==2.3.0"  # written for the 2.x SDK (it pins mcp>=2,<3; MCPServer)
+    "vivino-mcp==0.1.6 mcp==1.30.0"  # written for the 1.x SDK's FastMCP (mcp.server.fastmcp; it asks mcp>=1.27.2)
+    # zenmoney-mcp 0.1.0: left out, it requires Python 3.12 (this machine has 3.11)
+  )
+  # captured with PYTHON set to the interpreter that has mcptest: the venvs come first on the capture's PATH
+  SERVERS=(
+    "shadcn-ui-mcp-server||shadcn-mcp"
+    "mcp-server-gsc|GOOGLE_APPLICATION_CREDENTIALS=/nonexistent/dummy-service-account.json|mcp-server-gsc"
+    "usgs-mcp||usgs-mcp"
+    "german-archives-mcp||german-archives-mcp"
+    "vivino-mcp||vivino-mcp"
+  )
+fi
+
+if [ "$SET" = 53 ]; then  # held_out_53 (issue 33, built alongside held_out_51, held_out_52 and held_out_54): a new stick, npm and PyPI, no rule tuned on it
+  NPM=(
+    "unofficial-ravensburger-playhub-mcp@1.2.4"  # Disney Lorcana events and stores (Ravensburger Play Hub); no key
+    # european-parliament-mcp-server@1.1.26 lists 61 tools offline: left out, too many to label by hand by this round's
+    # deadline; @dotzero.ai/work-order-mcp@1.5.0 does not install (its @dotzero.ai/shared is not on the registry)
+  )
+  PYPI=(
+    "meteor-mcp==0.3.0 fastmcp==4.2.3"  # written for FastMCP 4 (it pins fastmcp>=4,<5)
+    "atomno-mcp-cbr-rates==0.1.11 mcp==1.30.0"  # written for the 1.x SDK (it pins mcp<2)
+    "mcp-cfdi-mx==0.4.1 fastmcp==4.2.3"  # on FastMCP through mcp-einvoicing-core (fastmcp>=2): the release it resolves today
+  )
+  # captured with MCPTEST set to the interpreter that has mcptest: the venvs come first on the capture's PATH
+  SERVERS=(
+    "unofficial-ravensburger-playhub-mcp||unofficial-ravensburger-playhub-mcp"
+    "meteor-mcp||meteor-mcp"
+    "atomno-mcp-cbr-rates||mcp-cbr-rates"  # no key; it fetches nothing before a call
+    "mcp-cfdi-mx||mcp-cfdi-mx"
   )
 fi
 
