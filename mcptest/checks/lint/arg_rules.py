@@ -10,6 +10,7 @@ from mcptest.checks.findings import Hit, Severity, pointer
 from mcptest.checks.lint.schema_rules import ref_path, resolve_path
 from mcptest.checks.lint.shapes import enum_values
 from mcptest.checks.lint.text import (
+    CODE_NAME,
     COMMON_VERBS,
     SELECTORS,
     argument_text,
@@ -983,7 +984,7 @@ def _tool_shows(description: str, name: str) -> bool:
     if re.search(line, description, re.MULTILINE | re.IGNORECASE) is not None:
         return True
     named = compiled(rf"`{re.escape(name)}`")  # "Give `country` as ISO-3 lowercase (e.g. usa, can, deu, gbr)"
-    if _CODE_NAME.search(name):  # `due_at`, `fromDate`: a code name no prose word is ("due_at is ISO8601.")
+    if CODE_NAME.search(name):  # `due_at`, `fromDate`: a code name no prose word is ("due_at is ISO8601.")
         named = compiled(rf"(?<![\w-])`?{re.escape(name)}`?(?![\w-])")
     return any(named.search(s) and _FORM_SHOWN.search(s) for s in sentences(description))
 
@@ -993,7 +994,6 @@ def _dated(name: str) -> bool:
     return _last_word(name) in _DATE_WORDS
 
 
-_CODE_NAME = compiled(r"[a-z0-9]_[a-z0-9]|[a-z][A-Z]")
 _DATE_WORDS = frozenset(
     "at on from to since until before after date time datetime timestamp start end deadline due expiry".split()  # noqa: SIM905
 )

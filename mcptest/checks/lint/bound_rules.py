@@ -9,6 +9,7 @@ from typing import Any
 from mcptest.checks.findings import Hit
 from mcptest.checks.lint.schema_rules import Node, walk
 from mcptest.checks.lint.text import (
+    CODE_NAME,
     SELECTORS,
     argument_text,
     arguments,
@@ -18,6 +19,7 @@ from mcptest.checks.lint.text import (
     has_verb_in,
     normalized,
     prose_enum,
+    sentences,
     types_of,
     words,
 )
@@ -389,12 +391,8 @@ def sch_010_limit_only_in_prose(tool: Tool) -> Iterator[Hit]:
         if not node.is_property:
             continue
         text = description_of(node.schema)
-        if not text and len(node.path) == 2 and node.path[0] == "properties":  # a bare argument: its `Args:` line
-            text = (
-                argument_text(tool, str(node.path[1]), node.schema)
-                or _range_beside_name(tool.description, str(node.path[1]))
-                or _per_call_cap(tool, str(node.path[1]))
-            )
+        if len(node.path) == 2 and node.path[0] == "properties":  # an argument: the tool description may bound it
+            text = _argument_note(tool, str(node.path[1]), node.schema, text)
         suffixes = _prose_suffixes(text)
         textual = "string" in types_of(node.schema) | branch_types(node.schema)
         if suffixes and textual and not _shapes_text(node.schema):
@@ -439,7 +437,7 @@ def sch_010_limit_only_in_prose(tool: Tool) -> Iterator[Hit]:
             if figure in _TYPE_RANGES or (unit and unit.lower().startswith(_TEXT_UNITS)):
                 continue  # the integer type's own range (0-4294967295), or a length said of something else
             missing = "maximum"
-        elif "string" in types and unit and unit.lower().startswith(("char", "letter")) and "maxLength" not in keys:
+        elif "string" in types and unit and unit.lower().startswith(("char", "letter")) and not keys & _TEXT_BOUNDS:
             missing = "maxLength"
         elif "array" in types and "maxItems" not in keys and _counts_items(after, node.path):
             missing = "maxItems"
@@ -463,13 +461,75 @@ def _per_call_cap(tool: Tool, name: str) -> str:
     tool's one count argument (`limit`, `max_results`, `page_size` ...), which it bounds; "" otherwise."""
     counts = [n for n, _ in arguments(tool) if normalized(n) in _COUNT_NAMES]
     found = _PER_CALL.search(tool.description) if counts == [name] else None
-    return f"max {found['n']}" if found else ""
+    return f"max {found['n'] or found['m']}" if found else ""
 
 
+def _argument_note(tool: Tool, name: str, schema: dict[str, Any], own: str) -> str:
+    """What SCH-010 reads for a top-level argument: its own description or, when it has none, its `Args:` line or
+    inline note, a range after its quoted name, or the sentence about it; and when that states no limit, the limit
+    the tool description puts on it elsewhere: a sentence about a number or string ("`timeout` is capped at 60"), a
+    cap on one call for the one count argument, or a cap on a list's own noun ("up to 50 addresses")."""
+    text = own or (
+        argument_text(tool, name, schema)
+        or _range_beside_name(tool.description, name)
+        or _per_call_cap(tool, name)
+        or _sentence_on(tool.description, name)
+    )
+    if _prose_limit(text):
+        return text
+    if _scalar(schema):
+        return f"{text} {_sentence_on(tool.description, name) or _per_call_cap(tool, name)}"
+    return f"{text} {_noun_cap(tool.description, name)}"
+
+
+def _noun_cap(description: str, name: str) -> str:
+    """A cap the tool description puts on the argument's own noun ("Validate up to 50 addresses in one call" on
+    `addresses`), as a note `_prose_limit` reads ("up to 50 addresses"); "" when there is none."""
+    noun = _singular((_name_words(name) or [""])[-1].lower())
+    for found in _NOUN_CAP.finditer(description) if len(noun) > 2 else ():
+        if _singular(found["noun"].lower()) == noun:
+            return found.group(0)
+    return ""
+
+
+_NOUN_CAP = compiled(r"\b(?:up to|at most|no more than|max(?:imum)?(?: of)?)\s+\d[\d,]*\s+(?P<noun>[A-Za-z]+)\b", re.I)
+
+
+def _scalar(schema: dict[str, Any]) -> bool:
+    """Whether a property holds one number or string (a note on a list's fields bounds them, not the list)."""
+    return not (types_of(schema) | branch_types(schema)) & {"array", "object"}
+
+
+def _sentence_on(description: str, name: str) -> str:
+    """The part of a tool description that says something of the argument by name: a sentence whose subject it is
+    ("Name is capped at 255 chars.", "Scale defaults to 1 ... and is clamped to 1-3."), or the clause after its code
+    name up to the next argument's ("`timeout` is capped at 60, `limit` at 200"), or its note ("per_page: max
+    100."); "" when none is."""
+    if not description or name.lower() not in description.lower():
+        return ""
+    code = CODE_NAME.search(name) is not None
+    for sentence in sentences(description):
+        subject = re.match(
+            rf"(?:the\s+)?[`*]*{re.escape(name)}[`*]*{_SUBJECT_VERB}",
+            sentence,
+            re.IGNORECASE,
+        )
+        if subject:
+            return sentence[subject.end() :]
+        if code:
+            found = re.search(rf"`{re.escape(name)}`|(?<![\w`-]){re.escape(name)}(?![\w`-])", sentence)
+            if found:
+                rest = sentence[found.end() :]
+                return re.split(r"[,;]\s*`|\s`\w", rest, maxsplit=1)[0]
+    return ""
+
+
+_SUBJECT_VERB = r"(?:\s*:|\s+(?:is|are|must|should|can|defaults|accepts|takes)\b)"
 _COUNT_NAMES = frozenset(["limit", "max results", "page size", "per page", "top", "count", "max rows", "n"])
 _PER_CALL = compiled(
     r"\b(?:max(?:imum)?|up to|at most)\s+(?P<n>\d[\d,]*)\s+(?:rows|results|items|records|entries|points)\s+per\s+"
-    r"(?:call|request|query|page)\b",
+    r"(?:call|request|query|page)\b"
+    r"|(?:^|(?<=[.;]\s))max(?:imum)?\s+(?P<m>\d[\d,]*)\s+(?:rows|results|items|records|entries)\s*(?:[.;]|$)",
     re.IGNORECASE,
 )
 
@@ -530,6 +590,9 @@ def _shapes_text(schema: dict[str, Any]) -> bool:
     return bool(_bound_keys(schema) & {"pattern", "format", "enum", "const"})
 
 
+_TEXT_BOUNDS = frozenset(["maxLength", "enum", "const", "pattern", "format"])
+"""What already bounds a string's length: `maxLength`, or a closed set or form ("limited to 2 character country
+codes" on an enum of them)."""
 _TYPE_RANGES = frozenset([2**31 - 1, 2**32 - 1, 2**53 - 1, 2**63 - 1, 2**64 - 1])
 """Upper ends of integer types (`(0-4294967295)`): the type's range, not a limit the server chose."""
 _TEXT_UNITS = ("char", "letter", "word", "byte", "line", "decimal", "digit", "significant")
@@ -563,7 +626,8 @@ def _singular(word: str) -> str:
 
 
 _PROSE_LIMIT = compiled(
-    r"\b(?:max(?:imum)?(?:\s+(?:length|value|size))?(?:\s+is)?|at most|up to|no more than|capped at)\b"
+    r"\b(?:max(?:imum)?(?:\s+(?:length|value|size))?(?:\s+is)?|at most|up to|no more than"
+    r"|(?:capped|clamped) (?:at|to)(?:\s+-?\d+(?:\.\d+)?\s*(?:[-–]|to)(?=\s*\d))?)\b"
     r"\s*(?:[:–]|\s-)?\s*(?:of\s+)?(?P<a>\d[\d,]*)\s*(?P<ua>[a-z]+)?"
     r"|\(\s*-?\d+(?:\.\d+)?\s*(?:[-–]|\bto\b)\s*(?P<b>-?\d[\d,]*(?:\.\d+)?)\s*(?P<ub>[a-z]+)?\s*[),]"
     r"|\bbetween\s+-?\d+(?:\.\d+)?\s*[a-z]*\s+and\s+(?P<c>\d[\d,]*(?:\.\d+)?)\s*(?P<uc>[a-z]+)?"

@@ -731,6 +731,8 @@ def nearest_name(sentence: str, span: tuple[int, int], names: Iterable[str]) -> 
     return ranked[0][0]
 
 
+CODE_NAME = compiled(r"[a-z0-9]_[a-z0-9]|[a-z][A-Z]")
+"""An argument name no prose word is (`due_at`, `fromDate`): found bare in a sentence, it names the argument."""
 SELECTORS = frozenset(["operation", "action", "command", "op", "mode", "method"])
 """Names of the argument that picks one of a multi-operation tool's operations (`operation: "get_credits"`)."""
 _WRAPPED_LIST = compiled(r",[ \t]*\n[ \t]*")
