@@ -24,7 +24,8 @@
 # held_out_46 and held_out_47 (npm and PyPI), SET=49 the one built alongside held_out_50 and held_out_51 (npm and PyPI),
 # SET=50 the one built alongside held_out_49 and held_out_51 (npm and PyPI), SET=51 the one built alongside held_out_52,
 # held_out_53 and held_out_54 (npm and PyPI),
-# SET=53 the one built alongside held_out_51, held_out_52 and held_out_54 (npm and PyPI).
+# SET=53 the one built alongside held_out_51, held_out_52 and held_out_54 (npm and PyPI),
+# SET=54 the one built alongside held_out_51, held_out_52 and held_out_53 (npm and PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -1157,6 +1158,26 @@ if [ "$SET" = 53 ]; then  # held_out_53 (issue 33, built alongside held_out_51, 
     "meteor-mcp||meteor-mcp"
     "atomno-mcp-cbr-rates||mcp-cbr-rates"  # no key; it fetches nothing before a call
     "mcp-cfdi-mx||mcp-cfdi-mx"
+  )
+fi
+
+if [ "$SET" = 54 ]; then  # held_out_54 (issue 33, built alongside held_out_51, held_out_52 and held_out_53): a new stick, npm and PyPI, no rule tuned on it
+  NPM=(
+    "mcp-arr-server@1.7.3"  # Sonarr, Radarr, Lidarr and Prowlarr: Radarr's tools only (a dummy key, at 127.0.0.1:1)
+  )
+  PYPI=(
+    "arduino-mcp==0.1.2 fastmcp==2.13.0"  # written for FastMCP 2.x (it asks fastmcp>=0.1.0; released 2025-11, as 2.13 was)
+    "boardgame-rules-mcp==0.6.1 mcp==2.3.0"  # written for the 2.x SDK (it pins mcp>=2.3,<3)
+    "airquality-tr-mcp==1.1.0 fastmcp==3.4.11"  # written for FastMCP 3.x (it asks fastmcp>=3.4.4)
+    "chemdraw-mcp==0.6.0 mcp==2.3.0"  # written for the 2.x SDK (it pins mcp>=2.3,<3)
+  )
+  SERVERS=(
+    "mcp-arr-server|RADARR_URL=http://127.0.0.1:1 RADARR_API_KEY=dummy|mcp-arr"  # all four services give 64 tools (too many to label
+    # by hand by this round's deadline); Radarr alone 28, the shared ones (arr_status, search, fetch, TRaSH guides) included
+    "arduino-mcp||arduino-mcp"
+    "boardgame-rules-mcp||boardgame-rules-mcp serve"
+    "airquality-tr-mcp||airquality-tr-mcp"
+    "chemdraw-mcp||chemdraw-mcp"
   )
 fi
 
