@@ -53,6 +53,7 @@ and `held_out_48` (two npm and two PyPI servers labelled the same way alongside 
 and `held_out_49` (one npm and four PyPI servers labelled the same way alongside held_out_50 and held_out_51),
 and `held_out_50` (one npm and one PyPI server labelled the same way alongside held_out_49 and held_out_51),
 and `held_out_51` (two npm and three PyPI servers labelled the same way alongside held_out_52, held_out_53 and held_out_54),
+and `held_out_52` (two npm and two PyPI servers labelled the same way alongside held_out_51, held_out_53 and held_out_54),
 and `held_out_53` (one npm and three PyPI servers labelled the same way alongside held_out_51, held_out_52 and held_out_54),
 and `held_out_54` (one npm and four PyPI servers labelled the same way alongside held_out_51, held_out_52 and held_out_53);
 tests/lint/real/split.json records the groups. Each group's figures are printed apart.
@@ -135,6 +136,7 @@ GROUPS = (
     "held_out_49",
     "held_out_50",
     "held_out_51",
+    "held_out_52",
     "held_out_53",
     "held_out_54",
 )
