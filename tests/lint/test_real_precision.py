@@ -76,7 +76,7 @@ SEEN_HALVES_FLOORS = {
     "tuning": (0.98, 0.89),  # recall: DESC-002 over 1,000 since the eleventh round (see below)
     "held_out": (0.98, 0.94),  # kubectl's `output` DESC-007 labels: --strict since the ninth round; 0.94: see below
     "held_out_2": (0.96, 0.93),
-    "held_out_3": (0.90, 0.83),  # 0.83: the fourteenth round, see below
+    "held_out_3": (0.90, 0.82),  # 0.83: the fourteenth round; 0.82: the twentieth, see below
     "held_out_4": (0.93, 0.88),  # 0.88: the fourteenth round, see below
     "held_out_5": (0.97, 0.95),
     "held_out_6": (0.96, 0.95),
@@ -202,7 +202,11 @@ are set": held_out recall 95.2% -> 94.8%; CircleCI's `branch`, "required when us
 (SCH-004: 24 findings the labellers dismissed, 4 they kept, three of them held_out_3's: hubspot's option `label`s and
 a task planner's `tasks[].title`): held_out_3 recall 85.1% -> 83.6%, its floor 0.84 -> 0.83. It then decided that an
 open nested record whose every field is required is no SCH-002 defect (PRINCIPLE.md; 80 TP labels became FP, 31 of
-them mapbox's, which lowers held_out_4's recall by the caught labels it loses: 89.5% -> 88.8%, floor 0.89 -> 0.88)."""
+them mapbox's, which lowers held_out_4's recall by the caught labels it loses: 89.5% -> 88.8%, floor 0.89 -> 0.88).
+The twentieth round decided that an undescribed required string of the user's own words (`query`, `title`, `message`)
+in a tool that says what it does is no DESC-006 defect (PRINCIPLE.md; 35 TP labels became FP, 23 of them held_out_3's
+wikipedia and pinecone labels, all caught, which lowers held_out_3's recall by the caught labels it loses: 84.2% ->
+82.7%, floor 0.83 -> 0.82)."""
 
 
 @pytest.mark.parametrize("group", sorted(SEEN_HALVES_FLOORS))

@@ -26,7 +26,7 @@ def _required(name: str, schema: dict) -> Tool:
         ("kind", {"type": "string", "enum": []}, "critical"),  # no legal value at all
         ("payload", {}, "critical"),  # no type: nothing gives the value space
         ("rings", {"type": "array", "items": {"type": "array", "items": {"type": "number"}}}, "critical"),
-        ("query", {"type": "string"}, "warning"),  # free text: any string is a call that works
+        ("keyword", {"type": "string"}, "warning"),  # free text: any string is a call that works
         ("url", {"type": "string"}, "warning"),  # a URL's form every agent knows: described or not, the call works
         ("count", {"type": "integer"}, "warning"),
         ("mode", {"type": "string", "enum": ["fast"]}, "warning"),  # (two or more listed values: no finding at all)
