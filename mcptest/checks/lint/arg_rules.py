@@ -550,7 +550,9 @@ def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
     matches'; not after "Common values:"), or quoted values joined by "or" each with a note ('"limited" (AND) or
     "extended" (OR)'; not dates, which are forms), or constants of four characters or more in parentheses, each after
     what it means, joined by "or" ("public (GLOBAL) or private (PRIVATE)"), or "Valid:", "Available values:" or
-    "(comma-separated: ADSB, MLAT)" then the values, or words in parentheses after a few
+    "(comma-separated: ADSB, MLAT)" then the values, or quoted codes each with its meaning after the note's label
+    and a dash ("Site type code — 'ST' (stream, default), 'LK' (lake), 'SP' (spring)"), or a note that opens on "Any
+    of" and quoted values ('Any of "png", "svg", "cdxml"'), or words in parentheses after a few
     words naming the argument when the schema corroborates them ("File format to download (fastq, submitted, or
     sra)" with `default: "fastq"`, or three or more short codes: "Filter by severity (Chat, Note, Warn, Error)";
     "Repository owner (username or organization)" names kinds of value); reStructuredText literals (``"pubmed"``)

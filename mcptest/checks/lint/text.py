@@ -120,7 +120,7 @@ _CAMEL = compiled(r"([a-z])([A-Z])")
 _ENUM_LEAD = compiled(
     r"\b(?:(?P<weak>(?:must|can|should)\s+be(?!\s*:|\s+(?:one\s+of|either)\b)|can\s+include)"
     r"|(?:must|can|should)\s+be(?=\s*:)"
-    r"|one\s+(?:or\s+more\s+)?of(?:\s+the\s+following)?|either|options\s+are|options(?=\s*:)"
+    r"|one\s+(?:or\s+more\s+)?of(?:\s+the\s+following)?|^\s*any\s+of(?=\s+[\"'`])|either|options\s+are|options(?=\s*:)"
     r"|(?:allowed|valid|possible|accepted|supported|available)\s+(?:values?|options?|[a-z]+s\b(?=\s*:))|valid(?=\s*:)"
     r"|comma-separated(?=\s*:))\b\s*(?:is|are)?\s*:?\s*"
     r"(?P<tail>(?:[^.;()\n]|\([^().;\n]{1,40}\))*)",
@@ -421,6 +421,7 @@ def prose_value_sets(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
     if "``" in text:  # reStructuredText literals (``"pubmed"``, ``json``), as Sphinx docstrings write values
         text = _RST_LITERAL.sub(lambda m: m["quoted"] or f"`{m['bare']}`", text)
     yield from _parenthesised_values(text)
+    yield from _coded_values(text)
     yield from _quoted_bullets(text)
     yield from _leading_values(text)
     yield from _explained_values(text)
@@ -470,6 +471,23 @@ _EXPLAINED = compiled(
 
 
 _DASHED_LABEL = compiled(r"^(?:[A-Z][\w' ]{0,40}?(?:\s[-–—]|:)\s+)?(?:use\s+)?(?=[\"'`])", re.IGNORECASE)
+
+
+def _coded_values(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
+    """Two or more quoted codes, each with what it means in parentheses, after the note's short label and a dash or a
+    colon, to the note's end: "Site type code — 'ST' (stream, default), 'LK' (lake), 'SP' (spring).", "USGS
+    parameter code — '00060' (discharge, default) or '00065' (gage height)."."""
+    found = _CODED.search(text) if "(" in text else None
+    if found is not None:
+        yield found.span("list"), [m["value"] for m in _CODE_WITH_NOTE.finditer(found["list"])]
+
+
+_CODE_WITH_NOTE = compiled(r"""["'`](?P<value>[A-Za-z0-9_]{1,12})["'`]\s*\((?=[^()\n]*[A-Za-z]{3})[^()\n]{1,40}\)""")
+_ONE_CODE = _CODE_WITH_NOTE.pattern.replace("?P<value>", "?:")
+_CODED = compiled(
+    rf"^[^.:\n]{{1,60}}?(?:\s[-–—]|:)\s+(?P<list>{_ONE_CODE}(?:\s*(?:,\s*(?:or\s+)?|or\s+){_ONE_CODE})+)"
+    r"\s*(?:[.;]|$)"
+)
 
 
 def _explained_values(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
