@@ -127,6 +127,8 @@ def desc_014_description_contradicts_schema(tool: Tool) -> Iterator[Hit]:
       that shares at least one value with the enum and names another outside it (case-insensitive). A set
       preceded by "not", "never", "no", "avoid", "instead of" ('NOT "gte" or "lte"') is a warning to the reader,
       not a claim.
+    A claim of the tool description is reported at `/description` and, in `pointers`, at the property it
+    contradicts: the two places one fix reconciles.
     Worth acting on: always; every call that follows one of the two is rejected by the other.
     Why it matters: the agent trusts the prose, the validator the schema, so every call that follows the
     description fails. Document 002's agent sent `score_type: "binary"` and looped on "'binary' is not one of
@@ -144,7 +146,9 @@ def desc_014_description_contradicts_schema(tool: Tool) -> Iterator[Hit]:
         for where, claim in said:
             if _contradicts(claim, prop):
                 schema_says = "required" if prop.required else "optional"
-                yield Hit(f"{prop.name}: the description says {claim}, the schema has it {schema_says}", _FIX, where)
+                both = (where, at) if where != at else ()  # the tool's claim and the property it contradicts
+                message = f"{prop.name}: the description says {claim}, the schema has it {schema_says}"
+                yield Hit(message, _FIX, where, both)
         yield from _value_hits(tool, prop, names, at, own)
 
 
@@ -164,4 +168,5 @@ def _value_hits(tool: Tool, prop: Prop, names: set[str], at: str, own: str) -> I
     shown = ", ".join(str(v) for v in allowed)
     for where, named in extra.items():
         if named:
-            yield Hit(f"{prop.name}: the description names {', '.join(named)}, outside the enum ({shown})", _FIX, where)
+            message = f"{prop.name}: the description names {', '.join(named)}, outside the enum ({shown})"
+            yield Hit(message, _FIX, where, (where, at) if where != at else ())
