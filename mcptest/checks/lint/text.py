@@ -326,7 +326,12 @@ def mentions_return(text: str) -> bool:
     return any(
         len(w) > 1 and has_verb_in(w[0], READ_VERBS) and not _ALSO_WRITES.search(" ".join(w[1:8]))
         for w in (_subject_dropped(s) for s in sentences(text))
-    )
+    ) or any(_MAPS_TO.match(s) for s in sentences(text))
+
+
+_MAPS_TO = compiled(r"^(?:resolve|map|expand)s?\s[^,;:.]{1,60}?\s(?:to|into)\s", re.IGNORECASE)
+"""An opening that names its result after "to" or "into": "Resolve a place_id to normalized address and
+coordinates", "Map IP addresses to ASN/organization", "Expand a UK postcode into every delivery point"."""
 
 
 def _without_arguments_section(text: str) -> str:
@@ -343,11 +348,11 @@ _CRUMB_STEP = compiled(r"(?<=[\w)])-(?=[A-Z\[])")
 
 
 def _subject_dropped(sentence: str) -> list[str]:
-    """A sentence's words without a leading "This tool", "It", "Use this ... to" or a bracketed tag, or the "will"
-    after them ("This tool retrieves detailed information about a property" reads as "retrieves detailed information
-    ...", "This tool will retrieve a discount" as "retrieve a discount", "Use this as the
-    primary tool to list the log names" as "list the log names", "[COURSE] Gets the status" as "Gets the status"):
-    the verb that follows says what the tool does."""
+    """A sentence's words without a leading "This tool", "It", "Use this ... to", a bracketed tag or an adverb
+    ("Automatically detect ..."), or the "will" after them ("This tool retrieves detailed information about a
+    property" reads as "retrieves detailed information ...", "This tool will retrieve a discount" as "retrieve a
+    discount", "Use this as the primary tool to list the log names" as "list the log names", "[COURSE] Gets the
+    status" as "Gets the status"): the verb that follows says what the tool does."""
     ws = words(_TAG.sub("", sentence))
     if ws[:2] in (["use", "this"], ["call", "this"]) and "to" in ws[2:8]:
         return ws[ws.index("to", 2) + 1 :]
@@ -355,7 +360,13 @@ def _subject_dropped(sentence: str) -> list[str]:
         ws = ws[2:]
     elif ws[:1] == ["it"]:
         ws = ws[1:]
+    if ws and len(ws[0]) > 4 and ws[0].endswith("ly") and ws[0] not in _LY_VERBS:  # "Automatically detect ..."
+        ws = ws[1:]
     return ws[1:] if ws[:1] in (["will"], ["can"]) else ws  # "This tool will retrieve a discount": the verb is next
+
+
+_LY_VERBS = frozenset("apply reply supply multiply comply imply rely tally rally bully".split())  # noqa: SIM905
+"""Verbs that end in -ly, which an opening adverb ("Automatically", "Recursively") is not."""
 
 
 def has_verb_in(text: str, verbs: frozenset[str]) -> bool:
