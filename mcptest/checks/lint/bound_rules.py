@@ -459,6 +459,8 @@ def sch_010_limit_only_in_prose(tool: Tool) -> Iterator[Hit]:
 def _per_call_cap(tool: Tool, name: str) -> str:
     """A cap on what one call returns, stated in the tool description ("Max 5,000 rows per call"), as the note of the
     tool's one count argument (`limit`, `max_results`, `page_size` ...), which it bounds; "" otherwise."""
+    if normalized(name) not in _COUNT_NAMES:
+        return ""
     counts = [n for n, _ in arguments(tool) if normalized(n) in _COUNT_NAMES]
     found = _PER_CALL.search(tool.description) if counts == [name] else None
     return f"max {found['n'] or found['m']}" if found else ""
@@ -469,16 +471,19 @@ def _argument_note(tool: Tool, name: str, schema: dict[str, Any], own: str) -> s
     inline note, a range after its quoted name, or the sentence about it; and when that states no limit, the limit
     the tool description puts on it elsewhere: a sentence about a number or string ("`timeout` is capped at 60"), a
     cap on one call for the one count argument, or a cap on a list's own noun ("up to 50 addresses")."""
+    if not tool.description:
+        return own
+    cap = _per_call_cap(tool, name)
     text = own or (
         argument_text(tool, name, schema)
         or _range_beside_name(tool.description, name)
-        or _per_call_cap(tool, name)
+        or cap
         or _sentence_on(tool.description, name)
     )
     if _prose_limit(text):
         return text
     if _scalar(schema):
-        return f"{text} {_sentence_on(tool.description, name) or _per_call_cap(tool, name)}"
+        return f"{text} {_sentence_on(tool.description, name) or cap}"
     return f"{text} {_noun_cap(tool.description, name)}"
 
 
