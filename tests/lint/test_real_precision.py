@@ -124,6 +124,10 @@ SEEN_HALVES_FLOORS = {
     "held_out_48": (0.98, 0.97),  # first sight 98.2% / 97.3% (nineteenth round)
     "held_out_49": (0.98, 0.94),  # first sight 93.2% / 94.8% (nineteenth round)
     "held_out_50": (0.86, 0.80),  # first sight 78.5% / 81.0% (nineteenth round; Paddle's "This tool will", fixed after)
+    "held_out_51": (0.96, 0.87),  # first sight 95.1% / 82.9% (twentieth round; codes with meanings, fixed after)
+    "held_out_52": (0.96, 0.96),  # first sight 92.9% / 96.4% (twentieth round; the user's own words, decided after)
+    "held_out_53": (0.97, 0.97),  # first sight 95.7% / 97.1% (twentieth round)
+    "held_out_54": (0.85, 0.92),  # first sight 82.5% / 89.9% (twentieth round; DESC-014's two places, fixed after)
 }
 """Reached on issue 33's groups: tuning 92.7% / 94.1%; the first held-out half 97.4% / 96.7% after its
 false-positive classes were fixed (it was 73.1% / 96.2% when first measured; once looked at, it counts as seen); the
