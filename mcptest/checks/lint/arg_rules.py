@@ -552,7 +552,9 @@ def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
     what it means, joined by "or" ("public (GLOBAL) or private (PRIVATE)"), or "Valid:", "Available values:" or
     "(comma-separated: ADSB, MLAT)" then the values, or quoted codes each with its meaning after the note's label
     and a dash ("Site type code — 'ST' (stream, default), 'LK' (lake), 'SP' (spring)"), or a note that opens on "Any
-    of" and quoted values ('Any of "png", "svg", "cdxml"'), or words in parentheses after a few
+    of" and quoted values ('Any of "png", "svg", "cdxml"'), or "Available:", "Supports:" or "Gültige Werte:" then
+    the values, or a short label, a dash and a bare list ("Test type - short, long, or conveyance"), or words in
+    parentheses after a few
     words naming the argument when the schema corroborates them ("File format to download (fastq, submitted, or
     sra)" with `default: "fastq"`, or three or more short codes: "Filter by severity (Chat, Note, Warn, Error)";
     "Repository owner (username or organization)" names kinds of value); reStructuredText literals (``"pubmed"``)

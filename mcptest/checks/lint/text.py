@@ -121,7 +121,8 @@ _ENUM_LEAD = compiled(
     r"\b(?:(?P<weak>(?:must|can|should)\s+be(?!\s*:|\s+(?:one\s+of|either)\b)|can\s+include)"
     r"|(?:must|can|should)\s+be(?=\s*:)"
     r"|one\s+(?:or\s+more\s+)?of(?:\s+the\s+following)?|^\s*any\s+of(?=\s+[\"'`])|either|options\s+are|options(?=\s*:)"
-    r"|(?:allowed|valid|possible|accepted|supported|available)\s+(?:values?|options?|[a-z]+s\b(?=\s*:))|valid(?=\s*:)"
+    r"|(?:allowed|valid|possible|accepted|supported|available)\s+(?:values?|options?|[a-z]+s\b(?=\s*:))"
+    r"|(?:valid|available|supports?|gültige\s+werte)(?=\s*:)"
     r"|comma-separated(?=\s*:))\b\s*(?:is|are)?\s*:?\s*"
     r"(?P<tail>(?:[^.;()\n]|\([^().;\n]{1,40}\))*)",
     re.IGNORECASE,
@@ -519,7 +520,8 @@ def _explained_values(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
 
 _BARE_ITEM = r"[a-z0-9][a-z0-9_.-]{0,30}(?:[A-Z][a-z0-9]+){0,3}(?:\s*\([^()\n]{1,60}\))?"
 _BARE_LIST = compiled(
-    rf"^\s*(?:[a-z]+(?:\s+only)?(?:,\s*(?:required|optional))?\s*:\s*)?"  # "polyhaven only: ", "polyhaven, optional: "
+    rf"^\s*(?:[a-z]+(?:\s+only)?(?:,\s*(?:required|optional))?\s*:\s*"  # "polyhaven only: ", "polyhaven, optional: "
+    rf"|[A-Z][a-z]+(?:\s[a-z]+){{0,2}}\s[-–—]\s+)?"  # "Test type - short, long, or conveyance"
     rf"(?P<list>{_BARE_ITEM}(?:\s*,\s*{_BARE_ITEM})+,?\s+or\s+{_BARE_ITEM})\s*(?:[.;]|$)"
 )
 _SLASH_PAIR = compiled(r"^[^()\n]{1,40}\((?P<list>[a-z]{2,12}(?:/[a-z]{2,12}){1,3})\)\s*\.?\s*$")
