@@ -10,6 +10,8 @@ from mcptest.checks.findings import Hit, Severity, pointer
 from mcptest.checks.lint.schema_rules import ref_path, resolve_path
 from mcptest.checks.lint.shapes import enum_values
 from mcptest.checks.lint.text import (
+    CJK_CHAR,
+    CJK_VERB,
     CODE_NAME,
     COMMON_VERBS,
     SELECTORS,
@@ -80,8 +82,9 @@ def desc_006_undocumented_required_argument(tool: Tool) -> Iterator[Hit]:
     `body`): its fields are its documentation; and an argument the tool's description names in quotes or backticks
     ("Provide 'requestId' and 'taskId'", "`polygon1` and `polygon2` are each an array of rings"): the description is
     where the agent reads about it. A third is left alone too: a required argument named exactly `id` or `name`, in
-    a tool whose English description names its action and so the one object it acts on ("Get a specific document by
-    ID", "Delete a monitor", "Describe the configuration of a Pinecone index"): it is that object's key (the one a
+    a tool whose description names its action (in English, or with a verb of one in Chinese or Japanese: "アイテム
+    の詳細を取得する") and so the one object it acts on ("Get a specific document by ID", "Delete a monitor",
+    "Describe the configuration of a Pinecone index"): it is that object's key (the one a
     listing returned, or the new object's name), its type gives its form, and a careful author would not add "The ID
     of the document" (tests/lint/real/labels/PRINCIPLE.md); and, decided in the seventh round, a number key named
     after an object the tool's name or description names (`topic_id` in "Read topic metadata", `tag_ids` in
@@ -346,7 +349,10 @@ def _key_of_named(name: str, named: list[str]) -> bool:
 
 
 def _names_its_object(description: str) -> bool:
-    """Whether a tool description says, in English, what the tool does (an action, so the object it acts on)."""
+    """Whether a tool description says, in English, Chinese or Japanese, what the tool does (an action, so the object
+    it acts on)."""
+    if CJK_CHAR.search(description) and CJK_VERB.search(description):
+        return True  # "アイテムの詳細を取得する" ("Get an item's details"): a verb of an action, in Chinese or Japanese
     return bool(description.strip()) and english(description) and has_common_verb(description)
 
 

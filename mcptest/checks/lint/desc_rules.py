@@ -10,6 +10,9 @@ from mcptest.checks.findings import Hit, Severity, pointer
 from mcptest.checks.lint.shapes import properties
 from mcptest.checks.lint.text import (
     CJK_CHAR,
+    CJK_READ,
+    CJK_VERB,
+    CJK_WRITE,
     MCP_CONTENT_MODELS,
     READ_VERBS,
     SELECTORS,
@@ -65,7 +68,7 @@ def desc_001_short_description(tool: Tool) -> Iterator[Hit]:
     if chars and chars < SHORT_CHARS and not english(text):
         limit, unsaid = SHORT_CHARS // 3, ""  # 6: a character carries about a word
         short = chars < limit
-        if not short and chars < SHORT_CHARS // 2 and CJK_CHAR.search(text) and not _CJK_VERB.search(text):
+        if not short and chars < SHORT_CHARS // 2 and CJK_CHAR.search(text) and not CJK_VERB.search(text):
             limit, short, unsaid = SHORT_CHARS // 2, True, " and names no action"
     else:
         limit = SHORT_CHARS
@@ -267,17 +270,8 @@ def desc_010_missing_return_format(tool: Tool) -> Iterator[Hit]:
 _RETURN_FIX = "Add 'Returns ...' describing the result's shape, or declare an outputSchema."
 # Chinese and Japanese: the verbs of a write, and the words of a read or of a result (返回/返します,
 # 结果/結果, 输出/出力, 获取/取得, 查询/検索, 一覧 ...). "400エラーを返します" says what comes back on failure only.
-_CJK_WRITE = compiled(
-    "作成|追加|変更|更新|削除|投稿|承認|拒否|退席|既読|未読|送信|登録|创建|添加|修改|删除|发送|提交|上传|アップロード"
-    "|部署|销毁|绑定|解绑|开通|安装|卸载|重启"
-)
 _CJK_RESULT = compiled("返回|返[しすさ]|返却|结果|結果|输出|出力|响应|応答|レスポンス")
-_CJK_READ = compiled("获取|取得|查询|検索|搜索|一覧|列出|查看|表示|读取|読み")
-_CJK_VERB = compiled(
-    f"{_CJK_WRITE.pattern}|{_CJK_READ.pattern}|检索|転換|转换|変換|计算|計算|生成|分析|检查|検査|翻译|翻訳|发布|执行|実行|运行|调用"
-    "|打开|关闭|启动|停止|设置|設定|导出|导入|下载|ダウンロード|する|します|して"
-)
-"""A verb of an action in Chinese or Japanese (DESC-001): a short description without one names a thing."""
+
 _CJK_ERROR_RETURN = compiled("(?:错误|エラー)を?返[しすさ回]\\w*")
 
 
@@ -286,10 +280,10 @@ def _cjk_write_without_result(text: str, read_tool: bool) -> bool:
     tool annotated read-only or named for a read, or in a description that opens on it ("查询环境列表..."); after a
     write verb it is one more thing the tool does ("创建、更新和删除环境，并查询..."), as it is among the operations
     of a tool that opens on "管理" (manage), and the write's own result is still unsaid."""
-    write = _CJK_WRITE.search(text)
+    write = CJK_WRITE.search(text)
     if write is None or _CJK_RESULT.search(_CJK_ERROR_RETURN.sub("", text)):
         return False
-    read = _CJK_READ.search(text)
+    read = CJK_READ.search(text)
     manages = text.lstrip().startswith("管理")  # "管理环境，支持：list=查询...，create=创建...": its operations
     return read is None or (not read_tool and (manages or read.start() > write.start()))
 

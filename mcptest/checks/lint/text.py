@@ -284,6 +284,17 @@ one letter: "e.g." is two words here)."""
 
 
 CJK_CHAR = compiled("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+CJK_WRITE = compiled(
+    "作成|追加|変更|更新|削除|投稿|承認|拒否|退席|既読|未読|送信|登録|创建|添加|修改|删除|发送|提交|上传|アップロード"
+    "|部署|销毁|绑定|解绑|开通|安装|卸载|重启"
+)
+CJK_READ = compiled("获取|取得|查询|検索|搜索|一覧|列出|查看|表示|读取|読み")
+CJK_VERB = compiled(
+    f"{CJK_WRITE.pattern}|{CJK_READ.pattern}|检索|転換|转换|変換|计算|計算|生成|分析|检查|検査|翻译|翻訳|发布|执行|実行|运行|调用"
+    "|打开|关闭|启动|停止|设置|設定|导出|导入|下载|ダウンロード|する|します|して"
+)
+"""A verb of an action in Chinese or Japanese (DESC-001: a short description without one names a thing; DESC-006:
+one with one names the object the tool acts on)."""
 _LATIN_WORD = compiled("[A-Za-z\u00c0-\u024f]{2,}")
 
 
