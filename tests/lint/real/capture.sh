@@ -28,7 +28,8 @@
 # SET=53 the one built alongside held_out_51, held_out_52 and held_out_54 (npm and PyPI),
 # SET=54 the one built alongside held_out_51, held_out_52 and held_out_53 (npm and PyPI),
 # SET=55 the one built alongside held_out_56, held_out_57 and held_out_58 (PyPI; its npm candidates left out),
-# SET=56 the one built alongside held_out_55, held_out_57 and held_out_58 (npm and PyPI).
+# SET=56 the one built alongside held_out_55, held_out_57 and held_out_58 (npm and PyPI),
+# SET=58 the one built alongside held_out_55, held_out_56 and held_out_57 (npm and PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -1249,6 +1250,27 @@ if [ "$SET" = 56 ]; then  # held_out_56 (issue 33, built alongside held_out_55, 
     "mcp-jama||mcp-jama"  # no JAMA_CONFIG: it reads its connection file only when a tool is called
     "deputy-mcp|DEPUTY_API_TOKEN=dummy DEPUTY_BASE_URL=https://127.0.0.1:1 DEPUTY_ALLOW_CUSTOM_HOST=true HOME=$WORK/deputy-home|deputy-mcp"  # it wants an https
     # address at deputy.com; the custom-host switch lets it take 127.0.0.1:1 (nothing is fetched before a call)
+  )
+fi
+
+if [ "$SET" = 58 ]; then  # held_out_58 (issue 33, built alongside held_out_55, held_out_56 and held_out_57): a new stick, npm and PyPI, no rule tuned on it
+  NPM=(
+    "spider-cloud-mcp@1.2.2"  # Spider's own server (web crawling and scraping); a dummy API key
+    "@adamhancock/bullmq-mcp@1.0.7"  # BullMQ job queues; no Redis (it connects when a tool is called)
+  )
+  PYPI=(
+    "cldf-mcp==0.1.0 mcp==2.3.0"  # written for the 2.x SDK (it pins mcp>=2.3,<3)
+    "degiro-mcp==0.1.0 mcp==2.3.0"  # written for the 2.x SDK (it pins mcp>=2.2,<3); no login before a call
+    "constitution-mcp==0.2.2 mcp==1.30.0"  # written for the 1.x SDK (it pins mcp>=1.27,<2)
+    # comdirect-mcp 0.6.1: left out, no release installs on Python 3.11
+  )
+  # captured with PYTHON and MCPTEST set to the interpreter that has mcptest: the venvs come first on the capture's PATH
+  SERVERS=(
+    "spider-cloud-mcp|SPIDER_API_KEY=dummy|spider-cloud-mcp"
+    "bullmq-mcp|REDIS_URL=redis://127.0.0.1:1|bullmq-mcp"
+    "cldf-mcp||cldf-mcp serve --data-dir $WORK/cldf-data"
+    "degiro-mcp|XDG_CACHE_HOME=$WORK/degiro-cache|degiro-mcp"
+    "constitution-mcp||constitution-mcp"
   )
 fi
 
