@@ -58,6 +58,7 @@ and `held_out_53` (one npm and three PyPI servers labelled the same way alongsid
 and `held_out_54` (one npm and four PyPI servers labelled the same way alongside held_out_51, held_out_52 and held_out_53),
 and `held_out_55` (five PyPI servers labelled the same way alongside held_out_56, held_out_57 and held_out_58),
 and `held_out_56` (one npm and four PyPI servers labelled the same way alongside held_out_55, held_out_57 and held_out_58),
+and `held_out_57` (one npm and four PyPI servers labelled the same way alongside held_out_55, held_out_56 and held_out_58),
 and `held_out_58` (two npm and three PyPI servers labelled the same way alongside held_out_55, held_out_56 and held_out_57);
 tests/lint/real/split.json records the groups. Each group's figures are printed apart.
 
@@ -144,6 +145,7 @@ GROUPS = (
     "held_out_54",
     "held_out_55",
     "held_out_56",
+    "held_out_57",
     "held_out_58",
 )
 

@@ -29,6 +29,7 @@
 # SET=54 the one built alongside held_out_51, held_out_52 and held_out_53 (npm and PyPI),
 # SET=55 the one built alongside held_out_56, held_out_57 and held_out_58 (PyPI; its npm candidates left out),
 # SET=56 the one built alongside held_out_55, held_out_57 and held_out_58 (npm and PyPI),
+# SET=57 the one built alongside held_out_55, held_out_56 and held_out_58 (npm and PyPI),
 # SET=58 the one built alongside held_out_55, held_out_56 and held_out_57 (npm and PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
@@ -1250,6 +1251,27 @@ if [ "$SET" = 56 ]; then  # held_out_56 (issue 33, built alongside held_out_55, 
     "mcp-jama||mcp-jama"  # no JAMA_CONFIG: it reads its connection file only when a tool is called
     "deputy-mcp|DEPUTY_API_TOKEN=dummy DEPUTY_BASE_URL=https://127.0.0.1:1 DEPUTY_ALLOW_CUSTOM_HOST=true HOME=$WORK/deputy-home|deputy-mcp"  # it wants an https
     # address at deputy.com; the custom-host switch lets it take 127.0.0.1:1 (nothing is fetched before a call)
+  )
+fi
+
+if [ "$SET" = 57 ]; then  # held_out_57 (issue 33, built alongside held_out_55, held_out_56 and held_out_58): a new stick, npm and PyPI, no rule tuned on it
+  NPM=(
+    "recipe-mcp@1.1.2"  # recipes from several sources; no key
+    # strapi-content-mcp@0.1.6 does not install (its @strapi/admin@5.55.1 is not on the registry)
+  )
+  PYPI=(
+    "datawrapper-mcp==0.4.0 fastmcp==4.0.3 mcp==2.3.0"  # written for FastMCP 4 (it pins fastmcp[apps]==4.0.3, mcp>=2,<3)
+    "mensa-stw-vp-mcp==0.3.1 mcp==2.3.0"  # written for the 2.x SDK (it pins mcp>=2,<3)
+    "edinet-mcp==0.9.0 fastmcp==2.14.7 mcp==1.30.0"  # written for FastMCP 2 (it pins fastmcp>=2,<3)
+    "microsoft-clarity-mcp==0.1.2 mcp==2.3.0"  # written for the 2.x SDK (it pins mcp>=2,<3)
+  )
+  # captured with PYTHON and MCPTEST set to the interpreter that has mcptest: the venvs come first on the capture's PATH
+  SERVERS=(
+    "recipe-mcp||recipe-mcp-server"
+    "datawrapper-mcp|DATAWRAPPER_ACCESS_TOKEN=dummy|datawrapper-mcp"
+    "mensa-stw-vp-mcp||mensa-stw-vp-mcp"
+    "edinet-mcp|EDINET_API_KEY=dummy|edinet-mcp serve"
+    "microsoft-clarity-mcp|CLARITY_API_TOKEN=dummy|microsoft-clarity-mcp"
   )
 fi
 
