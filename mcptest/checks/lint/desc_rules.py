@@ -228,8 +228,9 @@ def desc_010_missing_return_format(tool: Tool) -> Iterator[Hit]:
     (`name`, `path`): the picture comes back; and a tool that says it is read-only or runs read operations: it
     changes nothing, what it reads comes back; so does a read tool (annotated read-only, or named get, list, fetch,
     describe ...) whose first sentence is a noun phrase ("Server details.", "Coolify API version"; also where its
-    words could be verbs: "Overview of all resources with counts", "Service details"): the phrase is what comes
-    back. What comes back when the call fails ("returns a 403 Forbidden
+    words could be verbs: "Overview of all resources with counts", "Service details"; or a short noun phrase before
+    a colon, a slash or "via": "Security bundle: ssl, tls, ...", "WHOIS / domain registration data via ..."): the
+    phrase is what comes back. What comes back when the call fails ("returns a 403 Forbidden
     response if ...", "an HTTP 411 error response", "returns an error") says nothing of a call that succeeds, and is
     not read as an answer; nor is a result the tool writes ("Add a test result to a run"), an output file it saves,
     "return to" (going back), or a `Returns:` section that says only "Result of the operation". A read joined to a
@@ -460,7 +461,20 @@ def _names_what_it_reads(tool: Tool) -> bool:
         return True  # "Execute the AWS Amazon SNS `list_topics` operation": the named read's answer comes back
     if _POINTS_ELSEWHERE.search(first):
         return False
-    return not has_common_verb(first) or _NOUN_HEAD.match(first) is not None
+    return not has_common_verb(first) or _NOUN_HEAD.match(first) is not None or _nominal_opening(first)
+
+
+def _nominal_opening(sentence: str) -> bool:
+    """Whether a sentence opens on a noun phrase, up to a colon, a slash or "via", with no verb of an action the
+    lexicon knows at its head ("Security bundle: ssl, tls, ...", "WHOIS / domain registration data via ...")."""
+    head = re.split(r"\s*(?::|/|\bvia\b)\s*", sentence, maxsplit=1)[0]
+    ws = words(head)
+    if not 0 < len(ws) <= 4 or head == sentence or normalized(head) in SELECTORS | _ALERTS:
+        return False  # "operation: list, create", "CRITICAL: Call this tool first": no thing that comes back
+    return opening_verb(head) is None
+
+
+_ALERTS = frozenset("required critical important note warning tip deprecated usage".split())  # noqa: SIM905
 
 
 _NOUN_HEAD = compiled(
