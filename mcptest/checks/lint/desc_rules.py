@@ -224,7 +224,8 @@ def desc_010_missing_return_format(tool: Tool) -> Iterator[Hit]:
     search", "Execute a SELECT query on the SQLite database") returns its matches or rows: left alone. So does a
     sentence that opens on a read verb, extract included ("Extract structured data from the page"), after a lead-in
     such as "Use this tool to" or "Use this as the primary tool to", or a bracketed tag ("[COURSE] Gets the current
-    status ..."), and a tool that opens with "Take a screenshot" and has no argument saying where to keep it
+    status ..."; or a symbol and a word or two before a dash, "🔒 Plus — List your saved recipes"), and a tool that
+    opens with "Take a screenshot" and has no argument saying where to keep it
     (`name`, `path`): the picture comes back; and a tool that says it is read-only or runs read operations: it
     changes nothing, what it reads comes back; so does a read tool (annotated read-only, or named get, list, fetch,
     describe ...) whose first sentence is a noun phrase ("Server details.", "Coolify API version"; also where its

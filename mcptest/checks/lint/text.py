@@ -114,8 +114,9 @@ READ_VERBS = frozenset(
 )
 """DESC-010: a sentence that starts with one of these verbs names what comes back ("Shows the commit logs")."""
 _WORD = compiled(r"[A-Za-z]+")
-_TAG = compiled(r"^\s*\[[^\]]{1,40}\]")
-"""A bracketed tag a server puts before its sentence (`[🎓 COURSE] Gets ...`): a label, not the verb."""
+_TAG = compiled(r"^\s*(?:\[[^\]]{1,40}\]|[^\w\s]{1,3}\s*[A-Z][a-z]+(?:\s[A-Z][a-z]+)?\s+[—–]\s+(?=[A-Z]))")
+"""A tag a server puts before its sentence, bracketed (`[🎓 COURSE] Gets ...`) or a symbol and a word or two before a
+dash (`🔒 Plus — List your saved recipes`): a label, not the verb."""
 _CAMEL = compiled(r"([a-z])([A-Z])")
 _ENUM_LEAD = compiled(
     r"\b(?:(?P<weak>(?:must|can|should)\s+be(?!\s*:|\s+(?:one\s+of|either)\b)|can\s+include)"
