@@ -41,7 +41,9 @@ set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 SET=${SET:-2}
 WORK=${WORK:-/tmp/lint-capture$([ "$SET" = 2 ] || echo "$SET")}
-PYTHON=${PYTHON:-python3}
+# The project's own interpreter by default, named by its path: capture() puts each server's venv first on PATH, where
+# a bare `python3` would be that venv's, which has no mcptest (every helper of the twentieth round hit this).
+PYTHON=${PYTHON:-$([ -x "$ROOT/.venv/bin/python" ] && echo "$ROOT/.venv/bin/python" || command -v python3)}
 MCPTEST=${MCPTEST:-"$PYTHON -m mcptest"}
 
 NPM=(
