@@ -30,7 +30,8 @@
 # SET=55 the one built alongside held_out_56, held_out_57 and held_out_58 (PyPI; its npm candidates left out),
 # SET=56 the one built alongside held_out_55, held_out_57 and held_out_58 (npm and PyPI),
 # SET=57 the one built alongside held_out_55, held_out_56 and held_out_58 (npm and PyPI),
-# SET=58 the one built alongside held_out_55, held_out_56 and held_out_57 (npm and PyPI).
+# SET=58 the one built alongside held_out_55, held_out_56 and held_out_57 (npm and PyPI),
+# SET=60 the one built alongside held_out_59 and held_out_61 (PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -1295,6 +1296,21 @@ if [ "$SET" = 58 ]; then  # held_out_58 (issue 33, built alongside held_out_55, 
     "cldf-mcp||cldf-mcp serve --data-dir $WORK/cldf-data"
     "degiro-mcp|XDG_CACHE_HOME=$WORK/degiro-cache|degiro-mcp"
     "constitution-mcp||constitution-mcp"
+  )
+fi
+
+if [ "$SET" = 60 ]; then  # held_out_60 (issue 33, built alongside held_out_59 and held_out_61): a new stick, PyPI, no rule tuned on it
+  PYPI=(
+    "gsa-calc-mcp==1.0.21 mcp==2.3.0"  # written for the 2.x SDK (it pins mcp>=2,<3); the GSA CALC+ API, no key
+    "awslabs-roda-mcp-server==0.1.7 fastmcp==3.4.11"  # AWS Labs; written for FastMCP 3 (it pins fastmcp>=3.2.0), which brings its own mcp
+    "masterkala-mcp==0.4.2 mcp==2.3.0"  # written for the 2.x SDK (it pins mcp>=2.2,<3); read-only shop search, no key
+    # greymatter-mcp 0.1.6: left out, it lists 147 tools (too many to label well)
+  )
+  # captured with PYTHON and MCPTEST set to the interpreter that has mcptest: the venvs come first on the capture's PATH
+  SERVERS=(
+    "gsa-calc-mcp||gsa-calc-mcp"
+    "awslabs-roda-mcp-server|AWS_REGION=us-east-1 AWS_ACCESS_KEY_ID=dummy AWS_SECRET_ACCESS_KEY=dummy AWS_CONFIG_FILE=$WORK/aws-config|awslabs.roda-mcp-server"
+    "masterkala-mcp||masterkala-mcp"
   )
 fi
 
