@@ -42,6 +42,9 @@ class Hit:
     same: tuple[str, ...] = ()
     """What makes this defect one with the same rule's hits on other tools of the catalog, beyond a shared schema
     (SCH-004: the same field of the same kind of record, in each tool that writes it); empty for none."""
+    listed: tuple[str, ...] = ()
+    """The object words (singular) of a key this hit asks about, when a tool of the catalog that lists that object
+    answers it (DESC-006: the listing gave a number key `test_plan_id`); empty for none."""
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,8 @@ class Finding:
     """The other tools the same defect appears in, when one finding reports it for several (`lint_tools`)."""
     same: tuple[str, ...] = field(default=(), compare=False)
     """The hit's `same` key (`lint_tools` reports the findings sharing one once); not part of the finding's JSON."""
+    listed: tuple[str, ...] = field(default=(), compare=False)
+    """The hit's `listed` words (`lint_tools` drops the finding when a tool lists that object); not in the JSON."""
 
     def to_json(self) -> dict[str, Any]:
         """The finding as a JSON object (absent fields omitted)."""
@@ -110,7 +115,9 @@ class Rule:
         for h in self.check(tool, **dict(self.options)) if self.options else self.check(tool):
             severity = h.severity or self.severity
             found.append(
-                Finding(self.code, severity, tool.name, h.message, h.suggestion, h.pointer, h.pointers, (), h.same)
+                Finding(
+                    self.code, severity, tool.name, h.message, h.suggestion, h.pointer, h.pointers, (), h.same, h.listed
+                )
             )
         return found
 

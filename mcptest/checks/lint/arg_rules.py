@@ -93,7 +93,13 @@ def desc_006_undocumented_required_argument(tool: Tool) -> Iterator[Hit]:
     (`task_id` in `get_task`, `voiceId` in `get_voice`), string or number, but not several keys in one string; and,
     decided in the twentieth round, a string of the user's own words (`query`, `message`, `content`, `title`,
     `subject`) where the tool says nothing of a syntax or markup they follow (an SQL query, Markdown): the agent
-    writes them as the user puts them (27 of 34 such findings dismissed by the groups labelled by hand). Two
+    writes them as the user puts them (27 of 34 such findings dismissed by the groups labelled by hand), also as a
+    record's field (a routine's `title`) but not a search's `query` or `text` inside a request. Decided in the
+    twenty-first round: a number whose name ends in its unit (`duration_seconds`, `weight_kg`), a string whose
+    `format` is a date, a time, an e-mail or a UUID (not a URI: whether any address will do is the question), an
+    argument the description names bare where no prose word is (`province1/province2 ...`, "the same vendor_name"),
+    and, in a tool that says what it does, a number key whose object a listing tool of the catalog gives
+    (`test_plan_id` beside `get_test_plans`: `lint_tools` drops it; alone, a tool keeps the finding). Two
     more say what they are: a field every sign-up or map form has (`username`, `email`, `password`, `latitude`,
     `longitude`), and a tagged request, an object (or a union of objects) that requires a field fixed by a `const`
     (`{"operation": {"const": "get-deploy"}, "params": ...}`): its tag names the operation and its fields are its
@@ -124,16 +130,7 @@ def desc_006_undocumented_required_argument(tool: Tool) -> Iterator[Hit]:
     props = dict(arguments(tool))
     for name in required(tool):
         schema = props.get(name, {})
-        if argument_text(tool, name, schema) or _evident_record(schema) or _quoted_in(tool.description, name):
-            continue
-        if _tagged_request(schema) or name.lower() in _COMMON_FIELDS or _says_itself(name, schema):
-            continue
-        if _names_its_object(tool.description) and (
-            name.lower() in ("id", "name")
-            or _numeric_key(tool, name, schema)
-            or _own_key(tool, name, schema)
-            or _users_words(tool, name, schema)
-        ):
+        if argument_text(tool, name, schema) or _says_what_it_is(tool, name, schema):
             continue
         if _fields(schema):  # an undescribed wrapper (`request`, `body`): its fields are what the agent fills
             yield from _undescribed_fields(tool, schema, ("inputSchema", "properties", name), 0)
@@ -149,7 +146,24 @@ def desc_006_undocumented_required_argument(tool: Tool) -> Iterator[Hit]:
             "Say what the value is and its format.",
             _at(name),
             severity=severity,
+            listed=_number_key_object(name, schema) if _names_its_object(tool.description) else (),
         )
+
+
+def _says_what_it_is(tool: Tool, name: str, schema: dict[str, Any]) -> bool:
+    """Whether an undescribed required argument says what it is all the same (DESC-006's silences: an evident
+    record, a name the description quotes, a tagged request, a form's field, a flag, a choice, a paging or layout
+    number, and, in a tool that says what it does, its object's key or the user's own words)."""
+    if _evident_record(schema) or _quoted_in(tool.description, name) or _tagged_request(schema):
+        return True
+    if name.lower() in _COMMON_FIELDS or _says_itself(name, schema):
+        return True
+    return _names_its_object(tool.description) and (
+        name.lower() in ("id", "name")
+        or _numeric_key(tool, name, schema)
+        or _own_key(tool, name, schema)
+        or _users_words(tool, name, schema)
+    )
 
 
 def _users_words(tool: Tool, name: str, schema: dict[str, Any]) -> bool:
@@ -161,6 +175,15 @@ def _users_words(tool: Tool, name: str, schema: dict[str, Any]) -> bool:
     return not _SYNTAX_WORDS.search(f"{tool.name} {tool.description}")
 
 
+def _records_words(tool: Tool, name: str, schema: dict[str, Any]) -> bool:
+    """A field of a record the agent writes that holds its own words (a routine's `title`, an issue type's
+    `description`): what `_users_words` says of an argument. Not a search's `query` or `text` inside a request
+    (Pinecone's `inputs.text`, a `fieldMap`'s `text`): there the field is a part of a structured call whose form
+    matters."""
+    return normalized(name) in _RECORDS_WORDS and _users_words(tool, name, schema)
+
+
+_RECORDS_WORDS = frozenset("message content body subject title description".split())  # noqa: SIM905
 _USERS_WORDS = frozenset(
     """
     query q search query term question message text content body subject title description
@@ -179,9 +202,13 @@ def _says_itself(name: str, schema: dict[str, Any]) -> bool:
     form to guess and nothing a description would add."""
     if types_of(schema) == {"boolean"} or _listed_values(schema):
         return True
+    if types_of(schema) - {"null"} == {"string"} and schema.get("format") in _FORMATS:
+        return True
     if types_of(schema) and not types_of(schema) - {"integer", "number"}:
         ws = normalized(name).split()
         if ws and ws[-1] in _LAYOUT and set(ws[:-1]) <= {"start", "end", "min", "max"}:
+            return True
+        if len(ws) > 1 and ws[-1] in _UNITS:
             return True
     return normalized(name) in _PAGING and not (types_of(schema) - {"integer", "number", "string"})
 
@@ -196,6 +223,15 @@ def _listed_values(schema: dict[str, Any]) -> bool:
 
 
 _PAGING = frozenset(["page", "page size", "per page", "limit", "offset", "cursor", "page number", "page token"])
+_FORMATS = frozenset(["date", "date-time", "time", "email", "uuid", "ipv4", "ipv6"])
+"""A JSON Schema `format` every agent knows how to write: the format is the argument's form. Not a URI: whether any
+page will do, and in which scheme, is what the labellers split on (see `_fails_calls`)."""
+_UNITS = frozenset(
+    """
+    seconds secs sec s ms millis milliseconds minutes mins min hours hrs days weeks months years kg g lb lbs km m
+    meters metres miles mm cm px pt percent pct bytes kb mb gb usd eur
+    """.split()  # noqa: SIM905 (a word list reads better as prose)
+)
 _LAYOUT = frozenset("rows cols columns row col column width height left top x y zoom bearing".split())  # noqa: SIM905
 """A number that is a table's size or a cell in it, or a place or size on a page or map (`rows`, `start_col`,
 `left`, `width`, `zoom`): its name is all it needs. An index (`slide_index`) is not: counted from 0 or from 1?"""
@@ -269,7 +305,7 @@ def _undescribed_fields(
             if _says_itself(name, field):
                 continue
             if _names_its_object(tool.description) and (
-                name.lower() in ("id", "name") or _numeric_key(tool, name, field)
+                name.lower() in ("id", "name") or _numeric_key(tool, name, field) or _records_words(tool, name, field)
             ):
                 continue
             yield Hit(
@@ -348,6 +384,33 @@ def _key_of_named(name: str, named: list[str]) -> bool:
     return all(_singular(w) in stems for w in parts[:-1])
 
 
+def _number_key_object(name: str, schema: dict[str, Any]) -> tuple[str, ...]:
+    """The object words (singular) of a number key (`test_plan_id` -> `test plan`, `subscriberIds` -> `subscriber`),
+    for `lists_object`; empty for any other argument. A string key may have a form to know (`tblXXXX`): not taken."""
+    numeric = {"integer", "number"}
+    if not (types_of(schema) & numeric or types_of(schema.get("items") or {}) & numeric):
+        return ()
+    parts = _name_parts(name)
+    if len(parts) < 2 or parts[-1] not in _KEY_SUFFIXES:
+        return ()
+    return tuple(_singular(w) for w in parts[:-1] if w not in ("from", "to", "source", "target", "parent"))
+
+
+def lists_object(tool_name: str, objects: tuple[str, ...]) -> bool:
+    """Whether a tool's name says it lists the object `objects` names: a listing verb and the object's last word
+    in the plural, its other words beside it (`get_test_plans` lists test plans; `get_relationships` lists no
+    relationship types; a `template_catalog`, with no verb and no plural, is not taken)."""
+    parts = _name_parts(tool_name)
+    if not objects or not _LISTING & set(parts):
+        return False
+    last = objects[-1]
+    plural = last[:-1] + "ies" if last.endswith("y") and last[-2:-1] not in "aeiou" else last + "s"
+    return plural in parts and {_singular(w) for w in parts} >= set(objects[:-1])
+
+
+_LISTING = frozenset("get list search find filter browse query fetch all".split())  # noqa: SIM905
+
+
 def _names_its_object(description: str) -> bool:
     """Whether a tool description says, in English, Chinese or Japanese, what the tool does (an action, so the object
     it acts on)."""
@@ -372,7 +435,19 @@ def _evident_record(schema: dict[str, Any]) -> bool:
 def _quoted_in(text: str, name: str) -> bool:
     """Whether `text` names `name` in quotes or backticks in its prose ('requestId', `polygon1`, "mapbox_id"); a
     key of a worked call (`"url": "https://..."`) shows a value, it does not say what the argument is."""
-    return name in text and re.search(rf"""[`'"]{re.escape(name)}[`'"](?!\s*[:=])""", text) is not None
+    if name not in text:
+        return False
+    if re.search(rf"""[`'"]{re.escape(name)}[`'"](?!\s*[:=])""", text):
+        return True
+    return (
+        _IDENTIFIER.search(name) is not None
+        and re.search(rf"(?<![\w.(=`'\"-]){re.escape(name)}(?![\w(=:`'\"-])", text) is not None
+    )
+
+
+_IDENTIFIER = compiled(r"_|\d|[a-z][A-Z]")
+"""A name no prose word is (`vendor_name`, `province1`, `startAt`): written bare in a description, it names the
+argument."""
 
 
 def desc_007_enum_values_not_described(tool: Tool) -> Iterator[Hit]:

@@ -10,6 +10,7 @@ from typing import Any
 
 from mcptest.checks.findings import Finding, Rule, Severity
 from mcptest.checks.lint import tdqs
+from mcptest.checks.lint.arg_rules import lists_object
 from mcptest.checks.lint.registry import DEFAULT_RULES, PASS_RULE
 from mcptest.checks.lint.smells import smell_counts
 from mcptest.checks.lint.surface import tool_tokens
@@ -44,11 +45,21 @@ def lint_tools(tools: Sequence[Tool], rules: Sequence[Rule] = DEFAULT_RULES) -> 
 def _grouped(tools: Sequence[Tool], found: list[list[Finding]]) -> list[list[Finding]]:
     """Each tool's findings with every repeated defect reported once (`lint_tools`): first the repeats inside each
     tool, then those of a shared schema across tools, then, among what is left, the findings a rule marked as one
-    (`Finding.same`)."""
+    (`Finding.same`). First of all, a finding a tool of the catalog answers is dropped (`_unlisted`)."""
+    found = _unlisted(tools, found)
     found = [_within_tool(tool, findings) for tool, findings in zip(tools, found, strict=True)]
     found = _merged(tools, found, _definition_key, _shared_what)
     found = _merged(tools, found, _same_key, lambda _: "one record's field, which")
     return [findings or [_passed(tool)] for tool, findings in zip(tools, found, strict=True)]
+
+
+def _unlisted(tools: Sequence[Tool], found: list[list[Finding]]) -> list[list[Finding]]:
+    """`found` without the findings on a key whose object a tool of the catalog lists (`Finding.listed`: DESC-006's
+    undescribed `test_plan_id` beside a `get_test_plans`): the agent takes the key from that listing."""
+    if not any(f.listed for findings in found for f in findings):
+        return found
+    names = [tool.name for tool in tools]
+    return [[f for f in fs if not (f.listed and any(lists_object(n, f.listed) for n in names))] for fs in found]
 
 
 def _within_tool(tool: Tool, findings: list[Finding]) -> list[Finding]:
