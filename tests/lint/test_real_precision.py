@@ -15,8 +15,12 @@ LABELS = ROOT / "tests" / "lint" / "real" / "labels"
 
 PRECISION_FLOOR = 0.99
 """Reached: 137 of 137 reported findings are true (100%; issue 19 left 93.2%, its baseline was 54.3%)."""
-RECALL_FLOOR = 0.94
-"""Reached: 135 of 143 true problems reported (94.4%; 137 until issue 33's twelfth round, when DESC-009 read a list of
+RECALL_FLOOR = 0.89
+"""Reached: 103 of 115 true problems reported (89.6%) since issue 33's twenty-first round decided that DESC-009 does not
+name again an undescribed required string DESC-006 reports (19 TP labels became FP, and 4 labels whose reasons name
+another argument, `excludePatterns`' glob form or an `edits` record, are misses now: DESC-009 had been caught on them by
+the `path` it no longer names). Before: 135 of 143 true problems reported (94.4%; 137 until issue 33's twelfth round,
+when DESC-009 read a list of
 records whose fields are each described as showing its form: server-memory's `relations` [{from, to, relationType}],
 labelled true here, while the groups labelled by hand before the lint ran dismissed 17 such findings and called none
 true; 138, 96.5%, until issue 33's ninth round moved DESC-007 to the
@@ -44,7 +48,8 @@ def test_precision_and_recall_on_the_labelled_real_catalogs_stay_at_the_reached_
 
 def test_the_strict_tier_reports_all_but_the_true_problems_issue_33_set_aside() -> None:
     # 0.97 until the twelfth round: DESC-009 reads records of described fields as shown (server-memory's relations)
-    assert _benchmark().measure(strict=True, group="tuned").recall >= 0.95
+    # 0.95 until the twenty-first round: DESC-009 leaves DESC-006's undescribed required strings (see RECALL_FLOOR)
+    assert _benchmark().measure(strict=True, group="tuned").recall >= 0.91
 
 
 @pytest.mark.parametrize("path", sorted(LABELS.glob("*.json")), ids=lambda p: p.stem)
@@ -74,8 +79,8 @@ def test_the_labelled_halves_are_the_recorded_random_split() -> None:
 
 SEEN_HALVES_FLOORS = {
     "tuning": (0.98, 0.89),  # recall: DESC-002 over 1,000 since the eleventh round (see below)
-    "held_out": (0.98, 0.94),  # kubectl's `output` DESC-007 labels: --strict since the ninth round; 0.94: see below
-    "held_out_2": (0.96, 0.93),
+    "held_out": (0.98, 0.93),  # kubectl's `output` DESC-007 labels: --strict since the ninth round; 0.93: see below
+    "held_out_2": (0.96, 0.91),  # 0.93 until the twenty-first round, see below
     "held_out_3": (0.90, 0.82),  # 0.83: the fourteenth round; 0.82: the twentieth, see below
     "held_out_4": (0.93, 0.88),  # 0.88: the fourteenth round, see below
     "held_out_5": (0.97, 0.95),
@@ -103,15 +108,15 @@ SEEN_HALVES_FLOORS = {
     "held_out_27": (0.95, 0.86),
     "held_out_28": (0.97, 0.97),
     "held_out_29": (0.83, 0.89),
-    "held_out_30": (0.89, 0.96),
+    "held_out_30": (0.89, 0.94),  # 0.96 until the twenty-first round, see below
     "held_out_31": (0.85, 0.90),
     "held_out_32": (0.92, 0.92),
     "held_out_33": (0.93, 0.96),  # first sight 92.7% / 92.8% (sixteenth round)
-    "held_out_34": (0.85, 0.87),  # first sight 84.5% / 80.1% (sixteenth round)
+    "held_out_34": (0.85, 0.86),  # first sight 84.5% / 80.1% (sixteenth round); 0.87 until the twenty-first
     "held_out_35": (0.94, 0.94),  # first sight 93.7% / 88.6% (seventeenth round)
     "held_out_36": (0.92, 0.92),  # first sight 91.5% / 87.4% (seventeenth round)
     "held_out_37": (0.92, 0.91),  # first sight 91.0% / 86.1% (seventeenth round)
-    "held_out_38": (0.89, 0.98),  # first sight 88.7% / 96.8% (seventeenth round)
+    "held_out_38": (0.89, 0.97),  # first sight 88.7% / 96.8% (seventeenth round); 0.98 until the twenty-first
     "held_out_39": (0.92, 0.87),  # first sight 92.5% / 83.3% (seventeenth round)
     "held_out_40": (0.88, 0.90),  # first sight 69.5% / 84.2% (seventeenth round; pve-mcp's params model, fixed after)
     "held_out_41": (0.95, 0.86),  # first sight 80.7% / 81.9% (eighteenth round; CloudBase's Chinese, fixed after)
@@ -131,7 +136,7 @@ SEEN_HALVES_FLOORS = {
     "held_out_55": (0.87, 0.91),  # first sight 85.4% / 91.0% (twentieth round; noun phrases before a colon, after)
     "held_out_56": (0.77, 0.92),  # first sight 73.2% / 92.3% (twentieth round; Japanese object keys, fixed after)
     "held_out_57": (0.82, 0.89),  # first sight 80.1% / 89.4% (twentieth round; its labeller's line on local writes)
-    "held_out_58": (0.93, 0.97),  # first sight 93.1% / 97.9% (twentieth round)
+    "held_out_58": (0.93, 0.96),  # first sight 93.1% / 97.9% (twentieth round); 0.97 until the twenty-first
     "held_out_60": (0.80, 0.92),  # first sight 80.4% / 92.5% (twentieth round, after all its changes)
 }
 """Reached on issue 33's groups: tuning 92.7% / 94.1%; the first held-out half 97.4% / 96.7% after its
@@ -215,7 +220,14 @@ them mapbox's, which lowers held_out_4's recall by the caught labels it loses: 8
 The twentieth round decided that an undescribed required string of the user's own words (`query`, `title`, `message`)
 in a tool that says what it does is no DESC-006 defect (PRINCIPLE.md; 35 TP labels became FP, 23 of them held_out_3's
 wikipedia and pinecone labels, all caught, which lowers held_out_3's recall by the caught labels it loses: 84.2% ->
-82.7%, floor 0.83 -> 0.82)."""
+82.7%, floor 0.83 -> 0.82). The twenty-first round decided that DESC-009 does not name again an undescribed required
+string DESC-006 reports, or one the tool description names, whose form any description would give (PRINCIPLE.md): the
+groups labelled by hand since held_out_4 had dismissed 94 such findings and kept 21. 77 TP labels became FP (42 of
+them held_out_2's excel and desktop-commander labels, 19 the tuned set's), and the labels whose reasons name another
+argument the old finding never named (an `excludePatterns` glob, sec-edgar's untyped `metrics` list, shelly's
+free-form `config`) stay, now misses: held_out recall 94.7% -> 93.2%, held_out_2 93.3% -> 91.3%, held_out_30 96.7% ->
+94.3%, held_out_34 88.3% -> 86.4%, held_out_38 98.1% -> 97.4%, held_out_58 97.9% -> 96.9%, each floor down by what
+it lost."""
 
 
 @pytest.mark.parametrize("group", sorted(SEEN_HALVES_FLOORS))

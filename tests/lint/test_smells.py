@@ -47,7 +47,11 @@ def test_smells_count_findings_and_the_total_is_their_sum() -> None:
             {
                 "name": "a",
                 "description": "a",
-                "inputSchema": {"type": "object", "properties": {"x": {}, "y": {}}, "required": ["x", "y"]},
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {"x": {}, "y": {}, "since": {"type": "string"}},  # an optional `since`: DESC-009
+                    "required": ["x", "y"],
+                },
             },
             {"name": "b", "description": "Set the b record, see above.", "annotations": {"readOnlyHint": "yes"}},
         ],
