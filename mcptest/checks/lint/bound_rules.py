@@ -68,7 +68,7 @@ LOOKUP_VERBS = frozenset(
 )
 """Tool actions whose name or title arguments look an existing value up rather than make a new one."""
 _REFERENCE = compiled(
-    r"\b(?:existing|must\s+match|refers?\s+to|available|configured|depends?\s+on)\b"
+    r"\b(?:existing|must\s+match|refers?\s+to|available|configured|depends?\s+on|filter(?:s|ing)?|fallback)\b"
     r"|\b(?:name|id|type|title|label)\s+of\s+(?:the|an?)\s+(?:\w+\s+){1,3}"
     r"(?:to(?!\s+(?:be\s+)?(?:create|make|register)[ds]?\b)|where|containing|from|that"
     r"|which|in|whose)\b",
@@ -275,7 +275,8 @@ def sch_004_unbounded_string_or_array(tool: Tool) -> Iterator[Hit]:
     - lookup keys that only have to match an existing value: a name or title in a tool whose name or first
       word is get, list, read, open, show, view, fetch, retrieve, describe, find, lookup, select, use, delete,
       remove, checkout, switch, resolve or search, or described as "existing", "must match", "refers to",
-      "available", "configured", "depends on", "the name of the Helm release to ..." (but not "the name of the
+      "available", "configured", "depends on", a filter ("filter by tag", "job name to filter") or a fallback
+      ("as fallback when no id"), "the name of the Helm release to ..." (but not "the name of the
       secret to create": a new value); and a top-level name,
       title or label in a tool that makes nothing new (no create, add, install, save, write, ... verb), when no
       other argument identifies the target (`upgrade_helm_chart(name)`; beside a `sprint_id`, `name` is the new
