@@ -10,7 +10,8 @@ from mcptest.checks.lint import lint_tool, lint_tools, select_rules
 from mcptest.records.catalog import Tool
 
 DEFS = {
-    "Owner": {"type": "object", "properties": {"login": {"type": "string"}}},  # no required, open: SCH-001, SCH-002
+    # no required list though its one field calls itself required, and open: SCH-001, SCH-002
+    "Owner": {"type": "object", "properties": {"login": {"type": "string", "description": "Login (required)."}}},
     "Unused": {"type": "object", "properties": {"x": {}}},  # untyped x: linted only if something reached it
 }
 

@@ -354,7 +354,11 @@ def sch_001_no_required_list(tool: Tool) -> Iterator[Hit]:
     `params` object carrying every argument), or a value of up to three numbers. Which of several fields a call needs is
     the author's knowledge (a git tool's `branch`, `path` and `mode` may each be left out; a REST call's `query` object
     holds optional filters; a plain field beside two or more options, `depth` beside a defaulted `path`, `remote` and
-    `prune`, is one more option), so such an object is left alone, except at the root of a tool that gets, updates or
+    `prune`, is one more option), so such an object is left alone; a nested object (an array's items, a field) with no
+    required list is flagged only where its fields make one value (two or three numbers) or one calls itself required:
+    whether a `body`'s, an `auth`'s or a sort item's lone field must be sent is the author's knowledge (the groups
+    labelled by hand dismissed 19 such findings and kept one, a latitude-and-longitude location); and it is left alone
+    except at the root of a tool that gets, updates or
     deletes one existing object (`get_models`, `delete_deployments`; its first sentence does not speak of a list,
     history or search) with an argument that is that object's key (`model_owner`, `model_name`, `deployment_id`, a bare
     `id`) not described as optional or as needed only in some calls: without it the call has no target (the REST path
@@ -381,8 +385,9 @@ def sch_001_no_required_list(tool: Tool) -> Iterator[Hit]:
             continue  # "If no date is provided, get the number of days in the current month"
         if not node.path and _listing(tool) and not any(isinstance(p, dict) and _is_object(p) for p in props.values()):
             continue  # every argument of a listing narrows it: a call with none lists everything
+        plain = _plainly_needed(props) if not node.path else _one_value(props)
         needed = _said_required(props) or (  # a property its own description calls required needs no more
-            not _optional_group(root, node, props) and (_plainly_needed(props) or (not node.path and _target_key(tool)))
+            not _optional_group(root, node, props) and (plain or (not node.path and _target_key(tool)))
         )
         if not needed:
             continue
@@ -460,6 +465,12 @@ def _plainly_needed(props: dict[str, Any]) -> bool:
         if _is_object(only):
             return bool(only.get("properties"))  # an empty `params: {}` carries nothing
         return len(values) <= 2  # beside two or more options, a lone plain field is one more option left unsaid
+    return _one_value(props)
+
+
+def _one_value(props: dict[str, Any]) -> bool:
+    """Whether an object's fields are two or three numbers that make one value (latitude and longitude)."""
+    values = [p for p in props.values() if isinstance(p, dict)]
     return 1 < len(values) <= 3 and {_kind(p) for p in values} == {"number"}
 
 
