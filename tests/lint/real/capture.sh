@@ -31,7 +31,8 @@
 # SET=56 the one built alongside held_out_55, held_out_57 and held_out_58 (npm and PyPI),
 # SET=57 the one built alongside held_out_55, held_out_56 and held_out_58 (npm and PyPI),
 # SET=58 the one built alongside held_out_55, held_out_56 and held_out_57 (npm and PyPI),
-# SET=60 the one built alongside held_out_59 and held_out_61 (PyPI).
+# SET=60 the one built alongside held_out_59 and held_out_61 (PyPI),
+# SET=62 the one built alongside held_out_63, held_out_64, held_out_65 and held_out_66 (npm and PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -1311,6 +1312,26 @@ if [ "$SET" = 60 ]; then  # held_out_60 (issue 33, built alongside held_out_59 a
     "gsa-calc-mcp||gsa-calc-mcp"
     "awslabs-roda-mcp-server|AWS_REGION=us-east-1 AWS_ACCESS_KEY_ID=dummy AWS_SECRET_ACCESS_KEY=dummy AWS_CONFIG_FILE=$WORK/aws-config|awslabs.roda-mcp-server"
     "masterkala-mcp||masterkala-mcp"
+  )
+fi
+
+if [ "$SET" = 62 ]; then  # held_out_62 (issue 33, built alongside held_out_63 to held_out_66): a new stick, npm and PyPI, no rule tuned on it
+  NPM=(
+    "@niyogi/render-mcp@1.0.1"  # Render.com hosting; a dummy API key, its `start` command
+    # @kentico/management-api-mcp 31.8.4: left out, it lists 0 tools offline (MANAGEMENT_API_URL at 127.0.0.1:1)
+  )
+  PYPI=(
+    "mcp-server-panchangam==1.18.19 mcp==1.30.0"  # written for the 1.x SDK (it pins mcp>=1.0,<2); Hindu calendar, no key
+    "norway-archives-mcp==0.1.0 mcp==2.3.0"  # written for the 2.x SDK (it pins mcp>=2.0,<3); no key
+    # eclipse-ditto-mcp-server 0.1.1 and lorcana-cards-mcp 2.5.1: left out, they need Python 3.12 / 3.14 (this is 3.11);
+    # edhrec-mcp and bitrix24-mcp: left out, no release installs here; aapanel-mcp 1.3.0: left out, about 280 tools;
+    # mcp-server-opensearch 0.0.2: left out, it installs no entry point (and no mcp)
+  )
+  # captured with PYTHON and MCPTEST set to the interpreter that has mcptest: the venvs come first on the capture's PATH
+  SERVERS=(
+    "render-mcp|HOME=$WORK RENDER_API_KEY=dummy|render-mcp start"
+    "mcp-server-panchangam||mcp-server-panchangam"
+    "norway-archives-mcp||norway-archives-mcp"
   )
 fi
 
