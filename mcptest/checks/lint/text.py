@@ -803,6 +803,25 @@ def arguments_section(description: str) -> tuple[int, int, int] | None:
     return heading.start(), heading.end(), end.start() if end else len(description)
 
 
+_INLINE_ARGS = compiled(r"\b(?:Args|Arguments|Parameters|Params)[ \t]*:[ \t]+(?=[A-Za-z_][A-Za-z0-9_]*=)([^\n]+)")
+_INLINE_ARG = compiled(r"(?:^|,[ \t]*)([A-Za-z_][A-Za-z0-9_]*)=")
+
+
+def _inline_arguments(description: str) -> dict[str, str]:
+    """The arguments an `Args:` note documents on one line, `name=text` after `name=text` ("Args: date=YYYY-MM-DD,
+    city=city name (or pass latitude+longitude), system=drik|vakya (default: drik)."): each name -> its text, up to
+    the next `, name=`."""
+    match = _INLINE_ARGS.search(description) if "=" in description else None
+    if match is None:
+        return {}
+    line = match.group(1).rstrip().removesuffix(".")
+    starts = list(_INLINE_ARG.finditer(line))
+    return {
+        m.group(1): line[m.end() : nxt.start() if nxt else len(line)].strip()
+        for m, nxt in zip(starts, [*starts[1:], None], strict=True)
+    }
+
+
 @lru_cache(maxsize=1024)  # DESC-006, -009, -013 and -017 read the same description
 def docstring_arguments(description: str) -> dict[str, str]:
     """The arguments a docstring-style section of a tool description documents, name -> the text of its line: a
@@ -810,10 +829,11 @@ def docstring_arguments(description: str) -> dict[str, str]:
     to a blank line or a Returns, Raises or Example heading (what FastMCP and the Python SDK send when a function's
     docstring becomes the description and its arguments go to the schema without a description). A deeper-indented
     line goes on with the argument above it: a docstring wraps a long note ('classification: one of "Class I",' /
-    '    "Class II", "Class III"')."""
+    '    "Class II", "Class III"'). Without such a section, an `Args:` note on one line of `name=text` pairs
+    ("Args: date=YYYY-MM-DD, days=1-14, system=drik|vakya") documents the arguments it names."""
     found = arguments_section(description)
     if found is None:
-        return {}
+        return _inline_arguments(description)
     section = description[found[1] : found[2]]
     out: dict[str, str] = {}
     indent = None
