@@ -654,7 +654,8 @@ def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
     parentheses after a few
     words naming the argument when the schema corroborates them ("File format to download (fastq, submitted, or
     sra)" with `default: "fastq"`, or three or more short codes: "Filter by severity (Chat, Note, Warn, Error)";
-    "Repository owner (username or organization)" names kinds of value); reStructuredText literals (``"pubmed"``)
+    "Repository owner (username or organization)" names kinds of value, as does a label's "name or number");
+    reStructuredText literals (``"pubmed"``)
     are read as quoted values; a list wrapped onto the next line
     after a comma is one list; yes-or-no words, "(true/false)" (with "None" too, an optional boolean's), ask for a
     boolean type instead, and formats named on
@@ -666,7 +667,9 @@ def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
     and comma-joined ("COUNT, SUM, AVG, MIN, MAX"), or a few words naming a kind of choice and then the values in
     parentheses ("Filter by tag status (Active, Inactive)"; "Repository owner (username or organization)" names a
     thing's forms), or values the tool description pipes after the argument's name ("format (glb|fbx|obj)",
-    "``action`` is open|close|stop"); a nullable property with no description is read by its other branch's;
+    "``action`` is open|close|stop"), or the values the tool description lists under the argument's name as a
+    label ("Supported planets: Sun, Mercury, Venus."); a nullable property with no description is read by its other
+    branch's;
     the fields of an object argument (a request's `data` or `params` wrapper) are read by their own notes, their
     values words (a note's "AND, OR, +" are a syntax's operators); an argument the schema leaves bare is read from
     its line in the tool description's
@@ -919,7 +922,29 @@ def _piped_in_description(description: str, name: str) -> list[str] | None:
     if noted:  # "applikation: BrKons (consolidated law, default) | BgblAuth | BgblPdf"
         return [re.sub(r"\s*\([^()]*\)", "", v).strip().rstrip(".") for v in noted["list"].split("|")]
     told = re.search(rf"`{re.escape(name)}`\s+(?P<rest>(?:must|can|should)\s+be\s+[^.\n]{{1,120}})", description)
-    return prose_enum(told["rest"]) if told else None  # "`country` must be "usa" or "can""
+    if told:
+        return prose_enum(told["rest"])  # "`country` must be "usa" or "can""
+    return _supported_values(description, name)
+
+
+def _supported_values(description: str, name: str) -> list[str] | None:
+    """The values a tool description states under the argument's name as a label: "Supported planets: Sun,
+    Mercury, Venus, Mars." for `planets`, "Valid regions: oregon, frankfurt, singapore." for `region` (its words, a
+    plural too): two or more words joined by commas, up to the end of the sentence. Not "Allowed commands: ls, cat"
+    for a shell's `command`: what a list of allowed or available things names may be a part of the value."""
+    words = " ".join(w for w in re.split(r"[_\s]+", re.sub(r"([a-z])([A-Z])", r"\1 \2", name)) if w)
+    stated = re.search(
+        rf"\b(?:Supported|Valid|Accepted)\s+{re.escape(words)}s?\s*:\s*(?P<list>[^.\n]{{3,300}})",
+        description,
+        re.IGNORECASE,
+    )
+    if stated is None:
+        return None
+    values = [v.strip() for v in stated["list"].split(",")]
+    return values if len(values) >= 2 and all(_SUPPORTED_VALUE.fullmatch(v) for v in values) else None
+
+
+_SUPPORTED_VALUE = compiled(r"[\w-]{1,30}")
 
 
 _PIPED_AFTER_NAME = r"(?:\s\(|\s+is\s+|\s*=\s*)(?P<list>[\w.-]+(?:\|[\w.-]+)+)(?![\w|])"

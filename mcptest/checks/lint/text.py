@@ -599,12 +599,25 @@ def _labelled_list(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
     if match and not _EXAMPLES_LEAD.search(match["label"] + ":") and not _NOT_A_SET_LABEL.search(match["label"]):
         listed = _NOTE.sub("", match["list"])
         values = _split_values(listed)
-        if len(values) >= 2 and values[-1].lower() not in ("etc", "..."):  # "edit, server, client-1, etc": open
-            yield match.span("list"), values
+        if len(values) >= 2 and values[-1].lower() not in ("etc", "...") and not _forms_of_value(values):
+            yield match.span("list"), values  # "edit, server, client-1, etc": open; "name or number": forms
         return
     two = _TWO_WORDS.match(text)
-    if two:
+    if two and not _forms_of_value(_split_values(two["list"])):
         yield two.span("list"), _split_values(two["list"])
+
+
+def _forms_of_value(values: list[str]) -> bool:
+    """Whether listed words are the forms a value may take, not values ("Today's municipality: name or number",
+    "id or slug"): the agent writes a name or a number, whichever it has."""
+    return all(v.strip("'\"`").lower() in _VALUE_FORMS for v in values)
+
+
+_VALUE_FORMS = frozenset(
+    """
+    name names number numbers id ids identifier code codes slug url uri path email username title key uuid label
+    """.split()  # noqa: SIM905 (a word list reads better as prose)
+)
 
 
 _BULLET_LEAD = compiled(
