@@ -32,7 +32,8 @@
 # SET=57 the one built alongside held_out_55, held_out_56 and held_out_58 (npm and PyPI),
 # SET=58 the one built alongside held_out_55, held_out_56 and held_out_57 (npm and PyPI),
 # SET=60 the one built alongside held_out_59 and held_out_61 (PyPI),
-# SET=62 the one built alongside held_out_63, held_out_64, held_out_65 and held_out_66 (npm and PyPI).
+# SET=62 the one built alongside held_out_63, held_out_64, held_out_65 and held_out_66 (npm and PyPI),
+# SET=66 the one built alongside held_out_62, held_out_63, held_out_64 and held_out_65 (npm and PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -1332,6 +1333,26 @@ if [ "$SET" = 62 ]; then  # held_out_62 (issue 33, built alongside held_out_63 t
     "render-mcp|HOME=$WORK RENDER_API_KEY=dummy|render-mcp start"
     "mcp-server-panchangam||mcp-server-panchangam"
     "norway-archives-mcp||norway-archives-mcp"
+  )
+fi
+
+if [ "$SET" = 66 ]; then  # held_out_66 (issue 33, built alongside held_out_62 to held_out_65): a new stick, npm and PyPI, no rule tuned on it
+  NPM=(
+    "@primevue/mcp@5.0.1"  # PrimeTek's own server (PrimeVue component documentation, bundled; no network)
+  )
+  PYPI=(
+    "mcp-apisix==0.4.0 mcp==2.3.0"  # written for the 2.x SDK (it pins mcp>=2,<3); Apache APISIX Admin API, read-only by default
+    "french-tax-mcp==1.1.0 mcp==1.30.0"  # written for the 1.x SDK (mcp.server.fastmcp); French tax calculations
+    "football-api-mcp==0.1.0 mcp==1.30.0"  # written for the 1.x SDK (mcp.server.fastmcp); football-data.org, a dummy API key
+    # mcp-cpbl-statistics 0.1.1 and aussiebb-blade-mcp 0.4.0: left out, they need Python >= 3.12
+    # freeipa-mcp-py 0.2.2: left out, its gssapi dependency does not build here
+  )
+  # captured with PYTHON and MCPTEST set to the interpreter that has mcptest: the venvs come first on the capture's PATH
+  SERVERS=(
+    "primevue-mcp||primevue-mcp"
+    "mcp-apisix|APISIX_ADMIN_URL=http://127.0.0.1:1 APISIX_ADMIN_KEY=dummy|mcp-apisix"
+    "french-tax-mcp||french-tax-mcp"
+    "football-api-mcp|FOOTBALL_DATA_API_KEY=dummy|$WORK/venv-football-api-mcp/bin/python -m football_api_mcp"
   )
 fi
 
