@@ -794,16 +794,22 @@ def _takes_numbers(schema: dict[str, Any]) -> bool:
 def _coded_numbers(text: str) -> list[str] | None:
     """The numbers of a note that codes its values, each number then what it means ("10=relates to, 20=depends
     on, ...", "(0: all, 1: well-formed, 2: creating)", "1 - active, 2 - inactive", "Options:1(Text),2(Number)"):
-    two or more distinct numbers, each coded once; None for anything else ("1-100", "max: 50")."""
+    two or more distinct numbers, each coded once; None for anything else ("1-100", "max: 50"), and for codes
+    after "e.g." or "such as" (samples of ids: "e.g. 57=Arsenal, 65=Manchester City")."""
     if not text or not _CODE_HINT.search(text):
         return None
     found = list(_CODED.finditer(text))
     codes = [m["n"] for m in found]
     if len(codes) < 2 or len(set(codes)) != len(codes) or _QUANTITY_CODE.search(text):
         return None
+    if _SAMPLED.search(text[: found[0].start()][-20:]):
+        return None  # "(e.g. 57=Arsenal, 65=Manchester City)": ids sampled with their names, not a set
     if all(m["word"].lower() in _RANKS for m in found):
         return None  # "1=urgent, 2=high, 3=normal, 4=low": a scale whose numbers are its ranks, which bounds state
     return codes
+
+
+_SAMPLED = compiled(r"\b(?:e\.g\.|for example|for instance|such as|example:)", re.IGNORECASE)
 
 
 def _bounded_to(schema: dict[str, Any], codes: list[str]) -> bool:

@@ -739,10 +739,13 @@ def _constant_list(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
     """ "Logging level (DEBUG, INFO, WARNING, ERROR)", "HTTP method to use (GET, POST, PUT, DELETE)": three or more
     upper-case constants in parentheses right after the few words that name the argument (at most five): the
     argument's own values. Deeper in the text such a list is about something else ("boolean operators (AND, OR,
-    ANDNOT)" of a query syntax, "binary files (PNG, JPG, PDF)")."""
+    ANDNOT)" of a query syntax, "binary files (PNG, JPG, PDF)"), and a note on a comma-separated value that writes
+    one in parentheses ("Comma-separated competition codes (PL,BL1,SA)") shows a sample."""
     match = _CONSTANTS.search(text)
     if match is None or len(words(text[: match.start()])) > 8 or _EXAMPLES_LEAD.search(text[: match.start()][-30:]):
         return
+    if "comma" in text.lower() and re.search(r",\S", match.group("list")):
+        return  # "Comma-separated competition codes (PL,BL1,SA)": one sample of the comma-separated form
     if len(_SAMPLED_FORMS.findall(text)) < 2:
         yield match.span(), _split_values(match.group("list"))
 
