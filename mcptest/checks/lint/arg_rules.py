@@ -99,7 +99,8 @@ def desc_006_undocumented_required_argument(tool: Tool) -> Iterator[Hit]:
     `format` is a date, a time, an e-mail or a UUID (not a URI: whether any address will do is the question), an
     argument the description names bare where no prose word is (`province1/province2 ...`, "the same vendor_name"),
     and, in a tool that says what it does, a number key whose object a listing tool of the catalog gives
-    (`test_plan_id` beside `get_test_plans`: `lint_tools` drops it; alone, a tool keeps the finding). Two
+    (`test_plan_id` beside `get_test_plans`: `lint_tools` drops it; alone, a tool keeps the finding), and the name
+    of the one object the tool's name ends on (`topic_name` in `kafka_describe_topic`), as a bare `name` is. Two
     more say what they are: a field every sign-up or map form has (`username`, `email`, `password`, `latitude`,
     `longitude`), and a tagged request, an object (or a union of objects) that requires a field fixed by a `const`
     (`{"operation": {"const": "get-deploy"}, "params": ...}`): its tag names the operation and its fields are its
@@ -163,7 +164,21 @@ def _says_what_it_is(tool: Tool, name: str, schema: dict[str, Any]) -> bool:
         or _numeric_key(tool, name, schema)
         or _own_key(tool, name, schema)
         or _users_words(tool, name, schema)
+        or _named_thing(tool, name, schema)
     )
+
+
+def _named_thing(tool: Tool, name: str, schema: dict[str, Any]) -> bool:
+    """The name of the one object the tool's name ends on (`topic_name` in `kafka_describe_topic`, `channelName` in
+    `discord_create_text_channel`, `procedure_name` in `get_tax_procedure`): the object's name, as a bare `name` is
+    (the fifth-round decision), a string the user gives or a listing returned; not where the tool's name ends on a
+    plural (`AttributeName` in `set_subscription_attributes` picks one of a set) or on another object
+    (`resourceName` in `get_resource_events`)."""
+    parts = _name_parts(name)
+    last = (_name_parts(tool.name) or [""])[-1]
+    if types_of(schema) - {"string"} or len(parts) != 2 or parts[-1] != "name" or _singular(last) != last:
+        return False
+    return parts[0] == last
 
 
 def _users_words(tool: Tool, name: str, schema: dict[str, Any]) -> bool:
