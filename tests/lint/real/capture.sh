@@ -33,7 +33,8 @@
 # SET=58 the one built alongside held_out_55, held_out_56 and held_out_57 (npm and PyPI),
 # SET=60 the one built alongside held_out_59 and held_out_61 (PyPI),
 # SET=62 the one built alongside held_out_63, held_out_64, held_out_65 and held_out_66 (npm and PyPI),
-# SET=66 the one built alongside held_out_62, held_out_63, held_out_64 and held_out_65 (npm and PyPI).
+# SET=66 the one built alongside held_out_62, held_out_63, held_out_64 and held_out_65 (npm and PyPI),
+# SET=63 the one built alongside held_out_62, held_out_64, held_out_65 and held_out_66 (PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -1353,6 +1354,22 @@ if [ "$SET" = 66 ]; then  # held_out_66 (issue 33, built alongside held_out_62 t
     "mcp-apisix|APISIX_ADMIN_URL=http://127.0.0.1:1 APISIX_ADMIN_KEY=dummy|mcp-apisix"
     "french-tax-mcp||french-tax-mcp"
     "football-api-mcp|FOOTBALL_DATA_API_KEY=dummy|$WORK/venv-football-api-mcp/bin/python -m football_api_mcp"
+  )
+fi
+
+if [ "$SET" = 63 ]; then  # held_out_63 (issue 33, built alongside held_out_62 and held_out_64 to held_out_66): a new stick, PyPI, no rule tuned on it
+  PYPI=(
+    "f1-mcp-server==0.1.0 mcp==1.30.0"  # written for the 1.x SDK (2025-04, mcp>=1.6.0); Formula One data via FastF1
+    "allinkl-mail-mcp==0.1.0 mcp[cli]==1.30.0"  # written for the 1.x SDK (it pins mcp[cli]>=1.2,<2); all-inkl.com mail, dummy login
+    "countbean-mcp==0.7.0 mcp==1.30.0"  # written for the 1.x SDK (it pins mcp>=1.28,<2); Beancount accounting
+    # azure-iot-hub-mcp-server 0.1.0 and mcp-server-opendal: left out, they do not install here; mcp-server-oxigraph 0.1.0: left out, it passes
+    # FastMCP(version=...), which no current 1.x SDK takes, and the old SDK that ignores it does not answer a listing here
+  )
+  # captured with PYTHON and MCPTEST set to the interpreter that has mcptest: the venvs come first on the capture's PATH
+  SERVERS=(
+    "f1-mcp-server|HOME=$WORK|f1-mcp-server"
+    "allinkl-mail-mcp|HOME=$WORK MAIL_USER=dummy MAIL_PASSWORD=dummy MAIL_IMAP_HOST=127.0.0.1 MAIL_SMTP_HOST=127.0.0.1|allinkl-mail-mcp"
+    "countbean-mcp|HOME=$WORK|countbean-mcp"
   )
 fi
 
