@@ -556,8 +556,8 @@ def desc_009_missing_examples(tool: Tool) -> Iterator[Hit]:
     arguments never need one: booleans, numbers (alone or in a union with null: pydantic's `int | None`), enums and
     consts, typed maps (`additionalProperties: {"type": "string"}`: key-value pairs), strings with a `format` or
     `pattern`, described ids, names, titles, URLs, selectors, and free text (a message, a body, a comment, a search
-    term, a subject, an author, a password), and undescribed strings whose name says their form (a URL, an e-mail, an opaque
-    `id` or `scrapeId` copied from an earlier result, a question or prompt). An example counts wherever it is: a
+    term, a subject, an author, a password), and undescribed strings whose name says their form (a URL, an e-mail, an
+    opaque `id` or `scrapeId` copied from an earlier result, a question or prompt). An example counts wherever it is: a
     worked call in the tool's description (a code block or JSON object with the call's `"arguments"`, or setting two
     or more of its arguments: it shows the call's form), an `examples` array (tool or `inputSchema`), an argument's
     `examples`, `example` or a `default` that shows a value, or prose in the argument's or the tool's description
