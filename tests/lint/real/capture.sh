@@ -34,7 +34,8 @@
 # SET=60 the one built alongside held_out_59 and held_out_61 (PyPI),
 # SET=62 the one built alongside held_out_63, held_out_64, held_out_65 and held_out_66 (npm and PyPI),
 # SET=66 the one built alongside held_out_62, held_out_63, held_out_64 and held_out_65 (npm and PyPI),
-# SET=63 the one built alongside held_out_62, held_out_64, held_out_65 and held_out_66 (PyPI).
+# SET=63 the one built alongside held_out_62, held_out_64, held_out_65 and held_out_66 (PyPI),
+# SET=64 the one built alongside held_out_62, held_out_63, held_out_65 and held_out_66 (PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -1370,6 +1371,21 @@ if [ "$SET" = 63 ]; then  # held_out_63 (issue 33, built alongside held_out_62 a
     "f1-mcp-server|HOME=$WORK|f1-mcp-server"
     "allinkl-mail-mcp|HOME=$WORK MAIL_USER=dummy MAIL_PASSWORD=dummy MAIL_IMAP_HOST=127.0.0.1 MAIL_SMTP_HOST=127.0.0.1|allinkl-mail-mcp"
     "countbean-mcp|HOME=$WORK|countbean-mcp"
+  )
+fi
+
+if [ "$SET" = 64 ]; then  # held_out_64 (issue 33, built alongside held_out_62, held_out_63, held_out_65 and held_out_66): a new stick, PyPI, no rule tuned on it
+  PYPI=(
+    "mcp-server-paystack==0.1.0 mcp[cli]==1.30.0"  # written for the 1.x SDK (mcp[cli]>=1.2.0); Paystack payments, a dummy secret key
+    "mcp-server-yandex-market-seller==0.6.0 mcp[cli]==1.30.0"  # written for the 1.x SDK (mcp>=1.0.0); Yandex Market seller API, a dummy token
+    "mcp-outline-fastmcp==0.0.1.dev45 mcp[cli]==1.30.0"  # written for the 1.x SDK (mcp[cli]>=1.20.0); Outline wiki, a dummy API key
+    # ukds-mcp: left out, no installable version here
+  )
+  # captured with PYTHON and MCPTEST set to the interpreter that has mcptest: the venvs come first on the capture's PATH
+  SERVERS=(
+    "mcp-server-paystack|HOME=$WORK PAYSTACK_SECRET_KEY=sk_test_dummy PAYSTACK_BASE_URL=http://127.0.0.1:1|mcp-server-paystack"
+    "mcp-server-yandex-market-seller|HOME=$WORK YM_TOKEN=dummy YM_CAMPAIGN_ID=1 YM_BUSINESS_ID=1|mcp-server-yandex-market-seller"
+    "mcp-outline-fastmcp|HOME=$WORK OUTLINE_API_KEY=dummy OUTLINE_API_URL=http://127.0.0.1:1/api|mcp-outline"
   )
 fi
 
