@@ -100,7 +100,8 @@ def desc_006_undocumented_required_argument(tool: Tool) -> Iterator[Hit]:
     argument the description names bare where no prose word is (`province1/province2 ...`, "the same vendor_name"),
     and, in a tool that says what it does, a number key whose object a listing tool of the catalog gives
     (`test_plan_id` beside `get_test_plans`: `lint_tools` drops it; alone, a tool keeps the finding), and the name
-    of the one object the tool's name ends on (`topic_name` in `kafka_describe_topic`), as a bare `name` is. Two
+    of the one object the tool's name ends on (`topic_name` in `kafka_describe_topic`), as a bare `name` is, and an
+    argument whose values the tool description lists ("Types: united-orders, united-returns."), DESC-013's finding. Two
     more say what they are: a field every sign-up or map form has (`username`, `email`, `password`, `latitude`,
     `longitude`), and a tagged request, an object (or a union of objects) that requires a field fixed by a `const`
     (`{"operation": {"const": "get-deploy"}, "params": ...}`): its tag names the operation and its fields are its
@@ -157,6 +158,8 @@ def _says_what_it_is(tool: Tool, name: str, schema: dict[str, Any]) -> bool:
     number, and, in a tool that says what it does, its object's key or the user's own words)."""
     if _evident_record(schema) or _quoted_in(tool.description, name) or _tagged_request(schema):
         return True
+    if _values_in_description(tool, name):
+        return True  # "Statuses: UNPAID, PROCESSING, ...": the values are its documentation (DESC-013 asks an enum)
     if name.lower() in _COMMON_FIELDS or _says_itself(name, schema):
         return True
     return _names_its_object(tool.description) and (
@@ -637,7 +640,15 @@ def _reported_undescribed(tool: Tool, name: str, schema: dict[str, Any], text: s
     (the user's `query`, the key of the tool's object) is still DESC-009's to judge."""
     if text or _fields(schema) or _needs_example(name, schema, True, "A value."):
         return False
-    return _quoted_in(tool.description, name) or not _says_what_it_is(tool, name, schema)
+    if _quoted_in(tool.description, name) or _values_in_description(tool, name):
+        return True
+    return not _says_what_it_is(tool, name, schema)
+
+
+def _values_in_description(tool: Tool, name: str) -> bool:
+    """Whether the tool description lists an argument's values ("Statuses: UNPAID, PROCESSING, ...", "format
+    (glb|fbx|obj)"): they document it, and the set is DESC-013's finding."""
+    return bool(_supported_values(tool.description, name) or _piped_in_description(tool.description, name))
 
 
 def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
@@ -683,7 +694,8 @@ def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
     parentheses ("Filter by tag status (Active, Inactive)"; "Repository owner (username or organization)" names a
     thing's forms), or values the tool description pipes after the argument's name ("format (glb|fbx|obj)",
     "``action`` is open|close|stop"), or the values the tool description lists under the argument's name as a
-    label ("Supported planets: Sun, Mercury, Venus."); a nullable property with no description is read by its other
+    label ("Supported planets: Sun, Mercury, Venus.", or a sentence of only its plural and the values: "Statuses:
+    UNPAID, PROCESSING, DELIVERED." for `status`); a nullable property with no description is read by its other
     branch's;
     the fields of an object argument (a request's `data` or `params` wrapper) are read by their own notes, their
     values words (a note's "AND, OR, +" are a syntax's operators); an argument the schema leaves bare is read from
@@ -720,6 +732,7 @@ def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
             prose_enum(text)
             or _listed_operations(tool, name)
             or _piped_in_description(tool.description, name)
+            or _supported_values(tool.description, name)
             or _coded_numbers(text)
             or _corroborated(named_values(text), schema)
         )
@@ -943,9 +956,7 @@ def _piped_in_description(description: str, name: str) -> list[str] | None:
     if noted:  # "applikation: BrKons (consolidated law, default) | BgblAuth | BgblPdf"
         return [re.sub(r"\s*\([^()]*\)", "", v).strip().rstrip(".") for v in noted["list"].split("|")]
     told = re.search(rf"`{re.escape(name)}`\s+(?P<rest>(?:must|can|should)\s+be\s+[^.\n]{{1,120}})", description)
-    if told:
-        return prose_enum(told["rest"])  # "`country` must be "usa" or "can""
-    return _supported_values(description, name)
+    return prose_enum(told["rest"]) if told else None  # "`country` must be "usa" or "can""
 
 
 def _supported_values(description: str, name: str) -> list[str] | None:
@@ -959,6 +970,14 @@ def _supported_values(description: str, name: str) -> list[str] | None:
         description,
         re.IGNORECASE,
     )
+    if stated is None:  # "Statuses: UNPAID, PROCESSING, ...": a sentence that is the plural label and the values
+        last = words.split()[-1] if words else ""
+        plural = last[:-1] + "ies" if last.endswith("y") else last + ("es" if last.endswith(("s", "x")) else "s")
+        stated = re.search(
+            rf"(?:^|(?<=[.!?]\s))[ \t]*{re.escape(plural.capitalize())}\s*:\s*(?P<list>[^.\n]{{3,300}})",
+            description,
+            re.MULTILINE,
+        )
     if stated is None:
         return None
     values = [v.strip() for v in stated["list"].split(",")]
