@@ -141,6 +141,8 @@ SEEN_HALVES_FLOORS = {
     "held_out_58": (0.93, 0.96),  # first sight 93.1% / 97.9% (twentieth round); 0.97 until the twenty-first
     "held_out_60": (0.80, 0.92),  # first sight 80.4% / 92.5% (twentieth round, after all its changes)
     "held_out_62": (0.92, 0.76),  # first sight 79.4% / 69.5% (twenty-first round; one-line `Args:`, fixed after)
+    "held_out_63": (0.71, 0.90),  # first sight 70.7% / 90.6% (twenty-first round; its labeller's outputSchema line)
+    "held_out_64": (0.91, 0.83),  # first sight 89.8% / 81.8% (twenty-first round; labelled in a hurry, see README)
     "held_out_66": (0.90, 0.82),  # first sight 86.6% / 82.9% (twenty-first round)
 }
 """Reached on issue 33's groups: tuning 92.7% / 94.1%; the first held-out half 97.4% / 96.7% after its
