@@ -1304,6 +1304,7 @@ if [ "$SET" = 58 ]; then  # held_out_58 (issue 33, built alongside held_out_55, 
 fi
 
 if [ "$SET" = 60 ]; then  # held_out_60 (issue 33, built alongside held_out_59 and held_out_61): a new stick, PyPI, no rule tuned on it
+  NPM=()  # PyPI only: no npm install of the default list
   PYPI=(
     "gsa-calc-mcp==1.0.21 mcp==2.3.0"  # written for the 2.x SDK (it pins mcp>=2,<3); the GSA CALC+ API, no key
     "awslabs-roda-mcp-server==0.1.7 fastmcp==3.4.11"  # AWS Labs; written for FastMCP 3 (it pins fastmcp>=3.2.0), which brings its own mcp
@@ -1359,6 +1360,7 @@ if [ "$SET" = 66 ]; then  # held_out_66 (issue 33, built alongside held_out_62 t
 fi
 
 if [ "$SET" = 63 ]; then  # held_out_63 (issue 33, built alongside held_out_62 and held_out_64 to held_out_66): a new stick, PyPI, no rule tuned on it
+  NPM=()  # PyPI only: no npm install of the default list
   PYPI=(
     "f1-mcp-server==0.1.0 mcp==1.30.0"  # written for the 1.x SDK (2025-04, mcp>=1.6.0); Formula One data via FastF1
     "allinkl-mail-mcp==0.1.0 mcp[cli]==1.30.0"  # written for the 1.x SDK (it pins mcp[cli]>=1.2,<2); all-inkl.com mail, dummy login
@@ -1375,6 +1377,7 @@ if [ "$SET" = 63 ]; then  # held_out_63 (issue 33, built alongside held_out_62 a
 fi
 
 if [ "$SET" = 64 ]; then  # held_out_64 (issue 33, built alongside held_out_62, held_out_63, held_out_65 and held_out_66): a new stick, PyPI, no rule tuned on it
+  NPM=()  # PyPI only: no npm install of the default list
   PYPI=(
     "mcp-server-paystack==0.1.0 mcp[cli]==1.30.0"  # written for the 1.x SDK (mcp[cli]>=1.2.0); Paystack payments, a dummy secret key
     "mcp-server-yandex-market-seller==0.6.0 mcp[cli]==1.30.0"  # written for the 1.x SDK (mcp>=1.0.0); Yandex Market seller API, a dummy token
