@@ -35,7 +35,8 @@
 # SET=62 the one built alongside held_out_63, held_out_64, held_out_65 and held_out_66 (npm and PyPI),
 # SET=66 the one built alongside held_out_62, held_out_63, held_out_64 and held_out_65 (npm and PyPI),
 # SET=63 the one built alongside held_out_62, held_out_64, held_out_65 and held_out_66 (PyPI),
-# SET=64 the one built alongside held_out_62, held_out_63, held_out_65 and held_out_66 (PyPI).
+# SET=64 the one built alongside held_out_62, held_out_63, held_out_65 and held_out_66 (PyPI),
+# SET=67 the one built alongside held_out_63, held_out_64, held_out_65 and held_out_68 (PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -1389,6 +1390,23 @@ if [ "$SET" = 64 ]; then  # held_out_64 (issue 33, built alongside held_out_62, 
     "mcp-server-paystack|HOME=$WORK PAYSTACK_SECRET_KEY=sk_test_dummy PAYSTACK_BASE_URL=http://127.0.0.1:1|mcp-server-paystack"
     "mcp-server-yandex-market-seller|HOME=$WORK YM_TOKEN=dummy YM_CAMPAIGN_ID=1 YM_BUSINESS_ID=1|mcp-server-yandex-market-seller"
     "mcp-outline-fastmcp|HOME=$WORK OUTLINE_API_KEY=dummy OUTLINE_API_URL=http://127.0.0.1:1/api|mcp-outline"
+  )
+fi
+
+if [ "$SET" = 67 ]; then  # held_out_67 (issue 33, built alongside held_out_63 to held_out_65 and held_out_68): a new stick, PyPI, no rule tuned on it
+  NPM=()  # PyPI only: no npm install of the default list
+  PYPI=(
+    "color-mcp-server==0.1.0 mcp[cli]==1.30.0"  # written for the 1.x SDK (mcp.server.fastmcp; it pins mcp[cli]>=1.2.0); colour conversion, no network
+    "cra-compliance-mcp==1.3.15 mcp==1.30.0"  # written for the 1.x SDK (mcp.server.fastmcp; it pins mcp>=1.28.0); EU Cyber Resilience Act checks
+    "mcp-geo==0.3.0 mcp==1.30.0"  # written for the 1.x SDK (it pins mcp>=1.0.0); geometry and geodesy tools, no key
+    # chuk-mcp-physics 0.5.1: left out, it lists 62 tools (too many to label well); mcp-gdbserver 0.1.1: left out, its
+    # entry point imports a main that its package does not have; mcp-eircode: left out, no installable version here
+  )
+  # captured with PYTHON and MCPTEST set to the interpreter that has mcptest: the venvs come first on the capture's PATH
+  SERVERS=(
+    "color-mcp-server|HOME=$WORK|color-mcp-server"
+    "cra-compliance-mcp|HOME=$WORK|cra-compliance-mcp"
+    "mcp-geo|HOME=$WORK|mcp-geo"
   )
 fi
 
