@@ -51,6 +51,7 @@ def test_the_pedantic_tier_is_shown_in_the_list_the_documentation_and_json(capsy
     lines = cli(capsys, "rules", "--no-color").stdout.splitlines()
     assert lines[7].split()[:3] == ["DESC-008", "warning", "pedantic"]
     assert [line.split()[0] for line in lines[: len(RULES)] if "pedantic" in line] == [
+        "DESC-004",
         "DESC-007",
         "DESC-008",
         "SCH-005",
@@ -66,6 +67,7 @@ def test_the_pedantic_tier_is_shown_in_the_list_the_documentation_and_json(capsy
     )
     rows = cli(capsys, "rules", "--json").json()
     assert [r["code"] for r in rows if r["tier"] == "pedantic"] == [
+        "DESC-004",
         "DESC-007",
         "DESC-008",
         "SCH-005",

@@ -14,15 +14,15 @@ def codes(select: list[str] = [], ignore: list[str] = []) -> list[str]:  # noqa:
 
 
 def test_no_flags_select_every_rule_but_the_pedantic_tier() -> None:
-    assert len(codes()) == 23 and "DESC-008" not in codes()
-    assert len(select_rules(strict=True)) == 30  # the pedantic tier: DESC-007, -008, SCH-005 to -007, -012, -013
+    assert len(codes()) == 22 and "DESC-008" not in codes()
+    assert len(select_rules(strict=True)) == 30  # pedantic: DESC-004, -007, -008, SCH-005 to -007, -012, -013
 
 
 def test_a_pedantic_rule_joins_by_its_exact_code_or_strict_never_by_a_prefix() -> None:
     assert "DESC-008" not in codes(["DESC"]) and "DESC-008" not in codes(["DESC-00"])
     assert codes(["DESC-008"]) == ["DESC-008"]
     assert "DESC-008" in [r.code for r in select_rules(["DESC"], strict=True)]
-    pedantic = ["DESC-007", "DESC-008", "SCH-005", "SCH-006", "SCH-007", "SCH-012", "SCH-013"]
+    pedantic = ["DESC-004", "DESC-007", "DESC-008", "SCH-005", "SCH-006", "SCH-007", "SCH-012", "SCH-013"]
     assert [r.code for r in select_rules([], pedantic, strict=True)] == codes()
     assert "SCH-012" not in codes(["SCH"]) and codes(["SCH-012"]) == ["SCH-012"]
 

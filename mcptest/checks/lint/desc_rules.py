@@ -254,7 +254,7 @@ def desc_010_missing_return_format(tool: Tool) -> Iterator[Hit]:
         return
     if mentions_return(text) or _reads_matches(text) or _takes_picture(tool) or _READ_ONLY.search(text):
         return
-    if _names_what_it_reads(tool):
+    if _names_what_it_reads(tool) or _names_its_result(tool):
         return
     if tool.output_schema is not None and not (_says_write(tool) or _declared_write(tool) or _acts(tool)):
         return  # any object from a read: the thing it names ("Compact context for one card") is what comes back
@@ -447,6 +447,17 @@ def _takes_picture(tool: Tool) -> bool:
 
 _READ_NAMES = frozenset("get list read fetch show view describe find lookup retrieve inspect".split())  # noqa: SIM905
 """A tool name's word that says the call reads (`get_server`, `list-domains`)."""
+
+
+def _names_its_result(tool: Tool) -> bool:
+    """Whether the description's first sentence is a noun phrase holding the tool's one-word name: `area` is
+    "Geodesic area of a GeoJSON geometry", `distance` "Geodesic centroid-to-centroid distance between two
+    geometries": the thing named is what comes back, as a read tool's noun phrase is."""
+    first = next(iter(sentences(tool.description)), "")
+    named = normalized(tool.name).split()
+    if len(named) != 1 or len(named[0]) < 3 or has_common_verb(first) or _POINTS_ELSEWHERE.search(first):
+        return False  # a name of two words or more may hold the verb the lexicon missed ("recipe_adapt")
+    return named[0] in {w.lower() for w in words(first)} and opening_verb(named[0]) is None
 
 
 def _names_what_it_reads(tool: Tool) -> bool:

@@ -21,7 +21,7 @@ RULES: tuple[Rule, ...] = (
     Rule("DESC-001", S.CRITICAL, desc.desc_001_short_description),
     Rule("DESC-002", S.WARNING, desc.desc_002_long_description),
     Rule("DESC-003", S.CRITICAL, desc.desc_003_description_equals_name),
-    Rule("DESC-004", S.WARNING, desc.desc_004_no_common_verb),
+    Rule("DESC-004", S.WARNING, desc.desc_004_no_common_verb, pedantic=True),
     Rule("DESC-005", S.WARNING, desc.desc_005_positional_phrase),
     Rule("DESC-006", S.CRITICAL, arg.desc_006_undocumented_required_argument),
     Rule("DESC-007", S.WARNING, arg.desc_007_enum_values_not_described, pedantic=True),
