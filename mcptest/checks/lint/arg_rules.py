@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import Any
 
 from mcptest.checks.findings import Hit, Severity, pointer
@@ -959,20 +960,27 @@ def _piped_in_description(description: str, name: str) -> list[str] | None:
     return prose_enum(told["rest"]) if told else None  # "`country` must be "usa" or "can""
 
 
-def _supported_values(description: str, name: str) -> list[str] | None:
+@lru_cache(maxsize=4096)  # DESC-006, DESC-009 and DESC-013 ask it of the same argument
+def _supported_values(description: str, name: str) -> tuple[str, ...] | None:
     """The values a tool description states under the argument's name as a label: "Supported planets: Sun,
     Mercury, Venus, Mars." for `planets`, "Valid regions: oregon, frankfurt, singapore." for `region` (its words, a
     plural too): two or more words joined by commas, up to the end of the sentence. Not "Allowed commands: ls, cat"
     for a shell's `command`: what a list of allowed or available things names may be a part of the value."""
+    if ":" not in description:
+        return None
     words = " ".join(w for w in re.split(r"[_\s]+", re.sub(r"([a-z])([A-Z])", r"\1 \2", name)) if w)
+    last = words.split()[-1] if words else ""
+    plural = last[:-1] + "ies" if last.endswith("y") else last + ("es" if last.endswith(("s", "x")) else "s")
+    lowered = description.lower()
+    labelled = words.lower() in lowered and any(w in lowered for w in ("supported", "valid", "accepted"))
+    if not labelled and f"{plural.capitalize()}:" not in description.replace(" :", ":"):
+        return None  # neither label is there: no pattern to compile for this name
     stated = re.search(
         rf"\b(?:Supported|Valid|Accepted)\s+{re.escape(words)}s?\s*:\s*(?P<list>[^.\n]{{3,300}})",
         description,
         re.IGNORECASE,
     )
     if stated is None:  # "Statuses: UNPAID, PROCESSING, ...": a sentence that is the plural label and the values
-        last = words.split()[-1] if words else ""
-        plural = last[:-1] + "ies" if last.endswith("y") else last + ("es" if last.endswith(("s", "x")) else "s")
         stated = re.search(
             rf"(?:^|(?<=[.!?]\s))[ \t]*{re.escape(plural.capitalize())}\s*:\s*(?P<list>[^.\n]{{3,300}})",
             description,
@@ -980,7 +988,7 @@ def _supported_values(description: str, name: str) -> list[str] | None:
         )
     if stated is None:
         return None
-    values = [v.strip() for v in stated["list"].split(",")]
+    values = tuple(v.strip() for v in stated["list"].split(","))
     return values if len(values) >= 2 and all(_SUPPORTED_VALUE.fullmatch(v) for v in values) else None
 
 
