@@ -36,7 +36,8 @@
 # SET=66 the one built alongside held_out_62, held_out_63, held_out_64 and held_out_65 (npm and PyPI),
 # SET=63 the one built alongside held_out_62, held_out_64, held_out_65 and held_out_66 (PyPI),
 # SET=64 the one built alongside held_out_62, held_out_63, held_out_65 and held_out_66 (PyPI),
-# SET=67 the one built alongside held_out_63, held_out_64, held_out_65 and held_out_68 (PyPI).
+# SET=67 the one built alongside held_out_63, held_out_64, held_out_65 and held_out_68 (PyPI),
+# SET=68 the one built alongside held_out_63, held_out_64, held_out_65 and held_out_67 (npm and PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -1407,6 +1408,28 @@ if [ "$SET" = 67 ]; then  # held_out_67 (issue 33, built alongside held_out_63 t
     "color-mcp-server|HOME=$WORK|color-mcp-server"
     "cra-compliance-mcp|HOME=$WORK|cra-compliance-mcp"
     "mcp-geo|HOME=$WORK|mcp-geo"
+  )
+fi
+
+if [ "$SET" = 68 ]; then  # held_out_68 (issue 33, built alongside held_out_63 to held_out_65 and held_out_67): a new stick, npm and PyPI, no rule tuned on it
+  NPM=(
+    "@karakeep/mcp@0.33.1"  # Karakeep's own server (bookmarks); a dummy API key, its API at 127.0.0.1:1
+    "ashby-mcp@1.7.3"  # Ashby ATS, community; a dummy API key
+    # @fhirfly-io/mcp-server 0.9.0: left out, it exits at start unless its API key has FHIRfly's 'ffly_' form
+  )
+  PYPI=(
+    "entraadm-mcp==1.8.1 mcp==2.3.0"  # written for the 2.x SDK (it pins mcp>=2,<3); Microsoft Entra ID sign-in and audit logs
+    "technolife-mcp==0.4.2 mcp==2.3.0"  # written for the 2.x SDK (it pins mcp>=2.2,<3); Technolife electronics shop, read-only
+    "tiktok-studio-mcp==0.1.4 mcp==1.30.0"  # written for the 1.x SDK (it pins mcp>=1.2,<2); TikTok publishing, a dummy client key
+    # lr-mcp and audio-slice-mcp: left out, no release installs on this Python (3.11)
+  )
+  # captured with PYTHON and MCPTEST set to the interpreter that has mcptest: the venvs come first on the capture's PATH
+  SERVERS=(
+    "karakeep-mcp|HOME=$WORK KARAKEEP_API_ADDR=http://127.0.0.1:1 KARAKEEP_API_KEY=dummy|karakeep-mcp"
+    "ashby-mcp|HOME=$WORK ASHBY_API_KEY=dummy|ashby-mcp"
+    "entraadm-mcp|HOME=$WORK|entraadm-mcp"
+    "technolife-mcp|HOME=$WORK|technolife-mcp"
+    "tiktok-studio-mcp|HOME=$WORK TIKTOK_MCP_CLIENT_KEY=dummy TIKTOK_MCP_CLIENT_SECRET=dummy|tiktok-studio-mcp"
   )
 fi
 
