@@ -54,7 +54,7 @@ def test_no_rule_raises_on_a_valid_catalog_with_odd_schema_parts(seed: int) -> N
     real = _real_tools()
     rules = select_rules((), (), strict=True)
     linted = 0
-    for _ in range(150):
+    for _ in range(200):  # the pool of real tools grows with every labelled group, and the draws shift with it
         tool = json.loads(json.dumps(rng.choice(real)))
         for _ in range(rng.randint(1, 3)):
             parents = [n for n in _nodes(tool.get("inputSchema", {})) for k in ("properties", "$defs") if k in n]
@@ -67,7 +67,7 @@ def test_no_rule_raises_on_a_valid_catalog_with_odd_schema_parts(seed: int) -> N
         readable = read_wire({"tools": [tool]}).tools  # an invalid schema is a problem reported, never a raise
         linted += len(readable)
         lint_tools(list(readable), rules)  # raises on the first rule that cannot read the schema
-    assert linted >= 100  # the loader let most through: the lint really ran on odd schemas
+    assert linted >= 120  # the loader let most through: the lint really ran on odd schemas (139 to 164 of 200)
 
 
 def test_a_draft_4_tuple_or_a_boolean_items_under_a_required_key_is_read() -> None:
