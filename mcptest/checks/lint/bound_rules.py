@@ -633,14 +633,16 @@ def _singular(word: str) -> str:
 
 _PROSE_LIMIT = compiled(
     r"\b(?:max(?:imum)?(?:\s+(?:length|value|size))?(?:\s+is)?|at most|up to|no more than"
-    r"|(?:capped|clamped) (?:at|to)(?:\s+-?\d+(?:\.\d+)?\s*(?:[-–]|to)(?=\s*\d))?)\b"
+    r"|(?:capped|clamped) (?:at|to)"
+    r"(?:\s+-?\d+(?:\.\d+)?\s*(?:[-–]|to)(?=\s*\d)|\s+\[\s*-?\d+(?:\.\d+)?\s*,\s*(?=\d))?)\b"
     r"\s*(?:[:–]|\s-)?\s*(?:of\s+)?(?P<a>\d[\d,]*)\s*(?P<ua>[a-z]+)?"
     r"|\(\s*-?\d+(?:\.\d+)?\s*(?:[-–]|\bto\b)\s*(?P<b>-?\d[\d,]*(?:\.\d+)?)\s*(?P<ub>[a-z]+)?\s*[),]"
     r"|\bbetween\s+-?\d+(?:\.\d+)?\s*[a-z]*\s+and\s+(?P<c>\d[\d,]*(?:\.\d+)?)\s*(?P<uc>[a-z]+)?"
-    r"|(?:\b(?:from\s+\d+|one)|^\s*\d+)\s+to\s+(?P<d>\d[\d,]*)\b\s*(?P<ud>[a-z]+)?"
+    r"|(?:\b(?:from\s+\d+|one)|(?:^|(?<=[.;,:]\s))\s*(?P<dlow>\d+))\s+to\s+(?P<d>\d[\d,]*)\b\s*(?P<ud>[a-z]+)?"
     r"|\brange\s*(?:is|of|:)\s*-?\d+(?:\.\d+)?\s*(?:to|[-–])\s*(?P<e>\d[\d,]*(?:\.\d+)?)\b\s*(?P<ue>[a-z]+)?"
     r"|\brange\s*(?:is|of|:)?\s*\[\s*-?\d+(?:\.\d+)?\s*,\s*(?P<f>\d[\d,]*(?:\.\d+)?)\s*\]\s*(?P<uf>[a-z]+)?"
     r"|(?:^|(?<=[.;,:]\s))\s*(?P<low>\d{1,3})\s*[-–]\s*(?P<g>\d{1,6})\b(?![-–/.]\d)\s*(?P<ug>[a-z]+)?(?=\s*(?:[.;,(]|$))"
+    r"|(?:范围|区间)\s*(?:为|是|[:：])?\s*\[\s*-?\d+(?:\.\d+)?\s*,\s*(?P<j>\d[\d,]*)\s*\]"
     r"|范围\s*(?:为|是|[:：])?\s*-?\d+(?:\.\d+)?\s*(?:[-–~～]|到|至)\s*(?P<h>\d[\d,]*(?:\.\d+)?)\s*(?P<uh>个字符|字符|位|个|条|项)?"
     r"|(?:最多|最长|最大|不超过|不能超过|上限为?)\s*(?P<i>\d[\d,]*)\s*(?P<ui>个字符|字符|位|字|个|条|项)?",
     re.IGNORECASE,
@@ -648,8 +650,9 @@ _PROSE_LIMIT = compiled(
 """An upper limit written in prose: "max 200", "max: 50", "Maximum - 500", "up to 25 items", "(1-500)", "(0.0-1.0,
 default 0.6)", "(-180 to 180)", "between 1 and 100", "between 0.5 and 5 seconds", "between 10000ms and 300000ms",
 "from 1 to 100", "One to 20 symbols", "Range is 0 to 1", "Valid range: 1-100", "max length: 140 characters", "The
-maximum value is 500", "capped at 100", "Value range is [0,50]", "1 to 12 language codes" opening a note, and a bare
-rising range that is a sentence or a clause of its own ("1-50", "Max results. 1-100 (or ...)"). In Chinese:
+maximum value is 500", "capped at 100", "Value range is [0,50]", "1 to 12 language codes" opening a note or a
+clause ("Most snippets, 1 to 50."), "clamped to [1, 500]", and a bare rising range that is a sentence or a
+clause of its own ("1-50", "Max results. 1-100 (or ...)"). In Chinese: "有效区间 [10, 500]",
 "范围 1-1000", "最长 20 位", "最多 100 条", "不超过 50"."""
 
 _CJK_UNITS = {"个字符": "characters", "字符": "characters", "位": "characters", "字": "characters"}
@@ -684,12 +687,14 @@ def _prose_limit(text: str) -> tuple[float, str | None, list[str]] | None:
     match = _PROSE_LIMIT.search(text)
     if match is None:
         return None
+    if match.group("dlow") and int(match.group("dlow")) >= int(match.group("d").replace(",", "")):
+        return None  # "Pages, 3 to 1.": a range written as a clause must rise too
     if match.group("g") and (
         int(match.group("low")) >= int(match.group("g"))
         or _SUGGESTED.search(text[max(0, match.start() - 30) : match.start()])
     ):
         return None  # a bare range must rise ("1-50"), and be the limit, not advice ("Recommended: 30-60 seconds")
-    group = next(g for g in "abcdefghi" if match.group(g))
+    group = next(g for g in "abcdefghij" if match.group(g))
     if _SUGGESTED_AFTER.match(text, match.end(group)):
         return None  # "(1-20 recommended)": advice too
     figure = match.group(group).replace(",", "")
