@@ -668,7 +668,8 @@ def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
     takes: `operation: "list" (no args), "get" (board_id_or_name)`, or a note that is nothing but three or more
     lower-case values, the last joined by "or": "polyhaven, sketchfab or polypizza.", "Sort direction (asc/desc)",
     or quoted values each followed by what it gives ('"standard" for full output, "minimal" for compact summary'),
-    or a label, a colon and only the values: "Sort column: criticality, depth, or name", "priority:
+    or a label, a colon (or a dash) and only the values: "Sort column: criticality, depth, or name", "Currency code
+    — NGN, GHS, or KES", "priority:
     low/normal/high/urgent", "Hotspot status: TO_REVIEW, REVIEWED" (two constants), or only two words joined by "or":
     "asc or desc.", or bullets that each open on a quoted value and say what it means ('- "any": kept if any field
     matches'; not after "Common values:"), or quoted values joined by "or" each with a note ('"limited" (AND) or

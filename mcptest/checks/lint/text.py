@@ -582,7 +582,7 @@ def named_values(text: str) -> list[str] | None:
 
 _ITEM = r"""(?:["'`][\w.=!~-]{1,30}["'`]|[\w.=!~-]{1,30})(?:\s*\([^()\n]{1,60}\))?"""
 _LABELLED_LIST = compiled(
-    rf"^\s*(?P<label>[A-Za-z][\w '-]{{0,50}}?)\s*:\s*(?P<list>{_ITEM}(?:\s*,\s*{_ITEM})*,?\s+or\s+{_ITEM}"
+    rf"^\s*(?P<label>[A-Za-z][\w '-]{{0,50}}?)(?:\s*:|\s+[-–—])\s*(?P<list>{_ITEM}(?:\s*,\s*{_ITEM})*,?\s+or\s+{_ITEM}"
     rf"|{_ITEM}(?:\s*/\s*{_ITEM}){{2,}}|{_ITEM}(?:\s*,\s*{_ITEM}){{2,}}|[A-Z][A-Z0-9_]{{2,}}\s*,\s*[A-Z][A-Z0-9_]{{2,}})"
     rf"\s*(?:[.;(]|$)"
 )
@@ -590,11 +590,11 @@ _TWO_WORDS = compiled(r"^\s*(?P<list>[a-z][\w-]{1,20}\s+or\s+[a-z][\w-]{1,20})\s
 
 
 def _labelled_list(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
-    """A note that names what the value is, a colon, then nothing but the values: "Sort column: criticality, depth,
-    node_count, or name.", "Theme for the rendered image: light or dark", "Query type: 'range' (default) or
-    'instant'", "priority: low/normal/high/urgent" (three or more slashed, or joined by commas); or a note that
-    is only two words joined by "or" ("asc or desc.", "proxy or direct"). A label that introduces examples
-    ("Example:", "e.g.:"), a note, a default or a syntax is not a set's."""
+    """A note that names what the value is, a colon (or a dash: "Currency code — NGN, GHS, or KES"), then nothing
+    but the values: "Sort column: criticality, depth, node_count, or name.", "Theme for the rendered image: light or
+    dark", "Query type: 'range' (default) or 'instant'", "priority: low/normal/high/urgent" (three or more slashed,
+    or joined by commas); or a note that is only two words joined by "or" ("asc or desc.", "proxy or direct"). A
+    label that introduces examples ("Example:", "e.g.:"), a note, a default or a syntax is not a set's."""
     match = _LABELLED_LIST.match(text)
     if match and not _EXAMPLES_LEAD.search(match["label"] + ":") and not _NOT_A_SET_LABEL.search(match["label"]):
         listed = _NOTE.sub("", match["list"])
