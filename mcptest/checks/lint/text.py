@@ -885,19 +885,21 @@ def argument_text(tool: Tool, name: str, schema: dict[str, Any]) -> str:
 
 @lru_cache(maxsize=4096)
 def inline_note(description: str, name: str) -> str:
-    """The note a tool description writes for an argument inline, `name: text` at the start of a line, a list item or
-    a sentence, up to the end of its sentence or line (`operation: "list" (no args), "get" (board_id_or_name)`,
-    `- prompt: Natural language description ...`); a quoted key (`"name": 1`, a worked call's), a name inside a
-    sentence ("everything on the sheet: ...") and a bare value (`(promptId: 'onb2_01')`) are not one."""
+    """The note a tool description writes for an argument inline, `name: text` at the start of a line, a list item
+    or a sentence, up to the end of its sentence or line (`operation: "list" (no args), "get" (board_id_or_name)`,
+    `- prompt: Natural language description ...`), or the name and "is", "are" or "can be" there ("tags are OSM tag
+    key-value pairs", or "area can be:" and the bullets under it); a quoted key (`"name": 1`, a worked call's), a
+    name inside a sentence ("everything on the sheet: ...") and a bare value (`(promptId: 'onb2_01')`) are not one."""
     if name not in description:
         return ""
     match = re.search(
-        rf"(?:^|(?<=[.;!?]\s))[ \t]*(?:[-*•][ \t]*)?[`*]*{re.escape(name)}[`*]*(?:[ \t]*\([^)\n]{{0,40}}\))?[ \t]*:"
-        rf"[ \t]+(\S[^\n]*?)(?=\.\s|\n|$)",
+        rf"(?:^|(?<=[.;!?]\s))[ \t]*(?:[-*•][ \t]*)?[`*]*{re.escape(name)}[`*]*(?:[ \t]*\([^)\n]{{0,40}}\))?"
+        rf"(?:[ \t]*:|[ \t]+(?:is|are|(?:can|must|should|may)[ \t]+be)(?:[ \t]*:)?)"
+        rf"(?:[ \t]+(\S[^\n]*?)(?=\.\s|\n|$)|[ \t]*\n(?P<items>(?:[ \t]*[-*•][ \t]+[^\n]+(?:\n|$))+))",
         description,
         re.MULTILINE,
     )
-    note = match.group(1).strip() if match else ""
+    note = (match.group(1) or match.group("items")).strip() if match else ""
     return note if len(re.findall(r"[A-Za-z]{2,}", note)) >= 2 else ""  # a note says something: not a bare value
 
 
