@@ -102,7 +102,9 @@ def desc_006_undocumented_required_argument(tool: Tool) -> Iterator[Hit]:
     and, in a tool that says what it does, a number key whose object a listing tool of the catalog gives
     (`test_plan_id` beside `get_test_plans`: `lint_tools` drops it; alone, a tool keeps the finding), and the name
     of the one object the tool's name ends on (`topic_name` in `kafka_describe_topic`), as a bare `name` is, and an
-    argument whose values the tool description lists ("Types: united-orders, united-returns."), DESC-013's finding. Two
+    argument whose values the tool description lists ("Types: united-orders, united-returns."), DESC-013's finding,
+    and (twenty-second round) an argument a call written with keywords in the description sets, when it sets two or
+    more (`value='#ff0000' source='hex' target='rgb'`): the worked call shows what each takes. Two
     more say what they are: a field every sign-up or map form has (`username`, `email`, `password`, `latitude`,
     `longitude`), and a tagged request, an object (or a union of objects) that requires a field fixed by a `const`
     (`{"operation": {"const": "get-deploy"}, "params": ...}`): its tag names the operation and its fields are its
@@ -159,6 +161,8 @@ def _says_what_it_is(tool: Tool, name: str, schema: dict[str, Any]) -> bool:
     number, and, in a tool that says what it does, its object's key or the user's own words)."""
     if _evident_record(schema) or _quoted_in(tool.description, name) or _tagged_request(schema):
         return True
+    if name in _keyword_call(tool.description, tuple(n for n, _ in arguments(tool))):
+        return True  # "value='#ff0000' source='hex' target='rgb' -> ...": the worked call shows what it takes
     if _values_in_description(tool, name):
         return True  # "Statuses: UNPAID, PROCESSING, ...": the values are its documentation (DESC-013 asks an enum)
     if name.lower() in _COMMON_FIELDS or _says_itself(name, schema):
@@ -563,7 +567,8 @@ def desc_009_missing_examples(tool: Tool) -> Iterator[Hit]:
     term, a subject, an author, a password), and undescribed strings whose name says their form (a URL, an e-mail, an
     opaque `id` or `scrapeId` copied from an earlier result, a question or prompt). An example counts wherever it is: a
     worked call in the tool's description (a code block or JSON object with the call's `"arguments"`, or setting two
-    or more of its arguments: it shows the call's form), an `examples` array (tool or `inputSchema`), an argument's
+    or more of its arguments: it shows the call's form; or written with keywords, `value='#ff0000' source='hex'`, for
+    the arguments it sets), an `examples` array (tool or `inputSchema`), an argument's
     `examples`, `example` or a `default` that shows a value, or prose in the argument's or the tool's description
     (`e.g. '2103.12345'`, an "Example" line, "such as", a quoted sample value, `YYYY-MM-DD`, "ISO 8601", "HH:MM", a
     standard that defines the form: an IANA time zone name, ISO 4217, BCP 47, a MIME type), including the argument's
@@ -612,6 +617,7 @@ def desc_009_missing_examples(tool: Tool) -> Iterator[Hit]:
     if _worked_call(tool.description, [n for n, _ in args]):
         return
     texts = {name: argument_text(tool, name, schema) for name, schema in args}
+    shown = _keyword_call(tool.description, tuple(texts))  # `value='#ff0000' source='hex'`: a worked call's values
     needing = [
         name
         for name, schema in args
@@ -620,6 +626,7 @@ def desc_009_missing_examples(tool: Tool) -> Iterator[Hit]:
         and not _shows_example(schema, texts[name])
         and not _tool_shows(tool.description, name)
         and not _DOCUMENTED_SYNTAX.search(texts[name])
+        and name not in shown
     ]
     if len(needing) == 1 and "```" in tool.description:
         return  # the tool description's fenced example shows the one argument of a form to show
@@ -1109,6 +1116,20 @@ def _worked_call(description: str, names: list[str]) -> bool:
         if len(keys) >= min(2, len(names)):
             return True
     return False
+
+
+@lru_cache(maxsize=1024)  # DESC-006 asks it of each undescribed argument of one tool
+def _keyword_call(description: str, names: tuple[str, ...]) -> frozenset[str]:
+    """The arguments a call written with keywords in the tool's description sets to a value (`value='#ff0000'
+    source='hex' target='rgb'`, `limit=10`), when it sets two or more: a worked call, which shows each one's form
+    (DESC-006 and DESC-009 leave them alone). One name set alone (`query = "SELECT ..."`) may be a sample of one
+    argument, not a call."""
+    if "=" not in description:
+        return frozenset()
+    found = frozenset(
+        n for n in names if re.search(rf"(?<![\w.-]){re.escape(n)}\s*=\s*(?:[\"'\[{{]|-?\d)", description)
+    )
+    return found if len(found) >= 2 else frozenset()
 
 
 _MAP_ROLE = compiled(
