@@ -972,19 +972,23 @@ def _piped_in_description(description: str, name: str) -> list[str] | None:
 def _supported_values(description: str, name: str) -> tuple[str, ...] | None:
     """The values a tool description states under the argument's name as a label: "Supported planets: Sun,
     Mercury, Venus, Mars." for `planets`, "Valid regions: oregon, frankfurt, singapore." for `region` (its words, a
-    plural too): two or more words joined by commas, up to the end of the sentence. Not "Allowed commands: ls, cat"
+    plural too; "operations" for an `op`): two or more words joined by commas, up to the end of the sentence, a list
+    wrapped onto the next line after a comma read as one. Not "Allowed commands: ls, cat"
     for a shell's `command`: what a list of allowed or available things names may be a part of the value."""
     if ":" not in description:
         return None
+    if ",\n" in description:  # "Supported operations: intersects, within,\n    crosses, ...": one list
+        description = re.sub(r",[ \t]*\n[ \t]*", ", ", description)
     words = " ".join(w for w in re.split(r"[_\s]+", re.sub(r"([a-z])([A-Z])", r"\1 \2", name)) if w)
     last = words.split()[-1] if words else ""
     plural = last[:-1] + "ies" if last.endswith("y") else last + ("es" if last.endswith(("s", "x")) else "s")
     lowered = description.lower()
-    labelled = words.lower() in lowered and any(w in lowered for w in ("supported", "valid", "accepted"))
+    named = "operation" if name.lower() == "op" else words  # `op`: "Supported operations: intersects, within"
+    labelled = named.lower() in lowered and any(w in lowered for w in ("supported", "valid", "accepted"))
     if not labelled and f"{plural.capitalize()}:" not in description.replace(" :", ":"):
         return None  # neither label is there: no pattern to compile for this name
     stated = re.search(
-        rf"\b(?:Supported|Valid|Accepted)\s+{re.escape(words)}s?\s*:\s*(?P<list>[^.\n]{{3,300}})",
+        rf"\b(?:Supported|Valid|Accepted)\s+{re.escape(named)}s?\s*:\s*(?P<list>[^.\n]{{3,300}})",
         description,
         re.IGNORECASE,
     )
