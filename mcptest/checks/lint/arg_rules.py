@@ -702,7 +702,8 @@ def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
     and comma-joined ("COUNT, SUM, AVG, MIN, MAX"), or a few words naming a kind of choice and then the values in
     parentheses ("Filter by tag status (Active, Inactive)"; "Repository owner (username or organization)" names a
     thing's forms), or values the tool description pipes after the argument's name ("format (glb|fbx|obj)",
-    "``action`` is open|close|stop"), or the values the tool description lists under the argument's name as a
+    "``action`` is open|close|stop") or states in a sentence opening on it ("Source can be gui, spider, or scsynth."),
+    or the values the tool description lists under the argument's name as a
     label ("Supported planets: Sun, Mercury, Venus.", or a sentence of only its plural and the values: "Statuses:
     UNPAID, PROCESSING, DELIVERED." for `status`); a nullable property with no description is read by its other
     branch's;
@@ -953,11 +954,11 @@ def _piped_in_description(description: str, name: str) -> list[str] | None:
     """The values the tool description pipes right after the argument's name (bare or in code quotes): two or more
     words joined by `|` in parentheses or after "is" or "=" ("Params: provider, mode (text|image), format
     (glb|fbx|obj|usdz)", "``action`` is open|close|stop", "(``channel`` = stable|beta)", "applikation: BrKons
-    (consolidated law, default) | BgblAuth | Erv", each value perhaps with a note), or the set a sentence
-    states of it in code quotes ("`country` must be "usa" or "can""). Slashed words there are left alone: "``card``
-    (ID/URL/name)" names an identifier's forms, not values to choose from."""
+    (consolidated law, default) | BgblAuth | Erv", each value perhaps with a note), or the set a sentence states of
+    it in code quotes ("`country` must be "usa" or "can"") or opening on it (`_stated_values`). Slashed words there
+    are left alone: "``card`` (ID/URL/name)" names an identifier's forms, not values to choose from."""
     if name not in description:
-        return None
+        return _stated_values(description, name) if name.capitalize() in description else None
     found = re.search(rf"(?<![\w`-])`{{0,2}}{re.escape(name)}`{{0,2}}{_PIPED_AFTER_NAME}", description)
     if found:
         return found["list"].split("|")
@@ -965,7 +966,23 @@ def _piped_in_description(description: str, name: str) -> list[str] | None:
     if noted:  # "applikation: BrKons (consolidated law, default) | BgblAuth | BgblPdf"
         return [re.sub(r"\s*\([^()]*\)", "", v).strip().rstrip(".") for v in noted["list"].split("|")]
     told = re.search(rf"`{re.escape(name)}`\s+(?P<rest>(?:must|can|should)\s+be\s+[^.\n]{{1,120}})", description)
-    return prose_enum(told["rest"]) if told else None  # "`country` must be "usa" or "can""
+    return prose_enum(told["rest"]) if told else _stated_values(description, name)  # "`country` must be "usa" or "can""
+
+
+def _stated_values(description: str, name: str) -> list[str] | None:
+    """The values a sentence of the tool description states of an argument it opens on: "Source can be gui, spider,
+    daemon, supersonic, or scsynth." for `source`: three or more bare words, the last joined by "or", and nothing
+    after them in the sentence. "Source can be a path, a URL or a name" lists forms, with articles: no set."""
+    said = re.search(
+        rf"(?:^|(?<=[.!?]\s))[ \t]*(?:{re.escape(name)}|{re.escape(name.capitalize())})\s+(?:must|can|should)\s+be\s+"
+        rf"(?:one\s+of\s*:?\s*)?(?P<list>{_STATED}(?:\s*,\s*{_STATED})+,?\s+or\s+{_STATED})\s*(?:[.;]|$)",
+        description,
+        re.MULTILINE,
+    )
+    return [v for v in re.split(r"\s*,\s*(?:or\s+)?|\s+or\s+", said["list"]) if v] if said else None
+
+
+_STATED = r"(?!(?:a|an|the)\b)[a-z0-9](?:[\w.-]{0,30}\w)?"
 
 
 @lru_cache(maxsize=4096)  # DESC-006, DESC-009 and DESC-013 ask it of the same argument
