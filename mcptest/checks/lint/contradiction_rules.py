@@ -14,8 +14,12 @@ from mcptest.core.re_cache import compiled
 from mcptest.records.catalog import Tool
 
 _CONDITION = compiled(r"\b(?:if|when|unless|only|for|with|except)\b", re.IGNORECASE)
+_CONDITIONED = compiled(r"^\W*(?:[\w-]+\W+)?(?:if|when|unless|only|for|with|except)\b", re.IGNORECASE)
+"""A condition right after "Required"/"Optional" ("Required for create", "Optional, only when ..."): the claim
+holds for some calls. Further on, "for" or "with" belongs to the thing named ("Optional region code for search
+results"), and the claim is whole."""
 _NEGATION = compiled(r"\b(?:not|never|no|don't|avoid|instead\s+of|rather\s+than|except)\b", re.IGNORECASE)
-_LEADING = compiled(r"^\W*(required|optional)\b(?P<rest>[^.;\n]*)", re.IGNORECASE)
+_LEADING = compiled(r"^\W*(?:an?\s+)?(required|optional)\b(?P<rest>[^.;\n]*)", re.IGNORECASE)
 _PAREN = r"\(\s*(required|optional)\s*\)"
 _NOUN = r"(?:\s+(?:field|parameter|argument|param|array|list|object|value|input)s?)?"
 _LIST = compiled(rf"\b(required|optional){_NOUN}\s*:\s*(?P<names>[^.;\n]+)", re.IGNORECASE)
@@ -31,7 +35,7 @@ def _own_claim(text: str) -> str | None:
     if "required" not in lower and "optional" not in lower:  # every claim names one: spare the regexes
         return None
     lead = _LEADING.match(text)
-    if lead and not _CONDITION.search(lead.group("rest")):
+    if lead and not _CONDITIONED.match(lead.group("rest")):
         return lead.group(1).lower()
     paren = re.search(_PAREN, text, re.IGNORECASE)
     return paren.group(1).lower() if paren else None
@@ -111,8 +115,9 @@ def desc_014_description_contradicts_schema(tool: Tool) -> Iterator[Hit]:
     """A description contradicts the input schema: required vs optional, or values outside the enum.
 
     What it flags: an explicit claim in prose that the schema contradicts, of two kinds.
-    - required-ness: a property's own description that starts with "Required"/"Optional" (not followed, in its
-      first clause, by if/when/unless/only/for/with/except) or contains "(required)"/"(optional)"; or a tool
+    - required-ness: a property's own description that starts with "Required"/"Optional" (or "An optional ...";
+      not followed right after, or after one word, by if/when/unless/only/for/with/except: "Required for create"
+      is conditioned, "Optional region code for search results" is not) or contains "(required)"/"(optional)"; or a tool
       description that says "Required fields: a, b", "Optional parameters: c", "`a` (required)" or "the 'a'
       array is required" about a top-level argument; when the schema says the opposite. A property whose object
       declares no `required` list is left to SCH-001 (the schema makes no claim to contradict). A tool that is
