@@ -361,9 +361,10 @@ def sch_010_limit_only_in_prose(tool: Tool) -> Iterator[Hit]:
     What it flags: a property, at any depth, whose own description states an upper limit as a number ("max 200",
     "max: 50", "maximum 100", "at most 10", "up to 25", "no more than 5", "(1-500)", "(0.0-1.0, default 0.6)",
     "(-180 to 180)", "between 1 and 100", "between 10000ms and 300000ms", "from 1 to 100", "One to 20 symbols",
-    "Range is 0 to 1", "Valid range: 1-100", "Maximum - 500"; a bare argument's line in the tool description's
-    `Args:` section counts as its description, and so does a range written right after its code-quoted name there,
-    "``brightness`` 0-100") that the schema does not carry: a number or integer without
+    "Range is 0 to 1", "Valid range: 1-100", "Maximum - 500", "Month number 1-12", "clamped to [1, 500]"; a bare
+    argument's line in the tool description's `Args:` section counts as its description, and so does a range
+    written right after its code-quoted name there, "``brightness`` 0-100") that the schema does not carry: a
+    number or integer without
     `maximum`/`exclusiveMaximum`, a string whose limit is counted in characters ("max 400 chars") without
     `maxLength`, an array without `maxItems` when the limit counts its items (no noun after the figure, `items` or
     `entries`, or the array's own noun: "One to 20 Yahoo Finance symbols" on `symbols`); a nullable number (`anyOf:
@@ -642,6 +643,7 @@ _PROSE_LIMIT = compiled(
     r"|\brange\s*(?:is|of|:)\s*-?\d+(?:\.\d+)?\s*(?:to|[-–])\s*(?P<e>\d[\d,]*(?:\.\d+)?)\b\s*(?P<ue>[a-z]+)?"
     r"|\brange\s*(?:is|of|:)?\s*\[\s*-?\d+(?:\.\d+)?\s*,\s*(?P<f>\d[\d,]*(?:\.\d+)?)\s*\]\s*(?P<uf>[a-z]+)?"
     r"|(?:^|(?<=[.;,:]\s))\s*(?P<low>\d{1,3})\s*[-–]\s*(?P<g>\d{1,6})\b(?![-–/.]\d)\s*(?P<ug>[a-z]+)?(?=\s*(?:[.;,(]|$))"
+    r"|(?<=[a-z]\s)[01]\s*[-–]\s*(?P<k>\d{1,6})\b(?![-–/.]\d)\s*(?P<uk>[a-z]+)?(?=\s*(?:[.;,(]|$))"
     r"|(?:范围|区间)\s*(?:为|是|[:：])?\s*\[\s*-?\d+(?:\.\d+)?\s*,\s*(?P<j>\d[\d,]*)\s*\]"
     r"|范围\s*(?:为|是|[:：])?\s*-?\d+(?:\.\d+)?\s*(?:[-–~～]|到|至)\s*(?P<h>\d[\d,]*(?:\.\d+)?)\s*(?P<uh>个字符|字符|位|个|条|项)?"
     r"|(?:最多|最长|最大|不超过|不能超过|上限为?)\s*(?P<i>\d[\d,]*)\s*(?P<ui>个字符|字符|位|字|个|条|项)?",
@@ -652,7 +654,8 @@ default 0.6)", "(-180 to 180)", "between 1 and 100", "between 0.5 and 5 seconds"
 "from 1 to 100", "One to 20 symbols", "Range is 0 to 1", "Valid range: 1-100", "max length: 140 characters", "The
 maximum value is 500", "capped at 100", "Value range is [0,50]", "1 to 12 language codes" opening a note or a
 clause ("Most snippets, 1 to 50."), "clamped to [1, 500]", and a bare rising range that is a sentence or a
-clause of its own ("1-50", "Max results. 1-100 (or ...)"). In Chinese: "有效区间 [10, 500]",
+clause of its own ("1-50", "Max results. 1-100 (or ...)"), or one from 0 or 1 that ends a note after a word
+("personal rating 1-5", "Month number 1-12"; "results 26-50" is an example). In Chinese: "有效区间 [10, 500]",
 "范围 1-1000", "最长 20 位", "最多 100 条", "不超过 50"."""
 
 _CJK_UNITS = {"个字符": "characters", "字符": "characters", "位": "characters", "字": "characters"}
@@ -694,11 +697,11 @@ def _prose_limit(text: str) -> tuple[float, str | None, list[str]] | None:
         or _SUGGESTED.search(text[max(0, match.start() - 30) : match.start()])
     ):
         return None  # a bare range must rise ("1-50"), and be the limit, not advice ("Recommended: 30-60 seconds")
-    group = next(g for g in "abcdefghij" if match.group(g))
+    group = next(g for g in "abcdefghijk" if match.group(g))
     if _SUGGESTED_AFTER.match(text, match.end(group)):
         return None  # "(1-20 recommended)": advice too
     figure = match.group(group).replace(",", "")
-    unit = next((u for u in (match.group("u" + g) for g in "abcdefghi") if u), None)
+    unit = next((u for u in (match.group("u" + g) for g in "abcdefghik") if u), None)
     unit = _CJK_UNITS.get(unit, unit) if unit else unit
     return (float(figure) if "." in figure else int(figure)), unit, words(text[match.end(group) :])[:4]
 
