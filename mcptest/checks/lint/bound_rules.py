@@ -374,7 +374,8 @@ def sch_010_limit_only_in_prose(tool: Tool) -> Iterator[Hit]:
     string limit without a unit is left alone (400 what?), and so is "Maximum number of results" with no figure; so
     is an item's length said of an array ("Each instruction MUST be no more than 20 words"), another noun's count
     ("Max 20 pages" on page ranges) and an integer type's own range ("(0-4294967295)"). A file-name format stated
-    the same way ("Filename must end with .png, .jpg, or .jpeg", "must end in .html") is flagged on a string without
+    the same way ("Filename must end with .png, .jpg, or .jpeg", "must end in .html", "Absolute path of a new .jpg
+    file") is flagged on a string without
     a `pattern`, `format` or `enum` (issue 33 names it: a format in prose that the schema lacks). A number whose
     description states only a floor ("(minimum 2)", "integer >= 1", "A positive number", "The minimum value is 0")
     and has no `minimum`/`exclusiveMinimum` is flagged for its minimum. An integer whose note lists three or more
@@ -575,16 +576,20 @@ _RANGE_AFTER_NAME = r"\s*\(?\s*(?P<low>\d+(?:\.\d+)?)\s*[-–]\s*(?P<high>\d+(?:
 
 _SUFFIX_RULE = compiled(
     r"\b(?:must|should|has to|needs? to)\s+(?:end|finish)\s+(?:with|in)\s+(?P<list>[\"'`]?\.\w{1,6}[\"'`]?"
-    r"(?:\s*(?:,|\bor\b|,\s*or\b)\s*[\"'`]?\.\w{1,6}[\"'`]?)*)",
+    r"(?:\s*(?:,|\bor\b|,\s*or\b)\s*[\"'`]?\.\w{1,6}[\"'`]?)*)"
+    r"|\bpath\s+(?:of|to)\s+an?\s+(?:new\s+)?(?P<one>\.[a-z0-9]{2,5})\s+file\b",
     re.IGNORECASE,
 )
-"""A file-name format written in prose: "Filename must end with .png, .jpg, or .jpeg", "must end in .html"."""
+"""A file-name format written in prose: "Filename must end with .png, .jpg, or .jpeg", "must end in .html", "Absolute
+path of a new .jpg file" (the path of one kind of file)."""
 
 
 def _prose_suffixes(text: str) -> list[str]:
     """The file extensions a description says the value must end with, in order, or none."""
-    match = _SUFFIX_RULE.search(text)
-    return re.findall(r"\.\w{1,6}", match.group("list")) if match else []
+    match = _SUFFIX_RULE.search(text) if "." in text else None
+    if match is None:
+        return []
+    return [match["one"]] if match["one"] else re.findall(r"\.\w{1,6}", match["list"])
 
 
 def _suffix_pattern(suffixes: list[str]) -> str:
