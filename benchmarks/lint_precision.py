@@ -66,7 +66,8 @@ and `held_out_63` (three PyPI servers labelled the same way alongside held_out_6
 and `held_out_64` (three PyPI servers labelled the same way alongside held_out_62, held_out_63, held_out_65 and held_out_66),
 and `held_out_66` (one npm and three PyPI servers labelled the same way alongside held_out_62 to held_out_65),
 and `held_out_67` (three PyPI servers labelled the same way alongside held_out_63, held_out_64, held_out_65 and held_out_68),
-and `held_out_68` (two npm and three PyPI servers labelled the same way alongside held_out_63, held_out_64, held_out_65 and held_out_67);
+and `held_out_68` (two npm and three PyPI servers labelled the same way alongside held_out_63, held_out_64, held_out_65 and held_out_67),
+and `held_out_70` (two npm and two PyPI servers labelled the same way alongside held_out_69, held_out_71 and held_out_72);
 tests/lint/real/split.json records the groups. Each group's figures are printed apart.
 
 precision = reported findings labelled TP / reported findings
@@ -161,6 +162,7 @@ GROUPS = (
     "held_out_66",
     "held_out_67",
     "held_out_68",
+    "held_out_70",
 )
 
 

@@ -37,7 +37,8 @@
 # SET=63 the one built alongside held_out_62, held_out_64, held_out_65 and held_out_66 (PyPI),
 # SET=64 the one built alongside held_out_62, held_out_63, held_out_65 and held_out_66 (PyPI),
 # SET=67 the one built alongside held_out_63, held_out_64, held_out_65 and held_out_68 (PyPI),
-# SET=68 the one built alongside held_out_63, held_out_64, held_out_65 and held_out_67 (npm and PyPI).
+# SET=68 the one built alongside held_out_63, held_out_64, held_out_65 and held_out_67 (npm and PyPI),
+# SET=70 the one built alongside held_out_69, held_out_71 and held_out_72 (npm and PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -1430,6 +1431,26 @@ if [ "$SET" = 68 ]; then  # held_out_68 (issue 33, built alongside held_out_63 t
     "entraadm-mcp|HOME=$WORK|entraadm-mcp"
     "technolife-mcp|HOME=$WORK|technolife-mcp"
     "tiktok-studio-mcp|HOME=$WORK TIKTOK_MCP_CLIENT_KEY=dummy TIKTOK_MCP_CLIENT_SECRET=dummy|tiktok-studio-mcp"
+  )
+fi
+
+if [ "$SET" = 70 ]; then  # held_out_70 (issue 33, built alongside held_out_69, held_out_71 and held_out_72): a new stick, npm and PyPI, no rule tuned on it
+  NPM=(
+    "mcp-alertmanager@2.1.1"  # Prometheus Alertmanager, community (a Go binary shipped in its npm platform package); its URL at 127.0.0.1:1
+    "@abhaybabbar/retellai-mcp-server@1.0.2"  # Retell AI voice agents, community; a dummy API key
+  )
+  PYPI=(
+    "allure-testops-mcp==0.9.3 mcp==1.30.0"  # written for the 1.x SDK (it pins mcp>=1.2,<2); Allure TestOps test management, read-only by default
+    "couchdb-mcp-server==0.1.0 mcp==1.30.0"  # written for the 1.x SDK (it pins mcp>=1.12,<2); Apache CouchDB, read-only
+    # chirpstack-mcp-server 0.1.1: left out, not installed: its default toolsets hold about 40 tools, more than could be
+    # labelled well before the deadline
+  )
+  # captured with PYTHON and MCPTEST set to the interpreter that has mcptest: the venvs come first on the capture's PATH
+  SERVERS=(
+    "mcp-alertmanager|HOME=$WORK ALERTMANAGER_URL=http://127.0.0.1:1|mcp-alertmanager"
+    "retellai-mcp|HOME=$WORK RETELL_API_KEY=dummy|retellai-mcp-server"
+    "allure-testops-mcp|HOME=$WORK ALLURE_URL=http://127.0.0.1:1 ALLURE_TOKEN=dummy|allure-testops-mcp"
+    "couchdb-mcp-server|HOME=$WORK COUCHDB_MCP_COUCHDB_URL=http://127.0.0.1:1|couchdb-mcp-server"
   )
 fi
 
