@@ -38,7 +38,8 @@
 # SET=64 the one built alongside held_out_62, held_out_63, held_out_65 and held_out_66 (PyPI),
 # SET=67 the one built alongside held_out_63, held_out_64, held_out_65 and held_out_68 (PyPI),
 # SET=68 the one built alongside held_out_63, held_out_64, held_out_65 and held_out_67 (npm and PyPI),
-# SET=70 the one built alongside held_out_69, held_out_71 and held_out_72 (npm and PyPI).
+# SET=70 the one built alongside held_out_69, held_out_71 and held_out_72 (npm and PyPI),
+# SET=71 the one built alongside held_out_69, held_out_70 and held_out_72 (npm and PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -1451,6 +1452,25 @@ if [ "$SET" = 70 ]; then  # held_out_70 (issue 33, built alongside held_out_69, 
     "retellai-mcp|HOME=$WORK RETELL_API_KEY=dummy|retellai-mcp-server"
     "allure-testops-mcp|HOME=$WORK ALLURE_URL=http://127.0.0.1:1 ALLURE_TOKEN=dummy|allure-testops-mcp"
     "couchdb-mcp-server|HOME=$WORK COUCHDB_MCP_COUCHDB_URL=http://127.0.0.1:1|couchdb-mcp-server"
+  )
+fi
+
+if [ "$SET" = 71 ]; then  # held_out_71 (issue 33, built alongside held_out_69, held_out_70 and held_out_72): a new stick, npm and PyPI, no rule tuned on it
+  NPM=(
+    "@rollbar/mcp-server@0.6.0"  # Rollbar's own server (error tracking); a dummy access token
+    "mcp-server-pdfnoodle@1.2.0"  # pdf noodle's own server (PDF generation from templates); a dummy API key
+  )
+  PYPI=(
+    "fred-mcp-server==0.2.2 fastmcp==3.4.11"  # written for FastMCP 3 (it pins fastmcp>=3,<4); FRED economic data, a dummy API key
+    "polish-archives-mcp==0.1.1 mcp==2.3.0"  # written for the 2.x SDK (it pins mcp>=2,<3); Polish vital-records indexes (Geneteka)
+    # penpot-api-mcp, ceph-mcp, bmkg-api-mcp and keel-mcp: left out, every release asks Python >= 3.12 (this one is 3.11)
+  )
+  # captured with PYTHON and MCPTEST set to the interpreter that has mcptest: the venvs come first on the capture's PATH
+  SERVERS=(
+    "rollbar-mcp-server|HOME=$WORK ROLLBAR_ACCESS_TOKEN=dummy ROLLBAR_API_BASE=http://127.0.0.1:1|rollbar-mcp-server"
+    "mcp-server-pdfnoodle|HOME=$WORK PDFNOODLE_API_KEY=dummy|mcp-server-pdfnoodle"
+    "fred-mcp-server|HOME=$WORK FRED_API_KEY=dummy|fred-mcp-server"
+    "polish-archives-mcp|HOME=$WORK|polish-archives-mcp"
   )
 fi
 
