@@ -693,7 +693,8 @@ def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
     reStructuredText literals (``"pubmed"``)
     are read as quoted values; a list wrapped onto the next line
     after a comma is one list; yes-or-no words, "(true/false)" (with "None" too, an optional boolean's), ask for a
-    boolean type instead, and formats named on
+    boolean type instead (the finding says so where a switch is typed string: "Include silenced alerts
+    (true/false)"), and formats named on
     a path, "Path to the image (PNG, JPG)", are the file's), or a selector argument (`operation`, `action`,
     `command`, ...) whose operations the tool description numbers one by one ("1) getCostAndUsage — ...", "2.
     get_automation_event: ...") or bullets under an "Actions:" heading, or bullets of verb_object names ("-
@@ -746,6 +747,13 @@ def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
             or _coded_numbers(text)
             or _corroborated(named_values(text), schema)
         )
+        if values and _flag_typed_string(schema, values, text):
+            yield Hit(
+                f"argument '{name}' takes yes or no ({', '.join(values)}) but is typed string",
+                "Type it boolean, or declare the enum of the words it takes.",
+                _at(name),
+            )
+            continue
         if values and _not_a_value_set(name, values):
             continue
         if values and _bounded_codes(schema, values):  # "0=Info, 1=Low, ..." read as a label's list
@@ -897,6 +905,22 @@ _RANKS = frozenset(
         "heavy",
     }
 )
+
+
+def _flag_typed_string(schema: dict[str, Any], values: list[str], text: str) -> bool:
+    """A yes-or-no switch typed string, its two words in parentheses ("Include silenced alerts (true/false)" on
+    `{"type": "string"}`): the agent sends the boolean its name and note ask for, and a string schema rejects it,
+    or the server reads "false" as a non-empty, true string. A nullable or untyped one (`anyOf: [boolean, null]`,
+    "True/False/None"), a value that may be "true" among others ('"true" or "false" for checkboxes') and a
+    three-way filter ("'true' for finished only, 'false' for unfinished, empty for all") are left alone."""
+    pair = {v.lower() for v in values}
+    return types_of(schema) == {"string"} and pair in _FLAG_PAIRS and _SWITCH_NOTE.search(text) is not None
+
+
+_SWITCH_NOTE = compiled(r"\(\s*(?:true|yes|on)\s*[/|,]\s*(?:false|no|off)\s*\)", re.IGNORECASE)
+
+
+_FLAG_PAIRS = ({"true", "false"}, {"yes", "no"}, {"on", "off"})
 
 
 def _not_a_value_set(name: str, values: list[str]) -> bool:
