@@ -375,11 +375,12 @@ def sch_010_limit_only_in_prose(tool: Tool) -> Iterator[Hit]:
     is an item's length said of an array ("Each instruction MUST be no more than 20 words"), another noun's count
     ("Max 20 pages" on page ranges) and an integer type's own range ("(0-4294967295)"). A file-name format stated
     the same way ("Filename must end with .png, .jpg, or .jpeg", "must end in .html", "Absolute path of a new .jpg
-    file") is flagged on a string without
-    a `pattern`, `format` or `enum` (issue 33 names it: a format in prose that the schema lacks). A number whose
-    description states only a floor ("(minimum 2)", "integer >= 1", "A positive number", "The minimum value is 0")
-    and has no `minimum`/`exclusiveMinimum` is flagged for its minimum. An integer whose note lists three or more
-    consecutive values as its choices ("the polynomial degree: 0, 1, 2, or 3") and that has no `maximum` or `enum`
+    file") is flagged on a string without a `pattern`, `format` or `enum` (issue 33 names it: a format in prose that
+    the schema lacks). A number whose description states only a floor ("(minimum 2)", "integer >= 1", "A positive
+    number", "The minimum value is 0") and has no `minimum`/`exclusiveMinimum` is flagged for its minimum, and an
+    array whose description asks for a fewest count ("(minimum 2)", "(2 or more)", "at least 2") and has no
+    `minItems` for that. An integer whose note lists three or more consecutive values as its choices ("the
+    polynomial degree: 0, 1, 2, or 3") and that has no `maximum` or `enum`
     is flagged for both bounds; "typically 1, 2, or 3" gives the usual values, not the only ones. A cap the tool
     description puts on one call ("Max 5,000 rows per call") bounds the tool's one bare count argument (`limit`).
     Worth acting on: always when the server enforces the limit; the fix is one keyword. In the default tier since
@@ -422,6 +423,17 @@ def sch_010_limit_only_in_prose(tool: Tool) -> Iterator[Hit]:
                     ),
                 )
                 continue
+        if limit is None and "array" in types and "minItems" not in keys and (least := _ITEM_FLOOR.search(text)):
+            figure = int(least["n"] or least["m"] or least["n2"])
+            limited.setdefault(
+                _branchless(node.path),
+                (
+                    f"{node.where}: the description states at least {figure} items that the schema lacks (no minItems)",
+                    [node.pointer],
+                    f'Add "minItems": {figure}.',
+                ),
+            )
+            continue
         if limit is None:
             floor = _prose_floor(text) if types & {"number", "integer"} else None
             if floor is not None and not keys & {"minimum", "exclusiveMinimum"}:
@@ -646,7 +658,7 @@ _PROSE_LIMIT = compiled(
     r"|\bbetween\s+-?\d+(?:\.\d+)?\s*[a-z]*\s+and\s+(?P<c>\d[\d,]*(?:\.\d+)?)\s*(?P<uc>[a-z]+)?"
     r"|(?:\b(?:from\s+\d+|one)|(?:^|(?<=[.;,:]\s))\s*(?P<dlow>\d+))\s+to\s+(?P<d>\d[\d,]*)\b\s*(?P<ud>[a-z]+)?"
     r"|\brange\s*(?:is|of|:)\s*-?\d+(?:\.\d+)?\s*(?:to|[-–])\s*(?P<e>\d[\d,]*(?:\.\d+)?)\b\s*(?P<ue>[a-z]+)?"
-    r"|\brange\s*(?:is|of|:)?\s*\[\s*-?\d+(?:\.\d+)?\s*,\s*(?P<f>\d[\d,]*(?:\.\d+)?)\s*\]\s*(?P<uf>[a-z]+)?"
+    r"|\brang(?:e|ing)\s*(?:is|of|from|:)?\s*\[\s*-?\d+(?:\.\d+)?\s*,\s*(?P<f>\d[\d,]*(?:\.\d+)?)\s*\]\s*(?P<uf>[a-z]+)?"
     r"|(?:^|(?<=[.;,:]\s))\s*(?P<low>\d{1,3})\s*[-–]\s*(?P<g>\d{1,6})\b(?![-–/.]\d)\s*(?P<ug>[a-z]+)?(?=\s*(?:[.;,(]|$))"
     r"|(?<=[a-z]\s)[01]\s*[-–]\s*(?P<k>\d{1,6})\b(?![-–/.]\d)\s*(?P<uk>[a-z]+)?(?=\s*(?:[.;,(]|$))"
     r"|(?:范围|区间)\s*(?:为|是|[:：])?\s*\[\s*-?\d+(?:\.\d+)?\s*,\s*(?P<j>\d[\d,]*)\s*\]"
@@ -677,6 +689,15 @@ _PROSE_FLOOR = compiled(
 """A lower limit of a number written in prose: "(minimum 2)", "The minimum value is 0", "at least 1", "integer >= 1",
 "A positive number", "a non-negative integer"; a figure with a unit after it ("at least 8 characters", "min 5
 minutes") is said of something else."""
+
+
+_ITEM_FLOOR = compiled(
+    r"\((?:minimum|min\.?|at least)\s*:?\s*(?P<n>\d{1,3})\)|\((?P<m>\d{1,3})\s+or\s+more\)"
+    r"|\bat least (?P<n2>\d{1,3})\b(?!\s*(?:char|letter|byte|digit|word|line|%))",
+    re.IGNORECASE,
+)
+"""The fewest items an array's description asks for: "URLs of the PDFs to merge (minimum 2)", "Recipes to compare (2
+or more)"; an item's own length ("at least 8 characters") is not a count of items."""
 
 
 def _prose_floor(text: str) -> float | int | None:
