@@ -67,6 +67,7 @@ and `held_out_64` (three PyPI servers labelled the same way alongside held_out_6
 and `held_out_66` (one npm and three PyPI servers labelled the same way alongside held_out_62 to held_out_65),
 and `held_out_67` (three PyPI servers labelled the same way alongside held_out_63, held_out_64, held_out_65 and held_out_68),
 and `held_out_68` (two npm and three PyPI servers labelled the same way alongside held_out_63, held_out_64, held_out_65 and held_out_67),
+and `held_out_69` (one npm and three PyPI servers labelled the same way alongside held_out_70, held_out_71 and held_out_72),
 and `held_out_70` (two npm and two PyPI servers labelled the same way alongside held_out_69, held_out_71 and held_out_72),
 and `held_out_71` (two npm and two PyPI servers labelled the same way alongside held_out_69, held_out_70 and held_out_72);
 tests/lint/real/split.json records the groups. Each group's figures are printed apart.
@@ -163,6 +164,7 @@ GROUPS = (
     "held_out_66",
     "held_out_67",
     "held_out_68",
+    "held_out_69",
     "held_out_70",
     "held_out_71",
 )

@@ -39,7 +39,8 @@
 # SET=67 the one built alongside held_out_63, held_out_64, held_out_65 and held_out_68 (PyPI),
 # SET=68 the one built alongside held_out_63, held_out_64, held_out_65 and held_out_67 (npm and PyPI),
 # SET=70 the one built alongside held_out_69, held_out_71 and held_out_72 (npm and PyPI),
-# SET=71 the one built alongside held_out_69, held_out_70 and held_out_72 (npm and PyPI).
+# SET=71 the one built alongside held_out_69, held_out_70 and held_out_72 (npm and PyPI),
+# SET=69 the one built alongside held_out_70, held_out_71 and held_out_72 (npm and PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -1471,6 +1472,24 @@ if [ "$SET" = 71 ]; then  # held_out_71 (issue 33, built alongside held_out_69, 
     "mcp-server-pdfnoodle|HOME=$WORK PDFNOODLE_API_KEY=dummy|mcp-server-pdfnoodle"
     "fred-mcp-server|HOME=$WORK FRED_API_KEY=dummy|fred-mcp-server"
     "polish-archives-mcp|HOME=$WORK|polish-archives-mcp"
+  )
+fi
+
+if [ "$SET" = 69 ]; then  # held_out_69 (issue 33, built alongside held_out_70, held_out_71 and held_out_72): a new stick, npm and PyPI, no rule tuned on it
+  NPM=(
+    "cookunity-mcp-server@1.3.4"  # CookUnity meal delivery, community (unofficial); dummy login
+  )
+  PYPI=(
+    "mcp-moodle==0.1.2 mcp==1.30.0"  # written for the 1.x SDK (it asks mcp[cli]>=1.2); Moodle web services, community
+    "legendkeeper-mcp==0.1.2 mcp==2.3.0"  # written for the 2.x SDK (it pins mcp>=2.3,<3); LegendKeeper worldbuilding API, community (unofficial)
+    "trino-mcp==0.2.7 mcp==1.30.0"  # written for the 1.x SDK (it pins mcp>=1.6,<2); Trino SQL engine, read-only by default; started with AUTH_METHOD=NONE (a password needs HTTPS before listing)
+  )
+  # captured with PYTHON and MCPTEST set to the interpreter that has mcptest: the venvs come first on the capture's PATH
+  SERVERS=(
+    "cookunity-mcp-server|HOME=$WORK COOKUNITY_EMAIL=dummy@example.com COOKUNITY_PASSWORD=dummy|cookunity-mcp-server"
+    "mcp-moodle|HOME=$WORK MOODLE_URL=http://127.0.0.1:1 MOODLE_TOKEN=dummy|mcp-moodle"
+    "legendkeeper-mcp|HOME=$WORK LEGENDKEEPER_API_KEY=dummy LEGENDKEEPER_BASE_URL=http://127.0.0.1:1|legendkeeper-mcp"
+    "trino-mcp|HOME=$WORK TRINO_HOST=127.0.0.1 TRINO_PORT=1 TRINO_USER=dummy AUTH_METHOD=NONE|trino-mcp"
   )
 fi
 
