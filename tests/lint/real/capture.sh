@@ -40,7 +40,8 @@
 # SET=68 the one built alongside held_out_63, held_out_64, held_out_65 and held_out_67 (npm and PyPI),
 # SET=70 the one built alongside held_out_69, held_out_71 and held_out_72 (npm and PyPI),
 # SET=71 the one built alongside held_out_69, held_out_70 and held_out_72 (npm and PyPI),
-# SET=69 the one built alongside held_out_70, held_out_71 and held_out_72 (npm and PyPI).
+# SET=69 the one built alongside held_out_70, held_out_71 and held_out_72 (npm and PyPI),
+# SET=74 the one built alongside held_out_69, held_out_72 and held_out_73 (npm and PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -1490,6 +1491,24 @@ if [ "$SET" = 69 ]; then  # held_out_69 (issue 33, built alongside held_out_70, 
     "mcp-moodle|HOME=$WORK MOODLE_URL=http://127.0.0.1:1 MOODLE_TOKEN=dummy|mcp-moodle"
     "legendkeeper-mcp|HOME=$WORK LEGENDKEEPER_API_KEY=dummy LEGENDKEEPER_BASE_URL=http://127.0.0.1:1|legendkeeper-mcp"
     "trino-mcp|HOME=$WORK TRINO_HOST=127.0.0.1 TRINO_PORT=1 TRINO_USER=dummy AUTH_METHOD=NONE|trino-mcp"
+  )
+fi
+
+if [ "$SET" = 74 ]; then  # held_out_74 (issue 33, built alongside held_out_69, held_out_72 and held_out_73): a new stick, npm and PyPI, no rule tuned on it
+  NPM=(
+    "@r-huijts/strava-mcp-server@1.2.1"  # Strava (activities, segments, routes), community; dummy OAuth credentials
+    # @runpod/mcp-server 4.0.0 (Runpod's own): left out after its capture: 68 tools, too many to label well
+  )
+  PYPI=(
+    "cellartracker-mcp==0.1.0 mcp==1.30.0"  # written for the 1.x SDK (mcp.server.fastmcp, mcp unpinned); CellarTracker wine cellar, community
+    "imdb-mcp==1.0.1 mcp==1.30.0"  # written for the 1.x SDK (it pins mcp>=1.0.0, low-level Server); IMDb titles and names, community
+    # cisco-nso-mcp-server: left out, not installed: pip found no release it could install here
+  )
+  # captured with PYTHON and MCPTEST set to the interpreter that has mcptest: the venvs come first on the capture's PATH
+  SERVERS=(
+    "strava-mcp-server|HOME=$WORK STRAVA_CLIENT_ID=dummy STRAVA_CLIENT_SECRET=dummy STRAVA_ACCESS_TOKEN=dummy STRAVA_REFRESH_TOKEN=dummy|strava-mcp-server"
+    "cellartracker-mcp|HOME=$WORK CT_USERNAME=dummy CT_PASSWORD=dummy|cellartracker-mcp"
+    "imdb-mcp|HOME=$WORK|imdb-mcp"
   )
 fi
 
