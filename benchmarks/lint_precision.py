@@ -70,6 +70,7 @@ and `held_out_68` (two npm and three PyPI servers labelled the same way alongsid
 and `held_out_69` (one npm and three PyPI servers labelled the same way alongside held_out_70, held_out_71 and held_out_72),
 and `held_out_70` (two npm and two PyPI servers labelled the same way alongside held_out_69, held_out_71 and held_out_72),
 and `held_out_71` (two npm and two PyPI servers labelled the same way alongside held_out_69, held_out_70 and held_out_72),
+and `held_out_73` (one npm and three PyPI servers labelled the same way alongside held_out_69, held_out_72 and held_out_74),
 and `held_out_74` (one npm and two PyPI servers labelled the same way alongside held_out_69, held_out_72 and held_out_73);
 tests/lint/real/split.json records the groups. Each group's figures are printed apart.
 
@@ -168,6 +169,7 @@ GROUPS = (
     "held_out_69",
     "held_out_70",
     "held_out_71",
+    "held_out_73",
     "held_out_74",
 )
 

@@ -41,7 +41,8 @@
 # SET=70 the one built alongside held_out_69, held_out_71 and held_out_72 (npm and PyPI),
 # SET=71 the one built alongside held_out_69, held_out_70 and held_out_72 (npm and PyPI),
 # SET=69 the one built alongside held_out_70, held_out_71 and held_out_72 (npm and PyPI),
-# SET=74 the one built alongside held_out_69, held_out_72 and held_out_73 (npm and PyPI).
+# SET=74 the one built alongside held_out_69, held_out_72 and held_out_73 (npm and PyPI),
+# SET=73 the one built alongside held_out_69, held_out_72 and held_out_74 (npm and PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -1509,6 +1510,25 @@ if [ "$SET" = 74 ]; then  # held_out_74 (issue 33, built alongside held_out_69, 
     "strava-mcp-server|HOME=$WORK STRAVA_CLIENT_ID=dummy STRAVA_CLIENT_SECRET=dummy STRAVA_ACCESS_TOKEN=dummy STRAVA_REFRESH_TOKEN=dummy|strava-mcp-server"
     "cellartracker-mcp|HOME=$WORK CT_USERNAME=dummy CT_PASSWORD=dummy|cellartracker-mcp"
     "imdb-mcp|HOME=$WORK|imdb-mcp"
+  )
+fi
+
+if [ "$SET" = 73 ]; then  # held_out_73 (issue 33, built alongside held_out_69, held_out_72 and held_out_74): a new stick, npm and PyPI, no rule tuned on it
+  NPM=(
+    "@owine/unifi-protect-mcp@2.14.0"  # UniFi Protect (cameras, NVR) Integration API, community; a dummy API key, its host at 127.0.0.1:1
+  )
+  PYPI=(
+    "ghost-cms-mcp==0.1.1 mcp==1.30.0"  # written for the 1.x SDK (mcp.server.fastmcp, it asks mcp>=1.0); Ghost CMS Admin API, community
+    "clr-uptime-kuma-mcp==1.1.0 fastmcp==2.14.7"  # written for FastMCP 2 (it pins fastmcp>=2.14,<3); Uptime Kuma monitoring, community
+    "freshrss-mcp==0.2.5 mcp==1.30.0"  # written for the 1.x SDK (it asks mcp>=1.0); FreshRSS feed reader, community
+    # gotify-mcp: left out, not installed: pip found no release it could install here
+  )
+  # captured with PYTHON and MCPTEST set to the interpreter that has mcptest: the venvs come first on the capture's PATH
+  SERVERS=(
+    "unifi-protect-mcp|HOME=$WORK UNIFI_PROTECT_HOST=127.0.0.1:1 UNIFI_PROTECT_API_KEY=dummy|unifi-protect-mcp"
+    "ghost-cms-mcp|HOME=$WORK GHOST_URL=http://127.0.0.1:1 GHOST_ADMIN_KEY=0123456789abcdef:0123456789abcdef|ghost-cms-mcp"
+    "clr-uptime-kuma-mcp|HOME=$WORK UPTIME_KUMA_URL=http://127.0.0.1:1 UPTIME_KUMA_TOKEN=dummy|clr-uptime-kuma-mcp"
+    "freshrss-mcp|HOME=$WORK FRESHRSS_URL=http://127.0.0.1:1 FRESHRSS_EMAIL=dummy FRESHRSS_API_PASSWORD=dummy|freshrss-mcp"
   )
 fi
 
