@@ -29,6 +29,7 @@ from mcptest.checks.lint.text import (
     required,
     sentences,
     types_of,
+    unwrap_lists,
     words,
 )
 from mcptest.core.re_cache import compiled
@@ -1018,8 +1019,7 @@ def _supported_values(description: str, name: str) -> tuple[str, ...] | None:
     for a shell's `command`: what a list of allowed or available things names may be a part of the value."""
     if ":" not in description:
         return None
-    if ",\n" in description:  # "Supported operations: intersects, within,\n    crosses, ...": one list
-        description = re.sub(r",[ \t]*\n[ \t]*", ", ", description)
+    description = unwrap_lists(description)  # "Supported operations: intersects, within,\n    crosses, ...": one list
     words = " ".join(w for w in re.split(r"[_\s]+", re.sub(r"([a-z])([A-Z])", r"\1 \2", name)) if w)
     last = words.split()[-1] if words else ""
     plural = last[:-1] + "ies" if last.endswith("y") else last + ("es" if last.endswith(("s", "x")) else "s")

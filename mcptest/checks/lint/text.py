@@ -440,8 +440,7 @@ def prose_value_sets(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
     """Every value set `prose_enum` recognises in `text`, with the span of its lead phrase and list. A list wrapped
     onto the next line after a comma ("One of: get_workload_estimate,\\n list_workload_estimates, ...") is read
     as one line."""
-    if ",\n" in text:
-        text = _WRAPPED_LIST.sub(", ", text)
+    text = unwrap_lists(text)
     if "``" in text:  # reStructuredText literals (``"pubmed"``, ``json``), as Sphinx docstrings write values
         text = _RST_LITERAL.sub(lambda m: m["quoted"] or f"`{m['bare']}`", text)
     yield from _parenthesised_values(text)
@@ -795,6 +794,13 @@ CODE_NAME = compiled(r"[a-z0-9]_[a-z0-9]|[a-z][A-Z]")
 SELECTORS = frozenset(["operation", "action", "command", "op", "mode", "method"])
 """Names of the argument that picks one of a multi-operation tool's operations (`operation: "get_credits"`)."""
 _WRAPPED_LIST = compiled(r",[ \t]*\n[ \t]*")
+
+
+def unwrap_lists(text: str) -> str:
+    """`text` with each list wrapped onto the next line after a comma ("one of: a, b,\n    c") joined into one line."""
+    return _WRAPPED_LIST.sub(", ", text) if ",\n" in text else text
+
+
 _ARGS_HEADING = compiled(r"^[ \t]*(?:Args|Arguments|Parameters|Params)[ \t]*:[ \t]*$", re.MULTILINE)
 _ARGS_END = compiled(r"\n[ \t]*\n|^[ \t]*(?:Returns?|Raises|Yields?|Examples?|Notes?)[ \t]*:", re.MULTILINE)
 _ARG_LINE = compiled(
