@@ -358,37 +358,35 @@ def _branchless(path: tuple[str | int, ...]) -> tuple[str | int, ...]:
 def sch_010_limit_only_in_prose(tool: Tool) -> Iterator[Hit]:
     """A limit (or a file-name suffix) the argument's description states is missing from its schema.
 
-    What it flags: a property, at any depth, whose own description states an upper limit as a number ("max 200",
-    "max: 50", "maximum 100", "at most 10", "up to 25", "no more than 5", "(1-500)", "(0.0-1.0, default 0.6)",
-    "(-180 to 180)", "between 1 and 100", "between 10000ms and 300000ms", "from 1 to 100", "One to 20 symbols",
-    "Range is 0 to 1", "Valid range: 1-100", "Maximum - 500", "Month number 1-12", "clamped to [1, 500]"; a bare
-    argument's line in the tool description's `Args:` section counts as its description, and so does a range
-    written right after its code-quoted name there, "``brightness`` 0-100") that the schema does not carry: a
-    number or integer without
-    `maximum`/`exclusiveMaximum`, a string whose limit is counted in characters ("max 400 chars") without
-    `maxLength`, an array without `maxItems` when the limit counts its items (no noun after the figure, `items` or
-    `entries`, or the array's own noun: "One to 20 Yahoo Finance symbols" on `symbols`); a nullable number (`anyOf:
-    [{type: integer}, {type: null}]`) is a number, and a `maximum` that is only the integer type's range (zod's
-    `9007199254740991`) is no bound. The same field in several variants of one union is one finding, its `pointers`
-    naming every branch. A limit on the value's precision ("Up to 4 decimal places") is not one on the value. A
-    string limit without a unit is left alone (400 what?), and so is "Maximum number of results" with no figure; so
-    is an item's length said of an array ("Each instruction MUST be no more than 20 words"), another noun's count
-    ("Max 20 pages" on page ranges) and an integer type's own range ("(0-4294967295)"). A file-name format stated
+    What it flags: a property, at any depth, whose own description states an upper limit as a number ("max 200", "max:
+    50", "maximum 100", "at most 10", "up to 25", "no more than 5", "(1-500)", "(0.0-1.0, default 0.6)", "(-180 to
+    180)", "between 1 and 100", "between 10000ms and 300000ms", "from 1 to 100", "One to 20 symbols", "Range is 0 to 1",
+    "Valid range: 1-100", "Maximum - 500", "Month number 1-12", "clamped to [1, 500]"; a bare argument's line in the
+    tool description's `Args:` section counts as its description, and so does a range written right after its
+    code-quoted name there, "``brightness`` 0-100") that the schema does not carry: a number or integer without
+    `maximum`/`exclusiveMaximum`, a string whose limit is counted in characters ("max 400 chars") without `maxLength`,
+    an array without `maxItems` when the limit counts its items (no noun after the figure, `items` or `entries`, or the
+    array's own noun: "One to 20 Yahoo Finance symbols" on `symbols`, "by their IMDb IDs (max 5)" on `name_ids`); a
+    nullable number (`anyOf: [{type: integer}, {type: null}]`) is a number, and a `maximum` that is only the integer
+    type's range (zod's `9007199254740991`) is no bound. The same field in several variants of one union is one finding,
+    its `pointers` naming every branch. A limit on the value's precision ("Up to 4 decimal places") is not one on the
+    value. A string limit without a unit is left alone (400 what?), and so is "Maximum number of results" with no
+    figure; so is an item's length said of an array ("Each instruction MUST be no more than 20 words"), another noun's
+    count ("Max 20 pages" on page ranges) and an integer type's own range ("(0-4294967295)"). A file-name format stated
     the same way ("Filename must end with .png, .jpg, or .jpeg", "must end in .html", "Absolute path of a new .jpg
-    file") is flagged on a string without a `pattern`, `format` or `enum` (issue 33 names it: a format in prose that
-    the schema lacks). A number whose description states only a floor ("(minimum 2)", "integer >= 1", "A positive
-    number", "The minimum value is 0") and has no `minimum`/`exclusiveMinimum` is flagged for its minimum, and an
-    array whose description asks for a fewest count ("(minimum 2)", "(2 or more)", "at least 2") and has no
-    `minItems` for that. An integer whose note lists three or more consecutive values as its choices ("the
-    polynomial degree: 0, 1, 2, or 3") and that has no `maximum` or `enum`
-    is flagged for both bounds; "typically 1, 2, or 3" gives the usual values, not the only ones. A cap the tool
-    description puts on one call ("Max 5,000 rows per call") bounds the tool's one bare count argument (`limit`).
-    Worth acting on: always when the server enforces the limit; the fix is one keyword. In the default tier since
-    issue 33's seventh round (32 findings on the ten labelled groups rules may be tuned on, all true).
-    Why it matters: a validating client checks the schema, not the prose; the agent that sends 500 learns the
-    limit from the server's error, one failed call later.
-    Example: `"limit": {"type": "number", "description": "Maximum number of users to return (default 100, max 200)"}`
-    Fix: `"maximum": 200` (and `"minimum": 1` when the prose gives a floor).
+    file") is flagged on a string without a `pattern`, `format` or `enum` (issue 33 names it: a format in prose that the
+    schema lacks). A number whose description states only a floor ("(minimum 2)", "integer >= 1", "A positive number",
+    "The minimum value is 0") and has no `minimum`/`exclusiveMinimum` is flagged for its minimum, and an array whose
+    description asks for a fewest count ("(minimum 2)", "(2 or more)", "at least 2") and has no `minItems` for that. An
+    integer whose note lists three or more consecutive values as its choices ("the polynomial degree: 0, 1, 2, or 3")
+    and that has no `maximum` or `enum` is flagged for both bounds; "typically 1, 2, or 3" gives the usual values, not
+    the only ones. A cap the tool description puts on one call ("Max 5,000 rows per call") bounds the tool's one bare
+    count argument (`limit`). Worth acting on: always when the server enforces the limit; the fix is one keyword. In the
+    default tier since issue 33's seventh round (32 findings on the ten labelled groups rules may be tuned on, all
+    true). Why it matters: a validating client checks the schema, not the prose; the agent that sends 500 learns the
+    limit from the server's error, one failed call later. Example: `"limit": {"type": "number", "description": "Maximum
+    number of users to return (default 100, max 200)"}` Fix: `"maximum": 200` (and `"minimum": 1` when the prose gives a
+    floor).
     """
     limited: dict[tuple[str | int, ...], tuple[str, list[str], str]] = {}
     for node in walk(tool.input_schema):
@@ -507,12 +505,17 @@ def _noun_cap(description: str, name: str) -> str:
     `addresses`), as a note `_prose_limit` reads ("up to 50 addresses"); "" when there is none."""
     noun = _singular((_name_words(name) or [""])[-1].lower())
     for found in _NOUN_CAP.finditer(description) if len(noun) > 2 else ():
-        if _singular(found["noun"].lower()) == noun:
+        if _singular((found["noun"] or found["before"]).lower()) == noun:
             return found.group(0)
     return ""
 
 
-_NOUN_CAP = compiled(r"\b(?:up to|at most|no more than|max(?:imum)?(?: of)?)\s+\d[\d,]*\s+(?P<noun>[A-Za-z]+)\b", re.I)
+_NOUN_CAP = compiled(
+    r"\b(?:up to|at most|no more than|max(?:imum)?(?: of)?)\s+\d[\d,]*\s+(?P<noun>[A-Za-z]+)\b"
+    r"|\b(?P<before>[A-Za-z]+)\s+\((?:up to|at most|max(?:imum)?)\s*:?\s*\d[\d,]*\)",
+    re.I,
+)
+"""A cap on a list's noun: "up to 50 addresses", or "by their IMDb IDs (max 5)" (the noun before the cap)."""
 
 
 def _scalar(schema: dict[str, Any]) -> bool:
