@@ -9,7 +9,7 @@ from typing import Any
 
 from mcptest.checks.findings import Hit, Severity, pointer
 from mcptest.checks.lint.schema_rules import ref_path, resolve_path
-from mcptest.checks.lint.shapes import enum_values
+from mcptest.checks.lint.shapes import enum_values, follow
 from mcptest.checks.lint.text import (
     CJK_CHAR,
     CJK_VERB,
@@ -663,72 +663,63 @@ def _values_in_description(tool: Tool, name: str) -> bool:
 def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
     """A string argument lists its allowed values in the description but declares no enum.
 
-    What it flags: a string (or untyped) argument, or an array of strings, without `enum`/`const` (on it or its
-    items, behind its `$ref` or in a union branch: pydantic's `{"$ref": "#/$defs/Units"}` declares one; nor a
-    `pattern` that only alternates the values, `^(qemu|lxc)$`, which closes the set as well) whose
-    description spells out a fixed set
-    ("one of open, closed, or pending", "allowed values: low, medium, high", "Supported buttons: BACK (android
-    only), HOME, ENTER" (a value's note in parentheses is not a value), "'json' or 'csv'", or three or more
-    upper-case constants in parentheses right after the words naming the argument (at most eight): "Logging level
-    (DEBUG, INFO, WARNING, ERROR)", two joined by "or" ("(DAILY or MONTHLY)") or quoted commands ("('get_a',
-    'get_b')"), or a note that opens on constants joined by "or" ("ONE_YEAR or THREE_YEARS.", "PAYER or LINKED.";
-    after a dash too: "The type — MAX_SAVINGS or CUSTOM_COMMITMENT"), or on the quoted values, each with what it
-    takes: `operation: "list" (no args), "get" (board_id_or_name)`, or a note that is nothing but three or more
-    lower-case values, the last joined by "or": "polyhaven, sketchfab or polypizza.", "Sort direction (asc/desc)",
-    or quoted values each followed by what it gives ('"standard" for full output, "minimal" for compact summary'),
-    or a label, a colon (or a dash) and only the values: "Sort column: criticality, depth, or name", "Currency code
-    — NGN, GHS, or KES", "priority:
+    What it flags: a string (or untyped) argument, or an array of strings, without `enum`/`const` (on it or its items,
+    behind its `$ref` or in a union branch: pydantic's `{"$ref": "#/$defs/Units"}` declares one; nor a `pattern` that
+    only alternates the values, `^(qemu|lxc)$`, which closes the set as well) whose description spells out a fixed set
+    ("one of open, closed, or pending", "allowed values: low, medium, high", "Supported buttons: BACK (android only),
+    HOME, ENTER" (a value's note in parentheses is not a value), "'json' or 'csv'", or three or more upper-case
+    constants in parentheses right after the words naming the argument (at most eight): "Logging level (DEBUG, INFO,
+    WARNING, ERROR)", two joined by "or" ("(DAILY or MONTHLY)") or quoted commands ("('get_a', 'get_b')"), or a note
+    that opens on constants joined by "or" ("ONE_YEAR or THREE_YEARS.", "PAYER or LINKED."; after a dash too: "The type
+    — MAX_SAVINGS or CUSTOM_COMMITMENT"), or on the quoted values, each with what it takes: `operation: "list" (no
+    args), "get" (board_id_or_name)`, or a note that is nothing but three or more lower-case values, the last joined by
+    "or": "polyhaven, sketchfab or polypizza.", "Sort direction (asc/desc)", or quoted values each followed by what it
+    gives ('"standard" for full output, "minimal" for compact summary'), or a label, a colon (or a dash) and only the
+    values: "Sort column: criticality, depth, or name", "Currency code — NGN, GHS, or KES", "priority:
     low/normal/high/urgent", "Hotspot status: TO_REVIEW, REVIEWED" (two constants), or only two words joined by "or":
     "asc or desc.", or bullets that each open on a quoted value and say what it means ('- "any": kept if any field
     matches'; not after "Common values:"), or quoted values joined by "or" each with a note ('"limited" (AND) or
     "extended" (OR)'; not dates, which are forms), or constants of four characters or more in parentheses, each after
     what it means, joined by "or" ("public (GLOBAL) or private (PRIVATE)"), or "Valid:", "Available values:" or
-    "(comma-separated: ADSB, MLAT)" then the values, or quoted codes each with its meaning after the note's label
-    and a dash ("Site type code — 'ST' (stream, default), 'LK' (lake), 'SP' (spring)"), or a note that opens on "Any
-    of" and quoted values ('Any of "png", "svg", "cdxml"'), or "Available:", "Supports:" or "Gültige Werte:" then
-    the values, or a short label, a dash and a bare list ("Test type - short, long, or conveyance"), or words in
-    parentheses after a few
-    words naming the argument when the schema corroborates them ("File format to download (fastq, submitted, or
+    "(comma-separated: ADSB, MLAT)" then the values, or quoted codes each with its meaning after the note's label and a
+    dash ("Site type code — 'ST' (stream, default), 'LK' (lake), 'SP' (spring)"), or a note that opens on "Any of" and
+    quoted values ('Any of "png", "svg", "cdxml"'), or "Available:", "Supports:" or "Gültige Werte:" then the values, or
+    a short label, a dash and a bare list ("Test type - short, long, or conveyance"), or words in parentheses after a
+    few words naming the argument when the schema corroborates them ("File format to download (fastq, submitted, or
     sra)" with `default: "fastq"`, or three or more short codes: "Filter by severity (Chat, Note, Warn, Error)";
     "Repository owner (username or organization)" names kinds of value, as does a label's "name or number");
-    reStructuredText literals (``"pubmed"``)
-    are read as quoted values; a list wrapped onto the next line
-    after a comma is one list; yes-or-no words, "(true/false)" (with "None" too, an optional boolean's), ask for a
-    boolean type instead (the finding says so where a switch is typed string: "Include silenced alerts
-    (true/false)"), and formats named on
-    a path, "Path to the image (PNG, JPG)", are the file's), or a selector argument (`operation`, `action`,
+    reStructuredText literals (``"pubmed"``) are read as quoted values; a list wrapped onto the next line after a comma
+    is one list; yes-or-no words, "(true/false)" (with "None" too, an optional boolean's), ask for a boolean type
+    instead (the finding says so where a switch is typed string: "Include silenced alerts (true/false)"), and formats
+    named on a path, "Path to the image (PNG, JPG)", are the file's), or a selector argument (`operation`, `action`,
     `command`, ...) whose operations the tool description numbers one by one ("1) getCostAndUsage — ...", "2.
     get_automation_event: ...") or bullets under an "Actions:" heading, or bullets of verb_object names ("-
-    list_packages: ..."; a `mode` beside an `action` is not the one they serve), or a note that is only the values
-    piped ("auto | literal | regex", "[system] error|warning|info"), slashed ("low/normal/high/urgent") or upper-case
-    and comma-joined ("COUNT, SUM, AVG, MIN, MAX"), or a few words naming a kind of choice and then the values in
+    list_packages: ..."; a `mode` beside an `action` is not the one they serve), or a note that is only the values piped
+    ("auto | literal | regex", "[system] error|warning|info"), slashed ("low/normal/high/urgent") or upper-case and
+    comma-joined ("COUNT, SUM, AVG, MIN, MAX"), or a few words naming a kind of choice and then the values in
     parentheses ("Filter by tag status (Active, Inactive)"; "Repository owner (username or organization)" names a
-    thing's forms), or values the tool description pipes after the argument's name ("format (glb|fbx|obj)",
-    "``action`` is open|close|stop") or states in a sentence opening on it ("Source can be gui, spider, or scsynth."),
-    or the values the tool description lists under the argument's name as a
-    label ("Supported planets: Sun, Mercury, Venus.", or a sentence of only its plural and the values: "Statuses:
-    UNPAID, PROCESSING, DELIVERED." for `status`); a nullable property with no description is read by its other
-    branch's;
-    the fields of an object argument (a request's `data` or `params` wrapper) are read by their own notes, their
-    values words (a note's "AND, OR, +" are a syntax's operators); an argument the schema leaves bare is read from
-    its line in the tool description's
-    `Args:` section or its inline note there. Codes count as values too: two or more numbers, each with what it
-    means ("10=relates to, 20=depends on", "(0: all, 1: well-formed, 2: creating)"), on an integer, number or string
-    argument, unless the schema's bounds already close a run of them ("0=None ... 6=Automatic" with `minimum: 0,
-    maximum: 6`), the number is a count with special values ("0=structure, 2=default, -1=unlimited"), or the
-    codes rank a scale ("1=urgent, 2=high, 3=normal, 4=low": bounds state it).
-    A list of forms with a placeholder ("'YYYY-MM-DD' or 'YYYY-MM'",
-    "'projects/{projectID}' or 'projects/{projectNumber}'") is templates of many values, which a `pattern` states,
-    not an enum; so are kinds of value each sampled in parentheses ("a kernel name ('sda', 'nvme0n1'), a bare NVMe
-    controller ('nvme0')"). A list after "e.g.", "example:" or "such as" is examples, not a set; one after
-    "format", "bad ...:", "instead of" or "not" is a form or a counter-example; and a pair of the tool's own
-    argument names ("either 'content' or 'content_file'") is an argument group (SCH-009's finding): none of these
-    is flagged.
-    Worth acting on: when the listed values are the only ones the server accepts.
-    Why it matters: values in prose are not validated; the agent sends "High" for "high" and loops on
-    errors. It is the inverse of DESC-007.
-    Example: `"status": {"type": "string", "description": "The new status, one of open, closed, or pending"}`
-    Fix: `"status": {"type": "string", "enum": ["open", "closed", "pending"], ...}`
+    thing's forms), or values the tool description pipes after the argument's name ("format (glb|fbx|obj)", "``action``
+    is open|close|stop") or states in a sentence opening on it ("Source can be gui, spider, or scsynth."), or the values
+    the tool description lists under the argument's name as a label ("Supported planets: Sun, Mercury, Venus.", or a
+    sentence of only its plural and the values: "Statuses: UNPAID, PROCESSING, DELIVERED." for `status`); a nullable
+    property with no description is read by its other branch's; the fields of an object argument (a request's `data` or
+    `params` wrapper, behind its `$ref` too, reported at the definition) are read by their own notes, their values words
+    (a note's "AND, OR, +" are a syntax's operators); an argument the schema leaves bare is read from its line in the
+    tool description's `Args:` section or its inline note there. Codes count as values too: two or more numbers, each
+    with what it means ("10=relates to, 20=depends on", "(0: all, 1: well-formed, 2: creating)"), on an integer, number
+    or string argument, unless the schema's bounds already close a run of them ("0=None ... 6=Automatic" with `minimum:
+    0, maximum: 6`), the number is a count with special values ("0=structure, 2=default, -1=unlimited"), or the codes
+    rank a scale ("1=urgent, 2=high, 3=normal, 4=low": bounds state it). A list of forms with a placeholder
+    ("'YYYY-MM-DD' or 'YYYY-MM'", "'projects/{projectID}' or 'projects/{projectNumber}'") is templates of many values,
+    which a `pattern` states, not an enum; so are kinds of value each sampled in parentheses ("a kernel name ('sda',
+    'nvme0n1'), a bare NVMe controller ('nvme0')"). A list after "e.g.", "example:" or "such as" is examples, not a set;
+    one after "format", "bad ...:", "instead of" or "not" is a form or a counter-example; a list whose last alternative
+    is a kind of value ("'dhcp', 'manual', or a static CIDR like ...", "... Or a numeric category id.") is open; and a
+    pair of the tool's own argument names ("either 'content' or 'content_file'") is an argument group (SCH-009's
+    finding): none of these is flagged. Worth acting on: when the listed values are the only ones the server accepts.
+    Why it matters: values in prose are not validated; the agent sends "High" for "high" and loops on errors. It is the
+    inverse of DESC-007. Example: `"status": {"type": "string", "description": "The new status, one of open, closed, or
+    pending"}` Fix: `"status": {"type": "string", "enum": ["open", "closed", "pending"], ...}`
     """
     names = {name for name, _ in arguments(tool)}
     for name, schema in arguments(tool):
@@ -762,13 +753,15 @@ def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
         if values and not set(values) <= names:  # "either 'content' or 'content_file'": arguments, not values
             yield _enum_in_prose(f"argument '{name}'", values, _at(name))
     for name, schema in arguments(tool):
-        fields = schema.get("properties") if types_of(schema) == {"object"} else None
+        # a pydantic `params` model sits behind its `$ref`: its fields are read at the definition they live in
+        target, where = follow(schema, tool.input_schema, ("properties", name))
+        fields = target.get("properties") if types_of(target) == {"object"} else None
         for field, sub in (fields or {}).items() if isinstance(fields, dict) else ():
-            if not isinstance(sub, dict) or not _takes_strings(sub):
+            if not isinstance(sub, dict) or not _takes_strings(sub) or _enumerated_elsewhere(sub, tool.input_schema):
                 continue
             values = prose_enum(description_of(sub))
             if values and all(_WORDLIKE.match(v) for v in values) and not _not_a_value_set(field, values):
-                at = pointer("inputSchema", "properties", name, "properties", field)
+                at = pointer("inputSchema", *where, "properties", field)
                 yield _enum_in_prose(f"field '{name}.{field}'", values, at)
 
 

@@ -406,7 +406,9 @@ def prose_enum(text: str) -> list[str] | None:
     type: 'iso', 'vztmpl', 'backup'"), unless it gives examples. A list introduced by "e.g." or "such as" is
     examples, not a set.
     """
-    found = next((values for _, values in prose_value_sets(text)), None)
+    span, found = next(prose_value_sets(text), (None, None))
+    if found is not None and _OPEN_TAIL.match(text, span[1]):  # "Available: 'a', 'b'. Or a numeric category id."
+        return None
     if found is not None or not text:
         return found
     plain = _DEFAULT_PAREN.sub("", text) if "(" in text else text  # "list (default) | get | set | delete"
@@ -415,7 +417,9 @@ def prose_enum(text: str) -> list[str] | None:
         found = next((values for _, values in prose_value_sets(plain)), None)
     parts = sentences(plain) if found is None and "." in plain[:40] and not _EXAMPLES_ANYWHERE.search(plain) else ()
     if len(parts) > 1 and len(parts[0].split()) <= 3:  # "Optional. Filter by type: 'iso', 'vztmpl', 'backup'"
-        found = next((v for _, v in _note_value_sets(parts[1])), None)
+        span, found = next(_note_value_sets(parts[1]), (None, None))
+        if found is not None and _OPEN_TAIL.match(" ".join(parts[1:]), span[1]):
+            return None
     return found
 
 
@@ -476,12 +480,18 @@ _LEADING = compiled(
 )
 
 
+_OPEN_TAIL = compiled(r"[\s,.]*(?:or|oder)\s+(?:an?|any|another|other|eine?)\s", re.IGNORECASE)
+"""A list left open by a last alternative that is a kind of value: "'dhcp', 'manual', or a static CIDR like ...",
+"Verfügbar: 'kultur', 'museen'. Oder eine numerische Kategorie-ID."."""
+
+
 def _leading_values(text: str) -> Iterator[tuple[tuple[int, int], list[str]]]:
     """A note that opens on the values themselves, quoted, each perhaps with what it takes in parentheses:
     `"list" (no args), "get" (board_id_or_name), "create" (name, desc?)`, `"archive"/"unarchive" (card)`; values
-    written as commands (lower-case words), since `"Sheet1" (name) or "0" (index)` shows samples of two forms."""
+    written as commands (lower-case words), since `"Sheet1" (name) or "0" (index)` shows samples of two forms; a
+    last alternative that is a kind of value ("'dhcp', 'manual', or a static CIDR like ...") leaves the set open."""
     match = _LEADING.match(text)
-    if match:
+    if match and not _OPEN_TAIL.match(text, match.end()):
         values = _QUOTED_ITEM.findall(re.sub(r"\([^)]*\)", "", match.group("list")))
         if all(re.fullmatch(r"[a-z][a-z0-9_-]*", v) for v in values):  # `"Sheet1" (name) or "0" (index)`: samples
             yield match.span(), values
