@@ -42,7 +42,8 @@
 # SET=71 the one built alongside held_out_69, held_out_70 and held_out_72 (npm and PyPI),
 # SET=69 the one built alongside held_out_70, held_out_71 and held_out_72 (npm and PyPI),
 # SET=74 the one built alongside held_out_69, held_out_72 and held_out_73 (npm and PyPI),
-# SET=73 the one built alongside held_out_69, held_out_72 and held_out_74 (npm and PyPI).
+# SET=73 the one built alongside held_out_69, held_out_72 and held_out_74 (npm and PyPI),
+# SET=76 the one built alongside held_out_75, held_out_77 and held_out_78 (npm and PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -1529,6 +1530,27 @@ if [ "$SET" = 73 ]; then  # held_out_73 (issue 33, built alongside held_out_69, 
     "ghost-cms-mcp|HOME=$WORK GHOST_URL=http://127.0.0.1:1 GHOST_ADMIN_KEY=0123456789abcdef:0123456789abcdef|ghost-cms-mcp"
     "clr-uptime-kuma-mcp|HOME=$WORK UPTIME_KUMA_URL=http://127.0.0.1:1 UPTIME_KUMA_TOKEN=dummy|clr-uptime-kuma-mcp"
     "freshrss-mcp|HOME=$WORK FRESHRSS_URL=http://127.0.0.1:1 FRESHRSS_EMAIL=dummy FRESHRSS_API_PASSWORD=dummy|freshrss-mcp"
+  )
+fi
+
+if [ "$SET" = 76 ]; then  # held_out_76 (issue 33, built alongside held_out_75, held_out_77 and held_out_78): a new stick, npm and PyPI, no rule tuned on it
+  NPM=(
+    "attio-mcp-server@0.0.2"  # Attio CRM, community; a dummy API key
+    "@vuetify/mcp@0.12.1"  # Vuetify's own server (component docs and API); no GitHub token
+  )
+  PYPI=(
+    "steam-info-mcp==0.1.1 mcp==1.30.0"  # written for the 1.x SDK (mcp.server.fastmcp, it asks mcp>=0.1.0); Steam Web API, community; a dummy API key
+    "certindex-mcp==0.3.0 mcp==2.3.0"  # written for the 2.x SDK (it pins mcp>=2,<3, MCPServer); CertIndex's certificate transparency search, vendor; a dummy API key, its base URL at 127.0.0.1:1
+    # grocy-mcp 0.2.0 (FastMCP 3): left out, not installed: 89 tools, too many to label well
+    # unesco-mcp 0.1.1: left out, not installed: it builds its indicator index from the UIS API at start
+    # oura-mcp-server and migadu-mcp: left out, not installed: every release asks Python >=3.12 or >=3.13 (this machine has 3.11)
+  )
+  # captured with PYTHON and MCPTEST set to the interpreter that has mcptest: the venvs come first on the capture's PATH
+  SERVERS=(
+    "attio-mcp-server|HOME=$WORK ATTIO_API_KEY=dummy|attio-mcp-server"
+    "vuetify-mcp|HOME=$WORK XDG_CACHE_HOME=$WORK/cache VUETIFY_API_SERVER=http://127.0.0.1:1|node $WORK/node_modules/@vuetify/mcp/bin/cli.js"  # its bin is a bare `mcp`
+    "steam-info-mcp|HOME=$WORK STEAM_API_KEY=dummy|steam-info-mcp"
+    "certindex-mcp|HOME=$WORK CERTINDEX_API_KEY=dummy CERTINDEX_BASE_URL=http://127.0.0.1:1|certindex-mcp"
   )
 fi
 
