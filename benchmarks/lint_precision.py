@@ -72,6 +72,7 @@ and `held_out_70` (two npm and two PyPI servers labelled the same way alongside 
 and `held_out_71` (two npm and two PyPI servers labelled the same way alongside held_out_69, held_out_70 and held_out_72),
 and `held_out_73` (one npm and three PyPI servers labelled the same way alongside held_out_69, held_out_72 and held_out_74),
 and `held_out_74` (one npm and two PyPI servers labelled the same way alongside held_out_69, held_out_72 and held_out_73),
+and `held_out_75` (one npm and three PyPI servers labelled the same way alongside held_out_76, held_out_77 and held_out_78),
 and `held_out_76` (two npm and two PyPI servers labelled the same way alongside held_out_75, held_out_77 and held_out_78);
 tests/lint/real/split.json records the groups. Each group's figures are printed apart.
 
@@ -172,6 +173,7 @@ GROUPS = (
     "held_out_71",
     "held_out_73",
     "held_out_74",
+    "held_out_75",
     "held_out_76",
 )
 

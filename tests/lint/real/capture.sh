@@ -43,6 +43,7 @@
 # SET=69 the one built alongside held_out_70, held_out_71 and held_out_72 (npm and PyPI),
 # SET=74 the one built alongside held_out_69, held_out_72 and held_out_73 (npm and PyPI),
 # SET=73 the one built alongside held_out_69, held_out_72 and held_out_74 (npm and PyPI),
+# SET=75 the one built alongside held_out_76, held_out_77 and held_out_78 (npm and PyPI),
 # SET=76 the one built alongside held_out_75, held_out_77 and held_out_78 (npm and PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
@@ -1551,6 +1552,26 @@ if [ "$SET" = 76 ]; then  # held_out_76 (issue 33, built alongside held_out_75, 
     "vuetify-mcp|HOME=$WORK XDG_CACHE_HOME=$WORK/cache VUETIFY_API_SERVER=http://127.0.0.1:1|node $WORK/node_modules/@vuetify/mcp/bin/cli.js"  # its bin is a bare `mcp`
     "steam-info-mcp|HOME=$WORK STEAM_API_KEY=dummy|steam-info-mcp"
     "certindex-mcp|HOME=$WORK CERTINDEX_API_KEY=dummy CERTINDEX_BASE_URL=http://127.0.0.1:1|certindex-mcp"
+  )
+fi
+
+if [ "$SET" = 75 ]; then  # held_out_75 (issue 33, built alongside held_out_76, held_out_77 and held_out_78): a new stick, npm and PyPI, no rule tuned on it
+  NPM=(
+    "@mastergo/magic-mcp@0.1.2"  # MasterGo's own server (design files to code); a dummy token, its API at 127.0.0.1:1
+    # @didit-protocol/mcp-server 4.0.0 (82 tools) and @serpstat/serpstat-mcp-server 1.1.5 (65 tools), vendors' own:
+    # left out after their capture, too many to label well
+  )
+  PYPI=(
+    "mcp-server-redcap==0.3.0 mcp==1.30.0"  # written for the 1.x SDK (mcp.server.fastmcp, it asks mcp[cli]>=1.0); REDCap research data capture, community
+    "mcp-twfood==0.1.0 mcp==1.30.0"  # written for the 1.x SDK (mcp.server.fastmcp, it asks mcp>=1.0); Taiwan agricultural wholesale prices (twfood.cc), community
+    "inav-mcp==1.0.0 mcp==1.30.0"  # written for the 1.x SDK (it pins mcp>=1.0,<2); iNAV flight controllers over MSP/serial, community
+  )
+  # captured with PYTHON and MCPTEST set to the interpreter that has mcptest: the venvs come first on the capture's PATH
+  SERVERS=(
+    "mastergo-magic-mcp|HOME=$WORK MASTERGO_API_TOKEN=dummy API_BASE_URL=http://127.0.0.1:1|mastergo-magic-mcp"
+    "mcp-server-redcap|HOME=$WORK REDCAP_URL=http://127.0.0.1:1/api/ REDCAP_TOKEN=dummy|mcp-server-redcap"
+    "mcp-twfood|HOME=$WORK|mcp-twfood"
+    "inav-mcp|HOME=$WORK|inav-mcp"
   )
 fi
 
