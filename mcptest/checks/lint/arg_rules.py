@@ -852,7 +852,8 @@ def _coded_numbers(text: str) -> list[str] | None:
     """The numbers of a note that codes its values, each number then what it means ("10=relates to, 20=depends
     on, ...", "(0: all, 1: well-formed, 2: creating)", "1 - active, 2 - inactive", "Options:1(Text),2(Number)"):
     two or more distinct numbers, each coded once; None for anything else ("1-100", "max: 50"), and for codes
-    after "e.g." or "such as" (samples of ids: "e.g. 57=Arsenal, 65=Manchester City")."""
+    after "e.g." or "such as" (samples of ids: "e.g. 57=Arsenal, 65=Manchester City") or where one number is
+    approximate ("1000 = stop, ~1100 = gentle, 2000 = full": points on a scale)."""
     if not text or not _CODE_HINT.search(text):
         return None
     found = list(_CODED.finditer(text))
@@ -863,10 +864,13 @@ def _coded_numbers(text: str) -> list[str] | None:
         return None  # "(e.g. 57=Arsenal, 65=Manchester City)": ids sampled with their names, not a set
     if all(m["word"].lower() in _RANKS for m in found):
         return None  # "1=urgent, 2=high, 3=normal, 4=low": a scale whose numbers are its ranks, which bounds state
+    if _APPROXIMATE_CODE.search(text):
+        return None  # "(1000 = stop, ~1100 = gentle, 2000 = full)": points on a scale, one of them approximate
     return codes
 
 
 _SAMPLED = compiled(r"\b(?:e\.g\.|for example|for instance|such as|example:)", re.IGNORECASE)
+_APPROXIMATE_CODE = compiled(r"[~≈]\s*\d+\s*[=:]")
 
 
 def _bounded_to(schema: dict[str, Any], codes: list[str]) -> bool:

@@ -361,10 +361,10 @@ def sch_010_limit_only_in_prose(tool: Tool) -> Iterator[Hit]:
     What it flags: a property, at any depth, whose own description states an upper limit as a number ("max 200", "max:
     50", "maximum 100", "at most 10", "up to 25", "no more than 5", "(1-500)", "(0.0-1.0, default 0.6)", "(-180 to
     180)", "between 1 and 100", "between 10000ms and 300000ms", "from 1 to 100", "One to 20 symbols", "Range is 0 to 1",
-    "Valid range: 1-100", "Maximum - 500", "Month number 1-12", "clamped to [1, 500]"; a bare argument's line in the
-    tool description's `Args:` section counts as its description, and so does a range written right after its
-    code-quoted name there, "``brightness`` 0-100") that the schema does not carry: a number or integer without
-    `maximum`/`exclusiveMaximum`, a string whose limit is counted in characters ("max 400 chars") without `maxLength`,
+    "Valid range: 1-100", "Maximum - 500", "Month number 1-12", "clamped to [1, 500]", "Clamped 1000–2000", "(must be >
+    range_low, ≤ 2100)"; a bare argument's line in the tool description's `Args:` section counts as its description, and
+    so does a range written right after its code-quoted name there, "``brightness`` 0-100") that the schema does not
+    carry: a number or integer without `maximum`/`exclusiveMaximum` (or an `enum` that closes its values), a string whose limit is counted in characters ("max 400 chars") without `maxLength`,
     an array without `maxItems` when the limit counts its items (no noun after the figure, `items` or `entries`, or the
     array's own noun: "One to 20 Yahoo Finance symbols" on `symbols`, "by their IMDb IDs (max 5)" on `name_ids`); a
     nullable number (`anyOf: [{type: integer}, {type: null}]`) is a number, and a `maximum` that is only the integer
@@ -446,7 +446,7 @@ def sch_010_limit_only_in_prose(tool: Tool) -> Iterator[Hit]:
                 )
             continue
         figure, unit, after = limit
-        if types & {"number", "integer"} and not keys & {"maximum", "exclusiveMaximum"}:
+        if types & {"number", "integer"} and not keys & {"maximum", "exclusiveMaximum", "enum", "const"}:
             if figure in _TYPE_RANGES or (unit and unit.lower().startswith(_TEXT_UNITS)):
                 continue  # the integer type's own range (0-4294967295), or a length said of something else
             missing = "maximum"
@@ -654,7 +654,7 @@ def _singular(word: str) -> str:
 
 _PROSE_LIMIT = compiled(
     r"\b(?:max(?:imum)?(?:\s+(?:length|value|size))?(?:\s+is)?|at most|up to|no more than"
-    r"|(?:capped|clamped) (?:at|to)"
+    r"|(?:capped|clamped)(?: (?:at|to))?"
     r"(?:\s+-?\d+(?:\.\d+)?\s*(?:[-–]|to)(?=\s*\d)|\s+\[\s*-?\d+(?:\.\d+)?\s*,\s*(?=\d))?)\b"
     r"\s*(?:[:–]|\s-)?\s*(?:of\s+)?(?P<a>\d[\d,]*)\s*(?P<ua>[a-z]+)?"
     r"|\(\s*-?\d+(?:\.\d+)?\s*(?:[-–]|\bto\b)\s*(?P<b>-?\d[\d,]*(?:\.\d+)?)\s*(?P<ub>[a-z]+)?\s*[),]"
@@ -666,7 +666,8 @@ _PROSE_LIMIT = compiled(
     r"|(?<=[a-z]\s)[01]\s*[-–]\s*(?P<k>\d{1,6})\b(?![-–/.]\d)\s*(?P<uk>[a-z]+)?(?=\s*(?:[.;,(]|$))"
     r"|(?:范围|区间)\s*(?:为|是|[:：])?\s*\[\s*-?\d+(?:\.\d+)?\s*,\s*(?P<j>\d[\d,]*)\s*\]"
     r"|范围\s*(?:为|是|[:：])?\s*-?\d+(?:\.\d+)?\s*(?:[-–~～]|到|至)\s*(?P<h>\d[\d,]*(?:\.\d+)?)\s*(?P<uh>个字符|字符|位|个|条|项)?"
-    r"|(?:最多|最长|最大|不超过|不能超过|上限为?)\s*(?P<i>\d[\d,]*)\s*(?P<ui>个字符|字符|位|字|个|条|项)?",
+    r"|(?:最多|最长|最大|不超过|不能超过|上限为?)\s*(?P<i>\d[\d,]*)\s*(?P<ui>个字符|字符|位|字|个|条|项)?"
+    r"|(?:<=|≤)\s*(?P<l>\d[\d,]*(?:\.\d+)?)\b\s*(?P<ul>[a-z]+)?(?=\s*(?:[).,;]|$))",
     re.IGNORECASE,
 )
 """An upper limit written in prose: "max 200", "max: 50", "Maximum - 500", "up to 25 items", "(1-500)", "(0.0-1.0,
@@ -676,7 +677,9 @@ maximum value is 500", "capped at 100", "Value range is [0,50]", "1 to 12 langua
 clause ("Most snippets, 1 to 50."), "clamped to [1, 500]", and a bare rising range that is a sentence or a
 clause of its own ("1-50", "Max results. 1-100 (or ...)"), or one from 0 or 1 that ends a note after a word
 ("personal rating 1-5", "Month number 1-12"; "results 26-50" is an example). In Chinese: "有效区间 [10, 500]",
-"范围 1-1000", "最长 20 位", "最多 100 条", "不超过 50"."""
+"范围 1-1000", "最长 20 位", "最多 100 条", "不超过 50". A bound written "≤ 2100" or "<= 2100" counts where it closes
+its clause ("(must be > range_low, ≤ 2100)"; "<=0 defaults to 200" is a condition), and "Clamped 1000–2000" as
+"clamped to" does."""
 
 _CJK_UNITS = {"个字符": "characters", "字符": "characters", "位": "characters", "字": "characters"}
 _CJK_UNITS |= dict.fromkeys(("个", "条", "项"), "items")
@@ -726,11 +729,11 @@ def _prose_limit(text: str) -> tuple[float, str | None, list[str]] | None:
         or _SUGGESTED.search(text[max(0, match.start() - 30) : match.start()])
     ):
         return None  # a bare range must rise ("1-50"), and be the limit, not advice ("Recommended: 30-60 seconds")
-    group = next(g for g in "abcdefghijk" if match.group(g))
+    group = next(g for g in "abcdefghijkl" if match.group(g))
     if _SUGGESTED_AFTER.match(text, match.end(group)):
         return None  # "(1-20 recommended)": advice too
     figure = match.group(group).replace(",", "")
-    unit = next((u for u in (match.group("u" + g) for g in "abcdefghik") if u), None)
+    unit = next((u for u in (match.group("u" + g) for g in "abcdefghikl") if u), None)
     unit = _CJK_UNITS.get(unit, unit) if unit else unit
     return (float(figure) if "." in figure else int(figure)), unit, words(text[match.end(group) :])[:4]
 
