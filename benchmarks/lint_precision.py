@@ -52,28 +52,45 @@ and `held_out_47` (four PyPI servers labelled the same way alongside held_out_46
 and `held_out_48` (two npm and two PyPI servers labelled the same way alongside held_out_46 and held_out_47),
 and `held_out_49` (one npm and four PyPI servers labelled the same way alongside held_out_50 and held_out_51),
 and `held_out_50` (one npm and one PyPI server labelled the same way alongside held_out_49 and held_out_51),
-and `held_out_51` (two npm and three PyPI servers labelled the same way alongside held_out_52, held_out_53 and held_out_54),
-and `held_out_52` (two npm and two PyPI servers labelled the same way alongside held_out_51, held_out_53 and held_out_54),
-and `held_out_53` (one npm and three PyPI servers labelled the same way alongside held_out_51, held_out_52 and held_out_54),
-and `held_out_54` (one npm and four PyPI servers labelled the same way alongside held_out_51, held_out_52 and held_out_53),
+and `held_out_51` (two npm and three PyPI servers labelled the same way alongside held_out_52, held_out_53 and
+    held_out_54),
+and `held_out_52` (two npm and two PyPI servers labelled the same way alongside held_out_51, held_out_53 and
+    held_out_54),
+and `held_out_53` (one npm and three PyPI servers labelled the same way alongside held_out_51, held_out_52 and
+    held_out_54),
+and `held_out_54` (one npm and four PyPI servers labelled the same way alongside held_out_51, held_out_52 and
+    held_out_53),
 and `held_out_55` (five PyPI servers labelled the same way alongside held_out_56, held_out_57 and held_out_58),
-and `held_out_56` (one npm and four PyPI servers labelled the same way alongside held_out_55, held_out_57 and held_out_58),
-and `held_out_57` (one npm and four PyPI servers labelled the same way alongside held_out_55, held_out_56 and held_out_58),
-and `held_out_58` (two npm and three PyPI servers labelled the same way alongside held_out_55, held_out_56 and held_out_57),
+and `held_out_56` (one npm and four PyPI servers labelled the same way alongside held_out_55, held_out_57 and
+    held_out_58),
+and `held_out_57` (one npm and four PyPI servers labelled the same way alongside held_out_55, held_out_56 and
+    held_out_58),
+and `held_out_58` (two npm and three PyPI servers labelled the same way alongside held_out_55, held_out_56 and
+    held_out_57),
 and `held_out_60` (three PyPI servers labelled the same way alongside held_out_59 and held_out_61),
 and `held_out_62` (one npm and two PyPI servers labelled the same way alongside held_out_63 to held_out_66),
 and `held_out_63` (three PyPI servers labelled the same way alongside held_out_62 and held_out_64 to held_out_66),
-and `held_out_64` (three PyPI servers labelled the same way alongside held_out_62, held_out_63, held_out_65 and held_out_66),
+and `held_out_64` (three PyPI servers labelled the same way alongside held_out_62, held_out_63, held_out_65 and
+    held_out_66),
 and `held_out_66` (one npm and three PyPI servers labelled the same way alongside held_out_62 to held_out_65),
-and `held_out_67` (three PyPI servers labelled the same way alongside held_out_63, held_out_64, held_out_65 and held_out_68),
-and `held_out_68` (two npm and three PyPI servers labelled the same way alongside held_out_63, held_out_64, held_out_65 and held_out_67),
-and `held_out_69` (one npm and three PyPI servers labelled the same way alongside held_out_70, held_out_71 and held_out_72),
-and `held_out_70` (two npm and two PyPI servers labelled the same way alongside held_out_69, held_out_71 and held_out_72),
-and `held_out_71` (two npm and two PyPI servers labelled the same way alongside held_out_69, held_out_70 and held_out_72),
-and `held_out_73` (one npm and three PyPI servers labelled the same way alongside held_out_69, held_out_72 and held_out_74),
-and `held_out_74` (one npm and two PyPI servers labelled the same way alongside held_out_69, held_out_72 and held_out_73),
-and `held_out_75` (one npm and three PyPI servers labelled the same way alongside held_out_76, held_out_77 and held_out_78),
-and `held_out_76` (two npm and two PyPI servers labelled the same way alongside held_out_75, held_out_77 and held_out_78);
+and `held_out_67` (three PyPI servers labelled the same way alongside held_out_63, held_out_64, held_out_65 and
+    held_out_68),
+and `held_out_68` (two npm and three PyPI servers labelled the same way alongside held_out_63, held_out_64, held_out_65
+    and held_out_67),
+and `held_out_69` (one npm and three PyPI servers labelled the same way alongside held_out_70, held_out_71 and
+    held_out_72),
+and `held_out_70` (two npm and two PyPI servers labelled the same way alongside held_out_69, held_out_71 and
+    held_out_72),
+and `held_out_71` (two npm and two PyPI servers labelled the same way alongside held_out_69, held_out_70 and
+    held_out_72),
+and `held_out_73` (one npm and three PyPI servers labelled the same way alongside held_out_69, held_out_72 and
+    held_out_74),
+and `held_out_74` (one npm and two PyPI servers labelled the same way alongside held_out_69, held_out_72 and
+    held_out_73),
+and `held_out_75` (one npm and three PyPI servers labelled the same way alongside held_out_76, held_out_77 and
+    held_out_78),
+and `held_out_76` (two npm and two PyPI servers labelled the same way alongside held_out_75, held_out_77 and
+    held_out_78);
 tests/lint/real/split.json records the groups. Each group's figures are printed apart.
 
 precision = reported findings labelled TP / reported findings

@@ -364,7 +364,8 @@ def sch_010_limit_only_in_prose(tool: Tool) -> Iterator[Hit]:
     "Valid range: 1-100", "Maximum - 500", "Month number 1-12", "clamped to [1, 500]", "Clamped 1000–2000", "(must be >
     range_low, ≤ 2100)"; a bare argument's line in the tool description's `Args:` section counts as its description, and
     so does a range written right after its code-quoted name there, "``brightness`` 0-100") that the schema does not
-    carry: a number or integer without `maximum`/`exclusiveMaximum` (or an `enum` that closes its values), a string whose limit is counted in characters ("max 400 chars") without `maxLength`,
+    carry: a number or integer without `maximum`/`exclusiveMaximum` (or an `enum` that closes its values), a string
+    whose limit is counted in characters ("max 400 chars") without `maxLength`,
     an array without `maxItems` when the limit counts its items (no noun after the figure, `items` or `entries`, or the
     array's own noun: "One to 20 Yahoo Finance symbols" on `symbols`, "by their IMDb IDs (max 5)" on `name_ids`); a
     nullable number (`anyOf: [{type: integer}, {type: null}]`) is a number, and a `maximum` that is only the integer
