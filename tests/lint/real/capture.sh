@@ -44,7 +44,8 @@
 # SET=74 the one built alongside held_out_69, held_out_72 and held_out_73 (npm and PyPI),
 # SET=73 the one built alongside held_out_69, held_out_72 and held_out_74 (npm and PyPI),
 # SET=75 the one built alongside held_out_76, held_out_77 and held_out_78 (npm and PyPI),
-# SET=76 the one built alongside held_out_75, held_out_77 and held_out_78 (npm and PyPI).
+# SET=76 the one built alongside held_out_75, held_out_77 and held_out_78 (npm and PyPI),
+# SET=77 the one built alongside held_out_75, held_out_76 and held_out_78 (npm and PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -1572,6 +1573,29 @@ if [ "$SET" = 75 ]; then  # held_out_75 (issue 33, built alongside held_out_76, 
     "mcp-server-redcap|HOME=$WORK REDCAP_URL=http://127.0.0.1:1/api/ REDCAP_TOKEN=dummy|mcp-server-redcap"
     "mcp-twfood|HOME=$WORK|mcp-twfood"
     "inav-mcp|HOME=$WORK|inav-mcp"
+  )
+fi
+
+if [ "$SET" = 77 ]; then  # held_out_77 (issue 33, built alongside held_out_75, held_out_76 and held_out_78): a new stick, npm and PyPI, no rule tuned on it
+  NPM=(
+    "vercel-mcp@0.0.7"  # the Vercel REST API, community; a dummy key
+  )
+  PYPI=(
+    "aso-mcp==0.1.2 mcp==1.30.0"  # written for the 1.x SDK (mcp.server.fastmcp, it asks mcp[cli]>=1.0.0); App Store keyword research over the iTunes search API, community; no key
+    "mcp-tcmb-exchange==0.1.8 mcp==1.30.0"  # written for the 1.x SDK (the low-level Server, it asks mcp>=1.19.0); the Central Bank of the Republic of Turkey's exchange rates, community; no key
+    "torna-mcp==0.1.2 mcp==1.30.0"  # written for the 1.x SDK (mcp.server.fastmcp; it asks fastmcp>=0.3.0); Torna API documentation platform, community; a dummy token, its URL at 127.0.0.1:1
+    "overleaf-mcp-server==0.4.1 mcp==1.30.0"  # written for the 1.x SDK (the low-level Server with pydantic input models, it asks mcp>=1.0.0); Overleaf projects over git, community; a dummy token, its config in $WORK
+    "surreal-mcp==0.2.0 fastmcp==2.14.7 mcp==1.30.0"  # written for FastMCP 2 (it asks fastmcp>=2.11.0, released before FastMCP 3); SurrealDB, community; its database at 127.0.0.1:1
+    # evernote-mcp 0.4.1 (2.x SDK): left out, not installed: 52 tools, too many to label well
+  )
+  # captured with PYTHON and MCPTEST set to the interpreter that has mcptest: the venvs come first on the capture's PATH
+  SERVERS=(
+    "vercel-mcp|HOME=$WORK|vercel-mcp VERCEL_API_KEY=dummy"  # the key goes on its command line
+    "aso-mcp|HOME=$WORK|aso-mcp"
+    "mcp-tcmb-exchange|HOME=$WORK|mcp-tcmb-exchange"
+    "torna-mcp|HOME=$WORK TORNA_TOKEN=dummy TORNA_URL=http://127.0.0.1:1|torna-mcp"
+    "overleaf-mcp-server|HOME=$WORK XDG_CONFIG_HOME=$WORK/config OVERLEAF_TOKEN=dummy|overleaf-mcp serve"
+    "surreal-mcp|HOME=$WORK SURREAL_URL=ws://127.0.0.1:1/rpc SURREAL_USER=root SURREAL_PASSWORD=dummy SURREAL_NAMESPACE=test SURREAL_DATABASE=test|surreal-mcp"
   )
 fi
 
