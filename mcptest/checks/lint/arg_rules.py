@@ -76,59 +76,60 @@ def desc_006_undocumented_required_argument(tool: Tool) -> Iterator[Hit]:
     """A required argument has no description.
 
     What it flags: each name in `inputSchema.required` whose property has no non-empty `description` (a `title` does not
-    count: it is a label, not an explanation). Why it matters: the agent must fill a required argument on every call;
-    with only a name such as `id` or `repo_path` to go on, it guesses the format and loops on validation errors
-    (arXiv:2602.14878, "opaque parameters"). Two undescribed arguments say what they are all the same, and are left
-    alone: a record whose every field is a number, a boolean or an enum (`{longitude, latitude}`, `{width, height}`, or
-    an array of such records), or an object whose every field is that or described (a REST call's `body`): its fields
-    are its documentation; and an argument the tool's description names in quotes or backticks ("Provide 'requestId' and
-    'taskId'", "`polygon1` and `polygon2` are each an array of rings"): the description is where the agent reads about
-    it. A third is left alone too: a required argument named exactly `id` or `name`, in a tool whose description names
-    its action (in English, or with a verb of one in Chinese or Japanese: "アイテム の詳細を取得する") and so the one
-    object it acts on ("Get a specific document by ID", "Delete a monitor", "Describe the configuration of a Pinecone
-    index"): it is that object's key (the one a listing returned, or the new object's name), its type gives its form,
-    and a careful author would not add "The ID of the document" (tests/lint/real/labels/PRINCIPLE.md); and, decided in
-    the seventh round, a number key named after an object the tool's name or description names (`topic_id` in "Read
-    topic metadata", `tag_ids` in `bulk_edit_tags`, `issue_number` in `get_issue`): a number has no form to guess and
-    the listing gave it; and, decided in the fourteenth round, the key of the one object the tool's name names under a
-    longer name than `id` (`task_id` in `get_task`, `voiceId` in `get_voice`), string or number, but not several keys in
-    one string; and, decided in the twentieth round, a string of the user's own words (`query`, `message`, `content`,
-    `title`, `subject`) where the tool says nothing of a syntax or markup they follow (an SQL query, Markdown): the
-    agent writes them as the user puts them (27 of 34 such findings dismissed by the groups labelled by hand), also as a
-    record's field (a routine's `title`) but not a search's `query` or `text` inside a request. Decided in the
-    twenty-first round: a number whose name ends in its unit (`duration_seconds`, `weight_kg`), a string whose `format`
-    is a date, a time, an e-mail or a UUID (not a URI: whether any address will do is the question), an argument the
-    description names bare where no prose word is (`province1/province2 ...`, "the same vendor_name"), and, in a tool
-    that says what it does, a number key whose object a listing tool of the catalog gives (`test_plan_id` beside
-    `get_test_plans`: `lint_tools` drops it; alone, a tool keeps the finding), and the name of the one object the tool's
-    name ends on (`topic_name` in `kafka_describe_topic`), as a bare `name` is, and an argument whose values the tool
-    description lists ("Types: united-orders, united-returns."), DESC-013's finding, and (twenty-second round) an
-    argument a call written with keywords in the description sets, when it sets two or more (`value='#ff0000'
-    source='hex' target='rgb'`): the worked call shows what each takes; and (twenty-third round) a key whose object the
-    description names with the key's forms in parentheses ("for a user (vanity name or SteamID64)" on
-    `user_identifier`), and a number key written as one word (`appid`), as `app_id` is. Two more say what they are: a
-    field every sign-up or map form has (`username`, `email`, `password`, `latitude`, `longitude`), and a tagged
-    request, an object (or a union of objects) that requires a field fixed by a `const` (`{"operation": {"const":
-    "get-deploy"}, "params": ...}`): its tag names the operation and its fields are its form. So do a boolean (its name
-    is the yes-or-no question: `is_private`), a choice among two or more listed values (an `enum`: `action:
-    list|get|create`; decided in the fourteenth round, 37 of 45 such findings were dismissed) and a paging control
-    (`page`, `page_size`, `limit`, `offset`, `cursor`), in the arguments or in a wrapper's fields: all four such
-    findings in the labelled groups were dismissed; and so does a number of a table's or page's layout (`rows`, `cols`,
-    `start_row`, `end_col`, `left`, `top`, `width`, `height`, `zoom`, `bearing`: 17 findings, all dismissed), but not an
-    index (`slide_index`: from 0 or from 1?). And an argument the tool description documents in a docstring-style
-    section (`Args:` then `    project: Project name`, what FastMCP sends when a function's docstring becomes the
-    description) is described: the agent reads that line with the tool, and the author has written what the finding asks
-    for. A tool's lone argument that references a model of all its arguments (FastMCP's `params: {"$ref":
-    "#/$defs/VMPowerInput"}`) is a wrapper: its fields are asked of, where the definition declares them, not the
-    wrapper; a first or last name is a form's field like an email. It is critical only where the agent would fail calls:
-    nothing gives the value space (no type, or an enum with no value), or the name says the value has a form to get
-    right (`repo_path`, `sessionId`, `start_date`) and nothing else gives it, or an object or list whose structure is
-    undeclared, or a list of lists (a polygon's rings: an order to know). A number, a boolean, a one-value enum, a
-    record of declared fields or free text (`query`, `title`, `message`) is filled from its type and name, at worst less
-    well: a warning. Worth acting on: when the agent has nothing but a bare name to fill the value from (`repo_path`,
-    `scope`, `generalize`, a string `tableId` whose form it must know), or a nested array of numbers whose order nothing
-    states. Example: `"required": ["repo_path"], "properties": {"repo_path": {"type": "string"}}` Fix: `"repo_path":
-    {"type": "string", "description": "Absolute path of the git repository."}`
+    count: it is a label, not an explanation).
+    Why it matters: the agent must fill a required argument on every call; with only a name such as `id` or `repo_path`
+    to go on, it guesses the format and loops on validation errors (arXiv:2602.14878, "opaque parameters"). Two
+    undescribed arguments say what they are all the same, and are left alone: a record whose every field is a number, a
+    boolean or an enum (`{longitude, latitude}`, `{width, height}`, or an array of such records), or an object whose
+    every field is that or described (a REST call's `body`): its fields are its documentation; and an argument the
+    tool's description names in quotes or backticks ("Provide 'requestId' and 'taskId'", "`polygon1` and `polygon2` are
+    each an array of rings"): the description is where the agent reads about it. A third is left alone too: a required
+    argument named exactly `id` or `name`, in a tool whose description names its action (in English, or with a verb of
+    one in Chinese or Japanese: "アイテム の詳細を取得する") and so the one object it acts on ("Get a specific document
+    by ID", "Delete a monitor", "Describe the configuration of a Pinecone index"): it is that object's key (the one a
+    listing returned, or the new object's name), its type gives its form, and a careful author would not add "The ID of
+    the document" (tests/lint/real/labels/PRINCIPLE.md); and, decided in the seventh round, a number key named after an
+    object the tool's name or description names (`topic_id` in "Read topic metadata", `tag_ids` in `bulk_edit_tags`,
+    `issue_number` in `get_issue`): a number has no form to guess and the listing gave it; and, decided in the
+    fourteenth round, the key of the one object the tool's name names under a longer name than `id` (`task_id` in
+    `get_task`, `voiceId` in `get_voice`), string or number, but not several keys in one string; and, decided in the
+    twentieth round, a string of the user's own words (`query`, `message`, `content`, `title`, `subject`) where the tool
+    says nothing of a syntax or markup they follow (an SQL query, Markdown): the agent writes them as the user puts them
+    (27 of 34 such findings dismissed by the groups labelled by hand), also as a record's field (a routine's `title`)
+    but not a search's `query` or `text` inside a request. Decided in the twenty-first round: a number whose name ends
+    in its unit (`duration_seconds`, `weight_kg`), a string whose `format` is a date, a time, an e-mail or a UUID (not a
+    URI: whether any address will do is the question), an argument the description names bare where no prose word is
+    (`province1/province2 ...`, "the same vendor_name"), and, in a tool that says what it does, a number key whose
+    object a listing tool of the catalog gives (`test_plan_id` beside `get_test_plans`: `lint_tools` drops it; alone, a
+    tool keeps the finding), and the name of the one object the tool's name ends on (`topic_name` in
+    `kafka_describe_topic`), as a bare `name` is, and an argument whose values the tool description lists ("Types:
+    united-orders, united-returns."), DESC-013's finding, and (twenty-second round) an argument a call written with
+    keywords in the description sets, when it sets two or more (`value='#ff0000' source='hex' target='rgb'`): the worked
+    call shows what each takes; and (twenty-third round) a key whose object the description names with the key's forms
+    in parentheses ("for a user (vanity name or SteamID64)" on `user_identifier`), and a number key written as one word
+    (`appid`), as `app_id` is. Two more say what they are: a field every sign-up or map form has (`username`, `email`,
+    `password`, `latitude`, `longitude`), and a tagged request, an object (or a union of objects) that requires a field
+    fixed by a `const` (`{"operation": {"const": "get-deploy"}, "params": ...}`): its tag names the operation and its
+    fields are its form. So do a boolean (its name is the yes-or-no question: `is_private`), a choice among two or more
+    listed values (an `enum`: `action: list|get|create`; decided in the fourteenth round, 37 of 45 such findings were
+    dismissed) and a paging control (`page`, `page_size`, `limit`, `offset`, `cursor`), in the arguments or in a
+    wrapper's fields: all four such findings in the labelled groups were dismissed; and so does a number of a table's or
+    page's layout (`rows`, `cols`, `start_row`, `end_col`, `left`, `top`, `width`, `height`, `zoom`, `bearing`: 17
+    findings, all dismissed), but not an index (`slide_index`: from 0 or from 1?). And an argument the tool description
+    documents in a docstring-style section (`Args:` then ` project: Project name`, what FastMCP sends when a function's
+    docstring becomes the description) is described: the agent reads that line with the tool, and the author has written
+    what the finding asks for. A tool's lone argument that references a model of all its arguments (FastMCP's `params:
+    {"$ref": "#/$defs/VMPowerInput"}`) is a wrapper: its fields are asked of, where the definition declares them, not
+    the wrapper; a first or last name is a form's field like an email.
+    It is critical only where the agent would fail calls: nothing gives the value space (no type, or an enum with no
+    value), or the name says the value has a form to get right (`repo_path`, `sessionId`, `start_date`) and nothing else
+    gives it, or an object or list whose structure is undeclared, or a list of lists (a polygon's rings: an order to
+    know). A number, a boolean, a one-value enum, a record of declared fields or free text (`query`, `title`, `message`)
+    is filled from its type and name, at worst less well: a warning.
+    Worth acting on: when the agent has nothing but a bare name to fill the value from (`repo_path`, `scope`,
+    `generalize`, a string `tableId` whose form it must know), or a nested array of numbers whose order nothing states.
+    Example: `"required": ["repo_path"], "properties": {"repo_path": {"type": "string"}}`
+    Fix: `"repo_path": {"type": "string", "description": "Absolute path of the git repository."}`
     """
     props = dict(arguments(tool))
     for name in required(tool):
@@ -733,10 +734,12 @@ def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
     one after "format", "bad ...:", "instead of" or "not" is a form or a counter-example; a list whose last alternative
     is a kind of value ("'dhcp', 'manual', or a static CIDR like ...", "... Or a numeric category id.") is open; and a
     pair of the tool's own argument names ("either 'content' or 'content_file'") is an argument group (SCH-009's
-    finding): none of these is flagged. Worth acting on: when the listed values are the only ones the server accepts.
+    finding): none of these is flagged.
+    Worth acting on: when the listed values are the only ones the server accepts.
     Why it matters: values in prose are not validated; the agent sends "High" for "high" and loops on errors. It is the
-    inverse of DESC-007. Example: `"status": {"type": "string", "description": "The new status, one of open, closed, or
-    pending"}` Fix: `"status": {"type": "string", "enum": ["open", "closed", "pending"], ...}`
+    inverse of DESC-007.
+    Example: `"status": {"type": "string", "description": "The new status, one of open, closed, or pending"}`
+    Fix: `"status": {"type": "string", "enum": ["open", "closed", "pending"], ...}`
     """
     names = {name for name, _ in arguments(tool)}
     for name, schema in arguments(tool):

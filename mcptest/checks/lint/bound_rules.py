@@ -378,16 +378,19 @@ def sch_010_limit_only_in_prose(tool: Tool) -> Iterator[Hit]:
     file") is flagged on a string without a `pattern`, `format` or `enum` (issue 33 names it: a format in prose that the
     schema lacks). A number whose description states only a floor ("(minimum 2)", "integer >= 1", "A positive number",
     "The minimum value is 0") and has no `minimum`/`exclusiveMinimum` is flagged for its minimum, and an array whose
-    description asks for a fewest count ("(minimum 2)", "(2 or more)", "at least 2") and has no `minItems` for that. An
-    integer whose note lists three or more consecutive values as its choices ("the polynomial degree: 0, 1, 2, or 3")
-    and that has no `maximum` or `enum` is flagged for both bounds; "typically 1, 2, or 3" gives the usual values, not
-    the only ones. A cap the tool description puts on one call ("Max 5,000 rows per call") bounds the tool's one bare
-    count argument (`limit`). Worth acting on: always when the server enforces the limit; the fix is one keyword. In the
-    default tier since issue 33's seventh round (32 findings on the ten labelled groups rules may be tuned on, all
-    true). Why it matters: a validating client checks the schema, not the prose; the agent that sends 500 learns the
-    limit from the server's error, one failed call later. Example: `"limit": {"type": "number", "description": "Maximum
-    number of users to return (default 100, max 200)"}` Fix: `"maximum": 200` (and `"minimum": 1` when the prose gives a
-    floor).
+    description asks for a fewest count ("(minimum 2)", "(2 or more)", "at least 2") and has no `minItems` for that; so
+    is a string whose description asks for its fewest characters ("(3+ chars)", "min length: 1 character") or gives its
+    exact length ("64-character hex name"; not "the 64-character string ID" an API gives) and that has no `minLength`,
+    pattern, format or enum. An integer whose note lists three or more consecutive values as its choices ("the
+    polynomial degree: 0, 1, 2, or 3") and that has no `maximum` or `enum` is flagged for both bounds; "typically 1, 2,
+    or 3" gives the usual values, not the only ones. A cap the tool description puts on one call ("Max 5,000 rows per
+    call") bounds the tool's one bare count argument (`limit`).
+    Worth acting on: always when the server enforces the limit; the fix is one keyword. In the default tier since
+    issue 33's seventh round (32 findings on the ten labelled groups rules may be tuned on, all true).
+    Why it matters: a validating client checks the schema, not the prose; the agent that sends 500 learns the
+    limit from the server's error, one failed call later.
+    Example: `"limit": {"type": "number", "description": "Maximum number of users to return (default 100, max 200)"}`
+    Fix: `"maximum": 200` (and `"minimum": 1` when the prose gives a floor).
     """
     limited: dict[tuple[str | int, ...], tuple[str, list[str], str]] = {}
     for node in walk(tool.input_schema):
@@ -433,6 +436,23 @@ def sch_010_limit_only_in_prose(tool: Tool) -> Iterator[Hit]:
                 ),
             )
             continue
+        if limit is None and "string" in types and not keys & {"minLength", *_TEXT_BOUNDS}:
+            length = _text_length(text)  # "(3+ chars)", "min length: 1 character", "64-character hex name"
+            if length is not None:
+                figure, exact = length
+                limited.setdefault(
+                    _branchless(node.path),
+                    (
+                        f"{node.where}: the description states "
+                        + (f"a length of {figure} characters" if exact else f"at least {figure} characters")
+                        + " that the schema lacks (no minLength)",
+                        [node.pointer],
+                        f'Add "minLength": {figure}, "maxLength": {figure}.'
+                        if exact
+                        else f'Add "minLength": {figure}.',
+                    ),
+                )
+                continue
         if limit is None:
             floor = _prose_floor(text) if types & {"number", "integer"} else None
             if floor is not None and not keys & {"minimum", "exclusiveMinimum"}:
@@ -705,6 +725,27 @@ _ITEM_FLOOR = compiled(
 )
 """The fewest items an array's description asks for: "URLs of the PDFs to merge (minimum 2)", "Recipes to compare (2
 or more)"; an item's own length ("at least 8 characters") is not a count of items."""
+
+
+_TEXT_LENGTH = compiled(
+    r"(?:\bmin(?:imum)?(?:\s+length)?\s*(?:is|:|of|=)?\s*|\bat least\s+|(?:>=|≥)\s*)(?P<least>\d{1,4})\s*"
+    r"(?:char(?:acter)?s?|letters)\b"
+    r"|(?<![\w.])(?P<plus>\d{1,4})\+\s*(?:char(?:acter)?s?|letters)\b"
+    r"|(?<![\w.-])(?P<exact>\d{1,4})[- ]char(?:acter)?s?\s+(?:hex|long|code|name)\b",
+    re.IGNORECASE,
+)
+"""A string's length stated in prose: its fewest characters ("min length: 1 character", "at least 8 characters",
+"(3+ chars)", "≥12 chars"), or its exact length ("64-character hex name", "a 6-char code")."""
+
+
+def _text_length(text: str) -> tuple[int, bool] | None:
+    """The fewest characters a string's description asks for, or its exact length, as (figure, exact)."""
+    match = _TEXT_LENGTH.search(text) if text and "char" in text.lower() or "letter" in text.lower() else None
+    if match is None:
+        return None
+    if match["exact"]:
+        return int(match["exact"]), True
+    return int(match["least"] or match["plus"]), False
 
 
 def _prose_floor(text: str) -> float | int | None:
