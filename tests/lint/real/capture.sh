@@ -45,7 +45,8 @@
 # SET=73 the one built alongside held_out_69, held_out_72 and held_out_74 (npm and PyPI),
 # SET=75 the one built alongside held_out_76, held_out_77 and held_out_78 (npm and PyPI),
 # SET=76 the one built alongside held_out_75, held_out_77 and held_out_78 (npm and PyPI),
-# SET=77 the one built alongside held_out_75, held_out_76 and held_out_78 (npm and PyPI).
+# SET=77 the one built alongside held_out_75, held_out_76 and held_out_78 (npm and PyPI),
+# SET=78 the one built alongside held_out_75, held_out_76 and held_out_77 (npm and PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -1596,6 +1597,22 @@ if [ "$SET" = 77 ]; then  # held_out_77 (issue 33, built alongside held_out_75, 
     "torna-mcp|HOME=$WORK TORNA_TOKEN=dummy TORNA_URL=http://127.0.0.1:1|torna-mcp"
     "overleaf-mcp-server|HOME=$WORK XDG_CONFIG_HOME=$WORK/config OVERLEAF_TOKEN=dummy|overleaf-mcp serve"
     "surreal-mcp|HOME=$WORK SURREAL_URL=ws://127.0.0.1:1/rpc SURREAL_USER=root SURREAL_PASSWORD=dummy SURREAL_NAMESPACE=test SURREAL_DATABASE=test|surreal-mcp"
+  )
+fi
+
+if [ "$SET" = 78 ]; then  # held_out_78 (issue 33, built alongside held_out_75, held_out_76 and held_out_77): a new stick, npm and PyPI, no rule tuned on it
+  NPM=(
+    "@nexus2520/bitbucket-mcp-server@3.0.0"  # Bitbucket Cloud and Server (pull requests, code review), community; a dummy token, its base URL at 127.0.0.1:1
+  )
+  PYPI=(
+    "wallabag-mcp==0.1.0 mcp==1.30.0"  # written for the 1.x SDK (mcp.server.fastmcp, it asks mcp>=1.2.0); wallabag read-it-later, community; dummy credentials, its base URL at 127.0.0.1:1
+    "wikijs-mcp==1.1.0 mcp==1.30.0"  # written for the 1.x SDK (it pins mcp>=1.0,<2); Wiki.js over GraphQL, community; a dummy API key, its URL at 127.0.0.1:1
+  )
+  # captured with PYTHON and MCPTEST set to the interpreter that has mcptest: the venvs come first on the capture's PATH
+  SERVERS=(
+    "bitbucket-mcp-server|HOME=$WORK BITBUCKET_BASE_URL=http://127.0.0.1:1 BITBUCKET_USERNAME=dummy BITBUCKET_TOKEN=dummy|bitbucket-mcp-server"
+    "wallabag-mcp|HOME=$WORK WALLABAG_BASE_URL=http://127.0.0.1:1 WALLABAG_CLIENT_ID=dummy WALLABAG_CLIENT_SECRET=dummy WALLABAG_USERNAME=dummy WALLABAG_PASSWORD=dummy|wallabag-mcp"
+    "wikijs-mcp|HOME=$WORK WIKIJS_URL=http://127.0.0.1:1 WIKIJS_API_KEY=dummy|wikijs-mcp"
   )
 fi
 
