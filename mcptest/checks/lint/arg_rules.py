@@ -717,24 +717,25 @@ def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
     comma-joined ("COUNT, SUM, AVG, MIN, MAX"), or a few words naming a kind of choice and then the values in
     parentheses ("Filter by tag status (Active, Inactive)"; "Repository owner (username or organization)" names a
     thing's forms), or values the tool description pipes after the argument's name ("format (glb|fbx|obj)", "``action``
-    is open|close|stop") or states in a sentence opening on it ("Source can be gui, spider, or scsynth."), or the values
-    the tool description lists under the argument's name as a label ("Supported planets: Sun, Mercury, Venus.", or a
-    sentence of only its plural and the values: "Statuses: UNPAID, PROCESSING, DELIVERED." for `status`); a nullable
-    property with no description is read by its other branch's; the fields of an object argument (a request's `data` or
-    `params` wrapper, behind its `$ref` too, reported at the definition) are read by their own notes, their values words
-    (a note's "AND, OR, +" are a syntax's operators); an argument the schema leaves bare is read from its line in the
-    tool description's `Args:` section or its inline note there. Codes count as values too: two or more numbers, each
-    with what it means ("10=relates to, 20=depends on", "(0: all, 1: well-formed, 2: creating)"), on an integer, number
-    or string argument, unless the schema's bounds already close a run of them ("0=None ... 6=Automatic" with `minimum:
-    0, maximum: 6`), the number is a count with special values ("0=structure, 2=default, -1=unlimited"), or the codes
-    rank a scale ("1=urgent, 2=high, 3=normal, 4=low": bounds state it). A list of forms with a placeholder
-    ("'YYYY-MM-DD' or 'YYYY-MM'", "'projects/{projectID}' or 'projects/{projectNumber}'") is templates of many values,
-    which a `pattern` states, not an enum; so are kinds of value each sampled in parentheses ("a kernel name ('sda',
-    'nvme0n1'), a bare NVMe controller ('nvme0')"). A list after "e.g.", "example:" or "such as" is examples, not a set;
-    one after "format", "bad ...:", "instead of" or "not" is a form or a counter-example; a list whose last alternative
-    is a kind of value ("'dhcp', 'manual', or a static CIDR like ...", "... Or a numeric category id.") is open; and a
-    pair of the tool's own argument names ("either 'content' or 'content_file'") is an argument group (SCH-009's
-    finding): none of these is flagged.
+    is open|close|stop") or states in a sentence opening on it ("Source can be gui, spider, or scsynth."), or the sort
+    keys it lists as constants for a sort argument ("ordering by CREATED, ID, PATH, TITLE, or UPDATED" on `order_by`),
+    or the values the tool description lists under the argument's name as a label ("Supported planets: Sun, Mercury,
+    Venus.", "Valid group_by options: color, country.", or a sentence of only its plural and the values: "Statuses:
+    UNPAID, PROCESSING, DELIVERED." for `status`); a nullable property with no description is read by its other
+    branch's; the fields of an object argument (a request's `data` or `params` wrapper, behind its `$ref` too, reported
+    at the definition) are read by their own notes, their values words (a note's "AND, OR, +" are a syntax's operators);
+    an argument the schema leaves bare is read from its line in the tool description's `Args:` section or its inline
+    note there. Codes count as values too: two or more numbers, each with what it means ("10=relates to, 20=depends on",
+    "(0: all, 1: well-formed, 2: creating)"), on an integer, number or string argument, unless the schema's bounds
+    already close a run of them ("0=None ... 6=Automatic" with `minimum: 0, maximum: 6`), the number is a count with
+    special values ("0=structure, 2=default, -1=unlimited"), or the codes rank a scale ("1=urgent, 2=high, 3=normal,
+    4=low": bounds state it). A list of forms with a placeholder ("'YYYY-MM-DD' or 'YYYY-MM'", "'projects/{projectID}'
+    or 'projects/{projectNumber}'") is templates of many values, which a `pattern` states, not an enum; so are kinds of
+    value each sampled in parentheses ("a kernel name ('sda', 'nvme0n1'), a bare NVMe controller ('nvme0')"). A list
+    after "e.g.", "example:" or "such as" is examples, not a set; one after "format", "bad ...:", "instead of" or "not"
+    is a form or a counter-example; a list whose last alternative is a kind of value ("'dhcp', 'manual', or a static
+    CIDR like ...", "... Or a numeric category id.") is open; and a pair of the tool's own argument names ("either
+    'content' or 'content_file'") is an argument group (SCH-009's finding): none of these is flagged.
     Worth acting on: when the listed values are the only ones the server accepts.
     Why it matters: values in prose are not validated; the agent sends "High" for "high" and loops on errors. It is the
     inverse of DESC-007.
@@ -753,6 +754,7 @@ def desc_013_enum_in_prose(tool: Tool) -> Iterator[Hit]:
         text = argument_text(tool, name, schema)
         values = (
             prose_enum(text)
+            or _ordering_keys(tool.description, name)
             or _listed_operations(tool, name)
             or _piped_in_description(tool.description, name)
             or _supported_values(tool.description, name)
@@ -1029,11 +1031,12 @@ _STATED = r"(?!(?:a|an|the)\b)[a-z0-9](?:[\w.-]{0,30}\w)?"
 
 @lru_cache(maxsize=4096)  # DESC-006, DESC-009 and DESC-013 ask it of the same argument
 def _supported_values(description: str, name: str) -> tuple[str, ...] | None:
-    """The values a tool description states under the argument's name as a label: "Supported planets: Sun,
-    Mercury, Venus, Mars." for `planets`, "Valid regions: oregon, frankfurt, singapore." for `region` (its words, a
-    plural too; "operations" for an `op`): two or more words joined by commas, up to the end of the sentence, a list
-    wrapped onto the next line after a comma read as one. Not "Allowed commands: ls, cat"
-    for a shell's `command`: what a list of allowed or available things names may be a part of the value."""
+    """The values a tool description states under the argument's name as a label: "Supported planets: Sun, Mercury,
+    Venus, Mars." for `planets`, "Valid regions: oregon, frankfurt, singapore." for `region` (its words, a plural too;
+    "operations" for an `op`; its code name and "options", "Valid group_by options: color, country."): two or more words
+    joined by commas, up to the end of the sentence, a list wrapped onto the next line after a comma read as one. Not
+    "Allowed commands: ls, cat" for a shell's `command`: what a list of allowed or available things names may be a part
+    of the value."""
     if ":" not in description:
         return None
     description = unwrap_lists(description)  # "Supported operations: intersects, within,\n    crosses, ...": one list
@@ -1042,11 +1045,14 @@ def _supported_values(description: str, name: str) -> tuple[str, ...] | None:
     plural = last[:-1] + "ies" if last.endswith("y") else last + ("es" if last.endswith(("s", "x")) else "s")
     lowered = description.lower()
     named = "operation" if name.lower() == "op" else words  # `op`: "Supported operations: intersects, within"
-    labelled = named.lower() in lowered and any(w in lowered for w in ("supported", "valid", "accepted"))
+    labelled = (named.lower() in lowered or name.lower() in lowered) and any(
+        w in lowered for w in ("supported", "valid", "accepted")
+    )
     if not labelled and f"{plural.capitalize()}:" not in description.replace(" :", ":"):
         return None  # neither label is there: no pattern to compile for this name
     stated = re.search(
-        rf"\b(?:Supported|Valid|Accepted)\s+{re.escape(named)}s?\s*:\s*(?P<list>[^.\n]{{3,300}})",
+        rf"\b(?:Supported|Valid|Accepted)\s+(?:{re.escape(named)}|{re.escape(name)})s?(?:\s+(?:options|values))?"
+        r"\s*:\s*(?P<list>[^.\n]{3,300})",
         description,
         re.IGNORECASE,
     )
@@ -1063,6 +1069,22 @@ def _supported_values(description: str, name: str) -> tuple[str, ...] | None:
 
 
 _SUPPORTED_VALUE = compiled(r"[\w-]{1,30}")
+
+
+def _ordering_keys(description: str, name: str) -> list[str] | None:
+    """The sort keys a tool description lists for its sort argument (`order_by`, `sortBy`, `sort`) as upper-case
+    constants after "ordering by" or "sorted by": "Supports ... ordering by CREATED, ID, PATH, TITLE, or UPDATED."."""
+    if normalized(name).replace(" ", "") not in _SORT_NAMES or not description:
+        return None
+    found = _ORDERED_BY.search(description)
+    return re.findall(r"[A-Z][A-Z0-9_]+", found["list"]) if found else None
+
+
+_SORT_NAMES = frozenset(["orderby", "sortby", "sort", "order", "sortfield", "orderfield", "sortkey"])
+_ORDERED_BY = compiled(
+    r"\b(?:order|sort)(?:ing|ed|s)?\s+by\s+(?P<list>[A-Z][A-Z0-9_]+(?:\s*,\s*[A-Z][A-Z0-9_]+)+,?\s+or\s+[A-Z][A-Z0-9_]+)\b",
+    re.IGNORECASE,
+)
 
 
 _PIPED_AFTER_NAME = r"(?:\s\(|\s+is\s+|\s*=\s*)(?P<list>[\w.-]+(?:\|[\w.-]+)+)(?![\w|])"
