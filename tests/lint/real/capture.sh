@@ -46,7 +46,8 @@
 # SET=75 the one built alongside held_out_76, held_out_77 and held_out_78 (npm and PyPI),
 # SET=76 the one built alongside held_out_75, held_out_77 and held_out_78 (npm and PyPI),
 # SET=77 the one built alongside held_out_75, held_out_76 and held_out_78 (npm and PyPI),
-# SET=78 the one built alongside held_out_75, held_out_76 and held_out_77 (npm and PyPI).
+# SET=78 the one built alongside held_out_75, held_out_76 and held_out_77 (npm and PyPI),
+# SET=80 the one built alongside held_out_79, held_out_81 and held_out_82 (npm and PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -1613,6 +1614,23 @@ if [ "$SET" = 78 ]; then  # held_out_78 (issue 33, built alongside held_out_75, 
     "bitbucket-mcp-server|HOME=$WORK BITBUCKET_BASE_URL=http://127.0.0.1:1 BITBUCKET_USERNAME=dummy BITBUCKET_TOKEN=dummy|bitbucket-mcp-server"
     "wallabag-mcp|HOME=$WORK WALLABAG_BASE_URL=http://127.0.0.1:1 WALLABAG_CLIENT_ID=dummy WALLABAG_CLIENT_SECRET=dummy WALLABAG_USERNAME=dummy WALLABAG_PASSWORD=dummy|wallabag-mcp"
     "wikijs-mcp|HOME=$WORK WIKIJS_URL=http://127.0.0.1:1 WIKIJS_API_KEY=dummy|wikijs-mcp"
+  )
+fi
+
+if [ "$SET" = 80 ]; then  # held_out_80 (issue 33, built alongside held_out_79, held_out_81 and held_out_82): a new stick, npm and PyPI, no rule tuned on it
+  NPM=(
+    "@danielsogl/lighthouse-mcp@2.0.1"  # Lighthouse web performance, accessibility and SEO audits, community; no key (Chrome is only started by a call)
+    "mcp-ripgrep@0.4.0"  # ripgrep search over local files, community; no key (rg is only run by a call)
+  )
+  PYPI=(
+    "mcp-netbox==0.1.0 fastmcp==4.0.3 mcp==2.3.0"  # written for FastMCP (it asks fastmcp>=2.0, mcp>=1.0; released 2026-10, on FastMCP 4 and the 2.x SDK); NetBox DCIM/IPAM, read-only, community; a dummy token, its URL at 127.0.0.1:1
+  )
+  # captured with PYTHON and MCPTEST set to the interpreter that has mcptest: the venvs come first on the capture's PATH.
+  # mcp-netbox's own entry point serves only Streamable HTTP; its FastMCP object is run over stdio instead (the same tools).
+  SERVERS=(
+    "lighthouse-mcp|HOME=$WORK|lighthouse-mcp-server"
+    "mcp-ripgrep|HOME=$WORK|mcp-ripgrep"
+    "mcp-netbox|HOME=$WORK NETBOX_URL=http://127.0.0.1:1 NETBOX_TOKEN=dummy|$WORK/venv-mcp-netbox/bin/python -c 'from mcp_netbox.server import mcp; mcp.run()'"
   )
 fi
 
