@@ -291,16 +291,24 @@ def _worded_pairs(tool: Tool) -> list[tuple[str, ...]]:
     """Two optional top-level arguments the tool description offers as the ways to make the call, by a word of each
     one's name: "Fetch the latest Assembly status by URL or ID" (`assembly_url`, `assembly_id`), "Add a comment to
     a task or project" (`task_id`, `project_id`), "Specify by text or paragraph index" (`target_text`,
-    `target_paragraph_index`). Each word must name exactly one argument, and neither argument may be required."""
+    `target_paragraph_index`), "Retrieve a single wiki page by its path or numeric ID" (`path`, `id`: the noun after
+    one qualifying word). Each word must name exactly one argument, and neither argument may be required nor
+    described as one a call may leave out ("auto-detected when omitted"); not in a tool of several operations behind a
+    selector, where the ways serve some operations only."""
+    if _operations(tool):
+        return []  # `operation: list_invoice_summaries | ...`: the ways serve some operations only
+    props = dict(arguments(tool))
     needed = set(required(tool))
     optional = [(n, normalized(n).split()) for n, _ in arguments(tool) if n not in needed]
     found: list[tuple[str, ...]] = []
     for match in _WORDED_CHOICE.finditer(tool.description):
         picked = []
-        for word in (match["a"], match["b"]):
-            hits = [n for n, ws in optional if word.lower() in ws]
-            picked.append(hits[0] if len(hits) == 1 else None)
+        for words in ((match["a"],), (match["b"], match["b2"])):  # "by its path or numeric ID": the noun after one word
+            hits = next((h for w in words if w and len(h := [n for n, ws in optional if w.lower() in ws]) == 1), [])
+            picked.append(hits[0] if hits else None)
         if None not in picked and picked[0] != picked[1]:
+            if any(_OPTIONAL.search(description_of(props[p])) for p in picked if p):
+                continue  # "auto-detected via STS when omitted": a call may give neither
             pair = tuple(sorted(p for p in picked if p))
             if pair not in found:
                 found.append(pair)
@@ -309,7 +317,7 @@ def _worded_pairs(tool: Tool) -> list[tuple[str, ...]]:
 
 _WORDED_CHOICE = compiled(
     r"\b(?:by|for|to|on)\s+(?:an?\s+|the\s+|its\s+)?(?P<a>[A-Za-z]+)\s*,?\s+or\s+(?:by\s+)?(?:an?\s+|the\s+|its\s+)?"
-    r"(?P<b>[A-Za-z]+)\b"
+    r"(?P<b>[A-Za-z]+)(?:\s+(?P<b2>[A-Za-z]+))?\b"
 )
 _KEY_WORDS = frozenset(["id", "key", "name", "slug", "uuid", "number"])
 """Key words an object's alternative keys end in (`issueId`, `issueKey`); an owner is part of a key, not another."""
