@@ -47,6 +47,7 @@
 # SET=76 the one built alongside held_out_75, held_out_77 and held_out_78 (npm and PyPI),
 # SET=77 the one built alongside held_out_75, held_out_76 and held_out_78 (npm and PyPI),
 # SET=78 the one built alongside held_out_75, held_out_76 and held_out_77 (npm and PyPI),
+# SET=79 the one built alongside held_out_80, held_out_81 and held_out_82 (npm and PyPI),
 # SET=80 the one built alongside held_out_79, held_out_81 and held_out_82 (npm and PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
@@ -1617,6 +1618,25 @@ if [ "$SET" = 78 ]; then  # held_out_78 (issue 33, built alongside held_out_75, 
   )
 fi
 
+if [ "$SET" = 79 ]; then  # held_out_79 (issue 33, built alongside held_out_80, held_out_81 and held_out_82): a new stick, npm and PyPI, no rule tuned on it
+  NPM=(
+    "@chkp/management-logs-mcp@1.4.10"  # Check Point's own, firewall management logs; a dummy API key, its management host at 127.0.0.1:1; its descriptions carry today's date, so it runs with the clock fixed (fixed-date.cjs)
+    "@alvincrave/gtasks-mcp@0.2.0"  # Google Tasks, community; dummy OAuth client and refresh token in its environment
+    "@accesslint/mcp@0.11.1"  # AccessLint's own, WCAG accessibility audits of HTML and pages; no key, no browser downloaded (--ignore-scripts)
+  )
+  PYPI=(
+    "zulipchat-mcp==0.7.6"  # written for FastMCP 4 (it asks fastmcp[tasks]>=4.0.4,<5, resolved by pip); Zulip chat, community; dummy credentials, its site at 127.0.0.1:1, core mode (its default)
+    # kimai-mcp==2.20.1 mcp==2.3.0 (2.x SDK; Kimai time tracking): installed at first and left out: it asks its server for /version before listing
+  )
+  # captured with PYTHON and MCPTEST set to the interpreter that has mcptest: the venvs come first on the capture's PATH
+  SERVERS=(
+    "management-logs-mcp|HOME=$WORK TZ=UTC NODE_OPTIONS=--require=$WORK/fixed-date.cjs API_KEY=dummy MANAGEMENT_HOST=127.0.0.1 MANAGEMENT_PORT=1 TELEMETRY_DISABLED=true|management-logs-mcp"
+    "gtasks-mcp|HOME=$WORK GOOGLE_CLIENT_ID=dummy.apps.googleusercontent.com GOOGLE_CLIENT_SECRET=dummy GOOGLE_REFRESH_TOKEN=dummy|gtasks-mcp"
+    "accesslint-mcp|HOME=$WORK|accesslint-mcp"
+    "zulipchat-mcp|HOME=$WORK ZULIP_EMAIL=dummy@example.com ZULIP_API_KEY=dummy ZULIP_SITE=http://127.0.0.1:1|zulipchat-mcp"
+  )
+fi
+
 if [ "$SET" = 80 ]; then  # held_out_80 (issue 33, built alongside held_out_79, held_out_81 and held_out_82): a new stick, npm and PyPI, no rule tuned on it
   NPM=(
     "@danielsogl/lighthouse-mcp@2.0.1"  # Lighthouse web performance, accessibility and SEO audits, community; no key (Chrome is only started by a call)
@@ -1660,6 +1680,8 @@ capture() {
   [ -f gsheets-token.json ] || echo '{"token": "dummy", "refresh_token": "dummy", "client_id": "dummy", "client_secret": "dummy", "expiry": "2099-01-01T00:00:00Z"}' > gsheets-token.json  # SET=25
   [ -f aws-config ] || printf '[default]\nregion = us-east-1\n' > aws-config  # a dummy default profile (SET=30)
   [ -f disk-health.yaml ] || echo '{}' > disk-health.yaml  # an empty disk-health-mcp config (SET=41)
+  # a clock fixed at 2026-11-28 12:00 UTC for Node servers that write today's date into their descriptions (SET=79)
+  [ -f fixed-date.cjs ] || echo 'const T = Date.UTC(2026, 10, 28, 12); const D = Date; globalThis.Date = class extends D { constructor(...a) { super(...(a.length ? a : [T])); } static now() { return T; } };' > fixed-date.cjs
   for row in "${SERVERS[@]}"; do
     IFS='|' read -r name envs cmd <<<"$row"
     if [ $# -gt 0 ] && [[ " $* " != *" $name "* ]]; then continue; fi
