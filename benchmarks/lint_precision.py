@@ -98,7 +98,8 @@ and `held_out_78` (one npm and two PyPI servers labelled the same way alongside 
 and `held_out_79` (three npm and one PyPI servers labelled the same way alongside held_out_80, held_out_81 and
     held_out_82),
 and `held_out_80` (two npm and one PyPI server labelled the same way alongside held_out_79, held_out_81 and
-    held_out_82);
+    held_out_82),
+and `held_out_82` (three PyPI servers labelled the same way alongside held_out_79, held_out_80 and held_out_81);
 tests/lint/real/split.json records the groups. Each group's figures are printed apart.
 
 precision = reported findings labelled TP / reported findings
@@ -204,6 +205,7 @@ GROUPS = (
     "held_out_78",
     "held_out_79",
     "held_out_80",
+    "held_out_82",
 )
 
 

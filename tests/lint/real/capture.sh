@@ -48,7 +48,8 @@
 # SET=77 the one built alongside held_out_75, held_out_76 and held_out_78 (npm and PyPI),
 # SET=78 the one built alongside held_out_75, held_out_76 and held_out_77 (npm and PyPI),
 # SET=79 the one built alongside held_out_80, held_out_81 and held_out_82 (npm and PyPI),
-# SET=80 the one built alongside held_out_79, held_out_81 and held_out_82 (npm and PyPI).
+# SET=80 the one built alongside held_out_79, held_out_81 and held_out_82 (npm and PyPI),
+# SET=82 the one built alongside held_out_79, held_out_80 and held_out_81 (PyPI; its npm candidates left out).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -1651,6 +1652,21 @@ if [ "$SET" = 80 ]; then  # held_out_80 (issue 33, built alongside held_out_79, 
     "lighthouse-mcp|HOME=$WORK|lighthouse-mcp-server"
     "mcp-ripgrep|HOME=$WORK|mcp-ripgrep"
     "mcp-netbox|HOME=$WORK NETBOX_URL=http://127.0.0.1:1 NETBOX_TOKEN=dummy|$WORK/venv-mcp-netbox/bin/python -c 'from mcp_netbox.server import mcp; mcp.run()'"
+  )
+fi
+
+if [ "$SET" = 82 ]; then  # held_out_82 (issue 33, built alongside held_out_79, held_out_80 and held_out_81): a new stick, PyPI, no rule tuned on it
+  NPM=()  # its npm candidates left out (see the README's held_out_82 section)
+  PYPI=(
+    "clr-mikrotik-mcp==1.0.0 fastmcp==2.14.7"  # written for the standalone FastMCP 2 (it asks fastmcp>=2.14.0,<3); MikroTik RouterOS over its API and SSH, community; dummy credentials, no router reached
+    "cronometer-mcp==2.4.0 mcp==2.3.0"  # written for the 2.x SDK (mcp.server.mcpserver, it asks mcp>=2.3.0,<3); Cronometer nutrition tracking, community; dummy credentials, no login before a call
+    "book-metadata-mcp==0.2.0 mcp==1.30.0"  # written for the 1.x SDK (mcp.server.fastmcp, it asks mcp[cli]>=1.0.0); Google Books and Open Library book metadata, community; a dummy API key
+  )
+  # captured with PYTHON and MCPTEST set to the interpreter that has mcptest: the venvs come first on the capture's PATH
+  SERVERS=(
+    "clr-mikrotik-mcp|HOME=$WORK MIKROTIK_USERNAME=dummy MIKROTIK_PASSWORD=dummy|clr-mikrotik-mcp"
+    "cronometer-mcp|HOME=$WORK CRONOMETER_USERNAME=dummy CRONOMETER_PASSWORD=dummy CRONOMETER_DATA_DIR=$WORK/cronometer|cronometer-mcp"
+    "book-metadata-mcp|HOME=$WORK GOOGLE_BOOKS_API_KEY=dummy|book-metadata-mcp"
   )
 fi
 
