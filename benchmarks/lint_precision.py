@@ -99,6 +99,8 @@ and `held_out_79` (three npm and one PyPI servers labelled the same way alongsid
     held_out_82),
 and `held_out_80` (two npm and one PyPI server labelled the same way alongside held_out_79, held_out_81 and
     held_out_82),
+and `held_out_81` (four PyPI servers labelled the same way alongside held_out_79, held_out_80 and
+    held_out_82),
 and `held_out_82` (three PyPI servers labelled the same way alongside held_out_79, held_out_80 and held_out_81);
 tests/lint/real/split.json records the groups. Each group's figures are printed apart.
 
@@ -205,6 +207,7 @@ GROUPS = (
     "held_out_78",
     "held_out_79",
     "held_out_80",
+    "held_out_81",
     "held_out_82",
 )
 

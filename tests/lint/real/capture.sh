@@ -49,6 +49,7 @@
 # SET=78 the one built alongside held_out_75, held_out_76 and held_out_77 (npm and PyPI),
 # SET=79 the one built alongside held_out_80, held_out_81 and held_out_82 (npm and PyPI),
 # SET=80 the one built alongside held_out_79, held_out_81 and held_out_82 (npm and PyPI),
+# SET=81 the one built alongside held_out_79, held_out_80 and held_out_82 (PyPI),
 # SET=82 the one built alongside held_out_79, held_out_80 and held_out_81 (PyPI; its npm candidates left out).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
@@ -1667,6 +1668,26 @@ if [ "$SET" = 82 ]; then  # held_out_82 (issue 33, built alongside held_out_79, 
     "clr-mikrotik-mcp|HOME=$WORK MIKROTIK_USERNAME=dummy MIKROTIK_PASSWORD=dummy|clr-mikrotik-mcp"
     "cronometer-mcp|HOME=$WORK CRONOMETER_USERNAME=dummy CRONOMETER_PASSWORD=dummy CRONOMETER_DATA_DIR=$WORK/cronometer|cronometer-mcp"
     "book-metadata-mcp|HOME=$WORK GOOGLE_BOOKS_API_KEY=dummy|book-metadata-mcp"
+  )
+fi
+
+if [ "$SET" = 81 ]; then  # held_out_81 (issue 33, built alongside held_out_79, held_out_80 and held_out_82): a new stick, PyPI, no rule tuned on it
+  NPM=()
+  PYPI=(
+    "mcp-shlink==0.1.6 mcp==1.30.0"  # written for the 1.x SDK (it asks mcp>=1.0.0); the Shlink URL shortener, community; a dummy API key, its base URL at 127.0.0.1:1
+    "rocketchat-mcp==0.1.0 mcp==1.30.0"  # written for the 1.x SDK (mcp.server.fastmcp, it asks mcp[cli]>=1.12.3); Rocket.Chat messaging, community; a dummy token and user id, its URL at 127.0.0.1:1
+    "shiori-mcp==0.1.0 mcp==1.30.0"  # written for the 1.x SDK (it asks mcp>=1.2.0); the Shiori bookmark manager, community; dummy credentials, its base URL at 127.0.0.1:1
+    "rmc-memos-mcp==0.1.7 mcp==1.30.0"  # written for the 1.x SDK (mcp.server.fastmcp, it asks mcp>=1.3.0,<2.0.0); the Memos note-taking service, community; a dummy token, its URL at 127.0.0.1:1
+    # mcp-server-grist 0.2.1 (FastMCP 2): left out, captured once but not kept: 54 tools, too many to label well
+    # linkwarden-mcp 0.1.6 (FastMCP 3): left out, installed but not captured: its lifespan calls /api/v1/users/me before listing
+    # mcp-pihole 0.2.1 (Pi-hole v6): left out, not installed: every release requires Python >= 3.14
+  )
+  # captured with PYTHON and MCPTEST set to the interpreter that has mcptest: the venvs come first on the capture's PATH
+  SERVERS=(
+    "mcp-shlink|HOME=$WORK SHLINK_BASE_URL=http://127.0.0.1:1 SHLINK_API_KEY=dummy|mcp-shlink"
+    "rocketchat-mcp|HOME=$WORK ROCKETCHAT_SERVER_URL=http://127.0.0.1:1 ROCKETCHAT_AUTH_TOKEN=dummy ROCKETCHAT_USER_ID=dummy|rocketchat-mcp"
+    "shiori-mcp|HOME=$WORK SHIORI_BASE_URL=http://127.0.0.1:1 SHIORI_USERNAME=dummy SHIORI_PASSWORD=dummy|shiori-mcp"
+    "rmc-memos-mcp|HOME=$WORK MEMOS_URL=http://127.0.0.1:1 MEMOS_TOKEN=dummy|rmc-memos-mcp"
   )
 fi
 
