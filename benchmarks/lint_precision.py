@@ -95,8 +95,13 @@ and `held_out_77` (one npm and five PyPI servers labelled the same way alongside
     held_out_78),
 and `held_out_78` (one npm and two PyPI servers labelled the same way alongside held_out_75, held_out_76 and
     held_out_77),
+and `held_out_79` (three npm and one PyPI servers labelled the same way alongside held_out_80, held_out_81 and
+    held_out_82),
 and `held_out_80` (two npm and one PyPI server labelled the same way alongside held_out_79, held_out_81 and
-    held_out_82);
+    held_out_82),
+and `held_out_81` (four PyPI servers labelled the same way alongside held_out_79, held_out_80 and
+    held_out_82),
+and `held_out_82` (three PyPI servers labelled the same way alongside held_out_79, held_out_80 and held_out_81);
 tests/lint/real/split.json records the groups. Each group's figures are printed apart.
 
 precision = reported findings labelled TP / reported findings
@@ -200,7 +205,10 @@ GROUPS = (
     "held_out_76",
     "held_out_77",
     "held_out_78",
+    "held_out_79",
     "held_out_80",
+    "held_out_81",
+    "held_out_82",
 )
 
 

@@ -47,7 +47,10 @@
 # SET=76 the one built alongside held_out_75, held_out_77 and held_out_78 (npm and PyPI),
 # SET=77 the one built alongside held_out_75, held_out_76 and held_out_78 (npm and PyPI),
 # SET=78 the one built alongside held_out_75, held_out_76 and held_out_77 (npm and PyPI),
-# SET=80 the one built alongside held_out_79, held_out_81 and held_out_82 (npm and PyPI).
+# SET=79 the one built alongside held_out_80, held_out_81 and held_out_82 (npm and PyPI),
+# SET=80 the one built alongside held_out_79, held_out_81 and held_out_82 (npm and PyPI),
+# SET=81 the one built alongside held_out_79, held_out_80 and held_out_82 (PyPI),
+# SET=82 the one built alongside held_out_79, held_out_80 and held_out_81 (PyPI; its npm candidates left out).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -1617,6 +1620,25 @@ if [ "$SET" = 78 ]; then  # held_out_78 (issue 33, built alongside held_out_75, 
   )
 fi
 
+if [ "$SET" = 79 ]; then  # held_out_79 (issue 33, built alongside held_out_80, held_out_81 and held_out_82): a new stick, npm and PyPI, no rule tuned on it
+  NPM=(
+    "@chkp/management-logs-mcp@1.4.10"  # Check Point's own, firewall management logs; a dummy API key, its management host at 127.0.0.1:1; its descriptions carry today's date, so it runs with the clock fixed (fixed-date.cjs)
+    "@alvincrave/gtasks-mcp@0.2.0"  # Google Tasks, community; dummy OAuth client and refresh token in its environment
+    "@accesslint/mcp@0.11.1"  # AccessLint's own, WCAG accessibility audits of HTML and pages; no key, no browser downloaded (--ignore-scripts)
+  )
+  PYPI=(
+    "zulipchat-mcp==0.7.6"  # written for FastMCP 4 (it asks fastmcp[tasks]>=4.0.4,<5, resolved by pip); Zulip chat, community; dummy credentials, its site at 127.0.0.1:1, core mode (its default)
+    # kimai-mcp==2.20.1 mcp==2.3.0 (2.x SDK; Kimai time tracking): installed at first and left out: it asks its server for /version before listing
+  )
+  # captured with PYTHON and MCPTEST set to the interpreter that has mcptest: the venvs come first on the capture's PATH
+  SERVERS=(
+    "management-logs-mcp|HOME=$WORK TZ=UTC NODE_OPTIONS=--require=$WORK/fixed-date.cjs API_KEY=dummy MANAGEMENT_HOST=127.0.0.1 MANAGEMENT_PORT=1 TELEMETRY_DISABLED=true|management-logs-mcp"
+    "gtasks-mcp|HOME=$WORK GOOGLE_CLIENT_ID=dummy.apps.googleusercontent.com GOOGLE_CLIENT_SECRET=dummy GOOGLE_REFRESH_TOKEN=dummy|gtasks-mcp"
+    "accesslint-mcp|HOME=$WORK|accesslint-mcp"
+    "zulipchat-mcp|HOME=$WORK ZULIP_EMAIL=dummy@example.com ZULIP_API_KEY=dummy ZULIP_SITE=http://127.0.0.1:1|zulipchat-mcp"
+  )
+fi
+
 if [ "$SET" = 80 ]; then  # held_out_80 (issue 33, built alongside held_out_79, held_out_81 and held_out_82): a new stick, npm and PyPI, no rule tuned on it
   NPM=(
     "@danielsogl/lighthouse-mcp@2.0.1"  # Lighthouse web performance, accessibility and SEO audits, community; no key (Chrome is only started by a call)
@@ -1631,6 +1653,41 @@ if [ "$SET" = 80 ]; then  # held_out_80 (issue 33, built alongside held_out_79, 
     "lighthouse-mcp|HOME=$WORK|lighthouse-mcp-server"
     "mcp-ripgrep|HOME=$WORK|mcp-ripgrep"
     "mcp-netbox|HOME=$WORK NETBOX_URL=http://127.0.0.1:1 NETBOX_TOKEN=dummy|$WORK/venv-mcp-netbox/bin/python -c 'from mcp_netbox.server import mcp; mcp.run()'"
+  )
+fi
+
+if [ "$SET" = 82 ]; then  # held_out_82 (issue 33, built alongside held_out_79, held_out_80 and held_out_81): a new stick, PyPI, no rule tuned on it
+  NPM=()  # its npm candidates left out (see the README's held_out_82 section)
+  PYPI=(
+    "clr-mikrotik-mcp==1.0.0 fastmcp==2.14.7"  # written for the standalone FastMCP 2 (it asks fastmcp>=2.14.0,<3); MikroTik RouterOS over its API and SSH, community; dummy credentials, no router reached
+    "cronometer-mcp==2.4.0 mcp==2.3.0"  # written for the 2.x SDK (mcp.server.mcpserver, it asks mcp>=2.3.0,<3); Cronometer nutrition tracking, community; dummy credentials, no login before a call
+    "book-metadata-mcp==0.2.0 mcp==1.30.0"  # written for the 1.x SDK (mcp.server.fastmcp, it asks mcp[cli]>=1.0.0); Google Books and Open Library book metadata, community; a dummy API key
+  )
+  # captured with PYTHON and MCPTEST set to the interpreter that has mcptest: the venvs come first on the capture's PATH
+  SERVERS=(
+    "clr-mikrotik-mcp|HOME=$WORK MIKROTIK_USERNAME=dummy MIKROTIK_PASSWORD=dummy|clr-mikrotik-mcp"
+    "cronometer-mcp|HOME=$WORK CRONOMETER_USERNAME=dummy CRONOMETER_PASSWORD=dummy CRONOMETER_DATA_DIR=$WORK/cronometer|cronometer-mcp"
+    "book-metadata-mcp|HOME=$WORK GOOGLE_BOOKS_API_KEY=dummy|book-metadata-mcp"
+  )
+fi
+
+if [ "$SET" = 81 ]; then  # held_out_81 (issue 33, built alongside held_out_79, held_out_80 and held_out_82): a new stick, PyPI, no rule tuned on it
+  NPM=()
+  PYPI=(
+    "mcp-shlink==0.1.6 mcp==1.30.0"  # written for the 1.x SDK (it asks mcp>=1.0.0); the Shlink URL shortener, community; a dummy API key, its base URL at 127.0.0.1:1
+    "rocketchat-mcp==0.1.0 mcp==1.30.0"  # written for the 1.x SDK (mcp.server.fastmcp, it asks mcp[cli]>=1.12.3); Rocket.Chat messaging, community; a dummy token and user id, its URL at 127.0.0.1:1
+    "shiori-mcp==0.1.0 mcp==1.30.0"  # written for the 1.x SDK (it asks mcp>=1.2.0); the Shiori bookmark manager, community; dummy credentials, its base URL at 127.0.0.1:1
+    "rmc-memos-mcp==0.1.7 mcp==1.30.0"  # written for the 1.x SDK (mcp.server.fastmcp, it asks mcp>=1.3.0,<2.0.0); the Memos note-taking service, community; a dummy token, its URL at 127.0.0.1:1
+    # mcp-server-grist 0.2.1 (FastMCP 2): left out, captured once but not kept: 54 tools, too many to label well
+    # linkwarden-mcp 0.1.6 (FastMCP 3): left out, installed but not captured: its lifespan calls /api/v1/users/me before listing
+    # mcp-pihole 0.2.1 (Pi-hole v6): left out, not installed: every release requires Python >= 3.14
+  )
+  # captured with PYTHON and MCPTEST set to the interpreter that has mcptest: the venvs come first on the capture's PATH
+  SERVERS=(
+    "mcp-shlink|HOME=$WORK SHLINK_BASE_URL=http://127.0.0.1:1 SHLINK_API_KEY=dummy|mcp-shlink"
+    "rocketchat-mcp|HOME=$WORK ROCKETCHAT_SERVER_URL=http://127.0.0.1:1 ROCKETCHAT_AUTH_TOKEN=dummy ROCKETCHAT_USER_ID=dummy|rocketchat-mcp"
+    "shiori-mcp|HOME=$WORK SHIORI_BASE_URL=http://127.0.0.1:1 SHIORI_USERNAME=dummy SHIORI_PASSWORD=dummy|shiori-mcp"
+    "rmc-memos-mcp|HOME=$WORK MEMOS_URL=http://127.0.0.1:1 MEMOS_TOKEN=dummy|rmc-memos-mcp"
   )
 fi
 
@@ -1660,6 +1717,8 @@ capture() {
   [ -f gsheets-token.json ] || echo '{"token": "dummy", "refresh_token": "dummy", "client_id": "dummy", "client_secret": "dummy", "expiry": "2099-01-01T00:00:00Z"}' > gsheets-token.json  # SET=25
   [ -f aws-config ] || printf '[default]\nregion = us-east-1\n' > aws-config  # a dummy default profile (SET=30)
   [ -f disk-health.yaml ] || echo '{}' > disk-health.yaml  # an empty disk-health-mcp config (SET=41)
+  # a clock fixed at 2026-11-28 12:00 UTC for Node servers that write today's date into their descriptions (SET=79)
+  [ -f fixed-date.cjs ] || echo 'const T = Date.UTC(2026, 10, 28, 12); const D = Date; globalThis.Date = class extends D { constructor(...a) { super(...(a.length ? a : [T])); } static now() { return T; } };' > fixed-date.cjs
   for row in "${SERVERS[@]}"; do
     IFS='|' read -r name envs cmd <<<"$row"
     if [ $# -gt 0 ] && [[ " $* " != *" $name "* ]]; then continue; fi
