@@ -1030,7 +1030,7 @@ _STATED = r"(?!(?:a|an|the)\b)[a-z0-9](?:[\w.-]{0,30}\w)?"
 
 
 @lru_cache(maxsize=4096)  # DESC-006, DESC-009 and DESC-013 ask it of the same argument
-def _supported_values(description: str, name: str) -> tuple[str, ...] | None:
+def _supported_values(description: str, name: str) -> list[str] | None:
     """The values a tool description states under the argument's name as a label: "Supported planets: Sun, Mercury,
     Venus, Mars." for `planets`, "Valid regions: oregon, frankfurt, singapore." for `region` (its words, a plural too;
     "operations" for an `op`; its code name and "options", "Valid group_by options: color, country."): two or more words
@@ -1064,7 +1064,7 @@ def _supported_values(description: str, name: str) -> tuple[str, ...] | None:
         )
     if stated is None:
         return None
-    values = tuple(v.strip() for v in stated["list"].split(","))
+    values = [v.strip() for v in stated["list"].split(",")]
     return values if len(values) >= 2 and all(_SUPPORTED_VALUE.fullmatch(v) for v in values) else None
 
 

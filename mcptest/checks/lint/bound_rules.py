@@ -426,30 +426,28 @@ def sch_010_limit_only_in_prose(tool: Tool) -> Iterator[Hit]:
                 )
                 continue
         if limit is None and "array" in types and "minItems" not in keys and (least := _ITEM_FLOOR.search(text)):
-            figure = int(least["n"] or least["m"] or least["n2"])
+            fewest = int(least["n"] or least["m"] or least["n2"])
             limited.setdefault(
                 _branchless(node.path),
                 (
-                    f"{node.where}: the description states at least {figure} items that the schema lacks (no minItems)",
+                    f"{node.where}: the description states at least {fewest} items that the schema lacks (no minItems)",
                     [node.pointer],
-                    f'Add "minItems": {figure}.',
+                    f'Add "minItems": {fewest}.',
                 ),
             )
             continue
         if limit is None and "string" in types and not keys & {"minLength", *_TEXT_BOUNDS}:
             length = _text_length(text)  # "(3+ chars)", "min length: 1 character", "64-character hex name"
             if length is not None:
-                figure, exact = length
+                chars, exact = length
                 limited.setdefault(
                     _branchless(node.path),
                     (
                         f"{node.where}: the description states "
-                        + (f"a length of {figure} characters" if exact else f"at least {figure} characters")
+                        + (f"a length of {chars} characters" if exact else f"at least {chars} characters")
                         + " that the schema lacks (no minLength)",
                         [node.pointer],
-                        f'Add "minLength": {figure}, "maxLength": {figure}.'
-                        if exact
-                        else f'Add "minLength": {figure}.',
+                        f'Add "minLength": {chars}, "maxLength": {chars}.' if exact else f'Add "minLength": {chars}.',
                     ),
                 )
                 continue
@@ -740,7 +738,8 @@ _TEXT_LENGTH = compiled(
 
 def _text_length(text: str) -> tuple[int, bool] | None:
     """The fewest characters a string's description asks for, or its exact length, as (figure, exact)."""
-    match = _TEXT_LENGTH.search(text) if text and "char" in text.lower() or "letter" in text.lower() else None
+    lowered = text.lower()
+    match = _TEXT_LENGTH.search(text) if "char" in lowered or "letter" in lowered else None
     if match is None:
         return None
     if match["exact"]:

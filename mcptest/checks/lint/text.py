@@ -406,9 +406,10 @@ def prose_enum(text: str) -> list[str] | None:
     type: 'iso', 'vztmpl', 'backup'"), unless it gives examples. A list introduced by "e.g." or "such as" is
     examples, not a set.
     """
-    span, found = next(prose_value_sets(text), (None, None))
-    if found is not None and _OPEN_TAIL.match(text, span[1]):  # "Available: 'a', 'b'. Or a numeric category id."
+    first = next(prose_value_sets(text), None)
+    if first is not None and _OPEN_TAIL.match(text, first[0][1]):  # "Available: 'a', 'b'. Or a numeric category id."
         return None
+    found = first[1] if first is not None else None
     if found is not None or not text:
         return found
     plain = _DEFAULT_PAREN.sub("", text) if "(" in text else text  # "list (default) | get | set | delete"
@@ -417,9 +418,10 @@ def prose_enum(text: str) -> list[str] | None:
         found = next((values for _, values in prose_value_sets(plain)), None)
     parts = sentences(plain) if found is None and "." in plain[:40] and not _EXAMPLES_ANYWHERE.search(plain) else ()
     if len(parts) > 1 and len(parts[0].split()) <= 3:  # "Optional. Filter by type: 'iso', 'vztmpl', 'backup'"
-        span, found = next(_note_value_sets(parts[1]), (None, None))
-        if found is not None and _OPEN_TAIL.match(" ".join(parts[1:]), span[1]):
+        note = next(_note_value_sets(parts[1]), None)
+        if note is not None and _OPEN_TAIL.match(" ".join(parts[1:]), note[0][1]):
             return None
+        found = note[1] if note is not None else None
     return found
 
 
