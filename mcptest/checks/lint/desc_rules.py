@@ -230,16 +230,15 @@ def desc_010_missing_return_format(tool: Tool) -> Iterator[Hit]:
     changes nothing, what it reads comes back; so does a read tool (annotated read-only, or named get, list, fetch,
     describe ...) whose first sentence is a noun phrase ("Server details.", "Coolify API version"; also where its
     words could be verbs: "Overview of all resources with counts", "Service details"; or a short noun phrase before
-    a colon, a slash or "via": "Security bundle: ssl, tls, ...", "WHOIS / domain registration data via ..."; or, in a
-    tool both named for a read and annotated read-only, a head up to the first comma, parenthesis or "with" that holds
-    no verb: "v2 component → v3.13 status (core, renamed, ...)"): the phrase is what comes back. What comes back when
-    the call fails ("returns a 403 Forbidden response if ...", "an HTTP 411 error response", "returns an error") says
-    nothing of a call that succeeds, and is not read as an answer; nor is a result the tool writes ("Add a test result
-    to a run"), an output file it saves, "return to" (going back), or a `Returns:` section that says only "Result of the
-    operation". A read joined to a write in its sentence ("Search for text and replace all occurrences") is a write; a
-    return word about another tool ("one returned by get_supported_cryptocurrencies") says nothing of this one's; a
-    breadcrumb after a bracketed tag ("[Feishu/Lark]-Docs-Base-Field-List fields-Get all fields") is read a part at a
-    time.
+    a colon, a slash or "via": "Security bundle: ssl, tls, ...", "WHOIS / domain registration data via ..."): the
+    phrase is what comes back. What comes back when the call fails ("returns a 403 Forbidden
+    response if ...", "an HTTP 411 error response", "returns an error") says nothing of a call that succeeds, and is
+    not read as an answer; nor is a result the tool writes ("Add a test result to a run"), an output file it saves,
+    "return to" (going back), or a `Returns:` section that says only "Result of the operation". A read joined to a
+    write in its sentence ("Search for text and replace all occurrences")
+    is a write; a return word about another tool ("one returned by get_supported_cryptocurrencies") says nothing of
+    this one's; a breadcrumb after a bracketed tag ("[Feishu/Lark]-Docs-Base-Field-List fields-Get all fields") is
+    read a part at a time.
     Worth acting on: an action or write tool whose result (the new id, the new state, nothing) the agent cannot
     know without calling it.
     Example: "Create an invoice for a customer."
@@ -474,16 +473,7 @@ def _names_what_it_reads(tool: Tool) -> bool:
         return True  # "Execute the AWS Amazon SNS `list_topics` operation": the named read's answer comes back
     if _POINTS_ELSEWHERE.search(first):
         return False
-    if not has_common_verb(first) or _NOUN_HEAD.match(first) is not None or _nominal_opening(first):
-        return True
-    return declared_read_only(tool) and has_verb_in(tool.name, _READ_NAMES) and _noun_phrase_head(first)
-
-
-def _noun_phrase_head(sentence: str) -> bool:
-    """Whether a sentence's head, up to its first comma, parenthesis or "with", opens on no verb and holds none
-    ("Vuetify 2 → 3 breaking changes, optionally filtered by category"): the phrase names the thing."""
-    head = re.split(r"\s*(?:[,(;]|\bwith\b)", sentence, maxsplit=1)[0]
-    return opening_verb(head) is None and not has_common_verb(head)
+    return not has_common_verb(first) or _NOUN_HEAD.match(first) is not None or _nominal_opening(first)
 
 
 def _nominal_opening(sentence: str) -> bool:
