@@ -50,7 +50,8 @@
 # SET=79 the one built alongside held_out_80, held_out_81 and held_out_82 (npm and PyPI),
 # SET=80 the one built alongside held_out_79, held_out_81 and held_out_82 (npm and PyPI),
 # SET=81 the one built alongside held_out_79, held_out_80 and held_out_82 (PyPI),
-# SET=82 the one built alongside held_out_79, held_out_80 and held_out_81 (PyPI; its npm candidates left out).
+# SET=82 the one built alongside held_out_79, held_out_80 and held_out_81 (PyPI; its npm candidates left out),
+# SET=85 the one built alongside held_out_83, held_out_84 and held_out_86 (npm and PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -1691,6 +1692,24 @@ if [ "$SET" = 81 ]; then  # held_out_81 (issue 33, built alongside held_out_79, 
   )
 fi
 
+if [ "$SET" = 85 ]; then  # held_out_85 (issue 33, built alongside held_out_83, held_out_84 and held_out_86): a new stick, npm and PyPI, no rule tuned on it
+  NPM=(
+    "@ccusage/mcp@18.0.11"  # ccusage's own, Claude Code and Codex token usage and cost reports from local logs; no key (an empty Claude Code data folder in the capture folder: no logs)
+  )
+  PYPI=(
+    "ghostfolio-mcp==1.8.1 fastmcp==4.2.3 mcp==2.3.0"  # written for FastMCP 4 (it asks fastmcp>=4.0.0,<5); the Ghostfolio wealth-management app, community; a dummy token, its URL at 127.0.0.1:1
+    "nasa-exoplanet-mcp==0.1.0 mcp==1.30.0"  # written for the 1.x SDK (it asks mcp[cli]>=1.2.0,<2); NASA's Exoplanet Archive, community; no key
+    "chuk-mcp-celestial==0.3.4 chuk-mcp-server==0.26.1"  # on its maker's own chuk-mcp-server (it asks >=0.17); moon phases, sun and moon times, eclipses, planets, community (chuk-ai); no key
+  )
+  # captured with PYTHON and MCPTEST set to the interpreter that has mcptest: the venvs come first on the capture's PATH
+  SERVERS=(
+    "ccusage-mcp|HOME=$WORK CLAUDE_CONFIG_DIR=$WORK/claude-config CODEX_HOME=$WORK/codex|ccusage-mcp"
+    "ghostfolio-mcp|HOME=$WORK GHOSTFOLIO_URL=http://127.0.0.1:1 GHOSTFOLIO_TOKEN=dummy|ghostfolio-mcp"
+    "nasa-exoplanet-mcp|HOME=$WORK|nasa-exoplanet-mcp"
+    "chuk-mcp-celestial|HOME=$WORK|chuk-mcp-celestial"
+  )
+fi
+
 install() {
   mkdir -p "$WORK" && cd "$WORK" || exit 2
   [ -f package.json ] || echo '{"private": true}' > package.json
@@ -1717,6 +1736,7 @@ capture() {
   [ -f gsheets-token.json ] || echo '{"token": "dummy", "refresh_token": "dummy", "client_id": "dummy", "client_secret": "dummy", "expiry": "2099-01-01T00:00:00Z"}' > gsheets-token.json  # SET=25
   [ -f aws-config ] || printf '[default]\nregion = us-east-1\n' > aws-config  # a dummy default profile (SET=30)
   [ -f disk-health.yaml ] || echo '{}' > disk-health.yaml  # an empty disk-health-mcp config (SET=41)
+  mkdir -p claude-config/projects  # an empty Claude Code data folder, which ccusage-mcp asks for at start (SET=85)
   # a clock fixed at 2026-11-28 12:00 UTC for Node servers that write today's date into their descriptions (SET=79)
   [ -f fixed-date.cjs ] || echo 'const T = Date.UTC(2026, 10, 28, 12); const D = Date; globalThis.Date = class extends D { constructor(...a) { super(...(a.length ? a : [T])); } static now() { return T; } };' > fixed-date.cjs
   for row in "${SERVERS[@]}"; do
