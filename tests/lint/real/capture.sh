@@ -51,7 +51,8 @@
 # SET=80 the one built alongside held_out_79, held_out_81 and held_out_82 (npm and PyPI),
 # SET=81 the one built alongside held_out_79, held_out_80 and held_out_82 (PyPI),
 # SET=82 the one built alongside held_out_79, held_out_80 and held_out_81 (PyPI; its npm candidates left out),
-# SET=85 the one built alongside held_out_83, held_out_84 and held_out_86 (npm and PyPI).
+# SET=85 the one built alongside held_out_83, held_out_84 and held_out_86 (npm and PyPI),
+# SET=86 the one built alongside held_out_83, held_out_84 and held_out_85 (npm and PyPI).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -1707,6 +1708,26 @@ if [ "$SET" = 85 ]; then  # held_out_85 (issue 33, built alongside held_out_83, 
     "ghostfolio-mcp|HOME=$WORK GHOSTFOLIO_URL=http://127.0.0.1:1 GHOSTFOLIO_TOKEN=dummy|ghostfolio-mcp"
     "nasa-exoplanet-mcp|HOME=$WORK|nasa-exoplanet-mcp"
     "chuk-mcp-celestial|HOME=$WORK|chuk-mcp-celestial"
+  )
+fi
+
+if [ "$SET" = 86 ]; then  # held_out_86 (issue 33, built alongside held_out_83, held_out_84 and held_out_85): a new stick, npm and PyPI, no rule tuned on it
+  NPM=(
+    "@ng-primitives/mcp@0.110.2"  # the Angular Primitives library's own, its components' documentation and setup; no key
+  )
+  PYPI=(
+    "temporal-mcp-server==1.12.0 mcp==2.3.0"  # written for the 2.x SDK's low-level server (it asks mcp>=2.0.0,<2.4.0); Temporal workflow orchestration, community; its host at 127.0.0.1:1, nothing reached before a call
+    "wspr-mcp==0.5.0 fastmcp==4.2.3"  # written for FastMCP 4 (it asks fastmcp>=4.0,<5); WSPR amateur-radio beacon spots and propagation, community (qso-graph); no key, its mock mode on
+    "stpt-mcp==0.3.7 mcp==2.3.0"  # written for the 2.x SDK (it asks mcp>=2.3.0,<3); Timisoara's STPT public transport, community; no key, its upstream URLs at 127.0.0.1:1
+    "swedish-jobs-mcp==0.1.1 mcp==1.30.0"  # written for the 1.x SDK (it asks mcp[cli]>=1.2,<2); Swedish job ads from JobTech's open API, community; no key, its URLs at 127.0.0.1:1
+  )
+  # captured with PYTHON and MCPTEST set to the interpreter that has mcptest: the venvs come first on the capture's PATH
+  SERVERS=(
+    "ng-primitives-mcp|HOME=$WORK|ngp-mcp"
+    "temporal-mcp-server|HOME=$WORK TEMPORAL_HOST=127.0.0.1:1|temporal-mcp-server"
+    "wspr-mcp|HOME=$WORK WSPR_MCP_MOCK=1|wspr-mcp"
+    "stpt-mcp|HOME=$WORK STPT_MCP_LIVE_URL=http://127.0.0.1:1 STPT_MCP_ALERTS_URL=http://127.0.0.1:1 STPT_MCP_VEHICLES_URL=http://127.0.0.1:1|stpt-mcp serve"
+    "swedish-jobs-mcp|HOME=$WORK JOBTECH_SEARCH_URL=http://127.0.0.1:1 JOBTECH_STREAM_URL=http://127.0.0.1:1|swedish-jobs-mcp"
   )
 fi
 
