@@ -102,6 +102,8 @@ and `held_out_80` (two npm and one PyPI server labelled the same way alongside h
 and `held_out_81` (four PyPI servers labelled the same way alongside held_out_79, held_out_80 and
     held_out_82),
 and `held_out_82` (three PyPI servers labelled the same way alongside held_out_79, held_out_80 and held_out_81),
+and `held_out_84` (three PyPI servers labelled the same way alongside held_out_83, held_out_85 and
+    held_out_86),
 and `held_out_85` (one npm and three PyPI servers labelled the same way alongside held_out_83, held_out_84 and
     held_out_86),
 and `held_out_86` (one npm and four PyPI servers labelled the same way alongside held_out_83, held_out_84 and
@@ -213,6 +215,7 @@ GROUPS = (
     "held_out_80",
     "held_out_81",
     "held_out_82",
+    "held_out_84",
     "held_out_85",
     "held_out_86",
 )

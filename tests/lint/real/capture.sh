@@ -52,7 +52,8 @@
 # SET=81 the one built alongside held_out_79, held_out_80 and held_out_82 (PyPI),
 # SET=82 the one built alongside held_out_79, held_out_80 and held_out_81 (PyPI; its npm candidates left out),
 # SET=85 the one built alongside held_out_83, held_out_84 and held_out_86 (npm and PyPI),
-# SET=86 the one built alongside held_out_83, held_out_84 and held_out_85 (npm and PyPI).
+# SET=86 the one built alongside held_out_83, held_out_84 and held_out_85 (npm and PyPI),
+# SET=84 the one built alongside held_out_83, held_out_85 and held_out_86 (PyPI; no npm server tried).
 # Not run by `make test`: the captured JSON is committed. Installs each server in a throw-away directory
 # (npm with --ignore-scripts: no browser or binary download; each PyPI package into its own venv), starts it with dummy
 # credentials and saves its catalog with `mcptest tools`. Usage:
@@ -1728,6 +1729,23 @@ if [ "$SET" = 86 ]; then  # held_out_86 (issue 33, built alongside held_out_83, 
     "wspr-mcp|HOME=$WORK WSPR_MCP_MOCK=1|wspr-mcp"
     "stpt-mcp|HOME=$WORK STPT_MCP_LIVE_URL=http://127.0.0.1:1 STPT_MCP_ALERTS_URL=http://127.0.0.1:1 STPT_MCP_VEHICLES_URL=http://127.0.0.1:1|stpt-mcp serve"
     "swedish-jobs-mcp|HOME=$WORK JOBTECH_SEARCH_URL=http://127.0.0.1:1 JOBTECH_STREAM_URL=http://127.0.0.1:1|swedish-jobs-mcp"
+  )
+fi
+
+if [ "$SET" = 84 ]; then  # held_out_84 (issue 33, built alongside held_out_83, held_out_85 and held_out_86): a new stick, PyPI, no rule tuned on it
+  NPM=()  # no npm server tried (see the README's held_out_84 section)
+  PYPI=(
+    "spaceweather-mcp==0.1.0 fastmcp==4.2.3 mcp==2.3.0"  # written for FastMCP (it asks fastmcp>=3.0, resolved by pip to 4.2.3); NOAA SWPC space weather, community; no key
+    "swiss-transport-mcp==0.5.0 mcp==2.3.0"  # written for the 2.x SDK (it asks mcp[cli]>=2.0.0,<3); Swiss public transport (OJP journeys, departures, disruptions, fares), community; a dummy key, its CKAN URL at 127.0.0.1:1
+    "coros-training-mcp==0.3.1 fastmcp==4.2.3 mcp==2.3.0"  # written for FastMCP (it asks fastmcp>=0.9, resolved by pip to 4.2.3); COROS training and workouts, community; no credentials, no login before a call
+    # bacnet-mcp 0.4.0, rmc-garmin-mcp 0.1.0 and rogo-garmin-mcp: left out, not installed: they require Python >= 3.13, >= 3.12 and >= 3.12
+    # plex-mcp-server 1.5.0: left out, probed once (63 tools, too many to label well); qidi-printer-mcp 1.0.8: left out, its FastMCP import fails on mcp 2
+  )
+  # captured with PYTHON and MCPTEST set to the interpreter that has mcptest: the venvs come first on the capture's PATH
+  SERVERS=(
+    "spaceweather-mcp|HOME=$WORK|spaceweather-mcp"
+    "swiss-transport-mcp|HOME=$WORK TRANSPORT_API_KEY=dummy TRANSPORT_CKAN_URL=http://127.0.0.1:1|swiss-transport-mcp"
+    "coros-training-mcp|HOME=$WORK|coros-mcp serve"
   )
 fi
 
