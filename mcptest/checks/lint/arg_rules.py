@@ -418,7 +418,7 @@ def _key_of_named(name: str, named: list[str]) -> bool:
         parts = [parts[0][:-2], "id"]
     if len(parts) < 2 or parts[-1] not in _KEY_SUFFIXES:
         return False
-    named = [w[:-2] if _COMPACT_ID.fullmatch(w) else w for w in named]  # "for an appid" names the app
+    named = [*named, *(w[:-2] for w in named if _COMPACT_ID.fullmatch(w))]  # "for an appid" names the app too
     stems = {_singular(w) for w in named}
     return all(_singular(w) in stems for w in parts[:-1])
 
